@@ -1,0 +1,1 @@
+//! JChomp bots: the search engine, bot specs, and the tools behind `jchomp-bot`.

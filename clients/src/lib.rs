@@ -1,0 +1,1 @@
+//! The JChomp clients: shared connection code for the `jchomp` CLI and the `jchomp-bench` load generator.

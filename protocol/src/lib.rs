@@ -1,0 +1,7 @@
+//! JChomp's shared library: the rules ([`rules`], pure), game records ([`record`]) and the JSON
+//! wire messages ([`wire`]) that the server, the bots and the clients all speak.
+
+pub mod json;
+pub mod record;
+pub mod rules;
+pub mod wire;

@@ -1,0 +1,147 @@
+//! Game records: the one JSON format in which the server, the bots and tournaments store games,
+//! and replaying a record through the rules. The format is described in `docs/RECORDS.md`.
+
+use crate::json::{ConfigJson, MoveJson, ResultJson};
+use crate::rules::{ConfigError, Game, GameResult, Rejection};
+use serde::{Deserialize, Serialize};
+
+/// A stored game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// Identifier given by whoever stored the game (the server uses the room id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The configuration the game was played with.
+    pub config: ConfigJson,
+    /// Names of the seats, seat 0 first.
+    pub seats: Vec<String>,
+    /// The accepted moves, in order.
+    pub moves: Vec<MoveJson>,
+    /// How the game ended; `null` for a game that was not finished.
+    pub result: Option<ResultJson>,
+    /// When the game started, in milliseconds since the Unix epoch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_ms: Option<u64>,
+    /// When the game ended, in milliseconds since the Unix epoch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_ms: Option<u64>,
+}
+
+/// What is wrong with one move of a record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveProblem {
+    /// The move names a seat other than the one to move.
+    #[error("seat {got} moved but seat {expected} was to move")]
+    WrongSeat {
+        /// The seat to move.
+        expected: i64,
+        /// The seat the record names.
+        got: i64,
+    },
+    /// The rules refuse the selection.
+    #[error("{0} ({code})", code = .0.code())]
+    Rejected(Rejection),
+}
+
+/// Why a record does not replay.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    /// The configuration is invalid.
+    #[error("invalid config: {0}")]
+    Config(#[from] ConfigError),
+    /// The number of seat names differs from the number of players.
+    #[error("the record names {got} seats for {expected} players")]
+    Seats {
+        /// Players in the configuration.
+        expected: usize,
+        /// Names given.
+        got: usize,
+    },
+    /// A move is not legal; `index` counts from 0.
+    #[error("move {index} ({row},{col}) is invalid: {problem}")]
+    BadMove {
+        /// Position of the first bad move in `moves`.
+        index: usize,
+        /// Its row.
+        row: i64,
+        /// Its column.
+        col: i64,
+        /// What is wrong with it.
+        problem: MoveProblem,
+    },
+    /// The recorded result is not what the moves lead to.
+    #[error("the record says {recorded:?} but its moves lead to {replayed:?}")]
+    Result {
+        /// The recorded result.
+        recorded: Option<ResultJson>,
+        /// The result the moves produce (`None`: the game is still going on).
+        replayed: Option<ResultJson>,
+    },
+}
+
+impl Record {
+    /// The record of a game, with the given seat names.
+    pub fn from_game(game: &Game, seats: Vec<String>, move_time_ms: Option<u64>) -> Record {
+        Record {
+            id: None,
+            config: ConfigJson::new(game.config(), move_time_ms),
+            seats,
+            moves: game.moves().iter().map(|&m| m.into()).collect(),
+            result: game.result().map(Into::into),
+            started_ms: None,
+            finished_ms: None,
+        }
+    }
+
+    /// Replays the record through the rules and returns the game it describes.
+    ///
+    /// A `poisoned` or `tie` result must be what the moves produce. A `timeout` must blame the
+    /// seat to move after the last move, and `timeout` or `abandoned` may only end a game the
+    /// moves left unfinished. A `null` result means the moves leave the game unfinished.
+    pub fn replay(&self) -> Result<Game, ReplayError> {
+        let config = self.config.validate()?;
+        if self.seats.len() != config.players() as usize {
+            return Err(ReplayError::Seats {
+                expected: config.players() as usize,
+                got: self.seats.len(),
+            });
+        }
+        let mut game = Game::new(config);
+        for (index, m) in self.moves.iter().enumerate() {
+            let bad = |problem| ReplayError::BadMove {
+                index,
+                row: m.row,
+                col: m.col,
+                problem,
+            };
+            let to_move = game
+                .to_move()
+                .ok_or(bad(MoveProblem::Rejected(Rejection::GameOver)))?;
+            if m.seat != to_move as i64 {
+                return Err(bad(MoveProblem::WrongSeat {
+                    expected: to_move as i64,
+                    got: m.seat,
+                }));
+            }
+            game.select(m.row, m.col)
+                .map_err(|r| bad(MoveProblem::Rejected(r)))?;
+        }
+        let replayed = game.result().map(ResultJson::from);
+        let mismatch = || ReplayError::Result {
+            recorded: self.result,
+            replayed,
+        };
+        match (self.result, game.to_move()) {
+            (None, Some(_)) => {}
+            (Some(ResultJson::Timeout { loser }), Some(to_move)) if loser == to_move => {
+                game.end(GameResult::Timeout { loser })
+            }
+            (Some(ResultJson::Abandoned { loser }), Some(_)) if loser < config.players() => {
+                game.end(GameResult::Abandoned { loser })
+            }
+            (Some(recorded), None) if Some(recorded) == replayed => {}
+            _ => return Err(mismatch()),
+        }
+        Ok(game)
+    }
+}

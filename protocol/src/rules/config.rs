@@ -1,0 +1,428 @@
+//! Game configuration: the unvalidated [`Setup`], the validated [`Config`] and [`ConfigError`].
+
+use super::bits::Bits;
+use std::fmt;
+
+/// Smallest and largest number of rows or columns on a board.
+pub const BOARD_SIZE: (u8, u8) = (4, 15);
+/// Smallest and largest number of players.
+pub const PLAYERS: (u8, u8) = (2, 4);
+/// Smallest and largest eat size along either axis.
+pub const EAT_SIZE: (u8, u8) = (1, 3);
+/// Largest number of poison cells (also capped by the board's cell count).
+pub const MAX_POISON: usize = 4;
+
+/// A seat at the table: 0 moves first, then 1, and so on cyclically.
+pub type Seat = u8;
+
+/// A cell of the board: row 0 is the top row, col 0 the left column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Cell {
+    /// Row, counted downwards from 0.
+    pub row: u8,
+    /// Column, counted rightwards from 0.
+    pub col: u8,
+}
+
+impl Cell {
+    /// The cell at (row, col).
+    pub const fn new(row: u8, col: u8) -> Cell {
+        Cell { row, col }
+    }
+
+    /// This cell's bit index in a [`Bits`].
+    #[inline]
+    pub const fn index(self) -> u32 {
+        Bits::index(self.row, self.col)
+    }
+
+    /// The cell with this bit index.
+    #[inline]
+    pub const fn from_index(index: u32) -> Cell {
+        Cell {
+            row: (index / super::bits::STRIDE) as u8,
+            col: (index % super::bits::STRIDE) as u8,
+        }
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{}", self.row, self.col)
+    }
+}
+
+/// An unvalidated game setup, as a user or a file gives it. Becomes a [`Config`] through
+/// [`Config::new`]. Fields are wide signed integers so that any number a client sends can be
+/// represented and refused with a precise message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Board rows (4–15).
+    pub rows: i64,
+    /// Board columns (4–15).
+    pub cols: i64,
+    /// Players (2–4).
+    pub players: i64,
+    /// Eat size: rows × columns eaten by one selection (each 1–3).
+    pub eat: [i64; 2],
+    /// Poison cells as (row, col): 1 to min(4, rows·cols) distinct cells inside the board.
+    pub poison: Vec<[i64; 2]>,
+}
+
+/// Which setting of a [`Setup`] a [`ConfigError`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// The number of rows.
+    Rows,
+    /// The number of columns.
+    Cols,
+    /// The number of players.
+    Players,
+    /// The eat size along rows (`eat[0]`).
+    EatRows,
+    /// The eat size along columns (`eat[1]`).
+    EatCols,
+    /// The list of poison cells.
+    Poison,
+}
+
+impl Field {
+    /// The field's name as it appears in the JSON configuration.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Field::Rows => "rows",
+            Field::Cols => "cols",
+            Field::Players => "players",
+            Field::EatRows => "eat[0]",
+            Field::EatCols => "eat[1]",
+            Field::Poison => "poison",
+        }
+    }
+}
+
+/// Why a [`Setup`] is not a valid game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// A number lies outside its allowed range.
+    #[error("{} must be {min}–{max}, got {got}", field.name())]
+    OutOfRange {
+        /// The setting.
+        field: Field,
+        /// Smallest allowed value.
+        min: i64,
+        /// Largest allowed value.
+        max: i64,
+        /// The value given.
+        got: i64,
+    },
+    /// The number of poison cells is outside 1 to min(4, rows·cols).
+    #[error("poison must list {min}–{max} cells, got {got}")]
+    PoisonCount {
+        /// Smallest allowed count.
+        min: usize,
+        /// Largest allowed count.
+        max: usize,
+        /// The count given.
+        got: usize,
+    },
+    /// A poison cell lies outside the board.
+    #[error("poison[{index}] must lie inside the {rows}×{cols} board (row 0–{}, col 0–{}), got [{row},{col}]", rows - 1, cols - 1)]
+    PoisonOutside {
+        /// Position of the cell in the poison list.
+        index: usize,
+        /// The row given.
+        row: i64,
+        /// The column given.
+        col: i64,
+        /// The board's rows.
+        rows: i64,
+        /// The board's columns.
+        cols: i64,
+    },
+    /// The same poison cell is listed twice.
+    #[error("poison[{index}] repeats cell [{row},{col}]; poison cells must be distinct")]
+    PoisonRepeated {
+        /// Position of the repeat in the poison list.
+        index: usize,
+        /// Its row.
+        row: i64,
+        /// Its column.
+        col: i64,
+    },
+}
+
+impl ConfigError {
+    /// The setting the error is about.
+    pub fn field(&self) -> Field {
+        match self {
+            ConfigError::OutOfRange { field, .. } => *field,
+            _ => Field::Poison,
+        }
+    }
+}
+
+/// A validated game configuration. Only [`Config::new`] makes one, so every `Config` obeys the
+/// JChomp restrictions. It is `Copy` and carries the masks the rules are computed with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    rows: u8,
+    cols: u8,
+    players: u8,
+    eat_rows: u8,
+    eat_cols: u8,
+    poison: [Cell; MAX_POISON],
+    poison_len: u8,
+    board: Bits,
+    poison_mask: Bits,
+    poison_zone: Bits,
+}
+
+fn check(field: Field, (min, max): (u8, u8), got: i64) -> Result<u8, ConfigError> {
+    if (min as i64..=max as i64).contains(&got) {
+        Ok(got as u8)
+    } else {
+        Err(ConfigError::OutOfRange {
+            field,
+            min: min as i64,
+            max: max as i64,
+            got,
+        })
+    }
+}
+
+impl Config {
+    /// Validates a setup. Checks, in order: rows, cols, players, eat rows, eat cols, the number
+    /// of poison cells, then each poison cell (inside the board, not repeated).
+    pub fn new(setup: &Setup) -> Result<Config, ConfigError> {
+        let rows = check(Field::Rows, BOARD_SIZE, setup.rows)?;
+        let cols = check(Field::Cols, BOARD_SIZE, setup.cols)?;
+        let players = check(Field::Players, PLAYERS, setup.players)?;
+        let eat_rows = check(Field::EatRows, EAT_SIZE, setup.eat[0])?;
+        let eat_cols = check(Field::EatCols, EAT_SIZE, setup.eat[1])?;
+        let max = MAX_POISON.min(rows as usize * cols as usize);
+        if setup.poison.is_empty() || setup.poison.len() > max {
+            return Err(ConfigError::PoisonCount {
+                min: 1,
+                max,
+                got: setup.poison.len(),
+            });
+        }
+        let mut poison = [Cell::new(0, 0); MAX_POISON];
+        let mut poison_mask = Bits::EMPTY;
+        for (index, &[row, col]) in setup.poison.iter().enumerate() {
+            if !(0..rows as i64).contains(&row) || !(0..cols as i64).contains(&col) {
+                return Err(ConfigError::PoisonOutside {
+                    index,
+                    row,
+                    col,
+                    rows: rows as i64,
+                    cols: cols as i64,
+                });
+            }
+            let cell = Cell::new(row as u8, col as u8);
+            if poison_mask.contains(cell.index()) {
+                return Err(ConfigError::PoisonRepeated { index, row, col });
+            }
+            poison[index] = cell;
+            poison_mask |= Bits::single(cell.index());
+        }
+        let board = Bits::rect(0, 0, rows, cols);
+        // An anchor covers a poison cell iff it lies up to eat-1 rows above and eat-1 columns
+        // left of it. Shifting towards bit 0 may wrap a poison cell in column 0 onto the right
+        // end of the row above; keeping only cells where a whole rectangle fits drops those.
+        let mut poison_zone = Bits::EMPTY;
+        for i in 0..eat_rows as u32 {
+            for j in 0..eat_cols as u32 {
+                poison_zone |= poison_mask.shr(i * super::bits::STRIDE + j);
+            }
+        }
+        Ok(Config {
+            rows,
+            cols,
+            players,
+            eat_rows,
+            eat_cols,
+            poison,
+            poison_len: setup.poison.len() as u8,
+            board,
+            poison_mask,
+            poison_zone: poison_zone & Bits::rect(0, 0, rows - eat_rows + 1, cols - eat_cols + 1),
+        })
+    }
+
+    /// Board rows.
+    pub const fn rows(&self) -> u8 {
+        self.rows
+    }
+    /// Board columns.
+    pub const fn cols(&self) -> u8 {
+        self.cols
+    }
+    /// Number of players (seats).
+    pub const fn players(&self) -> u8 {
+        self.players
+    }
+    /// Eat size as (rows, cols).
+    pub const fn eat(&self) -> (u8, u8) {
+        (self.eat_rows, self.eat_cols)
+    }
+    /// The poison cells, in the order they were given.
+    pub fn poison(&self) -> &[Cell] {
+        &self.poison[..self.poison_len as usize]
+    }
+    /// Every cell of the board.
+    pub const fn board(&self) -> Bits {
+        self.board
+    }
+    /// The poison cells as a set.
+    pub const fn poison_mask(&self) -> Bits {
+        self.poison_mask
+    }
+    /// The in-range anchors (top-left cells) whose rectangle holds at least one poison cell.
+    pub const fn poison_zone(&self) -> Bits {
+        self.poison_zone
+    }
+    /// The rectangle that a selection anchored at `cell` eats (clipped to the board).
+    #[inline]
+    pub fn rect(&self, cell: Cell) -> Bits {
+        Bits::rect(cell.row, cell.col, self.eat_rows, self.eat_cols) & self.board
+    }
+
+    /// The setup this configuration was made from.
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            rows: self.rows as i64,
+            cols: self.cols as i64,
+            players: self.players as i64,
+            eat: [self.eat_rows as i64, self.eat_cols as i64],
+            poison: self
+                .poison()
+                .iter()
+                .map(|c| [c.row as i64, c.col as i64])
+                .collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> Setup {
+        Setup {
+            rows: 6,
+            cols: 7,
+            players: 2,
+            eat: [1, 2],
+            poison: vec![[0, 0]],
+        }
+    }
+
+    #[test]
+    fn valid_setup_round_trips() {
+        let c = Config::new(&setup()).unwrap();
+        assert_eq!(
+            (c.rows(), c.cols(), c.players(), c.eat()),
+            (6, 7, 2, (1, 2))
+        );
+        assert_eq!(c.poison(), &[Cell::new(0, 0)]);
+        assert_eq!(c.board().count(), 42);
+        assert_eq!(c.to_setup(), setup());
+    }
+
+    #[test]
+    fn each_field_names_its_range_and_value() {
+        let cases: Vec<(Setup, &str)> = vec![
+            (Setup { rows: 3, ..setup() }, "rows must be 4–15, got 3"),
+            (
+                Setup {
+                    cols: 16,
+                    ..setup()
+                },
+                "cols must be 4–15, got 16",
+            ),
+            (
+                Setup {
+                    players: 1,
+                    ..setup()
+                },
+                "players must be 2–4, got 1",
+            ),
+            (
+                Setup {
+                    players: 5,
+                    ..setup()
+                },
+                "players must be 2–4, got 5",
+            ),
+            (
+                Setup {
+                    eat: [0, 1],
+                    ..setup()
+                },
+                "eat[0] must be 1–3, got 0",
+            ),
+            (
+                Setup {
+                    eat: [1, 4],
+                    ..setup()
+                },
+                "eat[1] must be 1–3, got 4",
+            ),
+            (
+                Setup {
+                    poison: vec![],
+                    ..setup()
+                },
+                "poison must list 1–4 cells, got 0",
+            ),
+            (
+                Setup {
+                    poison: vec![[0, 0], [0, 1], [0, 2], [0, 3], [0, 4]],
+                    ..setup()
+                },
+                "poison must list 1–4 cells, got 5",
+            ),
+            (
+                Setup {
+                    poison: vec![[0, 0], [6, 0]],
+                    ..setup()
+                },
+                "poison[1] must lie inside the 6×7 board (row 0–5, col 0–6), got [6,0]",
+            ),
+            (
+                Setup {
+                    poison: vec![[-1, 0]],
+                    ..setup()
+                },
+                "poison[0] must lie inside the 6×7 board (row 0–5, col 0–6), got [-1,0]",
+            ),
+            (
+                Setup {
+                    poison: vec![[2, 3], [2, 3]],
+                    ..setup()
+                },
+                "poison[1] repeats cell [2,3]; poison cells must be distinct",
+            ),
+        ];
+        for (s, msg) in cases {
+            assert_eq!(Config::new(&s).unwrap_err().to_string(), msg);
+        }
+    }
+
+    #[test]
+    fn poison_zone_marks_anchors_covering_poison() {
+        let c = Config::new(&Setup {
+            rows: 5,
+            cols: 5,
+            players: 2,
+            eat: [2, 3],
+            poison: vec![[2, 0], [4, 4]],
+        })
+        .unwrap();
+        // Anchors fit in rows 0–3 and cols 0–2.
+        let expected = vec![Cell::new(1, 0), Cell::new(2, 0), Cell::new(3, 2)];
+        let got: Vec<Cell> = c.poison_zone().iter().map(Cell::from_index).collect();
+        assert_eq!(got, expected);
+    }
+}

@@ -1,0 +1,19 @@
+//! The JChomp rules, pure: no I/O, no serde, no async. Everything else builds on this module.
+//!
+//! A [`Setup`] (unvalidated, any numbers) becomes a [`Config`] only through [`Config::new`].
+//! A [`Position`] is `Copy`: the uneaten cells as a 256-bit [`Bits`] board, the valid
+//! selections (computed bit-parallel on every move) and the [`Status`].
+
+mod bits;
+mod config;
+mod game;
+mod perft;
+mod position;
+
+pub use bits::{Bits, BitsIter};
+pub use config::{
+    BOARD_SIZE, Cell, Config, ConfigError, EAT_SIZE, Field, MAX_POISON, PLAYERS, Seat, Setup,
+};
+pub use game::{Game, Move};
+pub use perft::{divide, perft};
+pub use position::{GameResult, Position, Rejection, Status, anchors};

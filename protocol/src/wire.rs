@@ -1,0 +1,262 @@
+//! The JSON wire messages between clients and the server, as documented in `docs/PROTOCOL.md`.
+//! Every message is a JSON object with a `"type"`.
+
+use crate::json::{ConfigJson, MoveJson, ResultJson};
+use crate::record::Record;
+use crate::rules::Seat;
+use serde::{Deserialize, Serialize};
+
+/// A message from a client to the server.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMessage {
+    /// Asks for the list of rooms.
+    ListRooms,
+    /// Creates a room; the creator takes seat 0 and becomes its host.
+    CreateRoom {
+        /// The creator's display name.
+        name: String,
+        /// The game configuration (with an optional `move_time_ms`).
+        config: ConfigJson,
+    },
+    /// Takes the next free seat of a room.
+    JoinRoom {
+        /// The room id.
+        room: String,
+        /// The joiner's display name.
+        name: String,
+    },
+    /// Host only: a bot run by the server takes the next free seat.
+    AddBot {
+        /// The bot spec (`random`, `greedy`, `level:3`, …); absent means the server's default.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bot: Option<String>,
+    },
+    /// Watches a room without a seat.
+    Spectate {
+        /// The room id.
+        room: String,
+    },
+    /// Selects the rectangle anchored at (row, col).
+    Move {
+        /// Anchor row.
+        row: i64,
+        /// Anchor column.
+        col: i64,
+    },
+    /// Takes over the seat that the token belongs to.
+    Resume {
+        /// The seat token from `joined`.
+        token: String,
+    },
+    /// Asks for a full snapshot of the sender's room.
+    Sync,
+    /// Leaves the room (seat or spectator).
+    Leave,
+    /// Asks for the most recent finished games.
+    ListGames {
+        /// How many games at most (the server caps it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        limit: Option<u32>,
+    },
+    /// Asks for one stored game record.
+    GetGame {
+        /// The game id (from `games`).
+        game: String,
+    },
+}
+
+/// A room's lifecycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomStatus {
+    /// Seats are still free.
+    Waiting,
+    /// Every seat is filled and the game goes on.
+    Playing,
+    /// The game is over.
+    Finished,
+}
+
+/// One seat of a room as clients see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatInfo {
+    /// Display name.
+    pub name: String,
+    /// Whether a server-side bot plays this seat.
+    pub bot: bool,
+    /// Whether the seat's connection is live (bots always are).
+    pub connected: bool,
+}
+
+/// A line of the room list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomSummary {
+    /// The room id.
+    pub room: String,
+    /// The configuration.
+    pub config: ConfigJson,
+    /// One entry per seat; `null` for a free seat.
+    pub seats: Vec<Option<SeatInfo>>,
+    /// Waiting, playing or finished.
+    pub status: RoomStatus,
+}
+
+/// The full state of a room.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// The room id.
+    pub room: String,
+    /// The configuration.
+    pub config: ConfigJson,
+    /// One entry per seat; `null` for a free seat.
+    pub seats: Vec<Option<SeatInfo>>,
+    /// Waiting, playing or finished.
+    pub status: RoomStatus,
+    /// The seat to move while playing.
+    pub to_move: Option<Seat>,
+    /// Every eaten cell as `[row, col]`.
+    pub eaten: Vec<[u8; 2]>,
+    /// The accepted moves so far.
+    pub moves: Vec<MoveJson>,
+    /// How the game ended, once it has.
+    pub result: Option<ResultJson>,
+    /// Grows by one with every change to the room.
+    pub version: u64,
+}
+
+/// An accepted move, sent to every seat and spectator of the room.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Moved {
+    /// The room id.
+    pub room: String,
+    /// The room's version after this move.
+    pub version: u64,
+    /// The seat that moved.
+    pub seat: Seat,
+    /// Anchor row.
+    pub row: i64,
+    /// Anchor column.
+    pub col: i64,
+    /// The seat to move next, or `null` once the game is over.
+    pub to_move: Option<Seat>,
+    /// Playing or finished.
+    pub status: RoomStatus,
+    /// How the game ended, once it has.
+    pub result: Option<ResultJson>,
+}
+
+/// A line of the finished-games list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSummary {
+    /// The game id, for `get_game`.
+    pub game: String,
+    /// The configuration.
+    pub config: ConfigJson,
+    /// Seat names.
+    pub seats: Vec<String>,
+    /// How it ended.
+    pub result: Option<ResultJson>,
+    /// Number of moves played.
+    pub moves: usize,
+    /// When it finished, in milliseconds since the Unix epoch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_ms: Option<u64>,
+}
+
+/// Why a move was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RejectReason {
+    /// Part of the rectangle lies outside the board.
+    OutOfRange,
+    /// Part of the rectangle is already eaten.
+    AlreadyEaten,
+    /// Another seat is to move.
+    NotYourTurn,
+    /// The room's game has not started or is over.
+    NotPlaying,
+    /// The sender holds no seat (not in a room, or a spectator).
+    NotSeated,
+}
+
+/// Error codes of `error` messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// Not JSON, unknown type, missing or ill-typed field.
+    BadRequest,
+    /// The configuration is refused; the message names the field, range and value.
+    InvalidConfig,
+    /// No room has that id.
+    NoSuchRoom,
+    /// Every seat of the room is taken.
+    RoomFull,
+    /// The sender may not do that (not the host, not in that room, already seated, …).
+    Forbidden,
+    /// The token matches no seat.
+    BadToken,
+    /// The sender sent too many messages; the connection is closed next.
+    RateLimited,
+    /// No stored game has that id.
+    NoSuchGame,
+    /// A server limit (rooms, connections) is reached.
+    ServerFull,
+    /// The server is shutting down.
+    ShuttingDown,
+    /// The server failed to do something it should have; the message says what.
+    Internal,
+}
+
+/// A message from the server to a client.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// The room list.
+    Rooms {
+        /// Every room the server holds.
+        rooms: Vec<RoomSummary>,
+    },
+    /// The sender now holds a seat.
+    Joined {
+        /// The room id.
+        room: String,
+        /// The seat taken.
+        seat: Seat,
+        /// Secret token to `resume` the seat from another connection.
+        token: String,
+    },
+    /// A full snapshot of a room.
+    Room(Snapshot),
+    /// An accepted move.
+    Moved(Moved),
+    /// The sender's move was refused; nothing changed.
+    MoveRejected {
+        /// Why.
+        reason: RejectReason,
+        /// The reason in words.
+        message: String,
+    },
+    /// Recent finished games.
+    Games {
+        /// Newest first.
+        games: Vec<GameSummary>,
+    },
+    /// One stored game.
+    Game {
+        /// The record.
+        record: Record,
+    },
+    /// The sender left its room.
+    Left {
+        /// The room left.
+        room: String,
+    },
+    /// A request failed.
+    Error {
+        /// Machine-readable code.
+        code: ErrorCode,
+        /// What went wrong, in words.
+        message: String,
+    },
+}

@@ -1,0 +1,1 @@
+//! The JChomp WebSocket game server (library: `run(listener, shutdown)`).
