@@ -1,1 +1,8 @@
-//! JChomp bots: the search engine, bot specs, and the tools behind `jchomp-bot`.
+//! JChomp bots: the [`Player`] interface, bot specs, the search engine, and the tools behind
+//! `jchomp-bot`.
+
+pub mod player;
+pub mod rng;
+
+pub use player::{Player, RandomPlayer};
+pub use rng::Rng;
