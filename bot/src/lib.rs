@@ -1,6 +1,7 @@
 //! JChomp bots: the [`Player`] interface, bot specs, the search engine, and the tools behind
 //! `jchomp-bot`.
 
+pub mod board_args;
 pub mod player;
 pub mod rng;
 
