@@ -34,13 +34,13 @@ impl Bits {
 
     /// The rectangle of `height` rows and `width` columns whose top-left cell is (row, col).
     ///
-    /// Cells that would fall past row 15 or column 15 are dropped: callers check ranges first.
+    /// Cells past row 14 or column 14 are dropped (no board has them): callers check ranges.
     #[inline]
     pub fn rect(row: u8, col: u8, height: u8, width: u8) -> Bits {
         let lane = (((1u32 << width) - 1) << col) as u64 & 0x7fff;
         let mut words = [0u64; 4];
         let mut r = row as usize;
-        let end = (row as usize + height as usize).min(16);
+        let end = (row as usize + height as usize).min(15);
         while r < end {
             words[r / 4] |= lane << ((r % 4) as u32 * STRIDE);
             r += 1;

@@ -193,10 +193,11 @@ impl Position {
             return Err(Rejection::GameOver);
         }
         let (er, ec) = config.eat();
+        // Compared without adding, so that no i64 a client sends can overflow.
         if row < 0
             || col < 0
-            || row + er as i64 > config.rows() as i64
-            || col + ec as i64 > config.cols() as i64
+            || row > (config.rows() - er) as i64
+            || col > (config.cols() - ec) as i64
         {
             return Err(Rejection::OutOfRange);
         }
@@ -272,6 +273,10 @@ impl Position {
         out
     }
 }
+
+#[cfg(test)]
+#[path = "position_tests.rs"]
+mod tests;
 
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
