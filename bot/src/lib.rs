@@ -1,9 +1,13 @@
-//! JChomp bots: the [`Player`] interface, bot specs, the search engine, and the tools behind
-//! `jchomp-bot`.
+//! JChomp bots: the [`Player`] interface, bot specs ([`BotSpec`]), the search engine, and the
+//! tools behind `jchomp-bot`.
 
 pub mod board_args;
 pub mod player;
 pub mod rng;
+pub mod search;
+pub mod spec;
 
-pub use player::{Player, RandomPlayer};
+pub use player::{GreedyPlayer, Player, RandomPlayer};
 pub use rng::Rng;
+pub use search::{Budget, SearchPlayer};
+pub use spec::{BotSpec, SpecError};

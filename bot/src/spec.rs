@@ -1,0 +1,221 @@
+//! Bot specs: the one text syntax that names a bot everywhere (server `add_bot`, the bot client,
+//! tournaments, the command line), parsing it, printing it and building the [`Player`] it names.
+
+use crate::player::{GreedyPlayer, Player, RandomPlayer};
+use crate::search::{Budget, SearchPlayer};
+use std::fmt;
+use std::time::Duration;
+
+/// Every valid form of a bot spec, as listed in error messages.
+pub const VALID_FORMS: &str = "random, greedy, search:depth=N, search:nodes=N, \
+search:time=250ms (or =2s), level:1, level:2, level:3, level:4, level:5";
+
+/// Highest named level.
+pub const MAX_LEVEL: u8 = 5;
+
+/// A bot, named by its spec: `random`, `greedy`, `search:depth=6`, `search:nodes=200000`,
+/// `search:time=250ms` or `level:1` … `level:5`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BotSpec {
+    /// Uniformly random, preferring selections without poison.
+    Random,
+    /// One ply: takes an immediate win, never eats poison while it can avoid it.
+    Greedy,
+    /// The search engine with one budget.
+    Search(Budget),
+    /// A named strength level (1–5), mapped to a budget by [`BotSpec::level_budget`].
+    Level(u8),
+}
+
+/// Why a text is not a bot spec. Its message lists every valid form.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid bot spec {given:?}: {reason}; valid forms: {VALID_FORMS}")]
+pub struct SpecError {
+    /// The text given.
+    pub given: String,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+impl BotSpec {
+    /// Parses a spec such as `search:time=250ms`. Surrounding spaces are ignored; names are
+    /// lower case.
+    pub fn parse(text: &str) -> Result<BotSpec, SpecError> {
+        let given = text.trim();
+        let err = |reason: String| SpecError {
+            given: text.to_string(),
+            reason,
+        };
+        match given {
+            "random" => return Ok(BotSpec::Random),
+            "greedy" => return Ok(BotSpec::Greedy),
+            _ => {}
+        }
+        if let Some(level) = given.strip_prefix("level:") {
+            return match level.parse::<u8>() {
+                Ok(n) if (1..=MAX_LEVEL).contains(&n) => Ok(BotSpec::Level(n)),
+                _ => Err(err(format!("level must be 1–{MAX_LEVEL}, got {level:?}"))),
+            };
+        }
+        if let Some(budget) = given.strip_prefix("search:") {
+            let (key, value) = budget.split_once('=').ok_or_else(|| {
+                err(format!(
+                    "expected KEY=VALUE after \"search:\", got {budget:?}"
+                ))
+            })?;
+            let number = |v: &str| -> Result<u64, SpecError> {
+                match v.parse::<u64>() {
+                    Ok(n) if n > 0 => Ok(n),
+                    _ => Err(err(format!(
+                        "{key} must be a positive whole number, got {v:?}"
+                    ))),
+                }
+            };
+            return match key {
+                "depth" => {
+                    let n = number(value)?;
+                    if n > u64::from(Budget::MAX_DEPTH) {
+                        Err(err(format!(
+                            "depth must be 1–{}, got {n}",
+                            Budget::MAX_DEPTH
+                        )))
+                    } else {
+                        Ok(BotSpec::Search(Budget::Depth(n as u32)))
+                    }
+                }
+                "nodes" => Ok(BotSpec::Search(Budget::Nodes(number(value)?))),
+                "time" => {
+                    let (digits, scale) = if let Some(ms) = value.strip_suffix("ms") {
+                        (ms, 1)
+                    } else if let Some(s) = value.strip_suffix('s') {
+                        (s, 1000)
+                    } else {
+                        return Err(err(format!("time needs a unit, ms or s, got {value:?}")));
+                    };
+                    let ms = number(digits)?.saturating_mul(scale);
+                    Ok(BotSpec::Search(Budget::Time(Duration::from_millis(ms))))
+                }
+                _ => Err(err(format!(
+                    "unknown search budget {key:?} (depth, nodes or time)"
+                ))),
+            };
+        }
+        Err(err("unknown bot".to_string()))
+    }
+
+    /// The budget a named level searches with (documented in `docs/BOTS.md`).
+    pub fn level_budget(level: u8) -> Budget {
+        match level {
+            0 | 1 => Budget::Depth(2),
+            2 => Budget::Depth(4),
+            3 => Budget::Nodes(50_000),
+            4 => Budget::Nodes(500_000),
+            _ => Budget::Time(Duration::from_millis(1000)),
+        }
+    }
+
+    /// The search budget of this spec, if it names a search bot.
+    pub fn budget(&self) -> Option<Budget> {
+        match *self {
+            BotSpec::Random | BotSpec::Greedy => None,
+            BotSpec::Search(b) => Some(b),
+            BotSpec::Level(n) => Some(BotSpec::level_budget(n)),
+        }
+    }
+
+    /// A new player for this spec. The same spec and seed always make the same choices (except
+    /// for time budgets, which depend on the machine's speed).
+    pub fn build(&self, seed: u64) -> Box<dyn Player> {
+        match self.budget() {
+            None if *self == BotSpec::Random => Box::new(RandomPlayer::new(seed)),
+            None => Box::new(GreedyPlayer::new(seed)),
+            Some(budget) => Box::new(SearchPlayer::new(budget, seed)),
+        }
+    }
+}
+
+impl fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotSpec::Random => write!(f, "random"),
+            BotSpec::Greedy => write!(f, "greedy"),
+            BotSpec::Level(n) => write!(f, "level:{n}"),
+            BotSpec::Search(b) => write!(f, "search:{b}"),
+        }
+    }
+}
+
+impl std::str::FromStr for BotSpec {
+    type Err = SpecError;
+    fn from_str(s: &str) -> Result<BotSpec, SpecError> {
+        BotSpec::parse(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_form_parses_and_round_trips() {
+        for text in [
+            "random",
+            "greedy",
+            "search:depth=6",
+            "search:nodes=200000",
+            "search:time=250ms",
+            "level:1",
+            "level:5",
+        ] {
+            let spec = BotSpec::parse(text).unwrap();
+            assert_eq!(spec.to_string(), text);
+            assert_eq!(BotSpec::parse(&spec.to_string()).unwrap(), spec);
+        }
+        assert_eq!(
+            BotSpec::parse(" search:time=2s ").unwrap().to_string(),
+            "search:time=2000ms"
+        );
+        assert_eq!(
+            BotSpec::parse("search:depth=6").unwrap(),
+            BotSpec::Search(Budget::Depth(6))
+        );
+    }
+
+    #[test]
+    fn bad_specs_are_refused_with_every_valid_form() {
+        for (text, reason) in [
+            ("", "unknown bot"),
+            ("minimax", "unknown bot"),
+            ("Random", "unknown bot"),
+            ("level:0", "level must be 1–5"),
+            ("level:6", "level must be 1–5"),
+            ("level:x", "level must be 1–5"),
+            ("search", "unknown bot"),
+            ("search:depth", "expected KEY=VALUE"),
+            ("search:depth=0", "depth must be a positive whole number"),
+            ("search:depth=-3", "depth must be a positive whole number"),
+            ("search:depth=1000", "depth must be 1–"),
+            ("search:nodes=lots", "nodes must be a positive whole number"),
+            ("search:time=250", "time needs a unit"),
+            ("search:time=0ms", "time must be a positive whole number"),
+            ("search:speed=3", "unknown search budget"),
+        ] {
+            let e = BotSpec::parse(text).unwrap_err();
+            let msg = e.to_string();
+            assert!(msg.contains(reason), "{text:?}: {msg}");
+            for form in ["random", "greedy", "search:depth=N", "search:nodes=N"] {
+                assert!(msg.contains(form), "{msg}");
+            }
+            assert!(msg.contains("search:time=250ms") && msg.contains("level:5"));
+        }
+    }
+
+    #[test]
+    fn levels_map_to_budgets() {
+        for n in 1..=MAX_LEVEL {
+            assert!(BotSpec::Level(n).budget().is_some());
+        }
+        assert_eq!(BotSpec::Random.budget(), None);
+        assert_eq!(BotSpec::Greedy.budget(), None);
+    }
+}
