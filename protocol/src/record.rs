@@ -145,3 +145,167 @@ impl Record {
         Ok(game)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Config, Setup};
+
+    fn game() -> Game {
+        let config = Config::new(&Setup {
+            rows: 4,
+            cols: 5,
+            players: 2,
+            eat: [1, 2],
+            poison: vec![[0, 0]],
+        })
+        .unwrap();
+        let mut g = Game::new(config);
+        for (r, c) in [(3, 3), (1, 1), (2, 0), (0, 3)] {
+            g.select(r, c).unwrap();
+        }
+        g
+    }
+
+    fn names() -> Vec<String> {
+        vec!["alice".into(), "bob".into()]
+    }
+
+    #[test]
+    fn json_has_the_documented_shape() {
+        let mut g = game();
+        g.select(0, 0).unwrap();
+        let json = serde_json::to_value(Record::from_game(&g, names(), None)).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "config": {"rows": 4, "cols": 5, "players": 2, "eat": [1, 2], "poison": [[0, 0]]},
+                "seats": ["alice", "bob"],
+                "moves": [
+                    {"seat": 0, "row": 3, "col": 3}, {"seat": 1, "row": 1, "col": 1},
+                    {"seat": 0, "row": 2, "col": 0}, {"seat": 1, "row": 0, "col": 3},
+                    {"seat": 0, "row": 0, "col": 0}
+                ],
+                "result": {"kind": "poisoned", "loser": 0}
+            })
+        );
+    }
+
+    #[test]
+    fn replay_reproduces_the_game() {
+        let mut g = game();
+        g.select(0, 0).unwrap();
+        let record = Record::from_game(&g, names(), Some(5000));
+        let text = serde_json::to_string(&record).unwrap();
+        let back: Record = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, record);
+        assert_eq!(back.replay().unwrap(), g);
+    }
+
+    #[test]
+    fn the_first_bad_move_is_named_with_its_reason() {
+        let mut record = Record::from_game(&game(), names(), None);
+        record.moves.push(MoveJson {
+            seat: 0,
+            row: 3,
+            col: 4,
+        });
+        record.moves.push(MoveJson {
+            seat: 1,
+            row: 9,
+            col: 9,
+        });
+        assert_eq!(
+            record.replay().unwrap_err().to_string(),
+            "move 4 (3,4) is invalid: the selection reaches outside the board (out_of_range)"
+        );
+        record.moves[4] = MoveJson {
+            seat: 0,
+            row: 1,
+            col: 0,
+        };
+        assert_eq!(
+            record.replay().unwrap_err(),
+            ReplayError::BadMove {
+                index: 4,
+                row: 1,
+                col: 0,
+                problem: MoveProblem::Rejected(Rejection::AlreadyEaten)
+            }
+        );
+        record.moves[4] = MoveJson {
+            seat: 1,
+            row: 3,
+            col: 0,
+        };
+        assert_eq!(
+            record.replay().unwrap_err().to_string(),
+            "move 4 (3,0) is invalid: seat 1 moved but seat 0 was to move"
+        );
+    }
+
+    #[test]
+    fn moves_after_the_end_and_wrong_results_are_refused() {
+        let mut g = game();
+        g.select(0, 0).unwrap();
+        let mut record = Record::from_game(&g, names(), None);
+        record.moves.push(MoveJson {
+            seat: 1,
+            row: 3,
+            col: 0,
+        });
+        assert!(matches!(
+            record.replay(),
+            Err(ReplayError::BadMove {
+                index: 5,
+                problem: MoveProblem::Rejected(Rejection::GameOver),
+                ..
+            })
+        ));
+        record.moves.pop();
+        record.result = Some(ResultJson::Tie);
+        assert!(matches!(record.replay(), Err(ReplayError::Result { .. })));
+        record.result = None;
+        assert!(matches!(record.replay(), Err(ReplayError::Result { .. })));
+    }
+
+    #[test]
+    fn timeout_and_abandonment_end_an_unfinished_game() {
+        let mut record = Record::from_game(&game(), names(), None);
+        record.result = Some(ResultJson::Timeout { loser: 0 });
+        assert_eq!(
+            record.replay().unwrap().result(),
+            Some(GameResult::Timeout { loser: 0 })
+        );
+        record.result = Some(ResultJson::Timeout { loser: 1 });
+        assert!(
+            record.replay().is_err(),
+            "only the seat to move can time out"
+        );
+        record.result = Some(ResultJson::Abandoned { loser: 1 });
+        assert_eq!(
+            record.replay().unwrap().result(),
+            Some(GameResult::Abandoned { loser: 1 })
+        );
+        record.result = Some(ResultJson::Abandoned { loser: 2 });
+        assert!(record.replay().is_err());
+        record.result = None;
+        assert_eq!(record.replay().unwrap().to_move(), Some(0));
+    }
+
+    #[test]
+    fn bad_configs_and_seat_counts_are_refused() {
+        let mut record = Record::from_game(&game(), names(), None);
+        record.seats.pop();
+        assert_eq!(
+            record.replay().unwrap_err().to_string(),
+            "the record names 1 seats for 2 players"
+        );
+        record.seats = names();
+        record.config.rows = 16;
+        assert_eq!(
+            record.replay().unwrap_err().to_string(),
+            "invalid config: rows must be 4–15, got 16"
+        );
+    }
+}

@@ -1,4 +1,4 @@
-//! The JChomp rules, pure: no I/O, no serde, no async. Everything else builds on this module.
+//! The JChomp rules, pure: no I/O, no serialisation, no runtime. Everything else builds on them.
 //!
 //! A [`Setup`] (unvalidated, any numbers) becomes a [`Config`] only through [`Config::new`].
 //! A [`Position`] is `Copy`: the uneaten cells as a 256-bit [`Bits`] board, the valid
