@@ -1,0 +1,18 @@
+//! `jchomp-bot`: perft, solve, analyze and the bot client, as subcommands. A thin shell over
+//! the `cmd` modules.
+
+mod cmd;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = cmd::Cli::parse();
+    match cmd::run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("jchomp-bot: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
