@@ -1,0 +1,2 @@
+//! The `jchomp` terminal client.
+fn main() {}

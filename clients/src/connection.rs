@@ -1,0 +1,261 @@
+//! [`Connection`]: one WebSocket connection to a JChomp server, speaking typed
+//! [`ClientMessage`]s and [`ServerMessage`]s, and [`resume`] to take a seat back after a drop.
+
+use futures_util::{SinkExt, StreamExt};
+use jchomp_protocol::wire::{ClientMessage, ErrorCode, ServerMessage};
+use std::time::Duration;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// The largest message the client accepts (a room snapshot of a 15×15 board is a few KiB; a
+/// long list of rooms or games stays well below this).
+pub const MAX_MESSAGE: usize = 1 << 20;
+
+/// How long [`Connection::request`] waits for an answer.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Why talking to the server failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ConnectionError {
+    /// The server could not be reached or refused the WebSocket handshake.
+    #[error("cannot reach the server at {url}: {source} (is jchomp-server running there?)")]
+    Connect {
+        /// The address tried.
+        url: String,
+        /// What went wrong.
+        #[source]
+        source: Box<WsError>,
+    },
+    /// The connection broke while sending or receiving.
+    #[error("the connection to the server broke: {0}")]
+    Broken(#[source] Box<WsError>),
+    /// The server closed the connection.
+    #[error("the server closed the connection{}", closed_suffix(.code, .reason))]
+    Closed {
+        /// The close code, if the server gave one.
+        code: Option<u16>,
+        /// The close reason, if the server gave one.
+        reason: String,
+    },
+    /// The server sent something that is not a message this client knows.
+    #[error("the server sent a message this client does not understand ({detail})")]
+    Garbled {
+        /// What was wrong with it.
+        detail: String,
+    },
+    /// No answer came in time.
+    #[error("the server did not answer within {} s", .0.as_secs())]
+    Timeout(Duration),
+}
+
+fn closed_suffix(code: &Option<u16>, reason: &str) -> String {
+    match (code, reason.is_empty()) {
+        (_, false) => format!(": {reason}"),
+        (Some(c), true) => format!(" (code {c})"),
+        (None, true) => String::new(),
+    }
+}
+
+impl ConnectionError {
+    /// Whether reconnecting may help (the connection dropped, as opposed to the server not
+    /// understanding us).
+    pub fn is_drop(&self) -> bool {
+        matches!(
+            self,
+            ConnectionError::Broken(_) | ConnectionError::Closed { .. }
+        )
+    }
+}
+
+/// One WebSocket connection to a JChomp server.
+///
+/// [`Connection::recv`] is cancel-safe: it can be used in a `tokio::select!` loop without
+/// losing messages.
+#[derive(Debug)]
+pub struct Connection {
+    url: String,
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+/// The WebSocket limits the client uses: messages up to [`MAX_MESSAGE`], small buffers.
+pub fn ws_config() -> WebSocketConfig {
+    WebSocketConfig::default()
+        .max_message_size(Some(MAX_MESSAGE))
+        .max_frame_size(Some(MAX_MESSAGE))
+        .read_buffer_size(16 * 1024)
+        .write_buffer_size(0)
+        .max_write_buffer_size(256 * 1024)
+}
+
+impl Connection {
+    /// Connects to a server, e.g. `ws://127.0.0.1:7777/ws`.
+    pub async fn connect(url: &str) -> Result<Connection, ConnectionError> {
+        let (ws, _response) =
+            tokio_tungstenite::connect_async_with_config(url, Some(ws_config()), true)
+                .await
+                .map_err(|e| ConnectionError::Connect {
+                    url: url.to_owned(),
+                    source: Box::new(e),
+                })?;
+        Ok(Connection {
+            url: url.to_owned(),
+            ws,
+        })
+    }
+
+    /// The address this connection was made to.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Sends one message.
+    pub async fn send(&mut self, msg: &ClientMessage) -> Result<(), ConnectionError> {
+        let text = serde_json::to_string(msg).map_err(|e| ConnectionError::Garbled {
+            detail: e.to_string(),
+        })?;
+        self.ws
+            .send(Message::text(text))
+            .await
+            .map_err(|e| ConnectionError::Broken(Box::new(e)))
+    }
+
+    /// Receives the next message from the server. Pings and pongs are handled underneath; a
+    /// close (or the end of the stream) is [`ConnectionError::Closed`].
+    pub async fn recv(&mut self) -> Result<ServerMessage, ConnectionError> {
+        loop {
+            let frame = match self.ws.next().await {
+                None => {
+                    return Err(ConnectionError::Closed {
+                        code: None,
+                        reason: String::new(),
+                    });
+                }
+                Some(Err(WsError::ConnectionClosed | WsError::AlreadyClosed)) => {
+                    return Err(ConnectionError::Closed {
+                        code: None,
+                        reason: String::new(),
+                    });
+                }
+                Some(Err(e)) => return Err(ConnectionError::Broken(Box::new(e))),
+                Some(Ok(frame)) => frame,
+            };
+            match frame {
+                Message::Text(text) => {
+                    return serde_json::from_str(text.as_str()).map_err(|e| {
+                        ConnectionError::Garbled {
+                            detail: e.to_string(),
+                        }
+                    });
+                }
+                Message::Close(frame) => {
+                    return Err(ConnectionError::Closed {
+                        code: frame.as_ref().map(|f| u16::from(f.code)),
+                        reason: frame.map(|f| f.reason.to_string()).unwrap_or_default(),
+                    });
+                }
+                Message::Binary(_) => {
+                    return Err(ConnectionError::Garbled {
+                        detail: "a binary frame".to_owned(),
+                    });
+                }
+                Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => {}
+            }
+        }
+    }
+
+    /// Sends a request and returns the first answer that `pick` accepts, or the server's
+    /// `error` if one comes first. Other messages (room events) are skipped. Waits at most
+    /// [`REQUEST_TIMEOUT`].
+    pub async fn request<T>(
+        &mut self,
+        msg: &ClientMessage,
+        mut pick: impl FnMut(ServerMessage) -> Option<T>,
+    ) -> Result<Result<T, ServerError>, ConnectionError> {
+        self.send(msg).await?;
+        let wait = async {
+            loop {
+                match self.recv().await? {
+                    ServerMessage::Error { code, message } => {
+                        return Ok(Err(ServerError { code, message }));
+                    }
+                    other => {
+                        if let Some(t) = pick(other) {
+                            return Ok(Ok(t));
+                        }
+                    }
+                }
+            }
+        };
+        tokio::time::timeout(REQUEST_TIMEOUT, wait)
+            .await
+            .unwrap_or(Err(ConnectionError::Timeout(REQUEST_TIMEOUT)))
+    }
+
+    /// Closes the connection politely.
+    pub async fn close(mut self) {
+        // The server may already be gone; nothing more to do then.
+        let _ = self.ws.close(None).await;
+    }
+}
+
+/// An `error` message from the server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerError {
+    /// The error code.
+    pub code: ErrorCode,
+    /// The server's explanation.
+    pub message: String,
+}
+
+impl std::fmt::Display for ServerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&crate::explain::error(self.code, &self.message))
+    }
+}
+
+impl std::error::Error for ServerError {}
+
+/// What a reconnect achieved.
+#[derive(Debug)]
+pub enum Resumed {
+    /// The seat is ours again: the new connection and the server's `joined` answer.
+    Seat(Connection, ServerMessage),
+    /// The server refused the token (the seat is gone); the new connection is still usable.
+    Refused(Connection, ServerError),
+}
+
+/// Reconnects to `url` and takes the seat that `token` belongs to back, trying up to
+/// `attempts` times with a growing pause (from 200 ms, doubling, at most 3 s) between tries.
+pub async fn resume(url: &str, token: &str, attempts: u32) -> Result<Resumed, ConnectionError> {
+    let mut pause = Duration::from_millis(200);
+    let mut last = None;
+    for attempt in 0..attempts.max(1) {
+        if attempt > 0 {
+            tokio::time::sleep(pause).await;
+            pause = (pause * 2).min(Duration::from_secs(3));
+        }
+        let mut conn = match Connection::connect(url).await {
+            Ok(conn) => conn,
+            Err(e) => {
+                last = Some(e);
+                continue;
+            }
+        };
+        let msg = ClientMessage::Resume {
+            token: token.to_owned(),
+        };
+        let answer = conn
+            .request(&msg, |m| {
+                matches!(m, ServerMessage::Joined { .. }).then_some(m)
+            })
+            .await;
+        match answer {
+            Ok(Ok(joined)) => return Ok(Resumed::Seat(conn, joined)),
+            Ok(Err(refused)) => return Ok(Resumed::Refused(conn, refused)),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or(ConnectionError::Timeout(REQUEST_TIMEOUT)))
+}

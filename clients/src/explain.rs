@@ -1,0 +1,109 @@
+//! Server errors, refused moves and results put in words a player understands.
+
+use jchomp_protocol::json::ResultJson;
+use jchomp_protocol::rules::Rejection;
+use jchomp_protocol::wire::{ErrorCode, RejectReason, SeatInfo};
+
+/// An `error` from the server in plain words. The server's own message is added when it says
+/// more than the code (e.g. which setting of a configuration is wrong).
+pub fn error(code: ErrorCode, message: &str) -> String {
+    let base = match code {
+        ErrorCode::BadRequest => "The server did not understand the request",
+        ErrorCode::InvalidConfig => "That game setup is not allowed",
+        ErrorCode::NoSuchRoom => "There is no room with that id (it may have closed)",
+        ErrorCode::RoomFull => "That room is full",
+        ErrorCode::Forbidden => "You are not allowed to do that here",
+        ErrorCode::BadToken => "That seat can no longer be resumed",
+        ErrorCode::RateLimited => "Too many messages too fast; the server is disconnecting you",
+        ErrorCode::NoSuchGame => "There is no stored game with that id",
+        ErrorCode::ServerFull => "The server is full right now; try again later",
+        ErrorCode::ShuttingDown => "The server is shutting down",
+        ErrorCode::Internal => "The server ran into a problem",
+    };
+    let message = message.trim();
+    if message.is_empty() {
+        format!("{base}.")
+    } else {
+        format!("{base}: {message}")
+    }
+}
+
+/// A refused move in plain words.
+pub fn rejection(reason: RejectReason) -> &'static str {
+    match reason {
+        RejectReason::OutOfRange => "That selection reaches outside the board.",
+        RejectReason::AlreadyEaten => "Part of that selection is already eaten.",
+        RejectReason::NotYourTurn => "It is not your turn.",
+        RejectReason::NotPlaying => "The game is not in progress.",
+        RejectReason::NotSeated => "You are watching; only seated players can move.",
+    }
+}
+
+/// Why the local rules refuse a selection, in plain words.
+pub fn local_rejection(r: Rejection) -> &'static str {
+    match r {
+        Rejection::OutOfRange => "reaches outside the board",
+        Rejection::AlreadyEaten => "part of it is already eaten",
+        Rejection::GameOver => "the game is over",
+    }
+}
+
+/// A seat's display name: its name, or `seat N` when free.
+pub fn seat_name(seats: &[Option<SeatInfo>], seat: u8) -> String {
+    match seats.get(seat as usize) {
+        Some(Some(s)) => s.name.clone(),
+        _ => format!("seat {seat}"),
+    }
+}
+
+/// A game result in words, from the point of view of `me` when given.
+pub fn result(result: ResultJson, seats: &[Option<SeatInfo>], me: Option<u8>) -> String {
+    let who = |loser: u8| {
+        if Some(loser) == me {
+            "You".to_owned()
+        } else {
+            seat_name(seats, loser)
+        }
+    };
+    match result {
+        ResultJson::Poisoned { loser } => format!("{} ate poison and lost.", who(loser)),
+        ResultJson::Tie => "Tie: no valid selection is left.".to_owned(),
+        ResultJson::Timeout { loser } => format!("{} ran out of time and lost.", who(loser)),
+        ResultJson::Abandoned { loser } => format!("{} left the game and lost.", who(loser)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_read_as_words_with_the_servers_detail() {
+        assert_eq!(
+            error(ErrorCode::InvalidConfig, "rows must be 4–15, got 3"),
+            "That game setup is not allowed: rows must be 4–15, got 3"
+        );
+        assert_eq!(error(ErrorCode::RoomFull, ""), "That room is full.");
+        assert!(!error(ErrorCode::BadRequest, "").contains('{'));
+    }
+
+    #[test]
+    fn results_name_the_loser() {
+        let seats = vec![
+            Some(SeatInfo {
+                name: "alice".into(),
+                bot: false,
+                connected: true,
+            }),
+            None,
+        ];
+        let r = ResultJson::Poisoned { loser: 0 };
+        assert_eq!(result(r, &seats, None), "alice ate poison and lost.");
+        assert_eq!(result(r, &seats, Some(0)), "You ate poison and lost.");
+        let t = ResultJson::Timeout { loser: 1 };
+        assert_eq!(
+            result(t, &seats, Some(0)),
+            "seat 1 ran out of time and lost."
+        );
+    }
+}

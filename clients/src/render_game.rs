@@ -1,0 +1,601 @@
+//! The game screen as a pure function of its state: the board with labels, the selection under
+//! the cursor, the last move, the seats, the clock, the result, and the key help.
+
+use crate::explain;
+use crate::hint::{Hints, Verdict};
+use crate::room_state::RoomState;
+use crate::style::{Line, Style, side_by_side};
+use jchomp_protocol::rules::{Bits, Cell, Position};
+use jchomp_protocol::wire::RoomStatus;
+
+/// Symbol of an uneaten cell.
+pub const UNEATEN: char = '#';
+/// Symbol of an eaten cell.
+pub const EATEN: char = '.';
+/// Symbol of an uneaten poison cell.
+pub const POISON: char = 'P';
+/// Symbol of an eaten poison cell (the game was lost on it).
+pub const POISON_EATEN: char = 'X';
+/// Symbol of a cell eaten by the last move.
+pub const LAST_MOVE: char = '~';
+
+/// The state of the link to the server, as the screen shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Link {
+    /// Connected.
+    Online,
+    /// The connection dropped; reconnecting.
+    Reconnecting,
+    /// The connection is gone for good.
+    Offline,
+}
+
+/// A message at the bottom of the screen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    /// The text.
+    pub text: String,
+    /// Good news or bad.
+    pub style: Style,
+}
+
+/// Everything the game screen shows.
+#[derive(Clone, Debug)]
+pub struct GameView<'a> {
+    /// The room.
+    pub state: &'a RoomState,
+    /// The viewer's seat; `None` for a spectator.
+    pub me: Option<u8>,
+    /// The cursor: the anchor of the selection being considered.
+    pub cursor: Option<(i64, i64)>,
+    /// Hints to overlay, if asked for and available.
+    pub hints: Option<&'a Hints>,
+    /// Milliseconds left for the seat to move, when the room has a clock.
+    pub clock_ms: Option<u64>,
+    /// The link to the server.
+    pub link: Link,
+    /// A message for the player.
+    pub notice: Option<&'a Notice>,
+    /// Text being typed (coordinates, a bot spec), with its prompt.
+    pub input: Option<(&'a str, &'a str)>,
+    /// Whether a replay is shown (changes the key help).
+    pub replay: Option<(usize, usize)>,
+}
+
+/// Width of a board cell in columns.
+const CELL: usize = 3;
+/// Width of the row labels.
+const LABEL: usize = 3;
+
+/// The cursor's selection: its cells and whether (and why not) the rules accept it.
+struct Selection {
+    cells: Bits,
+    refused: Option<&'static str>,
+    poison: bool,
+}
+
+fn selection(view: &GameView<'_>, pos: &Position) -> Option<Selection> {
+    let (row, col) = view.cursor?;
+    let config = &view.state.config;
+    let (er, ec) = config.eat();
+    let mut cells = Bits::EMPTY;
+    for r in row.max(0)..(row + er as i64).min(config.rows() as i64) {
+        for c in col.max(0)..(col + ec as i64).min(config.cols() as i64) {
+            cells |= Bits::single(Bits::index(r as u8, c as u8));
+        }
+    }
+    let refused = match view.state.status {
+        RoomStatus::Waiting => Some("the game has not started"),
+        _ => pos
+            .check(config, row, col)
+            .err()
+            .map(explain::local_rejection),
+    };
+    Some(Selection {
+        poison: cells.intersects(config.poison_mask()),
+        cells,
+        refused,
+    })
+}
+
+/// The board: a line of column labels, then one line per row.
+fn board(view: &GameView<'_>, pos: &Position, sel: Option<&Selection>) -> Vec<Line> {
+    let config = &view.state.config;
+    let mut lines = Vec::new();
+    let mut head = Line::styled(" ".repeat(LABEL), Style::Dim);
+    for c in 0..config.cols() {
+        head.push(format!("{c:>2} "), Style::Dim);
+    }
+    lines.push(head);
+    let last = view
+        .state
+        .last_move()
+        .map(|(_, cell)| config.rect(cell))
+        .unwrap_or(Bits::EMPTY);
+    let eaten = view.state.eaten();
+    for r in 0..config.rows() {
+        let mut line = Line::styled(format!("{r:>2} "), Style::Dim);
+        for c in 0..config.cols() {
+            let i = Bits::index(r, c);
+            let is_poison = config.poison_mask().contains(i);
+            let (symbol, mut style) = match (eaten.contains(i), is_poison) {
+                (false, true) => (POISON, Style::Poison),
+                (false, false) => (UNEATEN, Style::Uneaten),
+                (true, true) => (POISON_EATEN, Style::Poison),
+                (true, false) if last.contains(i) => (LAST_MOVE, Style::LastMove),
+                (true, false) => (EATEN, Style::Eaten),
+            };
+            let mut text = format!(" {symbol} ");
+            if let Some(v) = view
+                .hints
+                .and_then(|h| h.verdict(Cell::new(r, c)))
+                .filter(|_| pos.selections().contains(i))
+            {
+                text = format!("{:<3}", v.label());
+                style = match v {
+                    Verdict::Win(_) => Style::Good,
+                    Verdict::Loss(_) => Style::Bad,
+                    Verdict::Tie => Style::Accent,
+                };
+            }
+            if let Some(sel) = sel.filter(|s| s.cells.contains(i)) {
+                let (open, close, s) = match (sel.refused, sel.poison) {
+                    (Some(_), _) => ('<', '>', Style::CursorBad),
+                    (None, true) => ('[', ']', Style::CursorPoison),
+                    (None, false) => ('[', ']', Style::CursorOk),
+                };
+                let mid: String = text.chars().nth(1).into_iter().collect();
+                text = format!("{open}{mid}{close}");
+                style = s;
+            }
+            line.push(text, style);
+        }
+        lines.push(line);
+    }
+    lines
+}
+
+fn legend() -> Line {
+    let mut l = Line::new();
+    l.push(format!("{UNEATEN}"), Style::Uneaten)
+        .push(" chocolate ", Style::Dim)
+        .push(format!("{EATEN}"), Style::Eaten)
+        .push(" eaten ", Style::Dim)
+        .push(format!("{LAST_MOVE}"), Style::LastMove)
+        .push(" last move ", Style::Dim)
+        .push(format!("{POISON}"), Style::Poison)
+        .push(" poison ", Style::Dim)
+        .push("[ ]", Style::CursorOk)
+        .push(" selection ", Style::Dim)
+        .push("< >", Style::CursorBad)
+        .push(" refused", Style::Dim);
+    l
+}
+
+fn seconds(ms: u64) -> String {
+    format!("{}.{}s", ms / 1000, (ms % 1000) / 100)
+}
+
+/// The panel beside the board: seats, status, turn, clock, last move, result, selection.
+fn panel(view: &GameView<'_>, sel: Option<&Selection>, width: usize) -> Vec<Line> {
+    let st = view.state;
+    let mut out = Vec::new();
+    out.push(Line::styled("Seats", Style::Title));
+    for (i, seat) in st.seats.iter().enumerate() {
+        let i = i as u8;
+        let mut l = Line::new();
+        let turn = st.to_move == Some(i) && st.status == RoomStatus::Playing;
+        l.push(if turn { "> " } else { "  " }, Style::Accent);
+        l.push(format!("{i} "), Style::Dim);
+        match seat {
+            None => {
+                l.push("(free)", Style::Dim);
+            }
+            Some(s) => {
+                let style = if turn { Style::Accent } else { Style::Plain };
+                l.push(s.name.clone(), style);
+                if view.me == Some(i) {
+                    l.push(" (you)", Style::Good);
+                }
+                if s.bot {
+                    l.push(" [bot]", Style::Dim);
+                }
+                if !s.connected {
+                    l.push(" [offline]", Style::Bad);
+                }
+            }
+        }
+        l.truncate(width);
+        out.push(l);
+    }
+    out.push(Line::new());
+    match st.status {
+        RoomStatus::Waiting => {
+            let free = st.seats.iter().filter(|s| s.is_none()).count();
+            out.push(Line::styled(
+                format!(
+                    "Waiting for {free} more player{}",
+                    if free == 1 { "" } else { "s" }
+                ),
+                Style::Accent,
+            ));
+        }
+        RoomStatus::Playing => {
+            let mut l = Line::new();
+            match st.to_move {
+                Some(s) if Some(s) == view.me => {
+                    l.push("Your turn", Style::Good);
+                }
+                Some(s) => {
+                    l.push(
+                        format!("{} to move", explain::seat_name(&st.seats, s)),
+                        Style::Accent,
+                    );
+                }
+                None => {
+                    l.push("Playing", Style::Plain);
+                }
+            }
+            if let Some(ms) = view.clock_ms {
+                let style = if ms < 5000 { Style::Bad } else { Style::Accent };
+                l.push(" · ", Style::Dim).push(seconds(ms), style);
+            }
+            out.push(l);
+        }
+        RoomStatus::Finished => out.push(Line::styled("Game over", Style::Title)),
+    }
+    if let Some(ms) = st.move_time_ms() {
+        out.push(Line::styled(
+            format!("Clock: {} per move", seconds(ms)),
+            Style::Dim,
+        ));
+    }
+    if let Some((seat, cell)) = st.last_move() {
+        out.push(Line::styled(
+            format!(
+                "Last: {} at {cell} (move {})",
+                explain::seat_name(&st.seats, seat),
+                st.game.moves().len()
+            ),
+            Style::Dim,
+        ));
+    }
+    if let Some(r) = st.result {
+        let loser = jchomp_protocol::rules::GameResult::from(r).loser();
+        let won = match loser {
+            Some(l) => view.me.is_some() && view.me != Some(l),
+            None => false,
+        };
+        let style = if won {
+            Style::Good
+        } else if loser.is_some() {
+            Style::Bad
+        } else {
+            Style::Accent
+        };
+        for l in wrap(&explain::result(r, &st.seats, view.me), width) {
+            out.push(Line::styled(l, style));
+        }
+    }
+    if let (Some(sel), Some((r, c))) = (sel, view.cursor) {
+        out.push(Line::new());
+        let text = match (sel.refused, sel.poison) {
+            (Some(why), _) => format!("{r},{c}: refused, {why}"),
+            (None, true) => format!("{r},{c}: eats POISON, you lose"),
+            (None, false) => format!("{r},{c}: eats {} cells", sel.cells.count()),
+        };
+        let style = match (sel.refused, sel.poison) {
+            (Some(_), _) => Style::Bad,
+            (None, true) => Style::CursorPoison,
+            (None, false) => Style::Good,
+        };
+        for l in wrap(&text, width) {
+            out.push(Line::styled(l, style));
+        }
+        if let Some(v) = view
+            .hints
+            .and_then(|h| h.verdict(Cell::new(r.max(0) as u8, c.max(0) as u8)))
+        {
+            let text = match v {
+                Verdict::Win(n) => format!("hint: wins in {n}"),
+                Verdict::Loss(n) => format!("hint: loses in {n}"),
+                Verdict::Tie => "hint: ties".to_owned(),
+            };
+            out.push(Line::styled(text, Style::Accent));
+        }
+    }
+    if view.link != Link::Online {
+        out.push(Line::styled(
+            match view.link {
+                Link::Reconnecting => "Connection lost; reconnecting…",
+                _ => "Disconnected from the server",
+            },
+            Style::Bad,
+        ));
+    }
+    out
+}
+
+/// Wraps text at spaces to lines of at most `width` characters.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for word in text.split(' ') {
+        let extra = if cur.is_empty() { 0 } else { 1 };
+        if !cur.is_empty() && cur.chars().count() + extra + word.chars().count() > width {
+            out.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(word);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// The key help for the game screen.
+fn help(view: &GameView<'_>) -> Line {
+    let text = if view.replay.is_some() {
+        "←/→ or h/l step  Home/End first/last  q quit"
+    } else if view.me.is_some() {
+        "arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit"
+    } else {
+        "watching  L leave  q quit"
+    };
+    Line::styled(text, Style::Dim)
+}
+
+/// Renders the whole game screen for a terminal `width` columns wide.
+pub fn render(view: &GameView<'_>, width: usize) -> Vec<Line> {
+    let st = view.state;
+    let config = &st.config;
+    let pos = st.position();
+    let sel = selection(view, &pos);
+    let mut out = Vec::new();
+    let mut title = Line::styled("JChomp", Style::Title);
+    let (er, ec) = config.eat();
+    title.push(
+        format!(
+            "  room {} · {}×{} · eat {er}×{ec} · {} players",
+            st.room,
+            config.rows(),
+            config.cols(),
+            config.players()
+        ),
+        Style::Plain,
+    );
+    if let Some((i, n)) = view.replay {
+        title.push(format!(" · replay {i}/{n}"), Style::Accent);
+    } else if view.me.is_none() {
+        title.push(" · watching", Style::Accent);
+    }
+    out.push(title);
+    let board_width = LABEL + CELL * config.cols() as usize + 1;
+    let panel_width = width.saturating_sub(board_width).max(20);
+    out.extend(side_by_side(
+        board(view, &pos, sel.as_ref()),
+        panel(view, sel.as_ref(), panel_width),
+        board_width,
+    ));
+    out.push(legend());
+    if let Some(n) = view.notice {
+        for l in wrap(&n.text, width) {
+            out.push(Line::styled(l, n.style));
+        }
+    }
+    if let Some((prompt, text)) = view.input {
+        let mut l = Line::styled(prompt, Style::Accent);
+        l.push(text, Style::Plain).push("_", Style::Accent);
+        out.push(l);
+    } else {
+        out.push(help(view));
+    }
+    for l in &mut out {
+        l.truncate(width);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::style::to_text;
+    use jchomp_protocol::json::{ConfigJson, MoveJson, ResultJson};
+    use jchomp_protocol::wire::{SeatInfo, Snapshot};
+
+    fn seat(name: &str, bot: bool, connected: bool) -> Option<SeatInfo> {
+        Some(SeatInfo {
+            name: name.into(),
+            bot,
+            connected,
+        })
+    }
+
+    fn state(rows: i64, cols: i64, eat: [i64; 2], moves: &[(i64, i64)]) -> RoomState {
+        let config = ConfigJson {
+            rows,
+            cols,
+            players: 2,
+            eat,
+            poison: vec![[0, 0], [rows - 1, cols - 1]],
+            move_time_ms: Some(30_000),
+        };
+        let moves: Vec<MoveJson> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &(row, col))| MoveJson {
+                seat: (i % 2) as i64,
+                row,
+                col,
+            })
+            .collect();
+        let mut game = jchomp_protocol::rules::Game::new(config.validate().unwrap());
+        for m in &moves {
+            game.select(m.row, m.col).unwrap();
+        }
+        let eaten = game
+            .position()
+            .eaten(game.config())
+            .iter()
+            .map(|i| {
+                let c = Cell::from_index(i);
+                [c.row, c.col]
+            })
+            .collect();
+        RoomState::from_snapshot(Snapshot {
+            room: "r7".into(),
+            config,
+            seats: vec![seat("alice", false, true), seat("bot", true, true)],
+            status: RoomStatus::Playing,
+            to_move: Some((moves.len() % 2) as u8),
+            eaten,
+            version: moves.len() as u64 + 2,
+            moves,
+            result: None,
+        })
+        .unwrap()
+    }
+
+    fn view(state: &RoomState) -> GameView<'_> {
+        GameView {
+            state,
+            me: Some(0),
+            cursor: None,
+            hints: None,
+            clock_ms: Some(12_300),
+            link: Link::Online,
+            notice: None,
+            input: None,
+            replay: None,
+        }
+    }
+
+    #[test]
+    fn small_board_shows_labels_symbols_seats_and_clock() {
+        let st = state(4, 5, [1, 2], &[(2, 3), (0, 1)]);
+        let text = to_text(&render(&view(&st), 80));
+        let expected = "\
+JChomp  room r7 · 4×5 · eat 1×2 · 2 players
+    0  1  2  3  4  Seats
+ 0  P  ~  ~  #  #  > 0 alice (you)
+ 1  #  #  #  #  #    1 bot [bot]
+ 2  #  #  #  .  .
+ 3  #  #  #  #  P  Your turn · 12.3s
+                   Clock: 30.0s per move
+                   Last: bot at 0,1 (move 2)
+# chocolate . eaten ~ last move P poison [ ] selection < > refused
+arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit
+";
+        assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn cursor_marks_valid_poisoned_and_refused_selections() {
+        let st = state(4, 5, [1, 2], &[(2, 3)]);
+        let mut v = view(&st);
+        v.me = Some(1);
+        v.cursor = Some((1, 1));
+        let text = to_text(&render(&v, 80));
+        assert!(text.contains(" 1  # [#][#] #  #"), "{text}");
+        assert!(text.contains("1,1: eats 2 cells"), "{text}");
+
+        v.cursor = Some((2, 2));
+        let lines = render(&v, 80);
+        let text = to_text(&lines);
+        assert!(text.contains(" 2  #  # <#><~> ~"), "{text}");
+        assert!(text.contains("2,2: refused, part of it is"), "{text}");
+        assert!(
+            lines
+                .iter()
+                .flat_map(|l| &l.0)
+                .any(|s| s.style == Style::CursorBad)
+        );
+
+        v.cursor = Some((3, 4));
+        let text = to_text(&render(&v, 80));
+        assert!(text.contains("3,4: refused, reaches outside"), "{text}");
+
+        v.cursor = Some((3, 3));
+        let text = to_text(&render(&v, 80));
+        assert!(text.contains("3,3: eats POISON, you lose"), "{text}");
+    }
+
+    #[test]
+    fn symbols_differ_and_styles_differ_for_each_kind_of_cell() {
+        let st = state(4, 5, [1, 2], &[(2, 3), (0, 1)]);
+        let lines = render(&view(&st), 80);
+        let row0 = &lines[2];
+        let styles: Vec<Style> = row0.0.iter().map(|s| s.style).collect();
+        assert_eq!(
+            styles,
+            vec![
+                Style::Dim,
+                Style::Poison,
+                Style::LastMove,
+                Style::LastMove,
+                Style::Uneaten,
+                Style::Uneaten,
+                Style::Plain,
+                Style::Accent,
+                Style::Dim,
+                Style::Accent,
+                Style::Good
+            ]
+        );
+        let row2: Vec<Style> = lines[4].0.iter().map(|s| s.style).collect();
+        assert!(row2.contains(&Style::Eaten));
+    }
+
+    #[test]
+    fn a_15x15_board_fits_80x24() {
+        let st = state(15, 15, [2, 2], &[(5, 5), (0, 1)]);
+        let mut v = view(&st);
+        let notice = Notice {
+            text: "It is not your turn.".into(),
+            style: Style::Bad,
+        };
+        v.notice = Some(&notice);
+        v.cursor = Some((7, 7));
+        let lines = render(&v, 80);
+        assert!(lines.len() <= 24, "{} lines", lines.len());
+        assert!(lines.iter().all(|l| l.width() <= 80));
+        let text = to_text(&lines);
+        assert!(text.contains("14  #  #"), "{text}");
+        assert!(text.contains("13 14 "), "{text}");
+    }
+
+    #[test]
+    fn result_and_dropped_seats_are_shown() {
+        let mut st = state(4, 5, [1, 2], &[(2, 3)]);
+        st.status = RoomStatus::Finished;
+        st.to_move = None;
+        st.result = Some(ResultJson::Abandoned { loser: 1 });
+        st.seats[1] = seat("bob", false, false);
+        let mut v = view(&st);
+        v.link = Link::Reconnecting;
+        let text = to_text(&render(&v, 80));
+        assert!(text.contains("1 bob [offline]"), "{text}");
+        assert!(text.contains("Game over"), "{text}");
+        assert!(text.contains("bob left the game and lost."), "{text}");
+        assert!(text.contains("reconnecting"), "{text}");
+    }
+
+    #[test]
+    fn hints_label_the_valid_anchors() {
+        let st = state(4, 5, [1, 2], &[(2, 3)]);
+        let hints = Hints {
+            selections: vec![
+                (Cell::new(1, 1), Verdict::Win(3)),
+                (Cell::new(3, 0), Verdict::Loss(2)),
+            ],
+        };
+        let mut v = view(&st);
+        v.hints = Some(&hints);
+        let text = to_text(&render(&v, 80));
+        assert!(text.contains(" 1  # W3  #"), "{text}");
+        assert!(text.contains(" 3 L2  #"), "{text}");
+    }
+}

@@ -1,0 +1,233 @@
+//! [`RoomState`]: the client's copy of a room, built from `room` snapshots and kept up to date
+//! by `moved` events through the shared rules.
+
+use jchomp_protocol::json::{ConfigJson, MoveJson, ResultJson};
+use jchomp_protocol::rules::{Bits, Cell, Config, ConfigError, Game, GameResult, Position};
+use jchomp_protocol::wire::{Moved, RoomStatus, SeatInfo, Snapshot};
+
+/// The client's copy of a room.
+#[derive(Clone, Debug)]
+pub struct RoomState {
+    /// The room id.
+    pub room: String,
+    /// The configuration as the server sent it (with `move_time_ms`).
+    pub config_json: ConfigJson,
+    /// The validated configuration.
+    pub config: Config,
+    /// The game as replayed locally.
+    pub game: Game,
+    /// The seats; `None` for a free one.
+    pub seats: Vec<Option<SeatInfo>>,
+    /// Waiting, playing or finished.
+    pub status: RoomStatus,
+    /// The seat to move, as the server says.
+    pub to_move: Option<u8>,
+    /// How the game ended.
+    pub result: Option<ResultJson>,
+    /// The room version last applied.
+    pub version: u64,
+    /// The eaten cells when the moves could not be replayed (the server's word wins).
+    eaten_override: Option<Bits>,
+}
+
+/// What applying a `moved` event did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Applied {
+    /// The move was applied.
+    Ok,
+    /// The event was older than the state; nothing changed.
+    Stale,
+    /// A version was skipped or the move does not fit: ask the server for a `sync`.
+    NeedSync,
+}
+
+/// Why a snapshot could not be used.
+#[derive(Debug, thiserror::Error)]
+#[error("the server sent a room with an invalid configuration: {0}")]
+pub struct BadSnapshot(#[from] ConfigError);
+
+impl RoomState {
+    /// Builds the state from a full snapshot.
+    pub fn from_snapshot(s: Snapshot) -> Result<RoomState, BadSnapshot> {
+        let config = s.config.validate()?;
+        let mut game = Game::new(config);
+        let mut replayed = true;
+        for m in &s.moves {
+            if game.select(m.row, m.col).is_err() {
+                replayed = false;
+                break;
+            }
+        }
+        let mut eaten = Bits::EMPTY;
+        for [r, c] in &s.eaten {
+            if *r < config.rows() && *c < config.cols() {
+                eaten |= Bits::single(Bits::index(*r, *c));
+            }
+        }
+        let eaten_override =
+            (!replayed || eaten != game.position().eaten(&config)).then_some(eaten);
+        let mut state = RoomState {
+            room: s.room,
+            config_json: s.config,
+            config,
+            game,
+            seats: s.seats,
+            status: s.status,
+            to_move: s.to_move,
+            result: s.result,
+            version: s.version,
+            eaten_override,
+        };
+        state.end_if_decided();
+        Ok(state)
+    }
+
+    fn end_if_decided(&mut self) {
+        if let Some(r) = self.result {
+            self.game.end(GameResult::from(r));
+        }
+    }
+
+    /// Applies an accepted move.
+    pub fn apply_moved(&mut self, m: &Moved) -> Applied {
+        if m.room != self.room || m.version <= self.version {
+            return Applied::Stale;
+        }
+        if m.version != self.version + 1 || self.eaten_override.is_some() {
+            return Applied::NeedSync;
+        }
+        if self.game.select(m.row, m.col).is_err() {
+            return Applied::NeedSync;
+        }
+        self.version = m.version;
+        self.to_move = m.to_move;
+        self.status = m.status;
+        self.result = m.result;
+        self.end_if_decided();
+        Applied::Ok
+    }
+
+    /// The current position for rendering and local checks. While the room is not playing,
+    /// no selection is valid.
+    pub fn position(&self) -> Position {
+        let mut pos = match self.eaten_override {
+            None => *self.game.position(),
+            Some(eaten) => Position::from_uneaten(
+                &self.config,
+                self.config.board().without(eaten),
+                self.to_move.unwrap_or(0),
+            ),
+        };
+        if self.status != RoomStatus::Playing {
+            pos.end(GameResult::Tie);
+        }
+        pos
+    }
+
+    /// The eaten cells.
+    pub fn eaten(&self) -> Bits {
+        match self.eaten_override {
+            Some(e) => e,
+            None => self.game.position().eaten(&self.config),
+        }
+    }
+
+    /// The last accepted move as `(seat, anchor)`.
+    pub fn last_move(&self) -> Option<(u8, Cell)> {
+        self.game.moves().last().map(|m| (m.seat, m.cell))
+    }
+
+    /// The moves played, as JSON.
+    pub fn moves(&self) -> Vec<MoveJson> {
+        self.game.moves().iter().map(|&m| m.into()).collect()
+    }
+
+    /// The move timer, if the room has one.
+    pub fn move_time_ms(&self) -> Option<u64> {
+        self.config_json.move_time_ms
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn snapshot() -> Snapshot {
+        Snapshot {
+            room: "r1".into(),
+            config: ConfigJson {
+                rows: 4,
+                cols: 5,
+                players: 2,
+                eat: [1, 2],
+                poison: vec![[0, 0]],
+                move_time_ms: None,
+            },
+            seats: vec![None, None],
+            status: RoomStatus::Playing,
+            to_move: Some(1),
+            eaten: vec![[3, 3], [3, 4]],
+            moves: vec![MoveJson {
+                seat: 0,
+                row: 3,
+                col: 3,
+            }],
+            result: None,
+            version: 4,
+        }
+    }
+
+    fn moved(version: u64, row: i64, col: i64) -> Moved {
+        Moved {
+            room: "r1".into(),
+            version,
+            seat: 1,
+            row,
+            col,
+            to_move: Some(0),
+            status: RoomStatus::Playing,
+            result: None,
+        }
+    }
+
+    #[test]
+    fn snapshot_replays_moves_and_moved_extends_them() {
+        let mut s = RoomState::from_snapshot(snapshot()).unwrap();
+        assert_eq!(s.last_move(), Some((0, Cell::new(3, 3))));
+        assert_eq!(s.eaten().count(), 2);
+        assert_eq!(s.apply_moved(&moved(5, 0, 3)), Applied::Ok);
+        assert_eq!(s.eaten().count(), 4);
+        assert_eq!(s.to_move, Some(0));
+        assert_eq!(s.last_move(), Some((1, Cell::new(0, 3))));
+        assert_eq!(s.apply_moved(&moved(5, 1, 3)), Applied::Stale);
+    }
+
+    #[test]
+    fn a_gap_or_an_impossible_move_asks_for_sync() {
+        let mut s = RoomState::from_snapshot(snapshot()).unwrap();
+        assert_eq!(s.apply_moved(&moved(6, 0, 3)), Applied::NeedSync);
+        assert_eq!(s.apply_moved(&moved(5, 3, 3)), Applied::NeedSync);
+        assert_eq!(s.version, 4);
+    }
+
+    #[test]
+    fn unreplayable_moves_fall_back_to_the_eaten_cells() {
+        let mut snap = snapshot();
+        snap.moves.clear();
+        let s = RoomState::from_snapshot(snap).unwrap();
+        assert_eq!(s.eaten().count(), 2);
+        assert!(s.position().check(&s.config, 3, 3).is_err());
+        assert!(s.position().check(&s.config, 2, 3).is_ok());
+    }
+
+    #[test]
+    fn a_finished_room_has_no_valid_selection() {
+        let mut snap = snapshot();
+        snap.status = RoomStatus::Finished;
+        snap.to_move = None;
+        snap.result = Some(ResultJson::Timeout { loser: 1 });
+        let s = RoomState::from_snapshot(snap).unwrap();
+        assert!(s.position().selections().is_empty());
+        assert_eq!(s.game.result(), Some(GameResult::Timeout { loser: 1 }));
+    }
+}

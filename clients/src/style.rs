@@ -1,0 +1,170 @@
+//! Styled text as the renderers produce it: [`Line`]s of [`Span`]s tagged with a [`Style`].
+//! The renderers are pure; the terminal maps each style to colours (or to none with `NO_COLOR`).
+
+/// What a piece of text shows; the terminal picks its colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Style {
+    /// Ordinary text.
+    Plain,
+    /// Headings.
+    Title,
+    /// Row and column labels, hints about keys.
+    Dim,
+    /// An uneaten cell.
+    Uneaten,
+    /// An eaten cell.
+    Eaten,
+    /// An uneaten poison cell.
+    Poison,
+    /// A cell eaten by the last move.
+    LastMove,
+    /// A cell of the selection under the cursor, when the selection is valid.
+    CursorOk,
+    /// A cell of the selection under the cursor, when the selection is valid but eats poison.
+    CursorPoison,
+    /// A cell of the selection under the cursor, when the rules refuse it.
+    CursorBad,
+    /// Good news (your turn, a win, a connected seat).
+    Good,
+    /// Bad news (an error, a loss, a dropped seat).
+    Bad,
+    /// Something to notice (the seat to move, the clock).
+    Accent,
+    /// The selected line of a list.
+    Selected,
+}
+
+/// A piece of text in one style.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// The text (no newlines).
+    pub text: String,
+    /// How it is shown.
+    pub style: Style,
+}
+
+/// One line of the screen.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Line(pub Vec<Span>);
+
+impl Line {
+    /// An empty line.
+    pub fn new() -> Line {
+        Line(Vec::new())
+    }
+
+    /// A line of one span.
+    pub fn styled(text: impl Into<String>, style: Style) -> Line {
+        Line(vec![Span {
+            text: text.into(),
+            style,
+        }])
+    }
+
+    /// A line of plain text.
+    pub fn plain(text: impl Into<String>) -> Line {
+        Line::styled(text, Style::Plain)
+    }
+
+    /// Appends a span.
+    pub fn push(&mut self, text: impl Into<String>, style: Style) -> &mut Line {
+        self.0.push(Span {
+            text: text.into(),
+            style,
+        });
+        self
+    }
+
+    /// Appends another line's spans.
+    pub fn append(&mut self, other: Line) -> &mut Line {
+        self.0.extend(other.0);
+        self
+    }
+
+    /// The text without styles.
+    pub fn text(&self) -> String {
+        self.0.iter().map(|s| s.text.as_str()).collect()
+    }
+
+    /// Width in terminal columns (one per character; the renderers use no wide characters).
+    pub fn width(&self) -> usize {
+        self.0.iter().map(|s| s.text.chars().count()).sum()
+    }
+
+    /// Pads the line with spaces to `width` columns.
+    pub fn pad_to(&mut self, width: usize) -> &mut Line {
+        let w = self.width();
+        if w < width {
+            self.push(" ".repeat(width - w), Style::Plain);
+        }
+        self
+    }
+
+    /// Cuts the line to at most `width` columns.
+    pub fn truncate(&mut self, width: usize) -> &mut Line {
+        let mut left = width;
+        let mut out = Vec::new();
+        for span in self.0.drain(..) {
+            if left == 0 {
+                break;
+            }
+            let n = span.text.chars().count();
+            if n <= left {
+                left -= n;
+                out.push(span);
+            } else {
+                out.push(Span {
+                    text: span.text.chars().take(left).collect(),
+                    style: span.style,
+                });
+                left = 0;
+            }
+        }
+        self.0 = out;
+        self
+    }
+}
+
+/// Puts two columns side by side: `left` padded to `width`, then `right`.
+pub fn side_by_side(left: Vec<Line>, right: Vec<Line>, width: usize) -> Vec<Line> {
+    let n = left.len().max(right.len());
+    let mut left = left.into_iter();
+    let mut right = right.into_iter();
+    (0..n)
+        .map(|_| {
+            let mut line = left.next().unwrap_or_default();
+            if let Some(r) = right.next() {
+                line.pad_to(width);
+                line.append(r);
+            }
+            line
+        })
+        .collect()
+}
+
+/// The lines as plain text, one per line (for tests and non-terminal output).
+pub fn to_text(lines: &[Line]) -> String {
+    let mut out = String::new();
+    for l in lines {
+        out.push_str(l.text().trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_line_up_and_lines_truncate() {
+        let left = vec![Line::plain("ab"), Line::plain("abcd")];
+        let right = vec![Line::plain("X"), Line::plain("Y"), Line::plain("Z")];
+        let text = to_text(&side_by_side(left, right, 5));
+        assert_eq!(text, "ab   X\nabcd Y\n     Z\n");
+        let mut l = Line::plain("hello");
+        l.push("world", Style::Bad).truncate(7);
+        assert_eq!(l.text(), "hellowo");
+        assert_eq!(l.0.len(), 2);
+    }
+}
