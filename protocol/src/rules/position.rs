@@ -228,21 +228,35 @@ impl Position {
         let Status::ToMove(mover) = self.status else {
             return;
         };
-        let rect = config.rect(cell);
-        self.uneaten = self.uneaten.without(rect);
-        if rect.intersects(config.poison_mask()) {
+        let (er, ec) = config.eat();
+        self.uneaten = self.uneaten.without(Bits::rect(cell.row, cell.col, er, ec));
+        if config.poison_zone().contains(cell.index()) {
             self.selections = Bits::EMPTY;
             self.status = Status::Over(GameResult::Poisoned { loser: mover });
             return;
         }
-        let (er, ec) = config.eat();
-        self.selections = anchors(self.uneaten, er, ec);
+        // Eating only ever removes selections: exactly those whose rectangle overlaps the eaten
+        // one, whose anchors lie up to eat-1 rows above and eat-1 columns left of its cells.
+        // With a 1×1 eat size that is the eaten cell, and the selections are the uneaten cells.
+        if (er, ec) == (1, 1) {
+            self.selections = self.uneaten;
+        } else {
+            self.selections = self.selections.without(Self::overlapping(cell, er, ec));
+        }
         self.status = if self.selections.is_empty() {
             Status::Over(GameResult::Tie)
         } else {
             let next = mover + 1;
             Status::ToMove(if next == config.players() { 0 } else { next })
         };
+    }
+
+    /// The anchors of every rectangle that overlaps the one anchored at `cell`.
+    #[inline]
+    fn overlapping(cell: Cell, er: u8, ec: u8) -> Bits {
+        let top = cell.row.saturating_sub(er - 1);
+        let left = cell.col.saturating_sub(ec - 1);
+        Bits::rect(top, left, cell.row + er - top, cell.col + ec - left)
     }
 
     /// Ends the game with a result the rules do not decide themselves (a timeout or an
