@@ -226,36 +226,37 @@ pub enum Resumed {
     Refused(Connection, ServerError),
 }
 
-/// Reconnects to `url` and takes the seat that `token` belongs to back, trying up to
-/// `attempts` times with a growing pause (from 200 ms, doubling, at most 3 s) between tries.
-pub async fn resume(url: &str, token: &str, attempts: u32) -> Result<Resumed, ConnectionError> {
+/// Connects to `url`, trying up to `attempts` times with a growing pause (from 200 ms,
+/// doubling, at most 3 s) between tries.
+pub async fn connect_retry(url: &str, attempts: u32) -> Result<Connection, ConnectionError> {
     let mut pause = Duration::from_millis(200);
-    let mut last = None;
-    for attempt in 0..attempts.max(1) {
-        if attempt > 0 {
-            tokio::time::sleep(pause).await;
-            pause = (pause * 2).min(Duration::from_secs(3));
+    let mut attempt = 1;
+    loop {
+        match Connection::connect(url).await {
+            Ok(conn) => return Ok(conn),
+            Err(e) if attempt >= attempts => return Err(e),
+            Err(_) => {}
         }
-        let mut conn = match Connection::connect(url).await {
-            Ok(conn) => conn,
-            Err(e) => {
-                last = Some(e);
-                continue;
-            }
-        };
-        let msg = ClientMessage::Resume {
-            token: token.to_owned(),
-        };
-        let answer = conn
-            .request(&msg, |m| {
-                matches!(m, ServerMessage::Joined { .. }).then_some(m)
-            })
-            .await;
-        match answer {
-            Ok(Ok(joined)) => return Ok(Resumed::Seat(conn, joined)),
-            Ok(Err(refused)) => return Ok(Resumed::Refused(conn, refused)),
-            Err(e) => last = Some(e),
-        }
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(Duration::from_secs(3));
+        attempt += 1;
     }
-    Err(last.unwrap_or(ConnectionError::Timeout(REQUEST_TIMEOUT)))
+}
+
+/// Reconnects to `url` (see [`connect_retry`]) and takes the seat that `token` belongs to
+/// back. The server's `room` snapshot follows on the returned connection.
+pub async fn resume(url: &str, token: &str, attempts: u32) -> Result<Resumed, ConnectionError> {
+    let mut conn = connect_retry(url, attempts).await?;
+    let msg = ClientMessage::Resume {
+        token: token.to_owned(),
+    };
+    let answer = conn
+        .request(&msg, |m| {
+            matches!(m, ServerMessage::Joined { .. }).then_some(m)
+        })
+        .await?;
+    Ok(match answer {
+        Ok(joined) => Resumed::Seat(conn, joined),
+        Err(refused) => Resumed::Refused(conn, refused),
+    })
 }

@@ -2,6 +2,7 @@
 //! by `moved` events through the shared rules.
 
 use jchomp_protocol::json::{ConfigJson, MoveJson, ResultJson};
+use jchomp_protocol::record::{Record, ReplayError};
 use jchomp_protocol::rules::{Bits, Cell, Config, ConfigError, Game, GameResult, Position};
 use jchomp_protocol::wire::{Moved, RoomStatus, SeatInfo, Snapshot};
 
@@ -142,6 +143,50 @@ impl RoomState {
         self.game.moves().iter().map(|&m| m.into()).collect()
     }
 
+    /// The position of a stored game after its first `step` moves (all of them, with the
+    /// recorded result, when `step` reaches the end), for stepping through a replay.
+    pub fn from_record(record: &Record, step: usize) -> Result<RoomState, ReplayError> {
+        let full = record.replay()?;
+        let config = *full.config();
+        let step = step.min(record.moves.len());
+        let mut game = Game::new(config);
+        for m in &record.moves[..step] {
+            // The whole record replayed, so every prefix does too.
+            let _ = game.select(m.row, m.col);
+        }
+        if step == record.moves.len() {
+            game = full;
+        }
+        let seats = record
+            .seats
+            .iter()
+            .map(|name| {
+                Some(SeatInfo {
+                    name: name.clone(),
+                    bot: false,
+                    connected: true,
+                })
+            })
+            .collect();
+        let result = game.result().map(ResultJson::from);
+        Ok(RoomState {
+            room: record.id.clone().unwrap_or_else(|| "replay".to_owned()),
+            config_json: record.config.clone(),
+            config,
+            seats,
+            status: if result.is_some() {
+                RoomStatus::Finished
+            } else {
+                RoomStatus::Playing
+            },
+            to_move: game.to_move(),
+            result,
+            version: step as u64,
+            game,
+            eaten_override: None,
+        })
+    }
+
     /// The move timer, if the room has one.
     pub fn move_time_ms(&self) -> Option<u64> {
         self.config_json.move_time_ms
@@ -218,6 +263,42 @@ mod tests {
         assert_eq!(s.eaten().count(), 2);
         assert!(s.position().check(&s.config, 3, 3).is_err());
         assert!(s.position().check(&s.config, 2, 3).is_ok());
+    }
+
+    #[test]
+    fn a_record_steps_from_start_to_result() {
+        let record = Record {
+            id: Some("g1".into()),
+            config: snapshot().config,
+            seats: vec!["a".into(), "b".into()],
+            moves: vec![
+                MoveJson {
+                    seat: 0,
+                    row: 3,
+                    col: 3,
+                },
+                MoveJson {
+                    seat: 1,
+                    row: 0,
+                    col: 0,
+                },
+            ],
+            result: Some(ResultJson::Poisoned { loser: 1 }),
+            started_ms: None,
+            finished_ms: None,
+        };
+        let start = RoomState::from_record(&record, 0).unwrap();
+        assert_eq!(start.eaten().count(), 0);
+        assert_eq!(start.to_move, Some(0));
+        let one = RoomState::from_record(&record, 1).unwrap();
+        assert_eq!(one.last_move(), Some((0, Cell::new(3, 3))));
+        assert_eq!(one.status, RoomStatus::Playing);
+        let end = RoomState::from_record(&record, 9).unwrap();
+        assert_eq!(end.status, RoomStatus::Finished);
+        assert_eq!(end.result, Some(ResultJson::Poisoned { loser: 1 }));
+        let mut bad = record.clone();
+        bad.moves[1].row = 3;
+        assert!(RoomState::from_record(&bad, 0).is_err());
     }
 
     #[test]

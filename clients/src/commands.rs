@@ -1,0 +1,289 @@
+//! The read-only, scriptable commands: `jchomp rooms`, `jchomp games` and `jchomp replay`, as
+//! tables, plain text or JSON.
+
+use crate::connection::{Connection, ConnectionError, ServerError};
+use crate::explain;
+use crate::render_game::{GameView, Link, render};
+use crate::render_lobby::{config_short, room_header, room_line};
+use crate::room_state::RoomState;
+use crate::style::to_text;
+use jchomp_protocol::record::{Record, ReplayError};
+use jchomp_protocol::wire::{ClientMessage, GameSummary, RoomSummary, SeatInfo, ServerMessage};
+use std::io::{self, Write};
+
+/// Why a command failed.
+#[derive(Debug, thiserror::Error)]
+pub enum CommandError {
+    /// Talking to the server failed.
+    #[error(transparent)]
+    Connection(#[from] ConnectionError),
+    /// The server refused the request.
+    #[error(transparent)]
+    Server(#[from] ServerError),
+    /// The stored game does not replay.
+    #[error("the stored game does not replay: {0}")]
+    Replay(#[from] ReplayError),
+    /// The game setup given is not valid.
+    #[error("{0}")]
+    Config(#[from] jchomp_protocol::rules::ConfigError),
+    /// Writing the output failed.
+    #[error("cannot write the output: {0}")]
+    Io(#[from] io::Error),
+}
+
+/// Fetches the room list.
+pub async fn fetch_rooms(url: &str) -> Result<Vec<RoomSummary>, CommandError> {
+    let mut conn = Connection::connect(url).await?;
+    let rooms = conn
+        .request(&ClientMessage::ListRooms, |m| match m {
+            ServerMessage::Rooms { rooms } => Some(rooms),
+            _ => None,
+        })
+        .await??;
+    conn.close().await;
+    Ok(rooms)
+}
+
+/// Fetches the most recent finished games.
+pub async fn fetch_games(url: &str, limit: u32) -> Result<Vec<GameSummary>, CommandError> {
+    let mut conn = Connection::connect(url).await?;
+    let msg = ClientMessage::ListGames { limit: Some(limit) };
+    let games = conn
+        .request(&msg, |m| match m {
+            ServerMessage::Games { games } => Some(games),
+            _ => None,
+        })
+        .await??;
+    conn.close().await;
+    Ok(games)
+}
+
+/// Fetches one stored game.
+pub async fn fetch_game(url: &str, game: &str) -> Result<Record, CommandError> {
+    let mut conn = Connection::connect(url).await?;
+    let msg = ClientMessage::GetGame {
+        game: game.to_owned(),
+    };
+    let record = conn
+        .request(&msg, |m| match m {
+            ServerMessage::Game { record } => Some(record),
+            _ => None,
+        })
+        .await??;
+    conn.close().await;
+    Ok(record)
+}
+
+/// Writes the room list as a table, or as a JSON array with `json`.
+pub fn write_rooms(out: &mut impl Write, rooms: &[RoomSummary], json: bool) -> io::Result<()> {
+    if json {
+        return writeln!(out, "{}", serde_json::to_string_pretty(rooms)?);
+    }
+    if rooms.is_empty() {
+        return writeln!(out, "No rooms. Create one with `jchomp create`.");
+    }
+    writeln!(out, "{}", room_header())?;
+    for r in rooms {
+        writeln!(out, "{}", room_line(r))?;
+    }
+    Ok(())
+}
+
+/// A date and time in UTC, `YYYY-MM-DD HH:MM`, from milliseconds since the Unix epoch.
+pub fn utc_minutes(ms: u64) -> String {
+    let secs = ms / 1000;
+    let days = (secs / 86_400) as i64;
+    let (h, m) = ((secs % 86_400) / 3600, (secs % 3600) / 60);
+    // Days to a civil date (proleptic Gregorian), after H. Hinnant's algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{d:02} {h:02}:{m:02}")
+}
+
+fn seats_of(names: &[String]) -> Vec<Option<SeatInfo>> {
+    names
+        .iter()
+        .map(|n| {
+            Some(SeatInfo {
+                name: n.clone(),
+                bot: false,
+                connected: true,
+            })
+        })
+        .collect()
+}
+
+/// Writes the finished games as a table, or as a JSON array with `json`.
+pub fn write_games(out: &mut impl Write, games: &[GameSummary], json: bool) -> io::Result<()> {
+    if json {
+        return writeln!(out, "{}", serde_json::to_string_pretty(games)?);
+    }
+    if games.is_empty() {
+        return writeln!(out, "No finished games yet.");
+    }
+    writeln!(
+        out,
+        "{:<10} {:<16} {:>5}  {:<30} {:<24} RESULT",
+        "GAME", "FINISHED (UTC)", "MOVES", "BOARD", "PLAYERS"
+    )?;
+    for g in games {
+        let result = g
+            .result
+            .map(|r| explain::result(r, &seats_of(&g.seats), None))
+            .unwrap_or_else(|| "unfinished".to_owned());
+        writeln!(
+            out,
+            "{:<10} {:<16} {:>5}  {:<30} {:<24} {}",
+            g.game,
+            g.finished_ms.map(utc_minutes).unwrap_or_default(),
+            g.moves,
+            config_short(&g.config),
+            g.seats.join(", "),
+            result
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes a record as JSON.
+pub fn write_record_json(out: &mut impl Write, record: &Record) -> io::Result<()> {
+    writeln!(out, "{}", serde_json::to_string_pretty(record)?)
+}
+
+/// The whole game as text: the board before the first move and after every move, each with a
+/// line saying who moved where, and the result.
+pub fn replay_text(record: &Record, width: usize) -> Result<String, ReplayError> {
+    let n = record.moves.len();
+    let mut out = String::new();
+    for step in 0..=n {
+        let state = RoomState::from_record(record, step)?;
+        if step == 0 {
+            out.push_str("Start\n");
+        } else {
+            let m = record.moves[step - 1];
+            let name = record
+                .seats
+                .get(m.seat as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("seat {}", m.seat));
+            out.push_str(&format!(
+                "Move {step}: {name} eats at {},{}\n",
+                m.row, m.col
+            ));
+        }
+        let view = GameView {
+            state: &state,
+            me: None,
+            cursor: None,
+            hints: None,
+            clock_ms: None,
+            link: Link::Online,
+            notice: None,
+            input: None,
+            replay: Some((step, n)),
+        };
+        let lines = render(&view, width);
+        // Skip the title and the key help; keep the board, panel and legend.
+        let body = &lines[1..lines.len().saturating_sub(1)];
+        out.push_str(&to_text(body));
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jchomp_protocol::json::{ConfigJson, MoveJson, ResultJson};
+    use jchomp_protocol::wire::RoomStatus;
+
+    fn record() -> Record {
+        Record {
+            id: Some("g1".into()),
+            config: ConfigJson {
+                rows: 4,
+                cols: 4,
+                players: 2,
+                eat: [1, 1],
+                poison: vec![[0, 0]],
+                move_time_ms: None,
+            },
+            seats: vec!["ann".into(), "bob".into()],
+            moves: vec![
+                MoveJson {
+                    seat: 0,
+                    row: 3,
+                    col: 3,
+                },
+                MoveJson {
+                    seat: 1,
+                    row: 0,
+                    col: 0,
+                },
+            ],
+            result: Some(ResultJson::Poisoned { loser: 1 }),
+            started_ms: None,
+            finished_ms: Some(1_700_000_000_000),
+        }
+    }
+
+    #[test]
+    fn dates_are_utc() {
+        assert_eq!(utc_minutes(0), "1970-01-01 00:00");
+        assert_eq!(utc_minutes(1_700_000_000_000), "2023-11-14 22:13");
+        assert_eq!(utc_minutes(951_782_400_000), "2000-02-29 00:00");
+    }
+
+    #[test]
+    fn replay_text_shows_every_step_and_the_result() {
+        let text = replay_text(&record(), 80).unwrap();
+        assert!(text.starts_with("Start\n"), "{text}");
+        assert!(text.contains("Move 1: ann eats at 3,3"), "{text}");
+        assert!(text.contains("Move 2: bob eats at 0,0"), "{text}");
+        assert!(text.contains("bob ate poison and lost."), "{text}");
+        assert!(text.contains(" 0  X  #  #  #"), "{text}");
+    }
+
+    #[test]
+    fn tables_and_json() {
+        let r = record();
+        let games = vec![GameSummary {
+            game: "g1".into(),
+            config: r.config.clone(),
+            seats: r.seats.clone(),
+            result: r.result,
+            moves: 2,
+            finished_ms: r.finished_ms,
+        }];
+        let mut out = Vec::new();
+        write_games(&mut out, &games, false).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("g1         2023-11-14 22:13     2"), "{text}");
+        assert!(text.contains("bob ate poison and lost."), "{text}");
+        let mut out = Vec::new();
+        write_games(&mut out, &games, true).unwrap();
+        let back: Vec<GameSummary> = serde_json::from_slice(&out).unwrap();
+        assert_eq!(back, games);
+
+        let rooms = vec![RoomSummary {
+            room: "r1".into(),
+            config: r.config.clone(),
+            seats: vec![None, None],
+            status: RoomStatus::Waiting,
+        }];
+        let mut out = Vec::new();
+        write_rooms(&mut out, &rooms, true).unwrap();
+        let back: Vec<RoomSummary> = serde_json::from_slice(&out).unwrap();
+        assert_eq!(back, rooms);
+        let mut out = Vec::new();
+        write_rooms(&mut out, &[], false).unwrap();
+        assert!(String::from_utf8(out).unwrap().contains("No rooms"));
+    }
+}

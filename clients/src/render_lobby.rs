@@ -1,0 +1,238 @@
+//! The lobby screen as a pure function: the room list with the selected line, the text being
+//! typed, a message, and the key help.
+
+use crate::render_game::{Notice, wrap};
+use crate::style::{Line, Style};
+use jchomp_protocol::json::ConfigJson;
+use jchomp_protocol::wire::{RoomStatus, RoomSummary};
+
+/// Everything the lobby shows.
+#[derive(Clone, Debug)]
+pub struct LobbyView<'a> {
+    /// The server address.
+    pub server: &'a str,
+    /// The player's name.
+    pub name: &'a str,
+    /// The rooms, as last listed.
+    pub rooms: &'a [RoomSummary],
+    /// The selected line.
+    pub selected: usize,
+    /// A message for the player.
+    pub notice: Option<&'a Notice>,
+    /// Text being typed, with its prompt.
+    pub input: Option<(&'a str, &'a str)>,
+}
+
+/// A room's status in words.
+pub fn status_word(s: RoomStatus) -> &'static str {
+    match s {
+        RoomStatus::Waiting => "waiting",
+        RoomStatus::Playing => "playing",
+        RoomStatus::Finished => "finished",
+    }
+}
+
+/// A configuration in short: `6×7 eat 1×2 poison 0,0`, with the clock if any.
+pub fn config_short(c: &ConfigJson) -> String {
+    let poison: Vec<String> = c.poison.iter().map(|[r, c]| format!("{r},{c}")).collect();
+    let mut s = format!(
+        "{}×{} eat {}×{} poison {}",
+        c.rows,
+        c.cols,
+        c.eat[0],
+        c.eat[1],
+        poison.join(" ")
+    );
+    if let Some(ms) = c.move_time_ms {
+        s.push_str(&format!(" {}s/move", ms.div_ceil(1000)));
+    }
+    s
+}
+
+/// One room as a table line (without the selection marker).
+pub fn room_line(r: &RoomSummary) -> String {
+    let taken = r.seats.iter().filter(|s| s.is_some()).count();
+    let names: Vec<String> = r
+        .seats
+        .iter()
+        .map(|s| match s {
+            None => "-".to_owned(),
+            Some(s) if s.bot => format!("{}[bot]", s.name),
+            Some(s) => s.name.clone(),
+        })
+        .collect();
+    format!(
+        "{:<10} {:<8} {}/{}  {:<30} {}",
+        r.room,
+        status_word(r.status),
+        taken,
+        r.seats.len(),
+        config_short(&r.config),
+        names.join(", ")
+    )
+}
+
+/// The header line of the room table.
+pub fn room_header() -> String {
+    format!(
+        "{:<10} {:<8} {:<4} {:<30} {}",
+        "ROOM", "STATUS", "SEAT", "BOARD", "PLAYERS"
+    )
+}
+
+/// Renders the lobby for a terminal of `width` × `height`.
+pub fn render(view: &LobbyView<'_>, width: usize, height: usize) -> Vec<Line> {
+    let mut out = Vec::new();
+    let mut title = Line::styled("JChomp", Style::Title);
+    title.push(
+        format!("  lobby · {} · playing as {}", view.server, view.name),
+        Style::Plain,
+    );
+    out.push(title);
+    out.push(Line::new());
+    out.push(Line::styled(format!("  {}", room_header()), Style::Dim));
+    let room_rows = height.saturating_sub(8).max(3);
+    if view.rooms.is_empty() {
+        out.push(Line::styled(
+            "  No rooms yet. Press c to create one.",
+            Style::Dim,
+        ));
+    } else {
+        let first = view.selected.saturating_sub(room_rows - 1);
+        for (i, r) in view.rooms.iter().enumerate().skip(first).take(room_rows) {
+            let line = if i == view.selected {
+                Line::styled(format!("> {}", room_line(r)), Style::Selected)
+            } else {
+                let style = match r.status {
+                    RoomStatus::Waiting => Style::Plain,
+                    _ => Style::Dim,
+                };
+                Line::styled(format!("  {}", room_line(r)), style)
+            };
+            out.push(line);
+        }
+        if view.rooms.len() > room_rows {
+            out.push(Line::styled(
+                format!("  ({} rooms)", view.rooms.len()),
+                Style::Dim,
+            ));
+        }
+    }
+    out.push(Line::new());
+    if let Some(n) = view.notice {
+        for l in wrap(&n.text, width) {
+            out.push(Line::styled(l, n.style));
+        }
+    }
+    if let Some((prompt, text)) = view.input {
+        let mut l = Line::styled(prompt, Style::Accent);
+        l.push(text, Style::Plain).push("_", Style::Accent);
+        out.push(l);
+    } else {
+        out.push(Line::styled(
+            "↑/↓ select  Enter join  w watch  c create  i join by id  r refresh  q quit",
+            Style::Dim,
+        ));
+    }
+    for l in &mut out {
+        l.truncate(width);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::style::to_text;
+    use jchomp_protocol::wire::SeatInfo;
+
+    fn room(id: &str, status: RoomStatus) -> RoomSummary {
+        RoomSummary {
+            room: id.into(),
+            config: ConfigJson {
+                rows: 6,
+                cols: 7,
+                players: 2,
+                eat: [1, 2],
+                poison: vec![[0, 0]],
+                move_time_ms: Some(30_000),
+            },
+            seats: vec![
+                Some(SeatInfo {
+                    name: "alice".into(),
+                    bot: false,
+                    connected: true,
+                }),
+                None,
+            ],
+            status,
+        }
+    }
+
+    #[test]
+    fn rooms_are_listed_with_the_selection_marked() {
+        let rooms = vec![
+            room("r1", RoomStatus::Waiting),
+            room("r2", RoomStatus::Playing),
+        ];
+        let view = LobbyView {
+            server: "ws://x/ws",
+            name: "bob",
+            rooms: &rooms,
+            selected: 1,
+            notice: None,
+            input: None,
+        };
+        let lines = render(&view, 80, 24);
+        let text = to_text(&lines);
+        assert!(
+            text.contains("  r1         waiting  1/2  6×7 eat 1×2 poison 0,0 30s/move alice, -"),
+            "{text}"
+        );
+        assert!(text.contains("> r2         playing"), "{text}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.0.first().is_some_and(|s| s.style == Style::Selected))
+        );
+        assert!(lines.iter().all(|l| l.width() <= 80));
+    }
+
+    #[test]
+    fn empty_lobby_says_how_to_start_and_shows_the_form() {
+        let notice = Notice {
+            text: "That room is full.".into(),
+            style: Style::Bad,
+        };
+        let view = LobbyView {
+            server: "ws://x/ws",
+            name: "bob",
+            rooms: &[],
+            selected: 0,
+            notice: Some(&notice),
+            input: Some(("create: ", "--size 6x7")),
+        };
+        let text = to_text(&render(&view, 80, 24));
+        assert!(text.contains("No rooms yet. Press c"), "{text}");
+        assert!(text.contains("That room is full."), "{text}");
+        assert!(text.contains("create: --size 6x7_"), "{text}");
+    }
+
+    #[test]
+    fn long_lists_scroll_to_keep_the_selection_visible() {
+        let rooms: Vec<RoomSummary> = (0..40)
+            .map(|i| room(&format!("r{i}"), RoomStatus::Waiting))
+            .collect();
+        let view = LobbyView {
+            server: "s",
+            name: "n",
+            rooms: &rooms,
+            selected: 35,
+            notice: None,
+            input: None,
+        };
+        let lines = render(&view, 80, 24);
+        assert!(lines.len() <= 24);
+        assert!(to_text(&lines).contains("> r35 "));
+    }
+}

@@ -1,0 +1,179 @@
+//! Running the client: the interactive loop (terminal events, server messages, a clock tick,
+//! reconnecting and resuming after a drop) and the dispatch of each subcommand.
+
+use crate::app::{App, Start};
+use crate::cli::{Cli, Command, display_name};
+use crate::commands::{self, CommandError};
+use crate::connection::{Connection, ConnectionError, connect_retry};
+use crate::render_game::Link;
+use crate::style::Style;
+use crate::terminal::{self, TerminalGuard};
+use crossterm::event::{Event, EventStream};
+use futures_util::StreamExt;
+use jchomp_protocol::wire::ClientMessage;
+use std::future::Future;
+use std::io::{IsTerminal, Write};
+use std::pin::Pin;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// How many times the client tries to reconnect after a drop (about a minute in all, the
+/// server's default grace period).
+pub const RECONNECT_ATTEMPTS: u32 = 24;
+
+/// How often the screen is redrawn for the clock.
+const TICK: Duration = Duration::from_millis(200);
+
+type Reconnect = Pin<Box<dyn Future<Output = Result<Connection, ConnectionError>> + Send>>;
+
+fn reconnect(url: String, rejoin: ClientMessage) -> Reconnect {
+    Box::pin(async move {
+        let mut conn = connect_retry(&url, RECONNECT_ATTEMPTS).await?;
+        conn.send(&rejoin).await?;
+        Ok(conn)
+    })
+}
+
+async fn recv(
+    conn: &mut Option<Connection>,
+) -> Result<jchomp_protocol::wire::ServerMessage, ConnectionError> {
+    match conn {
+        Some(c) => c.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn wait(r: &mut Option<Reconnect>) -> Result<Connection, ConnectionError> {
+    match r {
+        Some(f) => f.await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Runs the interactive client until the user quits. The first connection is made before the
+/// terminal is taken over, so that an unreachable server is reported plainly.
+pub async fn interactive(url: &str, mut app: App) -> Result<(), CommandError> {
+    let mut conn = if app.needs_server() {
+        Some(Connection::connect(url).await?)
+    } else {
+        None
+    };
+    let _guard = TerminalGuard::enter()?;
+    let colour = terminal::colour_enabled();
+    let mut events = EventStream::new();
+    let mut tick = tokio::time::interval(TICK);
+    let mut pending: Option<Reconnect> = None;
+    let mut stdout = std::io::stdout();
+    loop {
+        for msg in app.take_outbox() {
+            let Some(c) = conn.as_mut() else {
+                app.say(
+                    "Not connected to the server; try again in a moment.",
+                    Style::Bad,
+                );
+                break;
+            };
+            if let Err(e) = c.send(&msg).await {
+                if e.is_drop() {
+                    conn = None;
+                    app.on_link(Link::Reconnecting);
+                    pending = Some(reconnect(url.to_owned(), app.rejoin()));
+                } else {
+                    app.say(e.to_string(), Style::Bad);
+                }
+                break;
+            }
+        }
+        if app.quit() {
+            break;
+        }
+        let (w, h) = terminal::size();
+        terminal::paint(&mut stdout, &app.render(w, h, Instant::now()), colour, h)?;
+        tokio::select! {
+            ev = events.next() => match ev {
+                Some(Ok(Event::Key(key))) => app.on_key(key),
+                Some(Ok(_)) => {}
+                Some(Err(e)) => return Err(e.into()),
+                None => break,
+            },
+            msg = recv(&mut conn) => match msg {
+                Ok(msg) => app.on_message(msg, Instant::now()),
+                Err(e) if e.is_drop() => {
+                    conn = None;
+                    app.on_link(Link::Reconnecting);
+                    pending = Some(reconnect(url.to_owned(), app.rejoin()));
+                }
+                Err(e) => app.say(e.to_string(), Style::Bad),
+            },
+            done = wait(&mut pending) => {
+                pending = None;
+                match done {
+                    Ok(c) => {
+                        conn = Some(c);
+                        app.on_link(Link::Online);
+                        app.say("Reconnected.", Style::Good);
+                    }
+                    Err(e) => {
+                        app.on_link(Link::Offline);
+                        app.say(format!("{e}. Press q to quit."), Style::Bad);
+                    }
+                }
+            }
+            _ = tick.tick() => app.on_tick(Instant::now()),
+        }
+    }
+    if let Some(c) = conn {
+        c.close().await;
+    }
+    Ok(())
+}
+
+async fn dispatch(cli: Cli) -> Result<(), CommandError> {
+    let url = cli.server.as_str();
+    let name = display_name(cli.name.as_deref());
+    let mut stdout = std::io::stdout().lock();
+    let start = match cli.command {
+        None => Start::Lobby,
+        Some(Command::Create(args)) => {
+            args.config_json().map_err(CommandError::Config)?;
+            Start::Create(args)
+        }
+        Some(Command::Join { room }) => Start::Join(room),
+        Some(Command::Watch { room }) => Start::Watch(room),
+        Some(Command::Resume { token }) => Start::Resume(token),
+        Some(Command::Rooms { json }) => {
+            let rooms = commands::fetch_rooms(url).await?;
+            return Ok(commands::write_rooms(&mut stdout, &rooms, json)?);
+        }
+        Some(Command::Games { json, limit }) => {
+            let games = commands::fetch_games(url, limit).await?;
+            return Ok(commands::write_games(&mut stdout, &games, json)?);
+        }
+        Some(Command::Replay { game, json }) => {
+            let record = commands::fetch_game(url, &game).await?;
+            if json {
+                return Ok(commands::write_record_json(&mut stdout, &record)?);
+            }
+            if !std::io::stdout().is_terminal() {
+                let text = commands::replay_text(&record, 80)?;
+                return Ok(stdout.write_all(text.as_bytes())?);
+            }
+            record.replay()?;
+            Start::Replay(record)
+        }
+    };
+    drop(stdout);
+    interactive(url, App::new(url, &name, start)).await
+}
+
+/// Runs the command line and returns the process exit code: 0 on success, 1 with a message
+/// on standard error otherwise.
+pub async fn main(cli: Cli) -> ExitCode {
+    match dispatch(cli).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("jchomp: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
