@@ -4,6 +4,9 @@
 //!
 //! Run: `cargo bench -p jchomp-protocol --bench perft`.
 
+// A benchmark of fixed, known-valid inputs: a failure here is a bug to see at once.
+#![allow(clippy::expect_used)]
+
 #[path = "../tests/model/mod.rs"]
 mod model;
 
