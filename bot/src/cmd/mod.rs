@@ -1,6 +1,9 @@
 //! The subcommands of `jchomp-bot` and the errors they report.
 
+mod analyze;
 mod perft;
+mod solve;
+mod start;
 
 use clap::{Parser, Subcommand};
 
@@ -16,6 +19,10 @@ pub struct Cli {
 enum Command {
     /// Counts the leaves of the game tree to a fixed depth (last line: `nodes N`).
     Perft(perft::PerftArgs),
+    /// Solves a two-player position exactly (last line: `value win|tie|loss best R,C plies N`).
+    Solve(solve::SolveArgs),
+    /// Lists every valid selection with its exact value and plies to the end.
+    Analyze(analyze::AnalyzeArgs),
 }
 
 /// Runs one parsed command line, printing to standard output.
@@ -23,5 +30,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
     let mut out = std::io::stdout().lock();
     match cli.command {
         Command::Perft(args) => perft::run(&args, &mut out),
+        Command::Solve(args) => solve::run(&args, &mut out),
+        Command::Analyze(args) => analyze::run(&args, &mut out),
     }
 }

@@ -1,8 +1,21 @@
-//! The search engine: budgets, the two-player and multi-player searches, and [`SearchPlayer`],
-//! the [`Player`](crate::Player) built on them.
+//! The search engine: budgets, the two-sided (two-player and paranoid) and max^n searches,
+//! exact solving and analysis, and [`SearchPlayer`], the [`Player`](crate::Player) built on them.
 
 mod budget;
+mod engine;
+mod eval;
+mod key;
+mod limits;
+mod maxn;
 mod player;
+pub mod score;
+mod solve;
+mod tt;
+mod two;
 
 pub use budget::Budget;
+pub use engine::{DEFAULT_MULTI, Engine, MultiMode, Report};
 pub use player::SearchPlayer;
+pub use score::Outcome;
+pub use solve::{MoveValue, Solution, SolveError, analyze, solve};
+pub use tt::Table;

@@ -1,14 +1,21 @@
-//! [`SearchPlayer`]: a [`Player`] that searches within a [`Budget`].
+//! [`SearchPlayer`]: a [`Player`] that searches each move within a [`Budget`].
 
 use super::Budget;
-use crate::player::{GreedyPlayer, Player};
+use super::engine::{Engine, MultiMode};
+use crate::player::Player;
 use jchomp_protocol::rules::{Cell, Config, Position};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// Table size of a search bot, in MiB.
+pub const PLAYER_TABLE_MB: usize = 16;
 
 /// A bot that searches each move within its budget.
 #[derive(Debug)]
 pub struct SearchPlayer {
     budget: Budget,
-    fallback: GreedyPlayer,
+    engine: Engine,
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl SearchPlayer {
@@ -16,8 +23,15 @@ impl SearchPlayer {
     pub fn new(budget: Budget, seed: u64) -> Self {
         SearchPlayer {
             budget,
-            fallback: GreedyPlayer::new(seed),
+            engine: Engine::new(PLAYER_TABLE_MB, seed),
+            stop: None,
         }
+    }
+
+    /// The same bot with another multi-player search.
+    pub fn with_mode(mut self, mode: MultiMode) -> Self {
+        self.engine = self.engine.with_mode(mode);
+        self
     }
 
     /// The budget of each move.
@@ -28,6 +42,12 @@ impl SearchPlayer {
 
 impl Player for SearchPlayer {
     fn choose(&mut self, config: &Config, position: &Position) -> Option<Cell> {
-        self.fallback.choose(config, position)
+        self.engine
+            .search(config, position, self.budget, self.stop.clone())
+            .best
+    }
+
+    fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = Some(stop);
     }
 }

@@ -1,0 +1,57 @@
+//! `jchomp-bot analyze`: every valid selection with its exact value and plies to the end.
+
+use super::start::{StartArgs, describe};
+use jchomp_bot::BotSpec;
+use jchomp_bot::search::{Budget, Outcome, Table, analyze};
+use std::io::Write;
+use std::time::Instant;
+
+/// Flags of `analyze`.
+#[derive(Debug, clap::Args)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    start: StartArgs,
+    /// Budget per selection, as in a search bot spec: depth=N, nodes=N or time=250ms. Without
+    /// it every selection is solved exactly.
+    #[arg(long, value_parser = parse_budget)]
+    budget: Option<Budget>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 512)]
+    table_mb: usize,
+}
+
+fn parse_budget(s: &str) -> Result<Budget, String> {
+    match BotSpec::parse(&format!("search:{s}")) {
+        Ok(BotSpec::Search(b)) => Ok(b),
+        Ok(_) => Err(format!("not a budget: {s:?}")),
+        Err(e) => Err(e.reason),
+    }
+}
+
+/// Prints one line per valid selection (`R,C win plies N`, `R,C loss plies N`, `R,C tie` or
+/// `R,C unsolved estimate S depth D`), then nodes and time.
+pub fn run(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), String> {
+    let (config, position) = args.start.load()?;
+    let mut lines = vec![describe(&config, &position)];
+    let mut tt = Table::with_megabytes(args.table_mb);
+    let clock = Instant::now();
+    let (values, nodes) =
+        analyze(&config, &position, &mut tt, args.budget, None).map_err(|e| e.to_string())?;
+    for v in values {
+        lines.push(match v.value {
+            Some((Outcome::Tie, _)) => format!("{} tie", v.cell),
+            Some((o, Some(p))) => format!("{} {} plies {p}", v.cell, o.name()),
+            Some((o, None)) => format!("{} {}", v.cell, o.name()),
+            None => format!(
+                "{} unsolved estimate {} depth {}",
+                v.cell, v.estimate, v.depth
+            ),
+        });
+    }
+    lines.push(format!("nodes {nodes}"));
+    lines.push(format!("time {:.3} s", clock.elapsed().as_secs_f64()));
+    for l in lines {
+        writeln!(out, "{l}").map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}

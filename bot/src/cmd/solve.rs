@@ -1,0 +1,44 @@
+//! `jchomp-bot solve`: the exact two-player value, an optimal selection and the plies to the end.
+
+use super::start::{StartArgs, describe};
+use jchomp_bot::search::{Table, solve};
+use std::io::Write;
+use std::time::Instant;
+
+/// Flags of `solve`.
+#[derive(Debug, clap::Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    start: StartArgs,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 512)]
+    table_mb: usize,
+}
+
+/// Solves and prints; the last line is `value win|tie|loss best R,C plies N`.
+pub fn run(args: &SolveArgs, out: &mut impl Write) -> Result<(), String> {
+    let (config, position) = args.start.load()?;
+    writeln!(out, "{}", describe(&config, &position)).map_err(|e| e.to_string())?;
+    let mut tt = Table::with_megabytes(args.table_mb);
+    let clock = Instant::now();
+    let s = solve(&config, &position, &mut tt, None).map_err(|e| e.to_string())?;
+    let secs = clock.elapsed().as_secs_f64();
+    writeln!(out, "nodes {}", s.nodes)
+        .and_then(|()| {
+            writeln!(
+                out,
+                "time {secs:.3} s ({:.0} nodes/s)",
+                s.nodes as f64 / secs.max(1e-9)
+            )
+        })
+        .and_then(|()| {
+            writeln!(
+                out,
+                "value {} best {} plies {}",
+                s.outcome.name(),
+                s.best,
+                s.plies
+            )
+        })
+        .map_err(|e| e.to_string())
+}

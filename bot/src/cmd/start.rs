@@ -1,0 +1,58 @@
+//! The starting position of `solve` and `analyze`: the board flags, or a game record's
+//! configuration after its moves.
+
+use jchomp_bot::board_args::BoardArgs;
+use jchomp_protocol::record::Record;
+use jchomp_protocol::rules::{Config, Position};
+use std::path::PathBuf;
+
+/// Board flags plus an optional record to start from.
+#[derive(Debug, clap::Args)]
+pub struct StartArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    /// Start after the moves of this game record (JSON); its configuration replaces the board
+    /// flags.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+}
+
+impl StartArgs {
+    /// The configuration and the position to start from.
+    pub fn load(&self) -> Result<(Config, Position), String> {
+        match &self.record {
+            None => {
+                let config = self.board.config().map_err(|e| e.to_string())?;
+                Ok((config, Position::start(&config)))
+            }
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                let record: Record = serde_json::from_str(&text)
+                    .map_err(|e| format!("{} is not a game record: {e}", path.display()))?;
+                let game = record
+                    .replay()
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                Ok((*game.config(), *game.position()))
+            }
+        }
+    }
+}
+
+/// One line describing the configuration and who is to move.
+pub fn describe(config: &Config, position: &Position) -> String {
+    let (er, ec) = config.eat();
+    let poison: Vec<String> = config.poison().iter().map(|c| c.to_string()).collect();
+    let eaten = position.eaten(config).count();
+    let to_move = match position.to_move() {
+        Some(s) => format!("seat {s} to move"),
+        None => "game over".to_string(),
+    };
+    format!(
+        "board {}x{} eat {er}x{ec} poison {} players {}, {eaten} cells eaten, {to_move}",
+        config.rows(),
+        config.cols(),
+        poison.join(" "),
+        config.players()
+    )
+}

@@ -1,0 +1,135 @@
+//! The transposition table: a fixed array of two-entry buckets keyed by a 64-bit position hash.
+//! Slot 0 keeps the deeper search, slot 1 always takes the newest.
+
+/// What a stored score means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is the node's value.
+    Exact,
+    /// The value is at least the score.
+    Lower,
+    /// The value is at most the score.
+    Upper,
+}
+
+/// One stored search result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Full hash of the position.
+    pub key: u64,
+    /// Score relative to the node (proven results count plies from the node).
+    pub score: i16,
+    /// Best move's bit index, or [`NO_MOVE`].
+    pub mv: u8,
+    /// Remaining depth searched; [`PROVEN`] when the subtree was searched to its end.
+    pub depth: u8,
+    /// How to read the score.
+    pub bound: Bound,
+}
+
+/// `Entry::mv` when there is no move.
+pub const NO_MOVE: u8 = 255;
+/// `Entry::depth` of a result searched to the end of the game (exact, no horizon).
+pub const PROVEN: u8 = 255;
+
+const EMPTY: Entry = Entry {
+    key: 0,
+    score: 0,
+    mv: NO_MOVE,
+    depth: 0,
+    bound: Bound::Upper,
+};
+
+/// A transposition table with a power-of-two number of entries.
+#[derive(Clone, Debug)]
+pub struct Table {
+    entries: Vec<Entry>,
+    mask: usize,
+}
+
+impl Table {
+    /// A table of about `megabytes` MiB (at least 1024 entries).
+    pub fn with_megabytes(megabytes: usize) -> Table {
+        let want = (megabytes << 20) / std::mem::size_of::<Entry>();
+        let want = want.max(1024);
+        let len = if want.is_power_of_two() {
+            want
+        } else {
+            want.next_power_of_two() / 2
+        };
+        Table {
+            entries: vec![EMPTY; len],
+            mask: len - 1,
+        }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the table holds no entries (never: tables have at least 1024).
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.entries.fill(EMPTY);
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let i = (key as usize) & self.mask & !1;
+        let (a, b) = (self.entries[i], self.entries[i + 1]);
+        if a.key == key && a.depth > 0 {
+            Some(a)
+        } else if b.key == key && b.depth > 0 {
+            Some(b)
+        } else {
+            None
+        }
+    }
+
+    /// Stores a result; `depth` must be at least 1 (depth 0 marks an empty slot).
+    #[inline]
+    pub fn store(&mut self, key: u64, depth: u8, bound: Bound, score: i16, mv: u8) {
+        let i = (key as usize) & self.mask & !1;
+        let e = Entry {
+            key,
+            score,
+            mv,
+            depth,
+            bound,
+        };
+        let first = self.entries[i];
+        if first.key == key || depth >= first.depth {
+            self.entries[i] = e;
+        } else {
+            self.entries[i + 1] = e;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_finds_both_slots() {
+        let mut t = Table::with_megabytes(1);
+        assert!(t.len().is_power_of_two());
+        let stride = t.len() as u64;
+        t.store(5, 9, Bound::Exact, 7, 3);
+        t.store(5 + stride, 2, Bound::Lower, -4, 1);
+        assert_eq!(t.probe(5).map(|e| (e.score, e.depth)), Some((7, 9)));
+        assert_eq!(
+            t.probe(5 + stride).map(|e| (e.score, e.bound)),
+            Some((-4, Bound::Lower))
+        );
+        assert_eq!(t.probe(6), None);
+        t.clear();
+        assert_eq!(t.probe(5), None);
+    }
+}

@@ -1,0 +1,242 @@
+//! Two-sided search: negamax with alpha-beta, a transposition table, table-move-first then
+//! history ordering, proven scores with distances, and the heuristic at the horizon.
+//!
+//! With two players the sides are the two seats. With three or four it is the *paranoid*
+//! search: the searching seat against a coalition of all the others, which wants it to lose.
+//!
+//! Every call also says whether its score is *proven*: true when no horizon evaluation lay
+//! under it, so a proven tie is told apart from a heuristic 0. Proven results are stored with
+//! depth [`PROVEN`] and never searched again.
+
+use super::eval;
+use super::key::{config_salt, seat_salt};
+use super::key::{cover, hash};
+use super::limits::Limits;
+use super::score::{INF, WIN, from_table, to_table};
+use super::tt::{Bound, NO_MOVE, PROVEN, Table};
+use jchomp_protocol::rules::{Cell, Config, Position, Seat, Status};
+
+/// Largest number of selections a position can have (15 × 15 board, 1 × 1 eat).
+pub const MAX_MOVES: usize = 225;
+
+/// The outcome of one root search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootScore {
+    /// Bit index of the best selection.
+    pub mv: u8,
+    /// Its score for the seat to move.
+    pub score: i32,
+    /// Whether the score is proven.
+    pub proven: bool,
+    /// Whether every root selection was searched (false when the search was stopped).
+    pub complete: bool,
+}
+
+/// A negamax searcher over one configuration, borrowing a table and limits.
+pub struct Negamax<'a> {
+    config: &'a Config,
+    tt: &'a mut Table,
+    limits: &'a mut Limits,
+    history: [u32; 256],
+    /// The searching seat in a paranoid search; `None` with two players.
+    paranoid: Option<Seat>,
+    salt: u64,
+}
+
+impl<'a> Negamax<'a> {
+    /// A searcher for `config`. With more than two players it searches paranoid for `seat`.
+    pub fn new(config: &'a Config, tt: &'a mut Table, limits: &'a mut Limits, seat: Seat) -> Self {
+        Negamax {
+            config,
+            tt,
+            limits,
+            history: [0; 256],
+            paranoid: (config.players() > 2).then_some(seat),
+            salt: config_salt(config),
+        }
+    }
+
+    /// Whether two seats are on the same side.
+    #[inline]
+    fn same_side(&self, a: Seat, b: Seat) -> bool {
+        match self.paranoid {
+            None => a == b,
+            Some(root) => (a == root) == (b == root),
+        }
+    }
+
+    /// Searches the root's safe selections in the order given (bit indices), with a full
+    /// window. Returns `None` if stopped before the first selection was searched. `scores`
+    /// receives each searched selection's score (for ordering the next iteration).
+    pub fn root(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        order: &[u8],
+        scores: &mut Vec<(u8, i32)>,
+    ) -> Option<RootScore> {
+        scores.clear();
+        let mut best: Option<RootScore> = None;
+        let mut alpha = -INF;
+        let mut all_proven = true;
+        for &mv in order {
+            let (s, proven) = self.child(position, mv, depth, 0, alpha, INF);
+            if self.limits.stopped() {
+                break;
+            }
+            scores.push((mv, s));
+            all_proven &= proven;
+            if best.is_none_or(|b| s > b.score) {
+                best = Some(RootScore {
+                    mv,
+                    score: s,
+                    proven,
+                    complete: false,
+                });
+                alpha = alpha.max(s);
+            }
+        }
+        best.map(|b| RootScore {
+            proven: all_proven && scores.len() == order.len(),
+            complete: scores.len() == order.len(),
+            ..b
+        })
+    }
+
+    /// The score of playing `mv` (a safe selection) at a node `ply` plies from the root.
+    #[inline]
+    fn child(
+        &mut self,
+        position: &Position,
+        mv: u8,
+        depth: u32,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, bool) {
+        let mut child = *position;
+        child.play(self.config, Cell::from_index(u32::from(mv)));
+        match child.status() {
+            // A safe selection never poisons: the game can only end in a tie here.
+            Status::Over(_) => {
+                self.limits.tick();
+                (0, true)
+            }
+            Status::ToMove(next) => {
+                let mover = position.to_move().unwrap_or(next);
+                if self.same_side(mover, next) {
+                    self.negamax(&child, depth - 1, ply + 1, alpha, beta)
+                } else {
+                    let (v, p) = self.negamax(&child, depth - 1, ply + 1, -beta, -alpha);
+                    (-v, p)
+                }
+            }
+        }
+    }
+
+    /// The value of `position` for the seat to move, `ply` plies from the root, searched
+    /// `depth` more plies, and whether it is proven.
+    pub fn negamax(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        ply: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, bool) {
+        if self.limits.tick() {
+            return (0, false);
+        }
+        let config = self.config;
+        let safe = position.safe_selections(config);
+        if safe.is_empty() {
+            // Only poisoned selections are left: the seat to move eats poison next ply.
+            return (-(WIN - ply as i32 - 1), true);
+        }
+        if !position.selections().intersects(config.poison_zone()) {
+            // No selection can ever reach poison again: the game will tie.
+            return (0, true);
+        }
+        let mover = position.to_move().unwrap_or(0);
+        if depth == 0 {
+            let e = match self.paranoid {
+                None => eval::two_player(config, position),
+                Some(_) => {
+                    let loser = eval::expected_loser(config, position, mover);
+                    if self.same_side(loser, mover) {
+                        -eval::UNIT
+                    } else {
+                        eval::UNIT
+                    }
+                }
+            };
+            return (e, false);
+        }
+        let mut key = hash(cover(config, position.selections())) ^ self.salt;
+        if let Some(root) = self.paranoid {
+            key ^= seat_salt(mover, 0) ^ seat_salt(root, 1);
+        }
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = e.mv;
+            if e.depth == PROVEN || u32::from(e.depth) >= depth {
+                let s = from_table(e.score, ply);
+                let proven = e.depth == PROVEN;
+                match e.bound {
+                    Bound::Exact => return (s, proven),
+                    Bound::Lower if s >= beta => return (s, proven),
+                    Bound::Upper if s <= alpha => return (s, proven),
+                    _ => {}
+                }
+            }
+        }
+        let mut moves = [0u8; MAX_MOVES];
+        let mut n = 0;
+        for i in safe.iter() {
+            moves[n] = i as u8;
+            n += 1;
+        }
+        let moves = &mut moves[..n];
+        if let Some(k) = moves.iter().position(|&m| m == tt_move) {
+            moves.swap(0, k);
+        }
+        if depth >= 2 {
+            let start = usize::from(tt_move != NO_MOVE && moves[0] == tt_move);
+            let history = &self.history;
+            moves[start..].sort_unstable_by_key(|&m| std::cmp::Reverse(history[m as usize]));
+        }
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        let mut proven = true;
+        for &mv in moves.iter() {
+            let (s, p) = self.child(position, mv, depth, ply, alpha, beta);
+            if self.limits.stopped() {
+                return (0, false);
+            }
+            proven &= p;
+            if s > best {
+                best = s;
+                best_move = mv;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        self.history[mv as usize] += depth * depth;
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let stored_depth = if proven { PROVEN } else { depth.min(254) as u8 };
+        self.tt
+            .store(key, stored_depth, bound, to_table(best, ply), best_move);
+        (best, proven)
+    }
+}
