@@ -1,1 +1,26 @@
-//! The JChomp WebSocket game server (library: `run(listener, shutdown)`).
+//! The JChomp WebSocket game server.
+//!
+//! [`run`] serves `ws://HOST:PORT/ws` (the JSON protocol of `docs/PROTOCOL.md`), `GET /healthz`
+//! and `GET /metrics` on one listener until its shutdown future completes. Every limit is a
+//! field of [`Settings`]. Each room is one task owning its state; each connection has a bounded
+//! outgoing queue and is dropped when it cannot keep up; finished games are stored durably.
+
+mod connection;
+mod error;
+mod http;
+mod lobby;
+mod metrics;
+mod outbox;
+mod rate;
+mod request;
+mod room;
+mod server;
+mod session;
+mod settings;
+mod shared;
+mod store;
+
+pub use error::ServerError;
+pub use server::run;
+pub use settings::{DEFAULT_ADDR, Settings};
+pub use store::{DB_FILE, StoreError};

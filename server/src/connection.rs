@@ -1,0 +1,319 @@
+//! One TCP connection: the HTTP routing of its first request, then, for `/ws`, the WebSocket
+//! loop — a reader that rate-limits and hands frames to the [`Session`], and a writer task that
+//! drains the bounded outgoing queue, pings, and drops the client if a write stalls.
+
+use crate::http::{self, HeadError};
+use crate::metrics::{dec, inc};
+use crate::outbox::{Outgoing, Peer, PeerSignal, next_conn_id};
+use crate::rate::TokenBucket;
+use crate::session::Session;
+use crate::shared::Shared;
+use futures_util::SinkExt;
+use futures_util::stream::{SplitSink, StreamExt};
+use jchomp_protocol::wire::{ErrorCode, ServerMessage};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpStream;
+use tokio::sync::mpsc;
+use tokio::time::{Instant, timeout};
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::{CloseFrame, Role};
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+
+/// Messages written between two flushes at most.
+const WRITE_BATCH: usize = 64;
+/// Time a closing connection has to finish the close handshake.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
+
+type Sink = SplitSink<WebSocketStream<TcpStream>, Message>;
+
+/// Serves one accepted TCP connection.
+pub(crate) async fn serve_tcp(mut stream: TcpStream, addr: SocketAddr, ctx: Arc<Shared>) {
+    let Ok(_permit) = ctx.conn_slots.clone().try_acquire_owned() else {
+        inc(&ctx.metrics.connections_refused);
+        tracing::warn!(%addr, "connection refused: connection limit reached");
+        let body = "the server is at its connection limit\n";
+        let _ = http::respond(&mut stream, "503 Service Unavailable", "text/plain", body).await;
+        return;
+    };
+    let _ = stream.set_nodelay(true);
+    let (head, rest) =
+        match timeout(ctx.settings.handshake_timeout, http::read_head(&mut stream)).await {
+            Ok(Ok(h)) => h,
+            Ok(Err(e @ (HeadError::Malformed | HeadError::TooLarge))) => {
+                tracing::debug!(%addr, error = %e, "bad HTTP request");
+                let _ = http::respond(
+                    &mut stream,
+                    "400 Bad Request",
+                    "text/plain",
+                    "bad request\n",
+                )
+                .await;
+                return;
+            }
+            Ok(Err(e)) => {
+                tracing::debug!(%addr, error = %e, "no HTTP request");
+                return;
+            }
+            Err(_) => {
+                tracing::debug!(%addr, "no HTTP request in time");
+                return;
+            }
+        };
+    const TEXT: &str = "text/plain; charset=utf-8";
+    match (head.method.as_str(), head.path.as_str()) {
+        ("GET", "/healthz") => {
+            let (status, body) = if ctx.shutting_down() {
+                ("503 Service Unavailable", "shutting down\n")
+            } else {
+                ("200 OK", "ok\n")
+            };
+            let _ = http::respond(&mut stream, status, TEXT, body).await;
+        }
+        ("GET", "/metrics") => {
+            let body = ctx.metrics.render(ctx.lobby.counts());
+            let _ = http::respond(&mut stream, "200 OK", "text/plain; version=0.0.4", &body).await;
+        }
+        (_, "/healthz" | "/metrics") => {
+            let _ = http::respond(&mut stream, "405 Method Not Allowed", TEXT, "use GET\n").await;
+        }
+        (_, "/ws") => match head.websocket_key() {
+            Ok(key) => {
+                let answer = http::switching_protocols(key);
+                if stream.write_all(answer.as_bytes()).await.is_err() {
+                    return;
+                }
+                let ws = WebSocketStream::from_partially_read(
+                    stream,
+                    rest,
+                    Role::Server,
+                    Some(ctx.ws_config),
+                )
+                .await;
+                serve_ws(ws, addr, ctx).await;
+            }
+            Err((status, body)) => {
+                let _ = http::respond(&mut stream, status, TEXT, body).await;
+            }
+        },
+        _ => {
+            let body = "not found; the game is at /ws\n";
+            let _ = http::respond(&mut stream, "404 Not Found", TEXT, body).await;
+        }
+    }
+}
+
+/// How a WebSocket connection ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    /// The client closed or the socket failed.
+    Closed,
+    /// Dropped at once: a full queue, a stalled or failed write, or a seat resumed elsewhere.
+    Dropped,
+    /// The server shuts down.
+    Shutdown,
+    /// Nothing arrived for the idle timeout.
+    Idle,
+    /// Too many messages.
+    RateLimited,
+    /// A message or frame over the size limit.
+    TooBig,
+    /// The client broke the WebSocket protocol.
+    Protocol,
+}
+
+/// Serves one WebSocket connection until it ends.
+async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Shared>) {
+    let id = next_conn_id();
+    let started = Instant::now();
+    inc(&ctx.metrics.connections_open);
+    inc(&ctx.metrics.connections_total);
+    tracing::info!(conn = id, %addr, "connection opened");
+    let (sink, mut stream) = ws.split();
+    let (tx, rx) = mpsc::channel(ctx.settings.outgoing_queue.max(1));
+    let signal = Arc::new(PeerSignal::default());
+    let peer = Peer::new(id, tx, signal.clone());
+    let mut writer = tokio::spawn(write_loop(
+        sink,
+        rx,
+        signal.clone(),
+        ctx.settings.ping_interval,
+        ctx.settings.write_timeout,
+    ));
+    let mut session = Session::new(peer.clone(), ctx.clone());
+    let s = &ctx.settings;
+    let mut bucket = TokenBucket::new(
+        s.rate_limit_per_sec,
+        s.rate_limit_burst,
+        std::time::Instant::now(),
+    );
+    let mut shutdown = ctx.shutdown.clone();
+    let mut last_seen = Instant::now();
+    let end = loop {
+        tokio::select! {
+            biased;
+            _ = signal.kick.notified() => break End::Dropped,
+            _ = crate::shared::shutting_down(&mut shutdown) => {
+                peer.send_msg(&ServerMessage::Error {
+                    code: ErrorCode::ShuttingDown,
+                    message: "the server is shutting down".to_string(),
+                });
+                peer.close(CloseCode::Away, "server shutting down");
+                break End::Shutdown;
+            }
+            _ = tokio::time::sleep_until(last_seen + s.idle_timeout) => {
+                peer.close(CloseCode::Away, "idle timeout");
+                break End::Idle;
+            }
+            frame = stream.next() => match frame {
+                None => break End::Closed,
+                Some(Err(WsError::Capacity(e))) => {
+                    peer.send_msg(&ServerMessage::Error {
+                        code: ErrorCode::BadRequest,
+                        message: format!("message too big ({e}); the limit is {} bytes", s.max_message_size),
+                    });
+                    peer.close(CloseCode::Size, "message too big");
+                    break End::TooBig;
+                }
+                Some(Err(WsError::Protocol(e))) => {
+                    tracing::debug!(conn = id, error = %e, "WebSocket protocol error");
+                    peer.close(CloseCode::Protocol, "protocol error");
+                    break End::Protocol;
+                }
+                Some(Err(_)) => break End::Closed,
+                Some(Ok(msg)) => {
+                    last_seen = Instant::now();
+                    if matches!(msg, Message::Close(_)) {
+                        continue;
+                    }
+                    if !bucket.take(std::time::Instant::now()) {
+                        inc(&ctx.metrics.rate_limited);
+                        peer.send_msg(&ServerMessage::Error {
+                            code: ErrorCode::RateLimited,
+                            message: format!(
+                                "more than {} messages a second (burst {}); closing",
+                                s.rate_limit_per_sec, s.rate_limit_burst
+                            ),
+                        });
+                        peer.close(CloseCode::Policy, "rate limited");
+                        break End::RateLimited;
+                    }
+                    match msg {
+                        Message::Text(text) => {
+                            inc(&ctx.metrics.messages_in);
+                            session.handle_text(&text).await;
+                        }
+                        Message::Binary(_) => {
+                            inc(&ctx.metrics.messages_in);
+                            session.handle_binary();
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    };
+    session.disconnect().await;
+    drop(session);
+    let slow = signal.slow.load(Ordering::Relaxed);
+    if end == End::Dropped {
+        writer.abort();
+        if slow {
+            inc(&ctx.metrics.slow_disconnects);
+        }
+    } else if end == End::Closed {
+        peer.close(CloseCode::Normal, "");
+    }
+    drop(peer);
+    // Let the writer send what is queued and the close frame, then read until the client
+    // answers the close, so that it sees our last words before the socket goes.
+    let _ = timeout(CLOSE_WAIT, async {
+        let _ = (&mut writer).await;
+        while let Some(Ok(_)) = stream.next().await {}
+    })
+    .await;
+    writer.abort();
+    dec(&ctx.metrics.connections_open);
+    let reason = if slow { "slow reader" } else { end.as_str() };
+    tracing::info!(conn = id, %addr, reason, secs = started.elapsed().as_secs_f64(), "connection closed");
+}
+
+impl End {
+    fn as_str(self) -> &'static str {
+        match self {
+            End::Closed => "closed",
+            End::Dropped => "dropped",
+            End::Shutdown => "shutdown",
+            End::Idle => "idle",
+            End::RateLimited => "rate limited",
+            End::TooBig => "message too big",
+            End::Protocol => "protocol error",
+        }
+    }
+}
+
+/// Writes queued messages (several per flush), pings when quiet, and stops after a close
+/// frame. A write that takes longer than `write_timeout` drops the client as slow.
+async fn write_loop(
+    mut sink: Sink,
+    mut rx: mpsc::Receiver<Outgoing>,
+    signal: Arc<PeerSignal>,
+    ping_every: Duration,
+    write_timeout: Duration,
+) {
+    let mut ping = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        let mut batch = Vec::new();
+        tokio::select! {
+            out = rx.recv() => match out {
+                Some(o) => batch.push(o),
+                None => break,
+            },
+            _ = ping.tick() => {}
+        }
+        while batch.len() < WRITE_BATCH {
+            match rx.try_recv() {
+                Ok(o) => batch.push(o),
+                Err(_) => break,
+            }
+        }
+        let mut closing = false;
+        let write = async {
+            if batch.is_empty() {
+                sink.feed(Message::Ping(Default::default())).await?;
+            }
+            for out in batch {
+                match out {
+                    Outgoing::Text(t) => sink.feed(Message::Text(t)).await?,
+                    Outgoing::Close(code, reason) => {
+                        closing = true;
+                        let frame = CloseFrame {
+                            code,
+                            reason: reason.into(),
+                        };
+                        sink.feed(Message::Close(Some(frame))).await?;
+                        break;
+                    }
+                }
+            }
+            sink.flush().await
+        };
+        match timeout(write_timeout, write).await {
+            Ok(Ok(())) if !closing => {}
+            Ok(Ok(())) => break,
+            Ok(Err(_)) => {
+                signal.kick.notify_one();
+                break;
+            }
+            Err(_) => {
+                signal.kick_slow();
+                break;
+            }
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! [`Lobby`]: the registry of rooms (id → room channel and summary) and of seat tokens.
+//! Guarded by a std mutex held only for map operations, never across an `.await`.
+
+use crate::metrics::RoomCounts;
+use crate::room::RoomEvent;
+use jchomp_protocol::wire::{RoomStatus, RoomSummary};
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use tokio::sync::mpsc;
+
+/// One registered room.
+#[derive(Debug)]
+struct Entry {
+    /// Creation order, to list rooms oldest first.
+    order: u64,
+    tx: mpsc::Sender<RoomEvent>,
+    summary: RoomSummary,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    rooms: HashMap<String, Entry>,
+    tokens: HashMap<String, String>,
+    created: u64,
+}
+
+/// The rooms and seat tokens the server holds.
+#[derive(Debug, Default)]
+pub(crate) struct Lobby {
+    inner: Mutex<Inner>,
+}
+
+/// Every rooms slot is taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LobbyFull;
+
+impl Lobby {
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Registers a new room under a fresh random id, unless `max_rooms` rooms exist.
+    /// `summary` builds the room's first summary from its id.
+    pub(crate) fn register(
+        &self,
+        max_rooms: usize,
+        tx: mpsc::Sender<RoomEvent>,
+        summary: impl FnOnce(&str) -> RoomSummary,
+    ) -> Result<String, LobbyFull> {
+        let mut inner = self.lock();
+        if inner.rooms.len() >= max_rooms {
+            return Err(LobbyFull);
+        }
+        let id = loop {
+            let id = new_room_id();
+            if !inner.rooms.contains_key(&id) {
+                break id;
+            }
+        };
+        inner.created += 1;
+        let entry = Entry {
+            order: inner.created,
+            tx,
+            summary: summary(&id),
+        };
+        inner.rooms.insert(id.clone(), entry);
+        Ok(id)
+    }
+
+    /// The channel of a room.
+    pub(crate) fn room(&self, id: &str) -> Option<mpsc::Sender<RoomEvent>> {
+        self.lock().rooms.get(id).map(|e| e.tx.clone())
+    }
+
+    /// The room a seat token belongs to, with its channel.
+    pub(crate) fn room_for_token(&self, token: &str) -> Option<(String, mpsc::Sender<RoomEvent>)> {
+        let inner = self.lock();
+        let id = inner.tokens.get(token)?;
+        inner.rooms.get(id).map(|e| (id.clone(), e.tx.clone()))
+    }
+
+    /// Replaces a room's summary.
+    pub(crate) fn publish(&self, summary: RoomSummary) {
+        if let Some(e) = self.lock().rooms.get_mut(&summary.room) {
+            e.summary = summary;
+        }
+    }
+
+    /// Records a seat token of a room.
+    pub(crate) fn add_token(&self, token: &str, room: &str) {
+        self.lock()
+            .tokens
+            .insert(token.to_string(), room.to_string());
+    }
+
+    /// Forgets a seat token.
+    pub(crate) fn remove_token(&self, token: &str) {
+        self.lock().tokens.remove(token);
+    }
+
+    /// Removes a room and the given tokens.
+    pub(crate) fn remove(&self, id: &str, tokens: &[String]) {
+        let mut inner = self.lock();
+        inner.rooms.remove(id);
+        for t in tokens {
+            inner.tokens.remove(t);
+        }
+    }
+
+    /// Every room's summary, oldest room first.
+    pub(crate) fn summaries(&self) -> Vec<RoomSummary> {
+        let inner = self.lock();
+        let mut rooms: Vec<(u64, RoomSummary)> = inner
+            .rooms
+            .values()
+            .map(|e| (e.order, e.summary.clone()))
+            .collect();
+        drop(inner);
+        rooms.sort_by_key(|(order, _)| *order);
+        rooms.into_iter().map(|(_, s)| s).collect()
+    }
+
+    /// Rooms by status.
+    pub(crate) fn counts(&self) -> RoomCounts {
+        let mut counts = RoomCounts::default();
+        for e in self.lock().rooms.values() {
+            match e.summary.status {
+                RoomStatus::Waiting => counts.waiting += 1,
+                RoomStatus::Playing => counts.playing += 1,
+                RoomStatus::Finished => counts.finished += 1,
+            }
+        }
+        counts
+    }
+}
+
+/// A random room id: 10 characters of base32 (50 random bits).
+fn new_room_id() -> String {
+    const ALPHABET: &[u8; 32] = b"abcdefghijklmnopqrstuvwxyz234567";
+    let mut bits = uuid::Uuid::new_v4().as_u128();
+    (0..10)
+        .map(|_| {
+            let c = ALPHABET[(bits & 31) as usize] as char;
+            bits >>= 5;
+            c
+        })
+        .collect()
+}
+
+/// A secret seat token: 122 random bits from a version-4 UUID, as 32 hex digits.
+pub(crate) fn new_token() -> String {
+    uuid::Uuid::new_v4().simple().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jchomp_protocol::json::ConfigJson;
+
+    fn summary(id: &str) -> RoomSummary {
+        RoomSummary {
+            room: id.to_string(),
+            config: ConfigJson {
+                rows: 4,
+                cols: 4,
+                players: 2,
+                eat: [1, 1],
+                poison: vec![[0, 0]],
+                move_time_ms: None,
+            },
+            seats: vec![None, None],
+            status: RoomStatus::Waiting,
+        }
+    }
+
+    #[test]
+    fn registers_up_to_the_cap_and_lists_in_order() {
+        let lobby = Lobby::default();
+        let (tx, _rx) = mpsc::channel(1);
+        let a = lobby.register(2, tx.clone(), summary).unwrap();
+        let b = lobby.register(2, tx.clone(), summary).unwrap();
+        assert_ne!(a, b);
+        assert_eq!(lobby.register(2, tx.clone(), summary), Err(LobbyFull));
+        let ids: Vec<String> = lobby.summaries().into_iter().map(|s| s.room).collect();
+        assert_eq!(ids, [a.clone(), b.clone()]);
+        lobby.add_token("t", &a);
+        assert_eq!(lobby.room_for_token("t").map(|(id, _)| id), Some(a.clone()));
+        lobby.remove(&a, &["t".to_string()]);
+        assert!(lobby.room_for_token("t").is_none());
+        assert!(lobby.room(&a).is_none());
+        assert_eq!(lobby.counts().waiting, 1);
+    }
+
+    #[test]
+    fn ids_and_tokens_look_random() {
+        let id = new_room_id();
+        assert_eq!(id.len(), 10);
+        let t = new_token();
+        assert_eq!(t.len(), 32);
+        assert_ne!(t, new_token());
+    }
+}

@@ -1,0 +1,151 @@
+//! `jchomp-server`: parses flags into [`Settings`], binds, prints the address and serves until
+//! Ctrl-C or SIGTERM.
+
+use clap::Parser;
+use jchomp_server::{DEFAULT_ADDR, Settings, run};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+use tokio::net::TcpListener;
+
+/// The JChomp WebSocket game server.
+#[derive(Debug, Parser)]
+#[command(version, about)]
+struct Args {
+    /// Address to listen on (port 0 picks a free port).
+    #[arg(long, default_value = DEFAULT_ADDR)]
+    addr: String,
+    /// Directory for the game database (default: jchomp-data).
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    /// Seconds a dropped seat is held for `resume` (default 60).
+    #[arg(long)]
+    grace_secs: Option<u64>,
+    /// Largest incoming message in bytes (default 65536).
+    #[arg(long)]
+    max_message_bytes: Option<usize>,
+    /// Sustained messages per second per connection (default 500).
+    #[arg(long)]
+    rate_limit: Option<u32>,
+    /// Burst of messages per connection (default 500).
+    #[arg(long)]
+    rate_burst: Option<u32>,
+    /// Seconds without any frame from a client before it is closed (default 45).
+    #[arg(long)]
+    idle_secs: Option<u64>,
+    /// Seconds between pings to a quiet client (default 15).
+    #[arg(long)]
+    ping_secs: Option<u64>,
+    /// Most rooms at once (default 1000).
+    #[arg(long)]
+    max_rooms: Option<usize>,
+    /// Most connections at once (default 4096).
+    #[arg(long)]
+    max_connections: Option<usize>,
+    /// Messages queued per client before it is dropped as a slow reader (default 256).
+    #[arg(long)]
+    queue: Option<usize>,
+    /// Seconds a finished room stays listed (default 120).
+    #[arg(long)]
+    linger_secs: Option<u64>,
+}
+
+impl Args {
+    fn settings(&self) -> Settings {
+        let mut s = Settings::default();
+        let secs = Duration::from_secs;
+        if let Some(v) = &self.data_dir {
+            s.data_dir = v.clone();
+        }
+        if let Some(v) = self.grace_secs {
+            s.grace = secs(v);
+        }
+        if let Some(v) = self.max_message_bytes {
+            s.max_message_size = v;
+        }
+        if let Some(v) = self.rate_limit {
+            s.rate_limit_per_sec = v;
+        }
+        if let Some(v) = self.rate_burst {
+            s.rate_limit_burst = v;
+        }
+        if let Some(v) = self.idle_secs {
+            s.idle_timeout = secs(v);
+        }
+        if let Some(v) = self.ping_secs {
+            s.ping_interval = secs(v.max(1));
+        }
+        if let Some(v) = self.max_rooms {
+            s.max_rooms = v;
+        }
+        if let Some(v) = self.max_connections {
+            s.max_connections = v;
+        }
+        if let Some(v) = self.queue {
+            s.outgoing_queue = v;
+        }
+        if let Some(v) = self.linger_secs {
+            s.finished_linger = secs(v);
+        }
+        s
+    }
+}
+
+/// Completes on Ctrl-C or (on Unix) SIGTERM.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let args = Args::parse();
+    let listener = match TcpListener::bind(&args.addr).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("jchomp-server: cannot listen on {}: {e}", args.addr);
+            return ExitCode::FAILURE;
+        }
+    };
+    let addr = match listener.local_addr() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("jchomp-server: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!("jchomp-server listening on ws://{addr}/ws");
+    let _ = std::io::stdout().flush();
+    match run(listener, args.settings(), shutdown_signal()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("jchomp-server: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! [`Peer`]: the sending side of one client's bounded outgoing queue, shared with the rooms it
+//! is in. Messages are serialised once ([`encode`]) and the same bytes go to every receiver.
+
+use jchomp_protocol::wire::ServerMessage;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use tokio::sync::{Notify, mpsc};
+use tokio_tungstenite::tungstenite::Utf8Bytes;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+/// A connection's id, unique for the life of the server process.
+pub(crate) type ConnId = u64;
+
+static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+
+/// A fresh connection id.
+pub(crate) fn next_conn_id() -> ConnId {
+    NEXT_CONN.fetch_add(1, Ordering::Relaxed)
+}
+
+/// What the writer of a connection sends.
+#[derive(Clone, Debug)]
+pub(crate) enum Outgoing {
+    /// A JSON text frame, serialised once and shared.
+    Text(Utf8Bytes),
+    /// A close frame; the writer stops after it.
+    Close(CloseCode, &'static str),
+}
+
+/// Signals from a peer's holders to its connection task.
+#[derive(Debug, Default)]
+pub(crate) struct PeerSignal {
+    /// Wakes the connection task to drop the connection at once.
+    pub kick: Notify,
+    /// Set when the queue overflowed or a write stalled.
+    pub slow: AtomicBool,
+}
+
+impl PeerSignal {
+    /// Drops the connection as a slow reader.
+    pub(crate) fn kick_slow(&self) {
+        self.slow.store(true, Ordering::Relaxed);
+        self.kick.notify_one();
+    }
+}
+
+/// The sending side of one client's outgoing queue. Cheap to clone; sending never waits.
+#[derive(Clone, Debug)]
+pub(crate) struct Peer {
+    /// The connection's id.
+    pub id: ConnId,
+    tx: mpsc::Sender<Outgoing>,
+    signal: Arc<PeerSignal>,
+}
+
+impl Peer {
+    /// A peer sending into `tx`; `signal` reaches the connection task.
+    pub(crate) fn new(id: ConnId, tx: mpsc::Sender<Outgoing>, signal: Arc<PeerSignal>) -> Self {
+        Peer { id, tx, signal }
+    }
+
+    /// Queues an encoded message. A full queue disconnects the client (a slow reader never
+    /// delays its room); a closed queue is ignored.
+    pub(crate) fn send(&self, text: &Utf8Bytes) {
+        self.push(Outgoing::Text(text.clone()));
+    }
+
+    /// Encodes and queues one message for this peer alone.
+    pub(crate) fn send_msg(&self, msg: &ServerMessage) {
+        self.send(&encode(msg));
+    }
+
+    /// Queues a close frame; the connection ends once it is written.
+    pub(crate) fn close(&self, code: CloseCode, reason: &'static str) {
+        self.push(Outgoing::Close(code, reason));
+    }
+
+    fn push(&self, out: Outgoing) {
+        if let Err(mpsc::error::TrySendError::Full(_)) = self.tx.try_send(out) {
+            self.signal.kick_slow();
+        }
+    }
+}
+
+/// Serialises a server message once, as shareable text.
+pub(crate) fn encode(msg: &ServerMessage) -> Utf8Bytes {
+    match serde_json::to_string(msg) {
+        Ok(s) => Utf8Bytes::from(s),
+        Err(e) => {
+            tracing::error!(error = %e, "cannot encode a server message");
+            Utf8Bytes::from_static(
+                r#"{"type":"error","code":"internal","message":"the server could not encode its answer"}"#,
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_queue_kicks_the_peer() {
+        let (tx, mut rx) = mpsc::channel(2);
+        let signal = Arc::new(PeerSignal::default());
+        let peer = Peer::new(1, tx, signal.clone());
+        let text = Utf8Bytes::from_static("{}");
+        peer.send(&text);
+        peer.send(&text);
+        assert!(!signal.slow.load(Ordering::Relaxed));
+        peer.send(&text);
+        assert!(signal.slow.load(Ordering::Relaxed));
+        assert!(matches!(rx.try_recv(), Ok(Outgoing::Text(t)) if t == text));
+    }
+}

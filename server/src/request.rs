@@ -1,0 +1,105 @@
+//! Turning a client's text frame into a [`ClientMessage`], with `bad_request` messages that say
+//! what is wrong, and the checks on names, ids and tokens.
+
+use jchomp_protocol::wire::ClientMessage;
+
+/// Longest display name, in characters.
+pub(crate) const MAX_NAME: usize = 32;
+/// Longest room id, game id or token accepted.
+pub(crate) const MAX_ID: usize = 64;
+
+/// Parses a client message, or says why it is a bad request.
+pub(crate) fn parse(text: &str) -> Result<ClientMessage, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let Some(obj) = value.as_object() else {
+        return Err("every message is a JSON object with a \"type\"".to_string());
+    };
+    match obj.get("type") {
+        Some(serde_json::Value::String(_)) => {}
+        Some(_) => return Err("\"type\" must be a string".to_string()),
+        None => return Err("missing field `type`".to_string()),
+    }
+    serde_json::from_value(value).map_err(|e| e.to_string())
+}
+
+/// A trimmed display name of 1–32 characters without control characters.
+pub(crate) fn check_name(name: &str) -> Result<String, String> {
+    let name = name.trim();
+    let len = name.chars().count();
+    if !(1..=MAX_NAME).contains(&len) {
+        return Err(format!("name must be 1–{MAX_NAME} characters, got {len}"));
+    }
+    if name.chars().any(char::is_control) {
+        return Err("name must not contain control characters".to_string());
+    }
+    Ok(name.to_string())
+}
+
+/// Whether an id or token is short enough to look up.
+pub(crate) fn plausible_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= MAX_ID
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_contract_messages() {
+        assert_eq!(
+            parse(r#"{"type":"list_rooms"}"#),
+            Ok(ClientMessage::ListRooms)
+        );
+        assert_eq!(
+            parse(r#"{"type":"move","row":1,"col":-2}"#),
+            Ok(ClientMessage::Move { row: 1, col: -2 })
+        );
+        assert_eq!(
+            parse(r#"{"type":"add_bot"}"#),
+            Ok(ClientMessage::AddBot { bot: None })
+        );
+    }
+
+    #[test]
+    fn explains_bad_requests() {
+        assert!(parse("nope").unwrap_err().starts_with("not JSON"));
+        assert!(parse("[1]").unwrap_err().contains("JSON object"));
+        assert!(
+            parse(r#"{"row":1}"#)
+                .unwrap_err()
+                .contains("missing field `type`")
+        );
+        assert!(
+            parse(r#"{"type":7}"#)
+                .unwrap_err()
+                .contains("must be a string")
+        );
+        assert!(
+            parse(r#"{"type":"fly"}"#)
+                .unwrap_err()
+                .contains("unknown variant `fly`")
+        );
+        assert!(
+            parse(r#"{"type":"move","row":1}"#)
+                .unwrap_err()
+                .contains("missing field `col`")
+        );
+        assert!(
+            parse(r#"{"type":"move","row":"a","col":1}"#)
+                .unwrap_err()
+                .contains("invalid type")
+        );
+    }
+
+    #[test]
+    fn names_are_checked() {
+        assert_eq!(check_name("  bob "), Ok("bob".to_string()));
+        assert_eq!(
+            check_name(""),
+            Err("name must be 1–32 characters, got 0".to_string())
+        );
+        assert!(check_name(&"x".repeat(33)).is_err());
+        assert!(check_name("a\u{7}b").is_err());
+    }
+}

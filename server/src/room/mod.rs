@@ -1,0 +1,216 @@
+//! One game room: a task that owns the room's state ([`state::Room`]) and loops over a closed
+//! set of [`RoomEvent`]s from connections, bot threads and its own timers.
+
+mod bots;
+mod state;
+
+use crate::outbox::{ConnId, Peer};
+use crate::shared::Shared;
+use jchomp_bot::Player;
+use jchomp_protocol::json::ConfigJson;
+use jchomp_protocol::rules::{Cell, Config, Seat};
+use jchomp_protocol::wire::ErrorCode;
+use state::Room;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+/// Why a room refused a request (sent to the client as an `error`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Refusal {
+    /// The error code.
+    pub code: ErrorCode,
+    /// The message in words.
+    pub message: String,
+}
+
+impl Refusal {
+    /// A refusal with this code and message.
+    pub(crate) fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Refusal {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+/// The answer to a [`RoomEvent::Leave`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LeaveOutcome {
+    /// The connection is no longer in the room.
+    Left,
+    /// Only for `keep_active_seat`: the connection holds this seat in a game that is not over
+    /// and stays.
+    Stayed(Seat),
+}
+
+/// What a bot thread produced.
+#[derive(Debug)]
+pub(crate) enum BotOutcome {
+    /// The bot chose this cell.
+    Chose(Cell),
+    /// The bot returned `None`.
+    Passed,
+    /// The bot panicked.
+    Panicked,
+}
+
+/// Everything a room task reacts to.
+pub(crate) enum RoomEvent {
+    /// Take the next free seat.
+    Join {
+        /// The joining connection.
+        peer: Peer,
+        /// Its display name.
+        name: String,
+        /// The seat taken, or why not.
+        reply: oneshot::Sender<Result<Seat, Refusal>>,
+    },
+    /// Watch the room.
+    Spectate {
+        /// The watching connection.
+        peer: Peer,
+        /// Done, or why not.
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// Take over the seat of `token`.
+    Resume {
+        /// The connection taking over.
+        peer: Peer,
+        /// The seat token.
+        token: String,
+        /// The seat, or why not.
+        reply: oneshot::Sender<Result<Seat, Refusal>>,
+    },
+    /// A move from a connection (the room answers the peer itself).
+    Move {
+        /// The sender.
+        peer: Peer,
+        /// Anchor row.
+        row: i64,
+        /// Anchor column.
+        col: i64,
+    },
+    /// The host asks for a bot in the next free seat (the room answers the peer itself).
+    AddBot {
+        /// The sender.
+        peer: Peer,
+        /// The bot spec, if any.
+        spec: Option<String>,
+    },
+    /// A snapshot for this peer.
+    Sync {
+        /// The sender.
+        peer: Peer,
+    },
+    /// The connection leaves (a seat in a playing game is abandoned), unless
+    /// `keep_active_seat` and it holds a seat in a game not over.
+    Leave {
+        /// The leaving connection.
+        conn: ConnId,
+        /// Stay if seated in a waiting or playing room.
+        keep_active_seat: bool,
+        /// What happened.
+        reply: oneshot::Sender<LeaveOutcome>,
+    },
+    /// The connection is gone.
+    Disconnected {
+        /// The connection.
+        conn: ConnId,
+    },
+    /// A bot thread finished thinking.
+    BotMoved {
+        /// The bot's seat.
+        seat: Seat,
+        /// The number of moves played when it started thinking.
+        ply: usize,
+        /// The bot, unless it panicked.
+        player: Option<Box<dyn Player>>,
+        /// What it chose.
+        outcome: BotOutcome,
+    },
+}
+
+/// Creates a room with `creator` in seat 0 as host, registers it and starts its task.
+/// Returns the room id and channel.
+pub(crate) fn create(
+    ctx: &Arc<Shared>,
+    config: Config,
+    config_json: ConfigJson,
+    creator: Peer,
+    name: String,
+) -> Result<(String, mpsc::Sender<RoomEvent>), Refusal> {
+    let (tx, rx) = mpsc::channel(ctx.settings.room_queue.max(1));
+    let id = ctx
+        .lobby
+        .register(ctx.settings.max_rooms, tx.clone(), |id| {
+            state::initial_summary(id, &config, &config_json)
+        })
+        .map_err(|_| {
+            Refusal::new(
+                ErrorCode::ServerFull,
+                format!(
+                    "the server holds its maximum of {} rooms; try again later",
+                    ctx.settings.max_rooms
+                ),
+            )
+        })?;
+    let room = Room::new(
+        id.clone(),
+        ctx.clone(),
+        tx.clone(),
+        config,
+        config_json,
+        creator,
+        name,
+    );
+    crate::metrics::inc(&ctx.metrics.rooms_created);
+    tokio::spawn(run_room(room, rx));
+    Ok((id, tx))
+}
+
+/// The room task: handles events and timers until the room closes or the server shuts down.
+async fn run_room(mut room: Room, mut rx: mpsc::Receiver<RoomEvent>) {
+    let mut shutdown = room.ctx().shutdown.clone();
+    room.start();
+    loop {
+        let deadline = room.next_deadline();
+        tokio::select! {
+            biased;
+            _ = crate::shared::shutting_down(&mut shutdown) => break,
+            ev = rx.recv() => match ev {
+                Some(ev) => room.handle(ev),
+                None => break,
+            },
+            _ = sleep_until(deadline) => room.on_timers(Instant::now()),
+        }
+        if let Some(record) = room.take_record() {
+            room.ctx().store.save(record).await;
+        }
+        if room.should_close() {
+            break;
+        }
+    }
+    room.close();
+}
+
+/// Sleeps until the deadline, or forever without one.
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(d) => tokio::time::sleep_until(d).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Milliseconds since the Unix epoch.
+pub(crate) fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// A duration from milliseconds.
+pub(crate) fn millis(ms: u64) -> Duration {
+    Duration::from_millis(ms)
+}

@@ -1,0 +1,88 @@
+//! [`run`]: the accept loop, and the graceful shutdown that stops accepting, tells clients,
+//! lets rooms and the store writer finish, and returns within the shutdown timeout.
+
+use crate::connection::serve_tcp;
+use crate::error::ServerError;
+use crate::lobby::Lobby;
+use crate::metrics::Metrics;
+use crate::settings::Settings;
+use crate::shared::{Shared, ws_config};
+use crate::store::{Store, StoreHandle};
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, mpsc, watch};
+use tokio::time::{Instant, timeout_at};
+
+/// Serves the game on `listener` (`/ws`, `/healthz`, `/metrics`) until `shutdown` completes,
+/// then shuts down gracefully: no new connections, every client is told and closed, finished
+/// games are committed, and the call returns within `settings.shutdown_timeout` (plus a little
+/// for the last commit).
+///
+/// Fails at once if the game database in `settings.data_dir` cannot be opened (for example
+/// because another server holds it).
+pub async fn run(
+    listener: TcpListener,
+    settings: Settings,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServerError> {
+    let store = Store::open(&settings.data_dir).map_err(|source| ServerError::Store {
+        path: settings.data_dir.clone(),
+        source,
+    })?;
+    let metrics = Arc::new(Metrics::default());
+    let counted = metrics.clone();
+    let (store, writer) = StoreHandle::start(store, move |n, res| {
+        let c = if res.is_ok() {
+            &counted.games_stored
+        } else {
+            &counted.store_errors
+        };
+        c.fetch_add(n as u64, Ordering::Relaxed);
+    });
+    let (shutdown_tx, shutdown_rx) = watch::channel(false);
+    let (done_tx, mut done_rx) = mpsc::channel::<()>(1);
+    let ctx = Arc::new(Shared {
+        ws_config: ws_config(&settings),
+        bot_slots: Arc::new(Semaphore::new(settings.bot_threads.max(1))),
+        conn_slots: Arc::new(Semaphore::new(settings.max_connections)),
+        settings,
+        lobby: Lobby::default(),
+        metrics,
+        store,
+        shutdown: shutdown_rx,
+        _done: done_tx,
+    });
+    tracing::info!(addr = ?listener.local_addr().ok(), data_dir = %ctx.settings.data_dir.display(), "serving");
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        tokio::select! {
+            _ = &mut shutdown => break,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, addr)) => {
+                    tokio::spawn(serve_tcp(stream, addr, ctx.clone()));
+                }
+                Err(e) => {
+                    // Out of file descriptors and the like: wait a little rather than spin.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            }
+        }
+    }
+    tracing::info!("shutting down");
+    drop(listener);
+    let _ = shutdown_tx.send(true);
+    let deadline = Instant::now() + ctx.settings.shutdown_timeout;
+    drop(ctx);
+    if timeout_at(deadline, done_rx.recv()).await.is_err() {
+        tracing::warn!("some connections or rooms did not end in time");
+    }
+    match timeout_at(deadline + Duration::from_millis(500), writer).await {
+        Ok(_) => tracing::info!("stopped"),
+        Err(_) => tracing::warn!("the store writer did not finish in time"),
+    }
+    Ok(())
+}

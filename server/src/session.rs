@@ -1,0 +1,343 @@
+//! [`Session`]: one connection's protocol state — which room it is in and as what — and the
+//! handling of each client message. Room requests go to the room's task; answers about the
+//! room come back through the connection's outgoing queue.
+
+use crate::metrics::inc;
+use crate::outbox::Peer;
+use crate::request::{check_name, parse, plausible_id};
+use crate::room::{self, LeaveOutcome, Refusal, RoomEvent};
+use crate::shared::Shared;
+use jchomp_protocol::json::ConfigJson;
+use jchomp_protocol::rules::Seat;
+use jchomp_protocol::wire::{ClientMessage, ErrorCode, RejectReason, ServerMessage};
+use std::sync::Arc;
+use tokio::sync::{mpsc, oneshot};
+
+/// The room a connection is in.
+struct Member {
+    room: String,
+    tx: mpsc::Sender<RoomEvent>,
+}
+
+/// One connection's protocol state.
+pub(crate) struct Session {
+    peer: Peer,
+    ctx: Arc<Shared>,
+    member: Option<Member>,
+}
+
+impl Session {
+    /// A session outside any room.
+    pub(crate) fn new(peer: Peer, ctx: Arc<Shared>) -> Self {
+        Session {
+            peer,
+            ctx,
+            member: None,
+        }
+    }
+
+    /// Handles one text frame.
+    pub(crate) async fn handle_text(&mut self, text: &str) {
+        match parse(text) {
+            Ok(msg) => self.handle(msg).await,
+            Err(message) => self.bad_request(message),
+        }
+    }
+
+    /// Answers a binary frame.
+    pub(crate) fn handle_binary(&self) {
+        self.bad_request("binary frames are not supported; send JSON text frames".to_string());
+    }
+
+    /// Tells the room (if any) that this connection is gone.
+    pub(crate) async fn disconnect(&mut self) {
+        if let Some(m) = self.member.take() {
+            let _ =
+                m.tx.send(RoomEvent::Disconnected { conn: self.peer.id })
+                    .await;
+        }
+    }
+
+    async fn handle(&mut self, msg: ClientMessage) {
+        match msg {
+            ClientMessage::ListRooms => self.reply(&ServerMessage::Rooms {
+                rooms: self.ctx.lobby.summaries(),
+            }),
+            ClientMessage::CreateRoom { name, config } => self.create(name, config).await,
+            ClientMessage::JoinRoom { room, name } => self.join(room, name).await,
+            ClientMessage::AddBot { bot } => {
+                let peer = self.peer.clone();
+                self.tell_room(RoomEvent::AddBot { peer, spec: bot }).await;
+            }
+            ClientMessage::Spectate { room } => self.spectate(room).await,
+            ClientMessage::Move { row, col } => self.play(row, col).await,
+            ClientMessage::Resume { token } => self.resume(token).await,
+            ClientMessage::Sync => {
+                let peer = self.peer.clone();
+                self.tell_room(RoomEvent::Sync { peer }).await;
+            }
+            ClientMessage::Leave => self.leave().await,
+            ClientMessage::ListGames { limit } => self.list_games(limit).await,
+            ClientMessage::GetGame { game } => self.get_game(game).await,
+        }
+    }
+
+    async fn create(&mut self, name: String, config: ConfigJson) {
+        let name = match check_name(&name) {
+            Ok(n) => n,
+            Err(m) => return self.bad_request(m),
+        };
+        let valid = match config.validate() {
+            Ok(c) => c,
+            Err(e) => return self.error(ErrorCode::InvalidConfig, e.to_string()),
+        };
+        let s = &self.ctx.settings;
+        if let Some(ms) = config.move_time_ms
+            && !(s.min_move_time_ms..=s.max_move_time_ms).contains(&ms)
+        {
+            let message = format!(
+                "move_time_ms must be {}–{}, got {ms}",
+                s.min_move_time_ms, s.max_move_time_ms
+            );
+            return self.error(ErrorCode::InvalidConfig, message);
+        }
+        if !self.vacate().await {
+            return;
+        }
+        let canonical = ConfigJson::new(&valid, config.move_time_ms);
+        match room::create(&self.ctx, valid, canonical, self.peer.clone(), name) {
+            Ok((room, tx)) => self.member = Some(Member { room, tx }),
+            Err(r) => self.refused(r),
+        }
+    }
+
+    async fn join(&mut self, room: String, name: String) {
+        let name = match check_name(&name) {
+            Ok(n) => n,
+            Err(m) => return self.bad_request(m),
+        };
+        let Some(tx) = self.find_room(&room) else {
+            return;
+        };
+        if !self.vacate().await {
+            return;
+        }
+        let peer = self.peer.clone();
+        let (reply, rx) = oneshot::channel();
+        if let Ok(Some(_seat)) = self
+            .ask(&room, &tx, RoomEvent::Join { peer, name, reply }, rx)
+            .await
+        {
+            self.member = Some(Member { room, tx });
+        }
+    }
+
+    async fn spectate(&mut self, room: String) {
+        let Some(tx) = self.find_room(&room) else {
+            return;
+        };
+        if !self.vacate().await {
+            return;
+        }
+        let peer = self.peer.clone();
+        let (reply, rx) = oneshot::channel();
+        if let Ok(Some(())) = self
+            .ask(&room, &tx, RoomEvent::Spectate { peer, reply }, rx)
+            .await
+        {
+            self.member = Some(Member { room, tx });
+        }
+    }
+
+    async fn resume(&mut self, token: String) {
+        let found = if plausible_id(&token) {
+            self.ctx.lobby.room_for_token(&token)
+        } else {
+            None
+        };
+        let Some((room, tx)) = found else {
+            return self.error(ErrorCode::BadToken, "the token matches no seat".to_string());
+        };
+        let same_room = self.member.as_ref().is_some_and(|m| m.room == room);
+        if !same_room && !self.vacate().await {
+            return;
+        }
+        let peer = self.peer.clone();
+        let (reply, rx) = oneshot::channel();
+        let ev = RoomEvent::Resume { peer, token, reply };
+        if let Ok(Some(_seat)) = self.ask(&room, &tx, ev, rx).await {
+            self.member = Some(Member { room, tx });
+        }
+    }
+
+    async fn play(&mut self, row: i64, col: i64) {
+        if self.member.is_none() {
+            inc(&self.ctx.metrics.moves_rejected);
+            return self.reply(&ServerMessage::MoveRejected {
+                reason: RejectReason::NotSeated,
+                message: "you are not in a room".to_string(),
+            });
+        }
+        let peer = self.peer.clone();
+        self.tell_room(RoomEvent::Move { peer, row, col }).await;
+    }
+
+    async fn leave(&mut self) {
+        let Some(m) = self.member.take() else {
+            return self.error(ErrorCode::Forbidden, "you are not in a room".to_string());
+        };
+        let (reply, rx) = oneshot::channel();
+        let ev = RoomEvent::Leave {
+            conn: self.peer.id,
+            keep_active_seat: false,
+            reply,
+        };
+        if m.tx.send(ev).await.is_ok() {
+            let _ = rx.await;
+        }
+        self.reply(&ServerMessage::Left { room: m.room });
+    }
+
+    async fn list_games(&mut self, limit: Option<u32>) {
+        let s = &self.ctx.settings;
+        let limit = limit
+            .unwrap_or(s.list_games_default)
+            .clamp(1, s.list_games_max.max(1));
+        match self.ctx.store.list(limit as usize).await {
+            Ok(games) => self.reply(&ServerMessage::Games { games }),
+            Err(e) => {
+                tracing::error!(error = %e, "listing games failed");
+                self.error(ErrorCode::Internal, "the game store failed".to_string());
+            }
+        }
+    }
+
+    async fn get_game(&mut self, game: String) {
+        if !plausible_id(&game) {
+            return self.error(
+                ErrorCode::NoSuchGame,
+                format!("no stored game has id {game:?}"),
+            );
+        }
+        match self.ctx.store.get(game.clone()).await {
+            Ok(Some(record)) => self.reply(&ServerMessage::Game { record }),
+            Ok(None) => self.error(
+                ErrorCode::NoSuchGame,
+                format!("no stored game has id {game:?}"),
+            ),
+            Err(e) => {
+                tracing::error!(error = %e, "reading a game failed");
+                self.error(ErrorCode::Internal, "the game store failed".to_string());
+            }
+        }
+    }
+
+    // ---- helpers ----------------------------------------------------------------------------
+
+    /// Sends an event about the current room; answers `forbidden` when not in a room.
+    async fn tell_room(&mut self, ev: RoomEvent) {
+        let Some(m) = &self.member else {
+            return self.error(
+                ErrorCode::Forbidden,
+                "you are not in a room; create, join or spectate one first".to_string(),
+            );
+        };
+        if m.tx.send(ev).await.is_err() {
+            let room = m.room.clone();
+            self.member = None;
+            self.error(ErrorCode::NoSuchRoom, format!("room {room} has closed"));
+        }
+    }
+
+    /// The channel of a room, or `no_such_room` sent.
+    fn find_room(&self, room: &str) -> Option<mpsc::Sender<RoomEvent>> {
+        let tx = if plausible_id(room) {
+            self.ctx.lobby.room(room)
+        } else {
+            None
+        };
+        if tx.is_none() {
+            self.error(ErrorCode::NoSuchRoom, format!("no room has id {room:?}"));
+        }
+        tx
+    }
+
+    /// Sends a request to a room and waits for its answer; a refusal is sent to the client.
+    /// `Ok(None)` means refused, `Err(())` the room is gone (also answered).
+    async fn ask<T>(
+        &self,
+        room: &str,
+        tx: &mpsc::Sender<RoomEvent>,
+        ev: RoomEvent,
+        rx: oneshot::Receiver<Result<T, Refusal>>,
+    ) -> Result<Option<T>, ()> {
+        let gone = || {
+            self.error(ErrorCode::NoSuchRoom, format!("room {room} has closed"));
+        };
+        if tx.send(ev).await.is_err() {
+            gone();
+            return Err(());
+        }
+        match rx.await {
+            Ok(Ok(v)) => Ok(Some(v)),
+            Ok(Err(r)) => {
+                self.refused(r);
+                Ok(None)
+            }
+            Err(_) => {
+                gone();
+                Err(())
+            }
+        }
+    }
+
+    /// Leaves the current room before entering another: spectators and seats of finished
+    /// games leave; a seat in a game not over is kept and `forbidden` is answered.
+    async fn vacate(&mut self) -> bool {
+        let Some(m) = &self.member else {
+            return true;
+        };
+        let (reply, rx) = oneshot::channel();
+        let ev = RoomEvent::Leave {
+            conn: self.peer.id,
+            keep_active_seat: true,
+            reply,
+        };
+        if m.tx.send(ev).await.is_err() {
+            self.member = None;
+            return true;
+        }
+        match rx.await {
+            Ok(LeaveOutcome::Stayed(seat)) => {
+                let message = seated_message(seat, &m.room);
+                self.error(ErrorCode::Forbidden, message);
+                false
+            }
+            Ok(LeaveOutcome::Left) | Err(_) => {
+                self.member = None;
+                true
+            }
+        }
+    }
+
+    fn reply(&self, msg: &ServerMessage) {
+        self.peer.send_msg(msg);
+    }
+
+    fn error(&self, code: ErrorCode, message: String) {
+        self.reply(&ServerMessage::Error { code, message });
+    }
+
+    fn refused(&self, r: Refusal) {
+        self.error(r.code, r.message);
+    }
+
+    fn bad_request(&self, message: String) {
+        inc(&self.ctx.metrics.bad_requests);
+        self.error(ErrorCode::BadRequest, message);
+    }
+}
+
+fn seated_message(seat: Seat, room: &str) -> String {
+    format!("you hold seat {seat} in room {room}, whose game is not over; send leave first")
+}

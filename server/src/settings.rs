@@ -1,0 +1,81 @@
+//! [`Settings`]: every limit and tunable of the server, with the embedded defaults.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The address the `jchomp-server` binary listens on when `--addr` is not given.
+pub const DEFAULT_ADDR: &str = "127.0.0.1:7777";
+
+/// Every limit and tunable of the server. [`Settings::default`] holds the embedded defaults the
+/// binary starts with; tests shorten the timers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Directory holding the game database (`games.redb`); created if missing.
+    pub data_dir: PathBuf,
+    /// How long a dropped seat is held for `resume` before the game is abandoned (or, in a
+    /// waiting room, the seat is freed).
+    pub grace: Duration,
+    /// Largest incoming WebSocket message (and frame), in bytes.
+    pub max_message_size: usize,
+    /// Sustained messages per second a connection may send (token bucket refill rate).
+    pub rate_limit_per_sec: u32,
+    /// Messages a connection may send in a burst (token bucket capacity).
+    pub rate_limit_burst: u32,
+    /// How often the server pings an otherwise quiet connection.
+    pub ping_interval: Duration,
+    /// A connection from which nothing (not even a pong) arrives for this long is closed.
+    pub idle_timeout: Duration,
+    /// Time a new TCP connection has to send its HTTP request head.
+    pub handshake_timeout: Duration,
+    /// Time one write to a client may take before the client is dropped as stalled.
+    pub write_timeout: Duration,
+    /// Most rooms held at once (waiting, playing and finished).
+    pub max_rooms: usize,
+    /// Most TCP connections served at once (WebSocket and HTTP).
+    pub max_connections: usize,
+    /// Messages queued for one client before it is disconnected as a slow reader.
+    pub outgoing_queue: usize,
+    /// Events queued for one room before senders wait.
+    pub room_queue: usize,
+    /// How long a finished room stays listed (for `sync` and late spectators) before it closes.
+    pub finished_linger: Duration,
+    /// Smallest `move_time_ms` a room may be created with.
+    pub min_move_time_ms: u64,
+    /// Largest `move_time_ms` a room may be created with.
+    pub max_move_time_ms: u64,
+    /// Bot moves computed at the same time (each on a blocking thread).
+    pub bot_threads: usize,
+    /// Default number of games `list_games` returns.
+    pub list_games_default: u32,
+    /// Largest number of games `list_games` returns.
+    pub list_games_max: u32,
+    /// Time graceful shutdown may take to close clients and store finished games.
+    pub shutdown_timeout: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            data_dir: PathBuf::from("jchomp-data"),
+            grace: Duration::from_secs(60),
+            max_message_size: 64 * 1024,
+            rate_limit_per_sec: 500,
+            rate_limit_burst: 500,
+            ping_interval: Duration::from_secs(15),
+            idle_timeout: Duration::from_secs(45),
+            handshake_timeout: Duration::from_secs(10),
+            write_timeout: Duration::from_secs(10),
+            max_rooms: 1000,
+            max_connections: 4096,
+            outgoing_queue: 256,
+            room_queue: 256,
+            finished_linger: Duration::from_secs(120),
+            min_move_time_ms: 10,
+            max_move_time_ms: 24 * 60 * 60 * 1000,
+            bot_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            list_games_default: 20,
+            list_games_max: 100,
+            shutdown_timeout: Duration::from_secs(4),
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! [`Shared`]: what every connection and room task of one server shares. Each task holds an
+//! `Arc<Shared>`; `run` knows every task has ended when the last one is dropped.
+
+use crate::lobby::Lobby;
+use crate::metrics::Metrics;
+use crate::settings::Settings;
+use crate::store::StoreHandle;
+use std::sync::Arc;
+use tokio::sync::{Semaphore, mpsc, watch};
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+
+/// State shared by every task of one server.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    /// Limits and timers.
+    pub settings: Settings,
+    /// Rooms and seat tokens.
+    pub lobby: Lobby,
+    /// Counters for `/metrics`.
+    pub metrics: Arc<Metrics>,
+    /// The game database.
+    pub store: StoreHandle,
+    /// Bounds how many bot moves are computed at once.
+    pub bot_slots: Arc<Semaphore>,
+    /// Bounds the connections served at once.
+    pub conn_slots: Arc<Semaphore>,
+    /// Becomes `true` when the server shuts down.
+    pub shutdown: watch::Receiver<bool>,
+    /// WebSocket limits derived from the settings.
+    pub ws_config: WebSocketConfig,
+    /// Dropped with the last `Arc<Shared>`, which tells `run` every task is done.
+    pub _done: mpsc::Sender<()>,
+}
+
+impl Shared {
+    /// Whether the server is shutting down.
+    pub(crate) fn shutting_down(&self) -> bool {
+        *self.shutdown.borrow()
+    }
+}
+
+/// The tungstenite limits for the settings: messages and frames capped at
+/// `max_message_size`, small read and write buffers, and a bounded write buffer.
+pub(crate) fn ws_config(settings: &Settings) -> WebSocketConfig {
+    let max = settings.max_message_size.max(1024);
+    WebSocketConfig::default()
+        .read_buffer_size(16 * 1024)
+        .write_buffer_size(16 * 1024)
+        .max_write_buffer_size(16 * 1024 + 4 * max + 1024 * 1024)
+        .max_message_size(Some(max))
+        .max_frame_size(Some(max))
+}
+
+/// Completes once the server shuts down (or the server is gone).
+pub(crate) async fn shutting_down(rx: &mut watch::Receiver<bool>) {
+    let _ = rx.wait_for(|s| *s).await;
+}

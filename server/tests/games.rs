@@ -1,0 +1,186 @@
+//! Full games over real WebSockets: 2, 3 and 4 players, a tie, spectators, the room list, and
+//! many rooms played in parallel.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{Client, TestServer, config, play_out};
+use serde_json::json;
+
+/// Creates a room for `cfg`, fills it with people, and returns the room id, the clients
+/// (index = seat) and the version of the snapshot that started the game.
+async fn full_room(server: &TestServer, cfg: &serde_json::Value) -> (String, Vec<Client>, u64) {
+    let players = cfg["players"].as_u64().unwrap() as usize;
+    let mut clients = vec![server.client().await];
+    let (room, _) = clients[0].create("p0", cfg.clone()).await;
+    let mut version = 0;
+    for seat in 1..players {
+        let mut c = server.client().await;
+        let (s, _, snap) = c.join(&room, &format!("p{seat}")).await;
+        assert_eq!(s as usize, seat);
+        version = snap["version"].as_u64().unwrap();
+        // Everyone already seated sees the same snapshot.
+        for earlier in clients.iter_mut() {
+            assert_eq!(earlier.expect("room").await, snap);
+        }
+        let expected = if seat + 1 == players {
+            "playing"
+        } else {
+            "waiting"
+        };
+        assert_eq!(snap["status"], expected);
+        clients.push(c);
+    }
+    (room, clients, version)
+}
+
+#[tokio::test]
+async fn two_player_game_to_poison() {
+    let server = TestServer::start().await;
+    let cfg = config(4, 5, 2, [1, 2], &[[0, 0]]);
+    let mut a = server.client().await;
+    let (room, _) = a.create("alice", cfg.clone()).await;
+    let mut b = server.client().await;
+    let (seat, token, snap) = b.join(&room, "bob").await;
+    assert_eq!(seat, 1);
+    assert_eq!(token.len(), 32);
+    assert_eq!(snap["status"], "playing");
+    assert_eq!(snap["to_move"], 0);
+    assert_eq!(
+        snap["seats"][0],
+        json!({"name":"alice","bot":false,"connected":true})
+    );
+    assert_eq!(
+        snap["seats"][1],
+        json!({"name":"bob","bot":false,"connected":true})
+    );
+    assert_eq!(snap["eaten"], json!([]));
+    assert_eq!(snap["result"], json!(null));
+    let a_snap = a.expect("room").await;
+    assert_eq!(a_snap, snap);
+    let version = snap["version"].as_u64().unwrap();
+    let end = play_out(&mut [a, b], &cfg, version).await;
+    assert!(end["result"]["kind"] == "poisoned" || end["result"]["kind"] == "tie");
+}
+
+#[tokio::test]
+async fn three_and_four_player_games() {
+    let server = TestServer::start().await;
+    for players in [3, 4] {
+        let cfg = config(5, 6, players, [1, 1], &[[0, 0], [4, 5]]);
+        let (_, mut clients, version) = full_room(&server, &cfg).await;
+        let end = play_out(&mut clients, &cfg, version).await;
+        assert_eq!(end["result"]["kind"], "poisoned");
+        assert_eq!(end["seats"].as_array().unwrap().len(), players as usize);
+    }
+}
+
+#[tokio::test]
+async fn a_move_that_leaves_no_selection_is_a_tie() {
+    let server = TestServer::start().await;
+    // Every 2×2 block of a 4×4 board covers a centre cell: eating the centre ends the game.
+    let cfg = config(4, 4, 2, [2, 2], &[[0, 0]]);
+    let (_, mut clients, version) = full_room(&server, &cfg).await;
+    clients[0]
+        .send(json!({"type":"move","row":1,"col":1}))
+        .await;
+    for c in clients.iter_mut() {
+        let m = c.expect("moved").await;
+        assert_eq!(m["version"], version + 1);
+        assert_eq!(m["status"], "finished");
+        assert_eq!(m["to_move"], json!(null));
+        assert_eq!(m["result"], json!({"kind":"tie"}));
+        let snap = c.expect("room").await;
+        assert_eq!(snap["result"], json!({"kind":"tie"}));
+        assert_eq!(snap["eaten"], json!([[1, 1], [1, 2], [2, 1], [2, 2]]));
+        assert_eq!(snap["to_move"], json!(null));
+    }
+}
+
+#[tokio::test]
+async fn spectators_see_everything_and_cannot_move() {
+    let server = TestServer::start().await;
+    let cfg = config(4, 4, 2, [1, 1], &[[3, 3]]);
+    let (room, mut clients, version) = full_room(&server, &cfg).await;
+    let mut spectator = server.client().await;
+    spectator.send(json!({"type":"spectate","room":room})).await;
+    let snap = spectator.expect("room").await;
+    assert_eq!(snap["version"], version);
+    assert_eq!(snap["status"], "playing");
+    // Spectating does not change the room: the players hear nothing.
+    spectator.send(json!({"type":"move","row":0,"col":0})).await;
+    spectator.expect_rejected("not_seated").await;
+    clients[0]
+        .expect_silence(std::time::Duration::from_millis(50))
+        .await;
+    // The spectator sees the whole game.
+    clients.push(spectator);
+    let mut players: Vec<Client> = clients.drain(..2).collect();
+    let mut spectator = clients.pop().unwrap();
+    let end = tokio::join!(play_out(&mut players, &cfg, version), async {
+        loop {
+            let v = spectator.recv().await;
+            if v["type"] == "room" {
+                break v;
+            }
+            assert_eq!(v["type"], "moved");
+        }
+    });
+    assert_eq!(end.0, end.1);
+    // Sync gives the same snapshot again.
+    spectator.send(json!({"type":"sync"})).await;
+    assert_eq!(spectator.expect("room").await, end.1);
+}
+
+#[tokio::test]
+async fn the_room_list_shows_rooms_seats_and_status() {
+    let server = TestServer::start().await;
+    let mut a = server.client().await;
+    a.send(json!({"type":"list_rooms"})).await;
+    assert_eq!(a.expect("rooms").await["rooms"], json!([]));
+    let cfg =
+        json!({"rows":6,"cols":7,"players":2,"eat":[1,2],"poison":[[0,0]],"move_time_ms":30000});
+    let (room, _) = a.create("alice", cfg.clone()).await;
+    let mut b = server.client().await;
+    b.send(json!({"type":"list_rooms"})).await;
+    let rooms = b.expect("rooms").await;
+    assert_eq!(
+        rooms["rooms"],
+        json!([{"room":room,"config":cfg,"seats":[{"name":"alice","bot":false,"connected":true},null],"status":"waiting"}])
+    );
+    b.join(&room, "bob").await;
+    b.send(json!({"type":"list_rooms"})).await;
+    assert_eq!(b.expect("rooms").await["rooms"][0]["status"], "playing");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_rooms_in_parallel() {
+    let server = TestServer::start().await;
+    let games = (0..40).map(|i| {
+        let server = &server;
+        async move {
+            let cfg = config(
+                4 + i % 5,
+                4 + i % 7,
+                2 + i % 3,
+                [1 + i % 2, 1 + i % 3],
+                &[[0, 0]],
+            );
+            let (_, mut clients, version) = full_room(server, &cfg).await;
+            play_out(&mut clients, &cfg, version).await
+        }
+    });
+    let ends = futures_util::future::join_all(games).await;
+    assert_eq!(ends.len(), 40);
+    assert!(ends.iter().all(|e| e["status"] == "finished"));
+    assert_eq!(
+        server
+            .metric("jchomp_games_finished_total{result=\"poisoned\"}")
+            .await
+            + server
+                .metric("jchomp_games_finished_total{result=\"tie\"}")
+                .await,
+        40
+    );
+}
