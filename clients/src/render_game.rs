@@ -282,7 +282,10 @@ fn panel(view: &GameView<'_>, sel: Option<&Selection>, width: usize) -> Vec<Line
         let text = match (sel.refused, sel.poison) {
             (Some(why), _) => format!("{r},{c}: refused, {why}"),
             (None, true) => format!("{r},{c}: eats POISON, you lose"),
-            (None, false) => format!("{r},{c}: eats {} cells", sel.cells.count()),
+            (None, false) => match sel.cells.count() {
+                1 => format!("{r},{c}: eats 1 cell"),
+                n => format!("{r},{c}: eats {n} cells"),
+            },
         };
         let style = match (sel.refused, sel.poison) {
             (Some(_), _) => Style::Bad,
