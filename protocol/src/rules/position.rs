@@ -229,19 +229,22 @@ impl Position {
             return;
         };
         let (er, ec) = config.eat();
-        self.uneaten = self.uneaten.without(Bits::rect(cell.row, cell.col, er, ec));
-        if config.poison_zone().contains(cell.index()) {
+        let index = cell.index();
+        let poisoned = config.poison_zone().contains(index);
+        if (er, ec) == (1, 1) {
+            // One cell eaten; with a 1×1 eat size every uneaten cell is a selection.
+            self.uneaten = self.uneaten.without(Bits::single(index));
+            self.selections = self.uneaten;
+        } else {
+            self.uneaten = self.uneaten.without(Bits::rect(cell.row, cell.col, er, ec));
+            // Eating only ever removes selections: exactly those whose rectangle overlaps the
+            // eaten one, anchored up to eat-1 rows above and eat-1 columns left of its cells.
+            self.selections = self.selections.without(Self::overlapping(cell, er, ec));
+        }
+        if poisoned {
             self.selections = Bits::EMPTY;
             self.status = Status::Over(GameResult::Poisoned { loser: mover });
             return;
-        }
-        // Eating only ever removes selections: exactly those whose rectangle overlaps the eaten
-        // one, whose anchors lie up to eat-1 rows above and eat-1 columns left of its cells.
-        // With a 1×1 eat size that is the eaten cell, and the selections are the uneaten cells.
-        if (er, ec) == (1, 1) {
-            self.selections = self.uneaten;
-        } else {
-            self.selections = self.selections.without(Self::overlapping(cell, er, ec));
         }
         self.status = if self.selections.is_empty() {
             Status::Over(GameResult::Tie)
