@@ -196,7 +196,7 @@ async fn run_room(mut room: Room, mut rx: mpsc::Receiver<RoomEvent>) {
 }
 
 /// Sleeps until the deadline, or forever without one.
-async fn sleep_until(deadline: Option<Instant>) {
+pub(crate) async fn sleep_until(deadline: Option<Instant>) {
     match deadline {
         Some(d) => tokio::time::sleep_until(d).await,
         None => std::future::pending().await,

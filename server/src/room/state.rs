@@ -15,6 +15,7 @@ use jchomp_protocol::wire::{
     ErrorCode, Moved, RejectReason, RoomStatus, RoomSummary, SeatInfo, ServerMessage, Snapshot,
 };
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
@@ -27,8 +28,12 @@ enum Occupant {
         peer: Option<Peer>,
         grace_until: Option<Instant>,
     },
-    /// A server-side bot; `player` is `None` while it thinks.
-    Bot { player: Option<Box<dyn Player>> },
+    /// A server-side bot; `player` is `None` while it thinks; raising `stop` makes a
+    /// thinking bot answer at once.
+    Bot {
+        player: Option<Box<dyn Player>>,
+        stop: Arc<AtomicBool>,
+    },
 }
 
 /// A taken seat.
@@ -278,6 +283,11 @@ impl Room {
             .filter_map(|s| s.token.clone())
             .collect();
         self.ctx.lobby.remove(&self.id, &tokens);
+        for slot in self.seats.iter().flatten() {
+            if let Occupant::Bot { stop, .. } = &slot.occupant {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
         if !self.ctx.shutting_down() {
             self.broadcast(&ServerMessage::Left {
                 room: self.id.clone(),
@@ -442,12 +452,15 @@ impl Room {
             return Err(self.full());
         };
         let spec = spec.unwrap_or_else(|| bots::DEFAULT_SPEC.to_string());
-        let player = bots::build(&spec).map_err(|e| Refusal::new(ErrorCode::BadRequest, e))?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let (spec, player) =
+            bots::build(&spec, stop.clone()).map_err(|e| Refusal::new(ErrorCode::BadRequest, e))?;
         self.seats[i] = Some(SeatSlot {
             name: spec.clone(),
             token: None,
             occupant: Occupant::Bot {
                 player: Some(player),
+                stop,
             },
         });
         tracing::info!(room = %self.id, seat = i, bot = %spec, "bot added");
@@ -520,7 +533,7 @@ impl Room {
             bots::fallback()
         });
         let Some(Some(SeatSlot {
-            occupant: Occupant::Bot { player: slot },
+            occupant: Occupant::Bot { player: slot, .. },
             ..
         })) = self.seats.get_mut(usize::from(seat))
         else {
@@ -603,8 +616,9 @@ impl Room {
         self.turn_deadline = None;
         self.close_at = Some(Instant::now() + self.ctx.settings.finished_linger);
         for slot in self.seats.iter_mut().flatten() {
-            if let Occupant::Human { grace_until, .. } = &mut slot.occupant {
-                *grace_until = None;
+            match &mut slot.occupant {
+                Occupant::Human { grace_until, .. } => *grace_until = None,
+                Occupant::Bot { stop, .. } => stop.store(true, Ordering::Relaxed),
             }
         }
         let m = &self.ctx.metrics;
@@ -644,7 +658,7 @@ impl Room {
             return;
         };
         let Some(SeatSlot {
-            occupant: Occupant::Bot { player },
+            occupant: Occupant::Bot { player, stop },
             ..
         }) = &mut self.seats[usize::from(seat)]
         else {
@@ -653,13 +667,23 @@ impl Room {
         let Some(player) = player.take() else {
             return;
         };
+        // A bot with a time budget is stopped with a fifth of its turn left.
+        let stop_at = self
+            .turn_deadline
+            .zip(self.config_json.move_time_ms)
+            .map(|(d, ms)| d - millis(ms / 5));
+        let turn = bots::Turn {
+            seat,
+            ply: self.game.moves().len(),
+            config: self.config,
+            position: *self.game.position(),
+            stop_at,
+        };
         bots::think(
             self.ctx.bot_slots.clone(),
             self.me.clone(),
-            seat,
-            self.game.moves().len(),
-            self.config,
-            *self.game.position(),
+            turn,
+            stop.clone(),
             player,
         );
     }
