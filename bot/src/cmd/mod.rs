@@ -1,9 +1,11 @@
 //! The subcommands of `jchomp-bot` and the errors they report.
 
 mod analyze;
+mod matches;
 mod perft;
 mod solve;
 mod start;
+mod tournament;
 
 use clap::{Parser, Subcommand};
 
@@ -23,6 +25,10 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Lists every valid selection with its exact value and plies to the end.
     Analyze(analyze::AnalyzeArgs),
+    /// Plays a series of games between bots with the seats rotated and prints the scores.
+    Match(matches::MatchArgs),
+    /// Plays a tournament between bots: standings, Elo, SPRT, output directory, resume.
+    Tournament(tournament::TournamentArgs),
 }
 
 /// Runs one parsed command line, printing to standard output.
@@ -32,5 +38,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Perft(args) => perft::run(&args, &mut out),
         Command::Solve(args) => solve::run(&args, &mut out),
         Command::Analyze(args) => analyze::run(&args, &mut out),
+        Command::Match(args) => matches::run(&args, &mut out),
+        Command::Tournament(args) => tournament::run(&args, &mut out),
     }
 }

@@ -46,7 +46,12 @@ pub struct Engine {
     megabytes: usize,
     rng: Rng,
     mode: MultiMode,
+    contempt: i32,
 }
+
+/// How much worse than an unclear position a search bot finds a certain tie (see
+/// [`Negamax::with_contempt`]); the heuristic unit is 100.
+pub const CONTEMPT: i32 = 150;
 
 impl Engine {
     /// An engine with tables of about `megabytes` MiB (allocated on first use); `seed` orders
@@ -58,12 +63,19 @@ impl Engine {
             megabytes,
             rng: Rng::new(seed),
             mode: DEFAULT_MULTI,
+            contempt: CONTEMPT,
         }
     }
 
     /// Chooses the multi-player search.
     pub fn with_mode(mut self, mode: MultiMode) -> Engine {
         self.mode = mode;
+        self
+    }
+
+    /// Sets the contempt for ties (0: a tie is worth exactly 0).
+    pub fn with_contempt(mut self, contempt: i32) -> Engine {
+        self.contempt = contempt;
         self
     }
 
@@ -116,12 +128,9 @@ impl Engine {
                 let tt = self
                     .tt
                     .get_or_insert_with(|| Table::with_megabytes(megabytes));
-                Negamax::new(config, tt, &mut limits, seat).root(
-                    position,
-                    depth,
-                    &order,
-                    &mut scores,
-                )
+                Negamax::new(config, tt, &mut limits, seat)
+                    .with_contempt(self.contempt)
+                    .root(position, depth, &order, &mut scores)
             };
             let Some(found) = found else { break };
             best = Some((found, depth));

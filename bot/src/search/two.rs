@@ -40,6 +40,10 @@ pub struct Negamax<'a> {
     history: [u32; 256],
     /// The searching seat in a paranoid search; `None` with two players.
     paranoid: Option<Seat>,
+    /// The searching seat.
+    root: Seat,
+    /// How much worse than 0 a tie is for the searching side (and better for the other).
+    contempt: i32,
     salt: u64,
 }
 
@@ -52,7 +56,27 @@ impl<'a> Negamax<'a> {
             limits,
             history: [0; 256],
             paranoid: (config.players() > 2).then_some(seat),
+            root: seat,
+            contempt: 0,
             salt: config_salt(config),
+        }
+    }
+
+    /// Scores ties `-contempt` for the searching side (`+contempt` for the other), so that a
+    /// bot prefers playing on for a win over a certain tie against a weaker opponent. Exact
+    /// solving uses 0.
+    pub fn with_contempt(mut self, contempt: i32) -> Self {
+        self.contempt = contempt;
+        self
+    }
+
+    /// The score of a tie for `mover`.
+    #[inline]
+    fn tie(&self, mover: Seat) -> i32 {
+        if self.same_side(mover, self.root) {
+            -self.contempt
+        } else {
+            self.contempt
         }
     }
 
@@ -120,7 +144,7 @@ impl<'a> Negamax<'a> {
             // A safe selection never poisons: the game can only end in a tie here.
             Status::Over(_) => {
                 self.limits.tick();
-                (0, true)
+                (self.tie(position.to_move().unwrap_or(self.root)), true)
             }
             Status::ToMove(next) => {
                 let mover = position.to_move().unwrap_or(next);
@@ -153,11 +177,11 @@ impl<'a> Negamax<'a> {
             // Only poisoned selections are left: the seat to move eats poison next ply.
             return (-(WIN - ply as i32 - 1), true);
         }
+        let mover = position.to_move().unwrap_or(0);
         if !position.selections().intersects(config.poison_zone()) {
             // No selection can ever reach poison again: the game will tie.
-            return (0, true);
+            return (self.tie(mover), true);
         }
-        let mover = position.to_move().unwrap_or(0);
         if depth == 0 {
             let e = match self.paranoid {
                 None => eval::two_player(config, position),
@@ -175,6 +199,8 @@ impl<'a> Negamax<'a> {
         let mut key = hash(cover(config, position.selections())) ^ self.salt;
         if let Some(root) = self.paranoid {
             key ^= seat_salt(mover, 0) ^ seat_salt(root, 1);
+        } else if self.contempt != 0 {
+            key ^= seat_salt(u8::from(mover == self.root), 3);
         }
         let mut tt_move = NO_MOVE;
         if let Some(e) = self.tt.probe(key) {

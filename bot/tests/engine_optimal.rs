@@ -1,0 +1,82 @@
+//! The search engine, given depth enough to see the end, plays optimally: its choice keeps the
+//! exact value the brute-force solver in `brute/` gives, with and without contempt for ties.
+
+// Helpers outside `#[test]` functions panic on purpose when a check fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod brute;
+
+use brute::{Model, Outcome};
+use jchomp_bot::Rng;
+use jchomp_bot::search::{Budget, Engine};
+use jchomp_protocol::rules::{Cell, Config, Position, Setup};
+use std::collections::HashMap;
+
+fn config(m: &Model) -> Config {
+    Config::new(&Setup {
+        rows: m.rows as i64,
+        cols: m.cols as i64,
+        players: 2,
+        eat: [m.eat.0 as i64, m.eat.1 as i64],
+        poison: m
+            .poison
+            .iter()
+            .map(|&(r, c)| [r as i64, c as i64])
+            .collect(),
+    })
+    .unwrap()
+}
+
+#[test]
+fn deep_search_keeps_the_exact_value() {
+    let models = [
+        Model::new(4, 5, (1, 2), &[(1, 1), (3, 4)]),
+        Model::new(5, 5, (1, 2), &[(2, 2)]),
+        Model::new(5, 4, (2, 1), &[(2, 1)]),
+        Model::new(5, 5, (2, 2), &[(1, 1), (3, 3)]),
+    ];
+    let mut rng = Rng::new(7);
+    for model in models {
+        let c = config(&model);
+        let mut memo = HashMap::new();
+        for contempt in [0, 150] {
+            for game in 0..4 {
+                let mut engine = Engine::new(4, game).with_contempt(contempt);
+                let mut cells = model.start();
+                let mut position = Position::start(&c);
+                while position.to_move().is_some() {
+                    let analysed = model.analyze(&cells);
+                    let value = |m: (u8, u8)| {
+                        analysed
+                            .iter()
+                            .find(|(x, _, _)| *x == m)
+                            .map(|&(_, o, p)| (o, p))
+                    };
+                    let best = model.solve(&cells, &mut memo).0;
+                    // The engine moves on even plies, a random safe player on odd ones.
+                    let m = if position.to_move() == Some(0) {
+                        let r = engine.search(&c, &position, Budget::Depth(40), None);
+                        let cell = r.best.unwrap();
+                        let m = (cell.row, cell.col);
+                        let (o, _) = value(m).expect("valid");
+                        assert_eq!(o, best, "{model:?} {cells:?} chose {m:?}");
+                        m
+                    } else {
+                        let safe: Vec<_> = analysed
+                            .iter()
+                            .filter(|(_, o, p)| !(*o == Outcome::Loss && *p == 1))
+                            .map(|(m, _, _)| *m)
+                            .collect();
+                        if safe.is_empty() {
+                            analysed[0].0
+                        } else {
+                            safe[rng.below(safe.len() as u64) as usize]
+                        }
+                    };
+                    cells = model.play(&cells, m).0;
+                    position.play(&c, Cell::new(m.0, m.1));
+                }
+            }
+        }
+    }
+}
