@@ -8,6 +8,7 @@ pub mod rng;
 pub mod scoring;
 pub mod search;
 pub mod spec;
+pub mod tournament;
 
 pub use player::{GreedyPlayer, Player, RandomPlayer};
 pub use rng::Rng;

@@ -5,6 +5,7 @@ mod matches;
 mod perft;
 mod solve;
 mod start;
+mod tournament;
 
 use clap::{Parser, Subcommand};
 
@@ -26,6 +27,8 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Plays a series of games between bots with the seats rotated and prints the scores.
     Match(matches::MatchArgs),
+    /// Plays a tournament between bots: standings, Elo, SPRT, output directory, resume.
+    Tournament(Box<tournament::TournamentArgs>),
 }
 
 /// Runs one parsed command line, printing to standard output.
@@ -36,5 +39,6 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Solve(args) => solve::run(&args, &mut out),
         Command::Analyze(args) => analyze::run(&args, &mut out),
         Command::Match(args) => matches::run(&args, &mut out),
+        Command::Tournament(args) => tournament::run(&args, &mut out),
     }
 }

@@ -1,0 +1,206 @@
+//! `jchomp-bot tournament`: tournaments between bots (round robin or gauntlet), with standings,
+//! Elo, an optional SPRT, an output directory that `--resume` continues, and Ctrl-C handling.
+
+use jchomp_bot::board_args::{parse_cell, parse_pair_x};
+use jchomp_bot::spec::BotSpec;
+use jchomp_bot::tournament::report;
+use jchomp_bot::tournament::sprt::SprtParams;
+use jchomp_bot::tournament::starts::{Starts, parse_openings};
+use jchomp_bot::tournament::{self, Length, Options, Outcome, Settings, Stop};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Flags of `tournament`.
+#[derive(Debug, clap::Args)]
+pub struct TournamentArgs {
+    /// A bot spec (random, greedy, search:depth=N, search:nodes=N, search:time=250ms,
+    /// level:1 … level:5); give two or more. The first is the reference for Elo.
+    #[arg(long = "bot", value_name = "SPEC", value_parser = BotSpec::parse)]
+    bots: Vec<BotSpec>,
+    /// The first bot against each of the others, instead of a round robin.
+    #[arg(long)]
+    gauntlet: bool,
+    /// Fix the board size, ROWSxCOLS (each 4–15); drawn per round otherwise.
+    #[arg(long, value_name = "ROWSxCOLS", value_parser = parse_pair_x)]
+    size: Option<(i64, i64)>,
+    /// Fix the eat size, ROWSxCOLS (each 1–3); drawn per round otherwise.
+    #[arg(long, value_name = "ROWSxCOLS", value_parser = parse_pair_x)]
+    eat: Option<(i64, i64)>,
+    /// Fix a poison cell, ROW,COL (repeat for up to 4); 1–4 drawn per round otherwise.
+    #[arg(long, value_name = "ROW,COL", value_parser = parse_cell)]
+    poison: Vec<(i64, i64)>,
+    /// Seats per game, 2–4 [default: 2].
+    #[arg(long)]
+    players: Option<u8>,
+    /// Start configurations from a file: one JSON configuration object per line, e.g.
+    /// {"rows":6,"cols":7,"eat":[1,2],"poison":[[0,0]]}; round r uses line r (cyclically).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["size", "eat", "poison"])]
+    openings: Option<PathBuf>,
+    /// Seed of the configuration draws and of the bots' random choices [default: 1].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Total games, rounded up to whole seat rotations [default: 100].
+    #[arg(long, conflicts_with = "rounds")]
+    games: Option<u64>,
+    /// Rounds: every group of bots plays every seat rotation of one start configuration.
+    #[arg(long)]
+    rounds: Option<u64>,
+    /// Games played at once [default: the number of cores].
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// Write tournament.json, games.jsonl and results.json into this directory.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Continue the tournament in DIR with its own settings.
+    #[arg(long, value_name = "DIR", conflicts_with = "out")]
+    resume: Option<PathBuf>,
+    /// Stop a two-bot match once decided: elo0=0,elo1=10,alpha=0.05,beta=0.05.
+    #[arg(long, value_name = "PARAMS", value_parser = SprtParams::parse)]
+    sprt: Option<SprtParams>,
+    /// Extra milliseconds a time-limited bot may take beyond its budget before it loses
+    /// [default: 100].
+    #[arg(long, value_name = "MS")]
+    margin_ms: Option<u64>,
+    /// Play every game in a room of this server (ws://HOST:PORT/ws) instead of in-process.
+    #[arg(long, value_name = "URL")]
+    server: Option<String>,
+    /// No progress line.
+    #[arg(long)]
+    quiet: bool,
+}
+
+impl TournamentArgs {
+    /// Whether any flag that defines a tournament was given (refused with `--resume`).
+    fn defines_settings(&self) -> bool {
+        !self.bots.is_empty()
+            || self.gauntlet
+            || self.size.is_some()
+            || self.eat.is_some()
+            || !self.poison.is_empty()
+            || self.players.is_some()
+            || self.openings.is_some()
+            || self.seed.is_some()
+            || self.games.is_some()
+            || self.rounds.is_some()
+            || self.sprt.is_some()
+            || self.margin_ms.is_some()
+            || self.server.is_some()
+    }
+
+    /// The settings these flags describe.
+    fn settings(&self) -> Result<Settings, String> {
+        let players = self.players.unwrap_or(2);
+        let starts = match &self.openings {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                Starts::Openings {
+                    configs: parse_openings(&text, players)?,
+                }
+            }
+            None => Starts::Drawn {
+                size: self.size.map(|(r, c)| [r, c]),
+                eat: self.eat.map(|(r, c)| [r, c]),
+                poison: self.poison.iter().map(|&(r, c)| [r, c]).collect(),
+            },
+        };
+        let length = match (self.games, self.rounds, self.sprt) {
+            (Some(n), _, _) => Length::Games(n),
+            (None, Some(n), _) => Length::Rounds(n),
+            (None, None, Some(_)) => Length::UntilDecided,
+            (None, None, None) => Length::Games(tournament::settings::DEFAULT_GAMES),
+        };
+        Ok(Settings {
+            bots: self.bots.clone(),
+            gauntlet: self.gauntlet,
+            players,
+            starts,
+            seed: self.seed.unwrap_or(1),
+            length,
+            sprt: self.sprt,
+            margin_ms: self.margin_ms.unwrap_or(100),
+            server: self.server.clone(),
+        })
+    }
+}
+
+/// Raises `flag` on the first Ctrl-C; a second one ends the process at once.
+fn catch_ctrl_c(flag: Arc<AtomicBool>) {
+    std::thread::spawn(move || {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            return;
+        };
+        rt.block_on(async {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                flag.store(true, Ordering::Relaxed);
+                eprintln!("\ninterrupted: finishing what is done (Ctrl-C again to quit at once)");
+                if tokio::signal::ctrl_c().await.is_ok() {
+                    std::process::exit(130);
+                }
+            }
+        });
+    });
+}
+
+/// Prints the standings, the SPRT line and a summary.
+fn print(outcome: &Outcome, dir: Option<&PathBuf>, out: &mut impl Write) -> std::io::Result<()> {
+    write!(out, "{}", report::table(&outcome.standings))?;
+    if let Some(line) = report::sprt_line(&outcome.standings) {
+        writeln!(out, "{line}")?;
+    }
+    let secs = outcome.elapsed.as_secs_f64();
+    writeln!(
+        out,
+        "{} games played in {:.2} s ({:.0} games/s), {} in all",
+        outcome.played,
+        secs,
+        outcome.played as f64 / secs.max(1e-9),
+        outcome.standings.games
+    )?;
+    match (outcome.stop, dir) {
+        (Stop::Interrupted, Some(d)) => writeln!(
+            out,
+            "interrupted; continue with: jchomp-bot tournament --resume {}",
+            d.display()
+        ),
+        (Stop::Interrupted, None) => writeln!(out, "interrupted"),
+        _ => Ok(()),
+    }
+}
+
+/// Runs the tournament and prints its standings to `out`.
+pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<(), String> {
+    let interrupt = Arc::new(AtomicBool::new(false));
+    catch_ctrl_c(Arc::clone(&interrupt));
+    let options = Options {
+        concurrency: args
+            .concurrency
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1),
+        out: args.out.clone(),
+        progress: !args.quiet,
+        interrupt,
+    };
+    let (outcome, dir) = match &args.resume {
+        Some(dir) => {
+            if args.defines_settings() {
+                return Err(format!(
+                    "--resume takes the settings stored in {}; only --concurrency and --quiet \
+                     may be given with it",
+                    dir.display()
+                ));
+            }
+            (tournament::resume(dir, &options)?, Some(dir))
+        }
+        None => (
+            tournament::run(args.settings()?, &options)?,
+            args.out.as_ref(),
+        ),
+    };
+    print(&outcome, dir, out).map_err(|e| e.to_string())
+}

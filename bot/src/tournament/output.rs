@@ -1,0 +1,304 @@
+//! The output directory: `tournament.json` (the [`Settings`], so that `--resume` replays them),
+//! `games.jsonl` (one game record per line, in game-index order, the record's `id` being the
+//! index) and `results.json` (standings, every pairing's tally and the SPRT).
+
+use super::play::Failure;
+use super::settings::Settings;
+use super::sprt::Verdict;
+use super::standings::{Failures, Standings, Tally};
+use jchomp_protocol::record::Record;
+use jchomp_protocol::rules::{Game, GameResult, Seat};
+use serde::Serialize;
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// The settings file.
+pub const SETTINGS_FILE: &str = "tournament.json";
+/// The game records file.
+pub const GAMES_FILE: &str = "games.jsonl";
+/// The results file.
+pub const RESULTS_FILE: &str = "results.json";
+
+/// The field a record carries when a bot lost it by failing: `"crash"`, `"illegal"` or
+/// `"overtime"` (the loser is the result's `loser`).
+pub const FAILURE_FIELD: &str = "failure";
+
+fn io(path: &Path, e: impl std::fmt::Display) -> String {
+    format!("{}: {e}", path.display())
+}
+
+/// The JSON line of one game: its record with the game index as `id`, plus `failure` when a
+/// bot lost by failing.
+pub fn record_line(
+    index: u64,
+    game: &Game,
+    names: Vec<String>,
+    failure: Option<(Seat, Failure)>,
+) -> Result<String, String> {
+    let mut record = Record::from_game(game, names, None);
+    record.id = Some(index.to_string());
+    let text = match failure {
+        None => serde_json::to_string(&record),
+        Some((_, kind)) => serde_json::to_value(&record).and_then(|mut v| {
+            if let Some(o) = v.as_object_mut() {
+                o.insert(FAILURE_FIELD.into(), kind.name().into());
+            }
+            serde_json::to_string(&v)
+        }),
+    };
+    text.map_err(|e| e.to_string())
+}
+
+/// One game read back from `games.jsonl`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredGame {
+    /// How it ended.
+    pub result: GameResult,
+    /// The seat that lost by failing, and how.
+    pub failure: Option<(Seat, Failure)>,
+}
+
+/// Parses and checks line `index` of `games.jsonl`: the id must be the index, the seats the
+/// expected names, and the record must replay.
+pub fn parse_line(line: &str, index: u64, names: &[String]) -> Result<StoredGame, String> {
+    let value: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    let failure = match value.get(FAILURE_FIELD).and_then(|f| f.as_str()) {
+        None => None,
+        Some("crash") => Some(Failure::Crash),
+        Some("illegal") => Some(Failure::Illegal),
+        Some("overtime") => Some(Failure::Overtime),
+        Some(other) => return Err(format!("unknown failure {other:?}")),
+    };
+    let record: Record = serde_json::from_value(value).map_err(|e| e.to_string())?;
+    if record.id.as_deref() != Some(index.to_string().as_str()) {
+        return Err(format!("expected id \"{index}\", got {:?}", record.id));
+    }
+    if record.seats != names {
+        return Err(format!(
+            "seats {:?} are not the scheduled {:?}",
+            record.seats, names
+        ));
+    }
+    let game = record.replay().map_err(|e| e.to_string())?;
+    let result = game
+        .result()
+        .ok_or_else(|| "the game is not finished".to_string())?;
+    Ok(StoredGame {
+        result,
+        failure: failure.and_then(|f| result.loser().map(|l| (l, f))),
+    })
+}
+
+/// An open output directory.
+#[derive(Debug)]
+pub struct OutDir {
+    dir: PathBuf,
+    games: BufWriter<File>,
+}
+
+impl OutDir {
+    /// Creates `dir` (if needed) for a new tournament and writes its settings. Refuses a
+    /// directory that already holds a tournament.
+    pub fn create(dir: &Path, settings: &Settings) -> Result<OutDir, String> {
+        fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+        let settings_path = dir.join(SETTINGS_FILE);
+        if settings_path.exists() {
+            return Err(format!(
+                "{} already holds a tournament; continue it with --resume {0}",
+                dir.display()
+            ));
+        }
+        let text = serde_json::to_string_pretty(settings).map_err(|e| e.to_string())?;
+        fs::write(&settings_path, text + "\n").map_err(|e| io(&settings_path, e))?;
+        let games_path = dir.join(GAMES_FILE);
+        let games = File::create(&games_path).map_err(|e| io(&games_path, e))?;
+        Ok(OutDir {
+            dir: dir.to_path_buf(),
+            games: BufWriter::new(games),
+        })
+    }
+
+    /// Opens a tournament's directory to continue it: its settings and the games already
+    /// played (a damaged last line, from a hard stop, is cut off). `check(index, line)` reads
+    /// each line; the first line it refuses ends the games kept.
+    pub fn resume<F>(dir: &Path, mut check: F) -> Result<(OutDir, Settings), String>
+    where
+        F: FnMut(&Settings, u64, &str) -> Result<(), String>,
+    {
+        let settings_path = dir.join(SETTINGS_FILE);
+        let text = fs::read_to_string(&settings_path).map_err(|e| io(&settings_path, e))?;
+        let settings: Settings = serde_json::from_str(&text).map_err(|e| io(&settings_path, e))?;
+        settings.validate().map_err(|e| io(&settings_path, e))?;
+        let games_path = dir.join(GAMES_FILE);
+        let text = fs::read_to_string(&games_path).unwrap_or_default();
+        let mut kept = 0usize;
+        for (index, line) in text.split_inclusive('\n').enumerate() {
+            // A line without its newline was cut off by a hard stop: that game is played again.
+            let Some(line_text) = line.strip_suffix('\n') else {
+                break;
+            };
+            check(&settings, index as u64, line_text)
+                .map_err(|e| format!("{} line {}: {e}", games_path.display(), index + 1))?;
+            kept += line.len();
+        }
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&games_path)
+            .map_err(|e| io(&games_path, e))?;
+        file.set_len(kept as u64).map_err(|e| io(&games_path, e))?;
+        Ok((
+            OutDir {
+                dir: dir.to_path_buf(),
+                games: BufWriter::new(file),
+            },
+            settings,
+        ))
+    }
+
+    /// Appends one game's line.
+    pub fn append(&mut self, line: &str) -> Result<(), String> {
+        self.games
+            .write_all(line.as_bytes())
+            .and_then(|()| self.games.write_all(b"\n"))
+            .map_err(|e| io(&self.dir.join(GAMES_FILE), e))
+    }
+
+    /// Writes buffered lines to the file.
+    pub fn flush(&mut self) -> Result<(), String> {
+        self.games
+            .flush()
+            .map_err(|e| io(&self.dir.join(GAMES_FILE), e))
+    }
+
+    /// Writes `results.json` (through a temporary file, so a reader never sees half of it).
+    pub fn write_results(&mut self, results: &Results<'_>) -> Result<(), String> {
+        self.flush()?;
+        let path = self.dir.join(RESULTS_FILE);
+        let tmp = self.dir.join(format!("{RESULTS_FILE}.tmp"));
+        let text = serde_json::to_string_pretty(results).map_err(|e| e.to_string())?;
+        fs::write(&tmp, text + "\n").map_err(|e| io(&tmp, e))?;
+        fs::rename(&tmp, &path).map_err(|e| io(&path, e))
+    }
+}
+
+/// One bot's line in `results.json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct BotResult {
+    /// Its name.
+    pub name: String,
+    /// Games, wins, ties, losses, score.
+    #[serde(flatten)]
+    pub tally: Tally,
+    /// Elo relative to the first bot; `null` when unbounded (a 0% or 100% score).
+    pub elo: Option<f64>,
+    /// Half the width of the 95% interval; `null` when unbounded.
+    pub elo_error: Option<f64>,
+    /// Games lost by failing.
+    pub failures: Failures,
+}
+
+/// One bot's results within a pairing.
+#[derive(Clone, Debug, Serialize)]
+pub struct Member {
+    /// The bot's name.
+    pub name: String,
+    /// Its games, wins, ties, losses and score in this pairing.
+    #[serde(flatten)]
+    pub tally: Tally,
+}
+
+/// The SPRT's state in `results.json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct SprtResult {
+    /// The test's parameters.
+    pub elo0: f64,
+    /// Elo under H1.
+    pub elo1: f64,
+    /// False-positive rate.
+    pub alpha: f64,
+    /// False-negative rate.
+    pub beta: f64,
+    /// The log-likelihood ratio.
+    pub llr: f64,
+    /// The lower bound (H0 accepted at or below it).
+    pub lower: f64,
+    /// The upper bound (H1 accepted at or above it).
+    pub upper: f64,
+    /// Pairs in which the first bot scored 0, 1/2, 1, 3/2 and 2 points.
+    pub pentanomial: [u64; 5],
+    /// `"H0"`, `"H1"`, or `null` while undecided.
+    pub verdict: Option<Verdict>,
+}
+
+/// The contents of `results.json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Results<'a> {
+    /// The tournament's settings.
+    pub settings: &'a Settings,
+    /// `"finished"`, `"decided"` (by the SPRT) or `"interrupted"`.
+    pub status: &'static str,
+    /// Games played.
+    pub games: u64,
+    /// One line per bot, in the order given.
+    pub standings: Vec<BotResult>,
+    /// Every group of bots that met (a pairing, for two players), with each bot's tally.
+    pub pairings: Vec<Vec<Member>>,
+    /// The SPRT, if one ran.
+    pub sprt: Option<SprtResult>,
+}
+
+impl<'a> Results<'a> {
+    /// The results of `standings`.
+    pub fn new(settings: &'a Settings, status: &'static str, standings: &Standings) -> Self {
+        Results {
+            settings,
+            status,
+            games: standings.games,
+            standings: standings
+                .bots
+                .iter()
+                .enumerate()
+                .map(|(i, b)| {
+                    let e = b.elo(i == 0);
+                    BotResult {
+                        name: b.name.clone(),
+                        tally: b.tally,
+                        elo: e.elo,
+                        elo_error: e.error,
+                        failures: b.failures,
+                    }
+                })
+                .collect(),
+            pairings: standings
+                .groups
+                .iter()
+                .map(|g| {
+                    g.bots
+                        .iter()
+                        .zip(&g.tallies)
+                        .map(|(&b, &tally)| Member {
+                            name: standings.bots[b].name.clone(),
+                            tally,
+                        })
+                        .collect()
+                })
+                .collect(),
+            sprt: standings.sprt.map(|s| {
+                let (lower, upper) = s.params.bounds();
+                SprtResult {
+                    elo0: s.params.elo0,
+                    elo1: s.params.elo1,
+                    alpha: s.params.alpha,
+                    beta: s.params.beta,
+                    llr: s.llr(),
+                    lower,
+                    upper,
+                    pentanomial: s.pentanomial,
+                    verdict: s.verdict(),
+                }
+            }),
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! The standings table printed at the end: rank, bot, games, wins, ties, losses, score, score
+//! percentage, and Elo relative to the first bot with its 95% error bar.
+
+use super::elo::Estimate;
+use super::sprt::Verdict;
+use super::standings::Standings;
+use std::fmt::Write;
+
+fn elo_text(e: Estimate) -> (String, String) {
+    let elo = match e.elo {
+        Some(x) => format!("{x:+.1}"),
+        None => "n/a".to_string(),
+    };
+    let error = match e.error {
+        Some(x) => format!("{x:.1}"),
+        None => "n/a".to_string(),
+    };
+    (elo, error)
+}
+
+/// The table, best score percentage first (ties keep the order the bots were given).
+pub fn table(standings: &Standings) -> String {
+    let mut order: Vec<usize> = (0..standings.bots.len()).collect();
+    order.sort_by(|&a, &b| {
+        let fa = standings.bots[a].tally.fraction();
+        let fb = standings.bots[b].tally.fraction();
+        fb.total_cmp(&fa).then(a.cmp(&b))
+    });
+    let width = standings
+        .bots
+        .iter()
+        .map(|b| b.name.chars().count())
+        .max()
+        .unwrap_or(3)
+        .max(3);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:>4}  {:<width$}  {:>7}  {:>7}  {:>7}  {:>7}  {:>9}  {:>6}  {:>8}  {:>6}",
+        "rank", "bot", "games", "wins", "ties", "losses", "score", "score%", "elo", "±95%"
+    );
+    for (rank, &i) in order.iter().enumerate() {
+        let b = &standings.bots[i];
+        let (elo, error) = elo_text(b.elo(i == 0));
+        let t = &b.tally;
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<width$}  {:>7}  {:>7}  {:>7}  {:>7}  {:>9.1}  {:>6.1}  {:>8}  {:>6}",
+            rank + 1,
+            b.name,
+            t.games,
+            t.wins,
+            t.ties,
+            t.losses,
+            t.score,
+            100.0 * t.fraction(),
+            elo,
+            error
+        );
+    }
+    let failed: Vec<String> = standings
+        .bots
+        .iter()
+        .filter(|b| b.failures.crash + b.failures.illegal + b.failures.overtime > 0)
+        .map(|b| {
+            format!(
+                "{}: {} crash, {} illegal, {} overtime",
+                b.name, b.failures.crash, b.failures.illegal, b.failures.overtime
+            )
+        })
+        .collect();
+    if !failed.is_empty() {
+        let _ = writeln!(out, "games lost by failing: {}", failed.join("; "));
+    }
+    let _ = writeln!(out, "elo is relative to {}", standings.bots[0].name);
+    out
+}
+
+/// The SPRT's line: parameters, LLR with its bounds, and the verdict (or "undecided").
+pub fn sprt_line(standings: &Standings) -> Option<String> {
+    let s = standings.sprt?;
+    let (lower, upper) = s.params.bounds();
+    let names = (&standings.bots[0].name, &standings.bots[1].name);
+    let verdict = match s.verdict() {
+        Some(Verdict::H1) => format!(
+            "H1 accepted: {} is stronger than {} (elo1={})",
+            names.0, names.1, s.params.elo1
+        ),
+        Some(Verdict::H0) => format!(
+            "H0 accepted: {} is not {} elo stronger than {} (elo0={})",
+            names.0, s.params.elo1, names.1, s.params.elo0
+        ),
+        None => "undecided".to_string(),
+    };
+    Some(format!(
+        "sprt {}: llr {:.3} (bounds {:.3}, {:.3}) after {} pairs: {verdict}",
+        s.params,
+        s.llr(),
+        lower,
+        upper,
+        s.pairs()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::schedule::Schedule;
+    use jchomp_protocol::rules::GameResult;
+
+    #[test]
+    fn table_ranks_by_score_and_shows_elo() {
+        let schedule = Schedule::new(2, 2, false);
+        let names = vec!["random".to_string(), "greedy".to_string()];
+        let mut st = Standings::new(&names, &schedule, None);
+        st.add(&schedule.slot(0), GameResult::Poisoned { loser: 0 }, None);
+        st.add(&schedule.slot(1), GameResult::Tie, None);
+        let text = table(&st);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].contains("rank") && lines[0].contains("±95%"));
+        assert!(lines[1].contains("greedy") && lines[1].contains("75.0"));
+        assert!(lines[2].contains("random") && lines[2].contains("+0.0"));
+        // greedy scored 0.75 against random: +190.8 Elo.
+        assert!(lines[1].contains("+190.8"), "{text}");
+        assert!(text.ends_with("elo is relative to random\n"));
+    }
+}

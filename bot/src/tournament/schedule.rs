@@ -1,0 +1,171 @@
+//! Who plays game number `i`: the groups of bots (round robin or gauntlet), the seat rotations
+//! of each group, and the seeds derived from the game index.
+//!
+//! Games are numbered round by round; within a round, group by group; within a group, one game
+//! per seat rotation. All games of a round share one start configuration, so each group plays
+//! it with every rotation of its seats and the first-move advantage cancels out.
+
+use crate::rng::Rng;
+
+/// One game of the schedule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// The game's index, from 0.
+    pub index: u64,
+    /// Its round (which start configuration it uses).
+    pub round: u64,
+    /// Its group of bots (index into [`Schedule::groups`]).
+    pub group: usize,
+    /// Its seat rotation (0 = the group's own order).
+    pub rotation: usize,
+    /// The bot (index into the tournament's bots) in each seat, seat 0 first.
+    pub seats: Vec<usize>,
+}
+
+/// The groups of bots that meet, and the numbering of games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    players: usize,
+    groups: Vec<Vec<usize>>,
+}
+
+/// Every `k`-element subset of `items`, in lexicographic order.
+fn combinations(items: &[usize], k: usize) -> Vec<Vec<usize>> {
+    if k == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for (i, &first) in items.iter().enumerate() {
+        if items.len() - i < k {
+            break;
+        }
+        for mut rest in combinations(&items[i + 1..], k - 1) {
+            rest.insert(0, first);
+            out.push(rest);
+        }
+    }
+    out
+}
+
+impl Schedule {
+    /// The schedule of `bots` bots in `players`-seat games: round robin (every combination of
+    /// `players` bots) or gauntlet (bot 0 with every combination of `players - 1` others).
+    pub fn new(bots: usize, players: u8, gauntlet: bool) -> Schedule {
+        let players = usize::from(players).max(1);
+        let groups = if gauntlet {
+            let others: Vec<usize> = (1..bots).collect();
+            combinations(&others, players - 1)
+                .into_iter()
+                .map(|mut g| {
+                    g.insert(0, 0);
+                    g
+                })
+                .collect()
+        } else {
+            combinations(&(0..bots).collect::<Vec<_>>(), players)
+        };
+        Schedule { players, groups }
+    }
+
+    /// The groups of bots, each listed in its rotation-0 seat order.
+    pub fn groups(&self) -> &[Vec<usize>] {
+        &self.groups
+    }
+
+    /// Games in one round: one per group and seat rotation.
+    pub fn games_per_round(&self) -> u64 {
+        (self.groups.len() * self.players) as u64
+    }
+
+    /// The game with this index.
+    pub fn slot(&self, index: u64) -> Slot {
+        let per_round = self.games_per_round().max(1);
+        let within = (index % per_round) as usize;
+        let group = within / self.players;
+        let rotation = within % self.players;
+        let members = &self.groups[group.min(self.groups.len().saturating_sub(1))];
+        let seats = (0..members.len())
+            .map(|s| members[(s + rotation) % members.len()])
+            .collect();
+        Slot {
+            index,
+            round: index / per_round,
+            group,
+            rotation,
+            seats,
+        }
+    }
+}
+
+/// A seed for one purpose, derived from the tournament seed and two numbers (for example the
+/// game index and the seat), so that it never depends on which thread plays the game.
+pub fn derive_seed(seed: u64, a: u64, b: u64) -> u64 {
+    let mut rng = Rng::new(seed);
+    let x = rng.next_u64() ^ a.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(x);
+    let y = rng.next_u64() ^ b.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+    Rng::new(y).next_u64()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_robin_and_gauntlet_groups() {
+        assert_eq!(
+            Schedule::new(3, 2, false).groups(),
+            &[vec![0, 1], vec![0, 2], vec![1, 2]]
+        );
+        assert_eq!(Schedule::new(4, 3, false).groups().len(), 4);
+        assert_eq!(Schedule::new(5, 4, false).groups().len(), 5);
+        assert_eq!(
+            Schedule::new(4, 2, true).groups(),
+            &[vec![0, 1], vec![0, 2], vec![0, 3]]
+        );
+        assert_eq!(
+            Schedule::new(4, 3, true).groups(),
+            &[vec![0, 1, 2], vec![0, 1, 3], vec![0, 2, 3]]
+        );
+    }
+
+    #[test]
+    fn every_rotation_puts_each_bot_in_each_seat_once() {
+        let s = Schedule::new(4, 4, false);
+        let seats: Vec<Vec<usize>> = (0..4).map(|i| s.slot(i).seats).collect();
+        assert_eq!(
+            seats,
+            vec![
+                vec![0, 1, 2, 3],
+                vec![1, 2, 3, 0],
+                vec![2, 3, 0, 1],
+                vec![3, 0, 1, 2]
+            ]
+        );
+        for seat in 0..4 {
+            let mut bots: Vec<usize> = seats.iter().map(|g| g[seat]).collect();
+            bots.sort();
+            assert_eq!(bots, vec![0, 1, 2, 3]);
+        }
+        let two = Schedule::new(3, 2, false);
+        let slots: Vec<Slot> = (0..7).map(|i| two.slot(i)).collect();
+        assert_eq!(slots[0].seats, vec![0, 1]);
+        assert_eq!(slots[1].seats, vec![1, 0]);
+        assert_eq!(slots[5].seats, vec![2, 1]);
+        assert_eq!(
+            (slots[5].round, slots[5].group, slots[5].rotation),
+            (0, 2, 1)
+        );
+        assert_eq!(
+            (slots[6].round, slots[6].group, slots[6].seats.clone()),
+            (1, 0, vec![0, 1])
+        );
+    }
+
+    #[test]
+    fn seeds_depend_on_every_input_only() {
+        assert_eq!(derive_seed(1, 2, 3), derive_seed(1, 2, 3));
+        assert_ne!(derive_seed(1, 2, 3), derive_seed(1, 3, 2));
+        assert_ne!(derive_seed(1, 2, 3), derive_seed(2, 2, 3));
+    }
+}

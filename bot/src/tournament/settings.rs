@@ -1,0 +1,188 @@
+//! [`Settings`]: everything that defines a tournament (bots, format, start configurations, seed,
+//! length, early stop, venue). Stored as `tournament.json` so that `--resume` replays it exactly.
+
+use super::schedule::Schedule;
+use super::sprt::SprtParams;
+use super::starts::Starts;
+use crate::spec::BotSpec;
+use jchomp_protocol::rules::PLAYERS;
+use serde::{Deserialize, Serialize};
+
+/// Games played when neither `--games` nor `--rounds` is given (and no SPRT runs).
+pub const DEFAULT_GAMES: u64 = 100;
+
+/// How long a tournament runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Length {
+    /// About this many games in total, rounded up to whole seat rotations.
+    Games(u64),
+    /// This many rounds: every group of bots plays every seat rotation once per round.
+    Rounds(u64),
+    /// Until the SPRT decides.
+    UntilDecided,
+}
+
+/// A tournament's definition.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// The bots, first one the reference for Elo (and the tested bot of an SPRT).
+    #[serde(with = "spec_list")]
+    pub bots: Vec<BotSpec>,
+    /// Gauntlet (the first bot against the others) instead of round robin.
+    pub gauntlet: bool,
+    /// Seats per game (2–4).
+    pub players: u8,
+    /// Where start configurations come from.
+    pub starts: Starts,
+    /// Seed of configuration draws and of the bots' own random choices.
+    pub seed: u64,
+    /// How many games.
+    pub length: Length,
+    /// Early stop for two bots.
+    pub sprt: Option<SprtParams>,
+    /// Extra time a time-limited bot may take beyond its budget before it loses, in ms.
+    pub margin_ms: u64,
+    /// The server to play on (`ws://…`), or `None` to play in-process.
+    pub server: Option<String>,
+}
+
+impl Settings {
+    /// Checks the settings hang together; the message says what is wrong.
+    pub fn validate(&self) -> Result<(), String> {
+        let (lo, hi) = PLAYERS;
+        if !(lo..=hi).contains(&self.players) {
+            return Err(format!("players must be {lo}–{hi}, got {}", self.players));
+        }
+        let p = self.players as usize;
+        if self.bots.len() < 2 {
+            return Err("a tournament needs at least two bots (--bot SPEC, repeated)".into());
+        }
+        if self.bots.len() < p {
+            return Err(format!(
+                "{p}-player games need at least {p} bots, got {}",
+                self.bots.len()
+            ));
+        }
+        if let Some(sprt) = &self.sprt {
+            if self.bots.len() != 2 || self.players != 2 {
+                return Err("--sprt needs exactly two bots and two-player games".into());
+            }
+            sprt.validate()?;
+        } else if self.length == Length::UntilDecided {
+            return Err("a tournament without --sprt needs --games or --rounds".into());
+        }
+        match self.length {
+            Length::Games(0) | Length::Rounds(0) => {
+                return Err("--games and --rounds must be at least 1".into());
+            }
+            _ => {}
+        }
+        self.starts.validate(self.players)?;
+        Ok(())
+    }
+
+    /// The pairing schedule these settings describe.
+    pub fn schedule(&self) -> Schedule {
+        Schedule::new(self.bots.len(), self.players, self.gauntlet)
+    }
+
+    /// Total games to play, or `None` when only the SPRT ends the tournament.
+    pub fn total_games(&self) -> Option<u64> {
+        let schedule = self.schedule();
+        let p = u64::from(self.players);
+        match self.length {
+            Length::Games(n) => Some(n.div_ceil(p).saturating_mul(p)),
+            Length::Rounds(n) => Some(n.saturating_mul(schedule.games_per_round())),
+            Length::UntilDecided => None,
+        }
+    }
+
+    /// The name of each bot in tables and records: its spec, with `#2`, `#3`, … appended when
+    /// the same spec appears more than once.
+    pub fn names(&self) -> Vec<String> {
+        let mut names = Vec::with_capacity(self.bots.len());
+        for (i, spec) in self.bots.iter().enumerate() {
+            let earlier = self.bots[..i].iter().filter(|s| *s == spec).count();
+            if earlier == 0 {
+                names.push(spec.to_string());
+            } else {
+                names.push(format!("{spec}#{}", earlier + 1));
+            }
+        }
+        names
+    }
+}
+
+/// Bot specs stored as their text.
+mod spec_list {
+    use crate::spec::BotSpec;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(bots: &[BotSpec], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(bots.iter().map(|b| b.to_string()))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<BotSpec>, D::Error> {
+        let texts = Vec::<String>::deserialize(d)?;
+        texts
+            .iter()
+            .map(|t| BotSpec::parse(t).map_err(serde::de::Error::custom))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(bots: &[&str]) -> Settings {
+        Settings {
+            bots: bots.iter().map(|b| BotSpec::parse(b).unwrap()).collect(),
+            gauntlet: false,
+            players: 2,
+            starts: Starts::default(),
+            seed: 1,
+            length: Length::Games(10),
+            sprt: None,
+            margin_ms: 100,
+            server: None,
+        }
+    }
+
+    #[test]
+    fn names_are_unique_and_totals_whole_rotations() {
+        let mut s = settings(&["random", "greedy", "random"]);
+        assert_eq!(s.names(), vec!["random", "greedy", "random#2"]);
+        s.players = 3;
+        s.length = Length::Games(10);
+        assert_eq!(s.total_games(), Some(12));
+        s.length = Length::Rounds(2);
+        // One group of three bots, three rotations each round.
+        assert_eq!(s.total_games(), Some(6));
+        s.validate().unwrap();
+    }
+
+    #[test]
+    fn bad_settings_are_refused() {
+        let mut s = settings(&["random"]);
+        assert!(s.validate().unwrap_err().contains("at least two bots"));
+        s = settings(&["random", "greedy"]);
+        s.players = 3;
+        assert!(s.validate().unwrap_err().contains("at least 3 bots"));
+        s.players = 2;
+        s.length = Length::UntilDecided;
+        assert!(s.validate().unwrap_err().contains("--games or --rounds"));
+        s.length = Length::Games(0);
+        assert!(s.validate().is_err());
+    }
+
+    #[test]
+    fn settings_round_trip_through_json() {
+        let s = settings(&["random", "search:depth=3", "level:2"]);
+        let text = serde_json::to_string(&s).unwrap();
+        assert!(text.contains("\"search:depth=3\""));
+        let back: Settings = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, s);
+    }
+}

@@ -1,0 +1,261 @@
+//! The sequential probability ratio test that stops a two-bot match once it has decided whether
+//! the first bot is `elo0` or `elo1` Elo stronger than the second (logistic Elo).
+//!
+//! It is the generalized SPRT in the normal approximation that Fishtest uses (M. Van den Bergh,
+//! "A GSPRT approximation"), with the pentanomial model: each start configuration is played
+//! twice with the seats swapped, and the pair's mean score `x ∈ {0, 1/4, 1/2, 3/4, 1}` is one
+//! sample. With `N` pairs of sample mean `m` and variance `v`, the likelihood of a normal
+//! distribution whose mean is fixed at `s` and whose variance is free is largest at variance
+//! `v + (m − s)²`, so the log-likelihood ratio of `s1 = score(elo1)` against `s0 = score(elo0)` is
+//! `LLR = N/2 · ln((v + (m − s0)²) / (v + (m − s1)²))`. Pentanomial classes never seen count
+//! 0.001 (as Fishtest regularizes), so that a perfect sweep has a finite variance. The test
+//! accepts H1 once `LLR ≥ ln((1 − β)/α)` and H0 once `LLR ≤ ln(β/(1 − α))`.
+
+use super::elo::to_score;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Weight of a pentanomial class with no pair in it.
+const EMPTY_CLASS: f64 = 1e-3;
+
+/// The test's hypotheses and error rates: `--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtParams {
+    /// Elo difference under H0.
+    pub elo0: f64,
+    /// Elo difference under H1.
+    pub elo1: f64,
+    /// Chance of accepting H1 when H0 holds.
+    pub alpha: f64,
+    /// Chance of accepting H0 when H1 holds.
+    pub beta: f64,
+}
+
+impl Default for SprtParams {
+    fn default() -> Self {
+        SprtParams {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        }
+    }
+}
+
+impl SprtParams {
+    /// Parses `elo0=0,elo1=10,alpha=0.05,beta=0.05`; keys left out keep these defaults.
+    pub fn parse(text: &str) -> Result<SprtParams, String> {
+        let mut p = SprtParams::default();
+        for part in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (key, value) = part
+                .split_once('=')
+                .ok_or_else(|| format!("expected KEY=VALUE in --sprt, got {part:?}"))?;
+            let value: f64 = value
+                .trim()
+                .parse()
+                .map_err(|_| format!("--sprt {key} must be a number, got {value:?}"))?;
+            match key.trim() {
+                "elo0" => p.elo0 = value,
+                "elo1" => p.elo1 = value,
+                "alpha" => p.alpha = value,
+                "beta" => p.beta = value,
+                other => {
+                    return Err(format!(
+                        "unknown --sprt key {other:?} (elo0, elo1, alpha, beta)"
+                    ));
+                }
+            }
+        }
+        p.validate()?;
+        Ok(p)
+    }
+
+    /// Checks `elo0 < elo1` and error rates in (0, 1) with `alpha + beta < 1`.
+    pub fn validate(&self) -> Result<(), String> {
+        if !self.elo0.is_finite() || !self.elo1.is_finite() || self.elo0 >= self.elo1 {
+            return Err(format!(
+                "--sprt needs elo0 < elo1, got {} and {}",
+                self.elo0, self.elo1
+            ));
+        }
+        let rate = |x: f64| x > 0.0 && x < 1.0;
+        if !rate(self.alpha) || !rate(self.beta) || self.alpha + self.beta >= 1.0 {
+            return Err(format!(
+                "--sprt alpha and beta must lie in (0, 1) with alpha + beta < 1, got {} and {}",
+                self.alpha, self.beta
+            ));
+        }
+        Ok(())
+    }
+
+    /// The (lower, upper) LLR bounds: `ln(β/(1−α))` and `ln((1−β)/α)`.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+}
+
+impl fmt::Display for SprtParams {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "elo0={},elo1={},alpha={},beta={}",
+            self.elo0, self.elo1, self.alpha, self.beta
+        )
+    }
+}
+
+/// What the test decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Verdict {
+    /// The first bot is not `elo1` stronger: H0 (`elo0`) accepted.
+    H0,
+    /// The first bot is `elo1` stronger: H1 accepted.
+    H1,
+}
+
+/// The running test: pentanomial counts of the first bot's points per pair of games.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    /// The hypotheses and error rates.
+    pub params: SprtParams,
+    /// Pairs in which the first bot scored 0, 1/2, 1, 3/2 and 2 points.
+    pub pentanomial: [u64; 5],
+}
+
+impl Sprt {
+    /// A test with no pair yet.
+    pub fn new(params: SprtParams) -> Sprt {
+        Sprt {
+            params,
+            pentanomial: [0; 5],
+        }
+    }
+
+    /// Adds a pair of games in which the first bot scored `points` (0, 0.5, 1, 1.5 or 2).
+    pub fn add_pair(&mut self, points: f64) {
+        let class = (points * 2.0).round().clamp(0.0, 4.0) as usize;
+        self.pentanomial[class] += 1;
+    }
+
+    /// Pairs counted.
+    pub fn pairs(&self) -> u64 {
+        self.pentanomial.iter().sum()
+    }
+
+    /// The log-likelihood ratio of H1 against H0 (0 before any pair).
+    pub fn llr(&self) -> f64 {
+        if self.pairs() == 0 {
+            return 0.0;
+        }
+        let weights = self
+            .pentanomial
+            .map(|c| if c == 0 { EMPTY_CLASS } else { c as f64 });
+        let n: f64 = weights.iter().sum();
+        let value = |k: usize| k as f64 / 4.0;
+        let mean = weights
+            .iter()
+            .enumerate()
+            .map(|(k, w)| w * value(k))
+            .sum::<f64>()
+            / n;
+        let variance = weights
+            .iter()
+            .enumerate()
+            .map(|(k, w)| w * (value(k) - mean).powi(2))
+            .sum::<f64>()
+            / n;
+        let s0 = to_score(self.params.elo0);
+        let s1 = to_score(self.params.elo1);
+        let r0 = variance + (mean - s0).powi(2);
+        let r1 = variance + (mean - s1).powi(2);
+        n / 2.0 * (r0 / r1).ln()
+    }
+
+    /// The verdict, once the LLR has crossed a bound.
+    pub fn verdict(&self) -> Option<Verdict> {
+        let llr = self.llr();
+        let (lower, upper) = self.params.bounds();
+        if llr >= upper {
+            Some(Verdict::H1)
+        } else if llr <= lower {
+            Some(Verdict::H0)
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-3
+    }
+
+    fn sprt(elo1: f64, counts: [u64; 5]) -> Sprt {
+        Sprt {
+            params: SprtParams {
+                elo1,
+                ..SprtParams::default()
+            },
+            pentanomial: counts,
+        }
+    }
+
+    #[test]
+    fn parses_with_defaults_and_refuses_nonsense() {
+        assert_eq!(
+            SprtParams::parse("elo0=0,elo1=10,alpha=0.05,beta=0.05").unwrap(),
+            SprtParams::default()
+        );
+        assert_eq!(SprtParams::parse("elo1=5").unwrap().elo1, 5.0);
+        assert!(SprtParams::parse("elo0=10,elo1=0").is_err());
+        assert!(SprtParams::parse("alpha=1").is_err());
+        assert!(
+            SprtParams::parse("gamma=1")
+                .unwrap_err()
+                .contains("unknown")
+        );
+        assert!(SprtParams::parse("elo1").unwrap_err().contains("KEY=VALUE"));
+        let (lo, hi) = SprtParams::default().bounds();
+        // ln(0.05/0.95) and ln(0.95/0.05).
+        assert!(close(lo, -2.944439) && close(hi, 2.944439));
+    }
+
+    #[test]
+    fn hand_computed_llr() {
+        // Pairs [5, 10, 30, 30, 25]: m = 0.65, v = 0.0775; s0 = 0.5, s1(10) = 0.514387,
+        // LLR = 50 · ln((0.0775 + 0.15²) / (0.0775 + 0.135613²)) = 2.0980.
+        let s = sprt(10.0, [5, 10, 30, 30, 25]);
+        assert!(close(s.llr(), 2.0980), "{}", s.llr());
+        assert_eq!(s.verdict(), None);
+        // With elo1 = 100 (s1 = 0.640065) the same pairs accept H1: LLR 12.681.
+        let s = sprt(100.0, [5, 10, 30, 30, 25]);
+        assert!(close(s.llr(), 12.681), "{}", s.llr());
+        assert_eq!(s.verdict(), Some(Verdict::H1));
+        // The mirror image leans to H0: LLR -2.2119.
+        let s = sprt(10.0, [25, 30, 30, 10, 5]);
+        assert!(close(s.llr(), -2.2119), "{}", s.llr());
+        assert_eq!(Sprt::new(SprtParams::default()).llr(), 0.0);
+    }
+
+    #[test]
+    fn pairs_are_classed_by_points() {
+        let mut s = Sprt::new(SprtParams::default());
+        for p in [0.0, 0.5, 1.0, 1.0, 1.5, 2.0] {
+            s.add_pair(p);
+        }
+        assert_eq!(s.pentanomial, [1, 1, 2, 1, 1]);
+        assert_eq!(s.pairs(), 6);
+        // A clear loser is sent to H0 eventually.
+        let mut s = Sprt::new(SprtParams::default());
+        for i in 0..400 {
+            s.add_pair(if i % 4 == 0 { 1.0 } else { 0.0 });
+        }
+        assert_eq!(s.verdict(), Some(Verdict::H0));
+    }
+}

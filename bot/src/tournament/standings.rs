@@ -1,0 +1,250 @@
+//! Standings: per bot games, wins, ties, losses, score and failures; per group of bots that met
+//! (a pairing, for two players) the same tally; each bot's head-to-head scores against the first
+//! bot, for Elo; and the SPRT's pairs. Scores come from [`crate::scoring`], the one definition.
+
+use super::elo::{self, Estimate, Samples};
+use super::play::Failure;
+use super::schedule::{Schedule, Slot};
+use super::sprt::{Sprt, SprtParams};
+use crate::scoring::seat_score;
+use jchomp_protocol::rules::{GameResult, Seat};
+use serde::Serialize;
+
+/// Games, wins, ties, losses and score of one bot (overall or within one group). A win is a
+/// game scored 1, a tie one scored 1/2, a loss one scored 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Tally {
+    /// Games played.
+    pub games: u64,
+    /// Games scored 1.
+    pub wins: u64,
+    /// Games scored 1/2.
+    pub ties: u64,
+    /// Games scored 0.
+    pub losses: u64,
+    /// Sum of the scores.
+    pub score: f64,
+}
+
+impl Tally {
+    fn add(&mut self, score: f64) {
+        self.games += 1;
+        self.score += score;
+        if score >= 1.0 {
+            self.wins += 1;
+        } else if score > 0.0 {
+            self.ties += 1;
+        } else {
+            self.losses += 1;
+        }
+    }
+
+    /// Score as a fraction of the games (0 with no game).
+    pub fn fraction(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.score / self.games as f64
+        }
+    }
+}
+
+/// Games a bot lost by failing, by kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Failures {
+    /// Panics.
+    pub crash: u64,
+    /// No selection, or an invalid one.
+    pub illegal: u64,
+    /// Answers after the time limit.
+    pub overtime: u64,
+}
+
+/// One bot's line of the standings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BotLine {
+    /// Its name.
+    pub name: String,
+    /// Its results.
+    pub tally: Tally,
+    /// Games it lost by failing.
+    pub failures: Failures,
+    /// Its head-to-head scores against the first bot (empty for the first bot).
+    pub vs_first: Samples,
+}
+
+impl BotLine {
+    /// Its Elo relative to the first bot, with a 95% error bar (0 ± 0 for the first bot).
+    pub fn elo(&self, is_first: bool) -> Estimate {
+        if is_first {
+            Estimate {
+                elo: Some(0.0),
+                error: Some(0.0),
+            }
+        } else {
+            elo::estimate(&self.vs_first)
+        }
+    }
+}
+
+/// The results of one group of bots that met (for two players, a pairing).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupLine {
+    /// The bots, by index.
+    pub bots: Vec<usize>,
+    /// Each bot's results within the group, in the order of `bots`.
+    pub tallies: Vec<Tally>,
+}
+
+/// The running standings of a tournament.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standings {
+    /// Games counted.
+    pub games: u64,
+    /// One line per bot, in the order the bots were given.
+    pub bots: Vec<BotLine>,
+    /// One line per group, in schedule order.
+    pub groups: Vec<GroupLine>,
+    /// The SPRT, if one runs.
+    pub sprt: Option<Sprt>,
+    /// The first bot's points in the first game of a pair whose second game is still to come.
+    half_pair: Option<f64>,
+}
+
+impl Standings {
+    /// Empty standings for these bots and schedule.
+    pub fn new(names: &[String], schedule: &Schedule, sprt: Option<SprtParams>) -> Standings {
+        Standings {
+            games: 0,
+            bots: names
+                .iter()
+                .map(|name| BotLine {
+                    name: name.clone(),
+                    tally: Tally::default(),
+                    failures: Failures::default(),
+                    vs_first: Samples::default(),
+                })
+                .collect(),
+            groups: schedule
+                .groups()
+                .iter()
+                .map(|g| GroupLine {
+                    bots: g.clone(),
+                    tallies: vec![Tally::default(); g.len()],
+                })
+                .collect(),
+            sprt: sprt.map(Sprt::new),
+            half_pair: None,
+        }
+    }
+
+    /// Counts one finished game. Games must be added in index order (the SPRT pairs them).
+    pub fn add(&mut self, slot: &Slot, result: GameResult, failure: Option<(Seat, Failure)>) {
+        self.games += 1;
+        let scores: Vec<f64> = (0..slot.seats.len())
+            .map(|s| seat_score(result, s as Seat))
+            .collect();
+        let first_seat = slot.seats.iter().position(|&b| b == 0);
+        for (seat, &bot) in slot.seats.iter().enumerate() {
+            self.bots[bot].tally.add(scores[seat]);
+            if let Some(group) = self.groups.get_mut(slot.group)
+                && let Some(k) = group.bots.iter().position(|&b| b == bot)
+            {
+                group.tallies[k].add(scores[seat]);
+            }
+            if let Some(f) = first_seat
+                && bot != 0
+            {
+                let h2h = match scores[seat].partial_cmp(&scores[f]) {
+                    Some(std::cmp::Ordering::Greater) => 1.0,
+                    Some(std::cmp::Ordering::Less) => 0.0,
+                    _ => 0.5,
+                };
+                self.bots[bot].vs_first.add(h2h);
+            }
+        }
+        if let Some((seat, kind)) = failure
+            && let Some(&bot) = slot.seats.get(usize::from(seat))
+        {
+            let f = &mut self.bots[bot].failures;
+            match kind {
+                Failure::Crash => f.crash += 1,
+                Failure::Illegal => f.illegal += 1,
+                Failure::Overtime => f.overtime += 1,
+            }
+        }
+        if let (Some(sprt), Some(f)) = (&mut self.sprt, first_seat) {
+            let points = scores[f];
+            match (slot.rotation, self.half_pair.take()) {
+                (1, Some(before)) => sprt.add_pair(before + points),
+                _ => self.half_pair = Some(points),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::sprt::SprtParams;
+
+    fn names(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("bot{i}")).collect()
+    }
+
+    #[test]
+    fn two_player_arithmetic() {
+        let schedule = Schedule::new(2, 2, false);
+        let mut st = Standings::new(&names(2), &schedule, Some(SprtParams::default()));
+        // Game 0: bot0 in seat 0, bot1 eats poison. Game 1 (swapped): a tie.
+        st.add(&schedule.slot(0), GameResult::Poisoned { loser: 1 }, None);
+        st.add(&schedule.slot(1), GameResult::Tie, None);
+        // Game 2: bot0 times out in seat 0. Game 3: bot1 (seat 0) crashes.
+        st.add(
+            &schedule.slot(2),
+            GameResult::Timeout { loser: 0 },
+            Some((0, Failure::Overtime)),
+        );
+        st.add(
+            &schedule.slot(3),
+            GameResult::Abandoned { loser: 0 },
+            Some((0, Failure::Crash)),
+        );
+        let a = &st.bots[0];
+        assert_eq!(
+            (a.tally.games, a.tally.wins, a.tally.ties, a.tally.losses),
+            (4, 2, 1, 1)
+        );
+        assert_eq!(a.tally.score, 2.5);
+        assert_eq!(a.failures.overtime, 1);
+        let b = &st.bots[1];
+        assert_eq!((b.tally.wins, b.tally.ties, b.tally.losses), (1, 1, 2));
+        assert_eq!(b.tally.score, 1.5);
+        assert_eq!(b.failures.crash, 1);
+        assert_eq!(b.vs_first.n, 4);
+        assert_eq!(b.vs_first.sum, 1.5);
+        assert_eq!(st.groups[0].tallies[0].score, 2.5);
+        // Pairs: 1 + 0.5 = 1.5 points, then 0 + 1 = 1 point.
+        assert_eq!(st.sprt.unwrap().pentanomial, [0, 0, 1, 1, 0]);
+        assert_eq!(st.bots[0].elo(true).elo, Some(0.0));
+    }
+
+    #[test]
+    fn three_player_arithmetic() {
+        let schedule = Schedule::new(4, 3, false);
+        let mut st = Standings::new(&names(4), &schedule, None);
+        // Group 0 = bots 0,1,2; rotation 1 seats 1,2,0; seat 2 (bot 0) eats poison.
+        st.add(&schedule.slot(1), GameResult::Poisoned { loser: 2 }, None);
+        // Group 3 = bots 1,2,3, rotation 0; a tie.
+        st.add(&schedule.slot(9), GameResult::Tie, None);
+        assert_eq!(st.bots[0].tally.losses, 1);
+        assert_eq!(st.bots[1].tally.score, 1.5);
+        assert_eq!(st.bots[3].tally.ties, 1);
+        // Against the first bot: bots 1 and 2 each beat it once; bot 3 never met it.
+        assert_eq!(st.bots[1].vs_first.sum, 1.0);
+        assert_eq!(st.bots[2].vs_first.n, 1);
+        assert_eq!(st.bots[3].vs_first.n, 0);
+        assert_eq!(st.groups[3].tallies, vec![st.groups[3].tallies[0]; 3]);
+        assert_eq!(st.games, 2);
+    }
+}

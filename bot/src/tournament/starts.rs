@@ -1,0 +1,254 @@
+//! Start configurations: drawn from the seed within the game's ranges (any of size, eat size and
+//! poison cells may be fixed by flags), or read from an openings file, one configuration per
+//! line, as the JSON configuration object of game records.
+
+use super::schedule::derive_seed;
+use crate::rng::Rng;
+use jchomp_protocol::json::ConfigJson;
+use jchomp_protocol::rules::{BOARD_SIZE, Config, EAT_SIZE, MAX_POISON, Setup};
+use serde::{Deserialize, Serialize};
+
+/// Where the start configuration of each round comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Starts {
+    /// Drawn from the seed, round by round, except for the fields fixed here by flags.
+    Drawn {
+        /// Board size `[rows, cols]`, or drawn (4–15 each).
+        size: Option<[i64; 2]>,
+        /// Eat size `[rows, cols]`, or drawn (1–3 each).
+        eat: Option<[i64; 2]>,
+        /// Poison cells, or (if empty) 1–4 cells drawn anywhere on the board.
+        poison: Vec<[i64; 2]>,
+    },
+    /// Read from a file; round `r` uses line `r` modulo their number.
+    Openings {
+        /// The configurations, in file order.
+        configs: Vec<ConfigJson>,
+    },
+}
+
+impl Default for Starts {
+    /// Everything drawn.
+    fn default() -> Starts {
+        Starts::Drawn {
+            size: None,
+            eat: None,
+            poison: Vec::new(),
+        }
+    }
+}
+
+/// A number in `lo..=hi` (`lo <= hi`).
+fn between(rng: &mut Rng, lo: i64, hi: i64) -> i64 {
+    lo + rng.below((hi - lo + 1) as u64) as i64
+}
+
+impl Starts {
+    /// The unvalidated setup of round `round`.
+    pub fn setup(&self, players: u8, seed: u64, round: u64) -> Setup {
+        let (size, eat, poison) = match self {
+            Starts::Openings { configs } => {
+                let i = (round % configs.len().max(1) as u64) as usize;
+                return match configs.get(i) {
+                    Some(c) => Setup {
+                        players: i64::from(players),
+                        ..c.setup()
+                    },
+                    None => Setup {
+                        rows: 0,
+                        cols: 0,
+                        players: i64::from(players),
+                        eat: [0, 0],
+                        poison: vec![],
+                    },
+                };
+            }
+            Starts::Drawn { size, eat, poison } => (*size, *eat, &poison[..]),
+        };
+        let mut rng = Rng::new(derive_seed(seed, round, u64::MAX));
+        let (lo, hi) = (i64::from(BOARD_SIZE.0), i64::from(BOARD_SIZE.1));
+        let [rows, cols] = size.unwrap_or_else(|| {
+            // Drawn sizes leave room for fixed poison cells.
+            let min_row = poison
+                .iter()
+                .map(|p| p[0] + 1)
+                .max()
+                .unwrap_or(lo)
+                .clamp(lo, hi);
+            let min_col = poison
+                .iter()
+                .map(|p| p[1] + 1)
+                .max()
+                .unwrap_or(lo)
+                .clamp(lo, hi);
+            [
+                between(&mut rng, min_row, hi),
+                between(&mut rng, min_col, hi),
+            ]
+        });
+        let (elo, ehi) = (i64::from(EAT_SIZE.0), i64::from(EAT_SIZE.1));
+        let eat = eat.unwrap_or_else(|| [between(&mut rng, elo, ehi), between(&mut rng, elo, ehi)]);
+        let poison = if poison.is_empty() {
+            let cells = (rows.max(1) * cols.max(1)).max(1);
+            let count = between(&mut rng, 1, MAX_POISON.min(cells as usize) as i64);
+            let mut chosen: Vec<[i64; 2]> = Vec::new();
+            while (chosen.len() as i64) < count {
+                let k = rng.below(cells as u64) as i64;
+                let cell = [k / cols.max(1), k % cols.max(1)];
+                if !chosen.contains(&cell) {
+                    chosen.push(cell);
+                }
+            }
+            chosen
+        } else {
+            poison.to_vec()
+        };
+        Setup {
+            rows,
+            cols,
+            players: i64::from(players),
+            eat,
+            poison,
+        }
+    }
+
+    /// The validated configuration of round `round`.
+    pub fn config(&self, players: u8, seed: u64, round: u64) -> Result<Config, String> {
+        Config::new(&self.setup(players, seed, round)).map_err(|e| e.to_string())
+    }
+
+    /// Checks that every configuration these starts can produce is valid.
+    pub fn validate(&self, players: u8) -> Result<(), String> {
+        match self {
+            Starts::Openings { configs } => {
+                if configs.is_empty() {
+                    return Err("the openings file holds no configuration".into());
+                }
+                for (i, _) in configs.iter().enumerate() {
+                    self.config(players, 0, i as u64)
+                        .map_err(|e| format!("opening {}: {e}", i + 1))?;
+                }
+                Ok(())
+            }
+            // Fixed fields are checked by one draw; drawn fields are always in range.
+            _ => self.config(players, 0, 0).map(|_| ()),
+        }
+    }
+}
+
+/// Reads an openings file: one JSON configuration object per line, as in game records
+/// (`{"rows":6,"cols":7,"eat":[1,2],"poison":[[0,0]]}`). `players` may be left out; if given it
+/// must equal the tournament's. Blank lines and lines starting with `#` are skipped.
+pub fn parse_openings(text: &str, players: u8) -> Result<Vec<ConfigJson>, String> {
+    let mut configs = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |e: String| format!("openings line {}: {e}", i + 1);
+        let mut value: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
+        let object = value
+            .as_object_mut()
+            .ok_or_else(|| bad("expected a JSON object".into()))?;
+        let given = object
+            .entry("players")
+            .or_insert_with(|| serde_json::Value::from(players));
+        if given.as_i64() != Some(i64::from(players)) {
+            return Err(bad(format!(
+                "players is {given}, but the tournament plays {players}-player games"
+            )));
+        }
+        let config: ConfigJson = serde_json::from_value(value).map_err(|e| bad(e.to_string()))?;
+        config.validate().map_err(|e| bad(e.to_string()))?;
+        configs.push(ConfigJson {
+            move_time_ms: None,
+            ..config
+        });
+    }
+    if configs.is_empty() {
+        return Err("the openings file holds no configuration".into());
+    }
+    Ok(configs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drawn_configurations_are_valid_varied_and_repeatable() {
+        let mut sizes = std::collections::HashSet::new();
+        let mut poison_counts = std::collections::HashSet::new();
+        for round in 0..300 {
+            let c = Starts::default().config(3, 42, round).unwrap();
+            assert_eq!(c, Starts::default().config(3, 42, round).unwrap());
+            assert_eq!(c.players(), 3);
+            sizes.insert((c.rows(), c.cols(), c.eat()));
+            poison_counts.insert(c.poison().len());
+        }
+        assert!(sizes.len() > 100);
+        assert_eq!(poison_counts.len(), 4);
+        assert_ne!(
+            Starts::default().config(2, 1, 0).unwrap(),
+            Starts::default().config(2, 2, 0).unwrap()
+        );
+    }
+
+    #[test]
+    fn fixed_fields_stay_fixed() {
+        let starts = Starts::Drawn {
+            size: None,
+            eat: Some([1, 2]),
+            poison: vec![[9, 12]],
+        };
+        for round in 0..50 {
+            let c = starts.config(2, 7, round).unwrap();
+            assert_eq!(c.eat(), (1, 2));
+            assert!(c.rows() >= 10 && c.cols() >= 13);
+            assert_eq!(c.poison().len(), 1);
+        }
+        let bad = Starts::Drawn {
+            size: Some([5, 5]),
+            eat: None,
+            poison: vec![[5, 0]],
+        };
+        assert!(bad.validate(2).unwrap_err().contains("poison[0]"));
+    }
+
+    #[test]
+    fn openings_parse_cycle_and_refuse_bad_lines() {
+        let text = "# two openings\n{\"rows\":5,\"cols\":6,\"eat\":[1,2],\"poison\":[[0,0]]}\n\n\
+                    {\"rows\":4,\"cols\":4,\"players\":2,\"eat\":[1,1],\"poison\":[[3,3]]}\n";
+        let configs = parse_openings(text, 2).unwrap();
+        assert_eq!(configs.len(), 2);
+        let starts = Starts::Openings { configs };
+        assert_eq!(starts.config(2, 0, 0).unwrap().rows(), 5);
+        assert_eq!(starts.config(2, 0, 1).unwrap().rows(), 4);
+        assert_eq!(starts.config(2, 0, 2).unwrap().rows(), 5);
+        assert!(
+            parse_openings("{\"rows\":5}", 2)
+                .unwrap_err()
+                .starts_with("openings line 1:")
+        );
+        assert!(
+            parse_openings(
+                "\n{\"rows\":3,\"cols\":6,\"eat\":[1,2],\"poison\":[[0,0]]}",
+                2
+            )
+            .unwrap_err()
+            .contains("line 2: rows must be 4–15, got 3")
+        );
+        assert!(
+            parse_openings(
+                "{\"rows\":5,\"cols\":6,\"players\":3,\"eat\":[1,2],\"poison\":[[0,0]]}",
+                2
+            )
+            .unwrap_err()
+            .contains("2-player")
+        );
+        assert!(parse_openings("# nothing\n", 2).is_err());
+    }
+}

@@ -1,0 +1,251 @@
+//! [`run`] and [`resume`]: a tournament from its settings to its standings, writing the output
+//! directory as games finish, in game-index order.
+
+use super::output::{self, OutDir, Results};
+use super::play::{Clock, Failure, play_game};
+use super::progress::Progress;
+use super::runner::{End, Flow, Pool};
+use super::schedule::{Schedule, Slot, derive_seed};
+use super::settings::Settings;
+use super::standings::Standings;
+use crate::player::Player;
+use crate::search::Budget;
+use jchomp_protocol::rules::{GameResult, Seat};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// How a tournament is run (as opposed to what it is, which [`Settings`] say).
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Games played at once.
+    pub concurrency: usize,
+    /// The output directory of a new tournament, if any.
+    pub out: Option<PathBuf>,
+    /// Show the live progress line (only ever drawn on a terminal).
+    pub progress: bool,
+    /// Raised from outside to stop after writing what is done (Ctrl-C).
+    pub interrupt: Arc<AtomicBool>,
+}
+
+/// Why a tournament ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Every scheduled game was played.
+    Finished,
+    /// The SPRT decided.
+    Decided,
+    /// It was interrupted; `--resume` continues it.
+    Interrupted,
+}
+
+impl Stop {
+    /// The status written to `results.json`.
+    pub const fn status(self) -> &'static str {
+        match self {
+            Stop::Finished => "finished",
+            Stop::Decided => "decided",
+            Stop::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// A tournament's end: its settings, standings, why it ended and how long this run took.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The settings it ran with.
+    pub settings: Settings,
+    /// The final standings.
+    pub standings: Standings,
+    /// Why it ended.
+    pub stop: Stop,
+    /// Games played by this run (not counting those resumed from disk).
+    pub played: u64,
+    /// Wall-clock time of this run.
+    pub elapsed: Duration,
+}
+
+/// A game played, ready to be counted and written.
+#[derive(Debug)]
+pub struct Finished {
+    /// Its result.
+    pub result: GameResult,
+    /// The seat that lost by failing, and how.
+    pub failure: Option<(Seat, Failure)>,
+    /// Its `games.jsonl` line, when an output directory is written.
+    pub line: Option<String>,
+}
+
+/// The time limit of each bot's moves: its time budget plus the margin; none for others.
+fn limits(settings: &Settings) -> Vec<Option<Duration>> {
+    settings
+        .bots
+        .iter()
+        .map(|b| match b.budget() {
+            Some(Budget::Time(t)) => Some(t + Duration::from_millis(settings.margin_ms)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Plays game `index` in-process.
+fn play_in_process(
+    settings: &Settings,
+    schedule: &Schedule,
+    names: &[String],
+    limits: &[Option<Duration>],
+    write: bool,
+    index: u64,
+    clock: Clock<'_>,
+) -> Option<Result<Finished, String>> {
+    let slot = schedule.slot(index);
+    let config = match settings
+        .starts
+        .config(settings.players, settings.seed, slot.round)
+    {
+        Ok(c) => c,
+        Err(e) => return Some(Err(format!("game {index}: {e}"))),
+    };
+    let mut players: Vec<Box<dyn Player>> = slot
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(seat, &bot)| {
+            let mut p = settings.bots[bot].build(derive_seed(settings.seed, index, seat as u64));
+            p.set_stop(clock.alarm.stop_flag());
+            p
+        })
+        .collect();
+    let seat_limits: Vec<Option<Duration>> = slot.seats.iter().map(|&b| limits[b]).collect();
+    let played = play_game(&config, &mut players, &seat_limits, clock)?;
+    let result = played.game.result()?;
+    let line = if write {
+        let seat_names = slot.seats.iter().map(|&b| names[b].clone()).collect();
+        match output::record_line(index, &played.game, seat_names, played.failure) {
+            Ok(l) => Some(l),
+            Err(e) => return Some(Err(e)),
+        }
+    } else {
+        None
+    };
+    Some(Ok(Finished {
+        result,
+        failure: played.failure,
+        line,
+    }))
+}
+
+/// Runs a new tournament.
+pub fn run(settings: Settings, options: &Options) -> Result<Outcome, String> {
+    settings.validate()?;
+    let out = match &options.out {
+        Some(dir) => Some(OutDir::create(dir, &settings)?),
+        None => None,
+    };
+    let standings = Standings::new(&settings.names(), &settings.schedule(), settings.sprt);
+    drive(settings, out, standings, options)
+}
+
+/// Continues the tournament stored in `dir` from its last complete game.
+pub fn resume(dir: &Path, options: &Options) -> Result<Outcome, String> {
+    let mut standings: Option<Standings> = None;
+    let (out, settings) = OutDir::resume(dir, |settings, index, line| {
+        let schedule = settings.schedule();
+        let names = settings.names();
+        let st = standings.get_or_insert_with(|| Standings::new(&names, &schedule, settings.sprt));
+        let slot = schedule.slot(index);
+        let seat_names: Vec<String> = slot.seats.iter().map(|&b| names[b].clone()).collect();
+        let game = output::parse_line(line, index, &seat_names)?;
+        st.add(&slot, game.result, game.failure);
+        Ok(())
+    })?;
+    let standings = standings
+        .unwrap_or_else(|| Standings::new(&settings.names(), &settings.schedule(), settings.sprt));
+    drive(settings, Some(out), standings, options)
+}
+
+fn drive(
+    settings: Settings,
+    mut out: Option<OutDir>,
+    mut standings: Standings,
+    options: &Options,
+) -> Result<Outcome, String> {
+    let schedule = settings.schedule();
+    let names = settings.names();
+    let limits = limits(&settings);
+    let first = standings.games;
+    let total = settings.total_games();
+    let decided = |s: &Standings| s.sprt.is_some_and(|t| t.verdict().is_some());
+    let mut progress = Progress::new(options.progress, first, total);
+    let mut error: Option<String> = None;
+    let write = out.is_some();
+    let (end, _) = if decided(&standings) || total.is_some_and(|t| first >= t) {
+        (End::Finished, first)
+    } else {
+        let pool = Pool {
+            start: first,
+            end: total,
+            concurrency: options.concurrency,
+            interrupt: Arc::clone(&options.interrupt),
+        };
+        let in_process = |index: u64, clock: Clock<'_>| {
+            play_in_process(&settings, &schedule, &names, &limits, write, index, clock)
+        };
+        let llr = std::cell::Cell::new(standings.sprt.map(|s| s.llr()));
+        pool.run(
+            in_process,
+            |index, finished: Result<Finished, String>| {
+                let finished = match finished {
+                    Ok(f) => f,
+                    Err(e) => {
+                        error = Some(e);
+                        return Flow::Stop;
+                    }
+                };
+                let slot: Slot = schedule.slot(index);
+                standings.add(&slot, finished.result, finished.failure);
+                llr.set(standings.sprt.map(|s| s.llr()));
+                if let (Some(out), Some(line)) = (&mut out, &finished.line)
+                    && let Err(e) = out.append(line)
+                {
+                    error = Some(e);
+                    return Flow::Stop;
+                }
+                if decided(&standings) {
+                    Flow::Stop
+                } else {
+                    Flow::Continue
+                }
+            },
+            |done| {
+                let extra = llr.get().map(|l| format!("LLR {l:.2}")).unwrap_or_default();
+                progress.update(done, &extra);
+            },
+        )
+    };
+    progress.finish();
+    if let Some(e) = error {
+        if let Some(out) = &mut out {
+            let _ = out.flush();
+        }
+        return Err(e);
+    }
+    let stop = if decided(&standings) {
+        Stop::Decided
+    } else if end == End::Interrupted {
+        Stop::Interrupted
+    } else {
+        Stop::Finished
+    };
+    if let Some(out) = &mut out {
+        out.write_results(&Results::new(&settings, stop.status(), &standings))?;
+    }
+    Ok(Outcome {
+        played: standings.games - first,
+        elapsed: progress.elapsed(),
+        settings,
+        standings,
+        stop,
+    })
+}

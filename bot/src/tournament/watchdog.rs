@@ -1,0 +1,131 @@
+//! The watchdog: one thread that raises a worker's stop flag when the bot it is running passes
+//! its deadline, or when the whole tournament is told to stop (Ctrl-C, an SPRT verdict).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// How often the watchdog looks at the deadlines.
+const TICK: Duration = Duration::from_millis(2);
+
+/// One worker's alarm: the deadline of the move being searched and the stop flag its bots
+/// were handed.
+#[derive(Debug)]
+pub struct Alarm {
+    /// Nanoseconds after the watchdog's epoch; 0 when no deadline is armed.
+    deadline: AtomicU64,
+    stop: Arc<AtomicBool>,
+}
+
+impl Alarm {
+    /// The stop flag to hand the worker's bots ([`crate::Player::set_stop`]).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+}
+
+/// Deadlines of every worker, watched by one thread.
+#[derive(Debug)]
+pub struct Watchdog {
+    epoch: Instant,
+    alarms: Vec<Arc<Alarm>>,
+    abort: Arc<AtomicBool>,
+    done: AtomicBool,
+}
+
+impl Watchdog {
+    /// A watchdog for `workers` workers that also stops every bot once `abort` is set.
+    pub fn new(workers: usize, abort: Arc<AtomicBool>) -> Watchdog {
+        Watchdog {
+            epoch: Instant::now(),
+            alarms: (0..workers)
+                .map(|_| {
+                    Arc::new(Alarm {
+                        deadline: AtomicU64::new(0),
+                        stop: Arc::new(AtomicBool::new(false)),
+                    })
+                })
+                .collect(),
+            abort,
+            done: AtomicBool::new(false),
+        }
+    }
+
+    /// Worker `i`'s alarm.
+    pub fn alarm(&self, i: usize) -> Arc<Alarm> {
+        Arc::clone(&self.alarms[i % self.alarms.len().max(1)])
+    }
+
+    /// Arms `alarm` to stop its bots `limit` from now and clears its stop flag.
+    pub fn arm(&self, alarm: &Alarm, limit: Duration) {
+        let at = (self.epoch.elapsed() + limit).as_nanos().max(1) as u64;
+        alarm
+            .stop
+            .store(self.abort.load(Ordering::Relaxed), Ordering::Relaxed);
+        alarm.deadline.store(at, Ordering::Release);
+    }
+
+    /// Disarms `alarm` after its bot answered.
+    pub fn disarm(&self, alarm: &Alarm) {
+        alarm.deadline.store(0, Ordering::Release);
+    }
+
+    /// Whether the tournament is stopping.
+    pub fn aborted(&self) -> bool {
+        self.abort.load(Ordering::Relaxed)
+    }
+
+    /// Watches until [`Watchdog::finish`]; run it on its own thread.
+    pub fn watch(&self) {
+        while !self.done.load(Ordering::Acquire) {
+            let now = self.epoch.elapsed().as_nanos() as u64;
+            let abort = self.aborted();
+            for alarm in &self.alarms {
+                let deadline = alarm.deadline.load(Ordering::Acquire);
+                if abort || (deadline != 0 && now >= deadline) {
+                    alarm.stop.store(true, Ordering::Relaxed);
+                }
+            }
+            std::thread::sleep(TICK);
+        }
+    }
+
+    /// Ends [`Watchdog::watch`].
+    pub fn finish(&self) {
+        self.done.store(true, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn abort_raises_every_stop_flag() {
+        let abort = Arc::new(AtomicBool::new(false));
+        let dog = Watchdog::new(2, Arc::clone(&abort));
+        let flags = [dog.alarm(0).stop_flag(), dog.alarm(1).stop_flag()];
+        std::thread::scope(|s| {
+            s.spawn(|| dog.watch());
+            abort.store(true, Ordering::Relaxed);
+            while !flags.iter().all(|f| f.load(Ordering::Relaxed)) {
+                std::thread::yield_now();
+            }
+            dog.finish();
+        });
+    }
+
+    #[test]
+    fn a_passed_deadline_raises_its_flag() {
+        let dog = Watchdog::new(1, Arc::new(AtomicBool::new(false)));
+        let alarm = dog.alarm(0);
+        dog.arm(&alarm, Duration::ZERO);
+        std::thread::scope(|s| {
+            s.spawn(|| dog.watch());
+            while !alarm.stop.load(Ordering::Relaxed) {
+                std::thread::yield_now();
+            }
+            dog.finish();
+        });
+    }
+}
