@@ -153,7 +153,24 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
     );
     let mut shutdown = ctx.shutdown.clone();
     let mut last_seen = Instant::now();
+    // A client's own answers never overflow its queue: reading pauses until the writer has
+    // made room (a client that does not read is then dropped by a room's broadcast or by the
+    // write timeout).
+    let headroom = (s.outgoing_queue / 4).max(1);
     let end = loop {
+        if peer.free_slots() < headroom {
+            tokio::select! {
+                biased;
+                _ = signal.kick.notified() => break End::Dropped,
+                _ = crate::shared::shutting_down(&mut shutdown) => {
+                    peer.close(CloseCode::Away, "server shutting down");
+                    break End::Shutdown;
+                }
+                ok = peer.room_for(headroom) => if !ok {
+                    break End::Closed;
+                },
+            }
+        }
         tokio::select! {
             biased;
             _ = signal.kick.notified() => break End::Dropped,
@@ -231,11 +248,13 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
     drop(peer);
     // Let the writer send what is queued and the close frame, then read until the client
     // answers the close, so that it sees our last words before the socket goes.
-    let _ = timeout(CLOSE_WAIT, async {
-        let _ = (&mut writer).await;
-        while let Some(Ok(_)) = stream.next().await {}
-    })
-    .await;
+    if end != End::Dropped {
+        let _ = timeout(CLOSE_WAIT, async {
+            let _ = (&mut writer).await;
+            while let Some(Ok(_)) = stream.next().await {}
+        })
+        .await;
+    }
     writer.abort();
     dec(&ctx.metrics.connections_open);
     let reason = if slow { "slow reader" } else { end.as_str() };

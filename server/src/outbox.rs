@@ -70,6 +70,16 @@ impl Peer {
         self.send(&encode(msg));
     }
 
+    /// Waits until the queue has `n` free slots (false once the connection's writer is gone).
+    pub(crate) async fn room_for(&self, n: usize) -> bool {
+        self.tx.reserve_many(n).await.is_ok()
+    }
+
+    /// Free slots in the queue now.
+    pub(crate) fn free_slots(&self) -> usize {
+        self.tx.capacity()
+    }
+
     /// Queues a close frame; the connection ends once it is written.
     pub(crate) fn close(&self, code: CloseCode, reason: &'static str) {
         self.push(Outgoing::Close(code, reason));

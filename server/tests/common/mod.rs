@@ -137,6 +137,18 @@ impl Client {
         Client { ws }
     }
 
+    /// Connects with a tiny socket receive buffer, to play a client that reads slowly.
+    pub async fn connect_small_buffer(addr: SocketAddr) -> Client {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.set_recv_buffer_size(4096).unwrap();
+        let stream = socket.connect(addr).await.unwrap();
+        let url = format!("ws://{addr}/ws");
+        let (ws, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(stream))
+            .await
+            .unwrap();
+        Client { ws }
+    }
+
     /// Sends a JSON message.
     pub async fn send(&mut self, v: Value) {
         self.send_text(&v.to_string()).await;
@@ -196,10 +208,14 @@ impl Client {
 
     /// Waits for no message during `d`.
     pub async fn expect_silence(&mut self, d: Duration) {
-        match tokio::time::timeout(d, self.ws.next()).await {
-            Err(_) => {}
-            Ok(Some(Ok(Message::Text(t)))) => panic!("unexpected message {t}"),
-            Ok(other) => panic!("unexpected {other:?}"),
+        let until = tokio::time::Instant::now() + d;
+        loop {
+            match tokio::time::timeout_at(until, self.ws.next()).await {
+                Err(_) => return,
+                Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => {}
+                Ok(Some(Ok(Message::Text(t)))) => panic!("unexpected message {t}"),
+                Ok(other) => panic!("unexpected {other:?}"),
+            }
         }
     }
 

@@ -1,0 +1,138 @@
+//! Flood protection and back-pressure: the rate limit (`rate_limited`, then close 1008), a
+//! burst that stays under it, and a stalled reader that is dropped without delaying its room.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{TestServer, config, settings};
+use futures_util::SinkExt;
+use jchomp_server::Settings;
+use serde_json::json;
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+#[tokio::test]
+async fn a_flood_is_answered_rate_limited_then_closed_with_1008() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    let msg = Message::text(json!({"type":"sync"}).to_string());
+    for _ in 0..2000 {
+        if c.ws.feed(msg.clone()).await.is_err() {
+            break;
+        }
+    }
+    let _ = c.ws.flush().await;
+    let (texts, close) = c.until_closed().await;
+    let last = texts.last().unwrap();
+    assert_eq!(last["code"], "rate_limited", "{last}");
+    // Everything before the limit was answered.
+    assert!(texts.len() > 100, "{}", texts.len());
+    assert!(
+        texts[..texts.len() - 1]
+            .iter()
+            .all(|t| t["code"] == "forbidden")
+    );
+    assert_eq!(close.unwrap().code, CloseCode::Policy);
+    assert_eq!(server.metric("jchomp_rate_limited_total").await, 1);
+}
+
+#[tokio::test]
+async fn the_default_limit_admits_a_fast_bot() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    // 400 requests back to back, all answered: a burst a bot answering at once may send.
+    for _ in 0..400 {
+        c.ws.feed(Message::text(r#"{"type":"list_rooms"}"#))
+            .await
+            .unwrap();
+    }
+    c.ws.flush().await.unwrap();
+    for _ in 0..400 {
+        c.expect("rooms").await;
+    }
+}
+
+#[tokio::test]
+async fn a_tight_limit_is_a_limit() {
+    let server = TestServer::start_with(Settings {
+        rate_limit_per_sec: 5,
+        rate_limit_burst: 3,
+        ..settings()
+    })
+    .await;
+    let mut c = server.client().await;
+    for _ in 0..4 {
+        c.send(json!({"type":"list_rooms"})).await;
+    }
+    let (texts, close) = c.until_closed().await;
+    assert_eq!(texts.len(), 4);
+    assert_eq!(texts[3]["code"], "rate_limited");
+    assert_eq!(close.unwrap().code, CloseCode::Policy);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stalled_reader_is_dropped_and_never_delays_its_room() {
+    let server = TestServer::start_with(Settings {
+        outgoing_queue: 16,
+        write_timeout: Duration::from_millis(500),
+        ..settings()
+    })
+    .await;
+    // Many rooms make `list_rooms` answers big.
+    let mut owners = Vec::new();
+    for _ in 0..60 {
+        let mut o = server.client().await;
+        o.create(
+            "owner-with-a-long-name-for-bulk",
+            config(15, 15, 4, [1, 1], &[[0, 0], [14, 14], [0, 14], [14, 0]]),
+        )
+        .await;
+        owners.push(o);
+    }
+    let mut a = server.client().await;
+    let cfg = config(8, 8, 2, [1, 1], &[[0, 0]]);
+    let (room, _) = a.create("a", cfg).await;
+    let mut b = server.client().await;
+    b.join(&room, "b").await;
+    a.expect("room").await;
+    // The staller watches the game, asks for lots and reads nothing.
+    let mut staller = common::Client::connect_small_buffer(server.addr).await;
+    staller.send(json!({"type":"spectate","room":room})).await;
+    for _ in 0..400 {
+        staller
+            .ws
+            .feed(Message::text(r#"{"type":"list_rooms"}"#))
+            .await
+            .unwrap();
+    }
+    staller.ws.flush().await.unwrap();
+    // Let the staller's socket buffers fill up.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // The game goes on at full speed meanwhile.
+    let moves = (0..8).flat_map(|c| [(7, c), (6, c)]);
+    for (i, (r, c)) in moves.into_iter().enumerate() {
+        let (mover, other) = if i % 2 == 0 {
+            (&mut a, &mut b)
+        } else {
+            (&mut b, &mut a)
+        };
+        mover.send(json!({"type":"move","row":r,"col":c})).await;
+        tokio::time::timeout(Duration::from_millis(500), mover.expect("moved"))
+            .await
+            .expect("the room is not delayed");
+        other.expect("moved").await;
+    }
+    // The staller was dropped: reading now finds the end of the stream after what was sent.
+    let mut metric = 0;
+    for _ in 0..100 {
+        metric = server.metric("jchomp_slow_disconnects_total").await;
+        if metric == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(metric, 1);
+    let (texts, _) = staller.until_closed().await;
+    assert!(texts.len() < 400, "{}", texts.len());
+}
