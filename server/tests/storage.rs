@@ -1,0 +1,181 @@
+//! Stored games: `list_games` and `get_game` through the protocol, records that replay, and
+//! records surviving a graceful restart and a `kill -9` of the real binary.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{Client, TestServer, config, settings};
+use jchomp_protocol::record::Record;
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// Plays a one-move game (seat 0 eats the poison) and returns the room id.
+async fn quick_game(a: &mut Client, b: &mut Client, addr_name: &str) -> String {
+    let (room, _) = a
+        .create(addr_name, config(4, 4, 2, [1, 1], &[[0, 0]]))
+        .await;
+    b.join(&room, "bob").await;
+    a.expect("room").await;
+    a.send(json!({"type":"move","row":0,"col":0})).await;
+    a.expect("moved").await;
+    a.expect("room").await;
+    b.expect("moved").await;
+    b.expect("room").await;
+    room
+}
+
+/// Polls `list_games` until it holds `game` (records are committed off the room's path).
+async fn wait_listed(c: &mut Client, game: &str) -> Vec<Value> {
+    for _ in 0..200 {
+        c.send(json!({"type":"list_games"})).await;
+        let games = c.expect("games").await["games"].as_array().unwrap().clone();
+        if games.iter().any(|g| g["game"] == game) {
+            return games;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("game {game} never listed");
+}
+
+#[tokio::test]
+async fn finished_games_are_listed_newest_first_and_fetched_as_records() {
+    let server = TestServer::start().await;
+    let mut a = server.client().await;
+    let mut b = server.client().await;
+    let first = quick_game(&mut a, &mut b, "alice").await;
+    a.send(json!({"type":"leave"})).await;
+    a.expect("left").await;
+    b.send(json!({"type":"leave"})).await;
+    b.until("left").await;
+    let second = quick_game(&mut a, &mut b, "carol").await;
+    let games = wait_listed(&mut a, &second).await;
+    let ids: Vec<&str> = games.iter().map(|g| g["game"].as_str().unwrap()).collect();
+    assert_eq!(ids, [second.as_str(), first.as_str()]);
+    assert_eq!(games[0]["seats"], json!(["carol", "bob"]));
+    assert_eq!(games[0]["result"], json!({"kind":"poisoned","loser":0}));
+    assert_eq!(games[0]["moves"], 1);
+    assert!(games[0]["finished_ms"].as_u64().unwrap() > 0);
+    // A limit.
+    a.send(json!({"type":"list_games","limit":1})).await;
+    assert_eq!(
+        a.expect("games").await["games"].as_array().unwrap().len(),
+        1
+    );
+    // The record replays through the rules.
+    a.send(json!({"type":"get_game","game":first})).await;
+    let got = a.expect("game").await;
+    let record: Record = serde_json::from_value(got["record"].clone()).unwrap();
+    assert_eq!(record.id.as_deref(), Some(first.as_str()));
+    assert_eq!(record.seats, ["alice", "bob"]);
+    let game = record.replay().unwrap();
+    assert_eq!(game.moves().len(), 1);
+    assert!(record.started_ms.unwrap() <= record.finished_ms.unwrap());
+    assert_eq!(server.metric("jchomp_games_stored_total").await, 2);
+}
+
+#[tokio::test]
+async fn abandoned_and_timed_out_games_are_stored_too() {
+    let server = TestServer::start().await;
+    let mut a = server.client().await;
+    let cfg = json!({"rows":4,"cols":4,"players":2,"eat":[1,1],"poison":[[0,0]],"move_time_ms":50});
+    let (room, _) = a.create("a", cfg).await;
+    let mut b = server.client().await;
+    b.join(&room, "b").await;
+    a.expect("room").await;
+    assert_eq!(
+        a.expect("room").await["result"],
+        json!({"kind":"timeout","loser":0})
+    );
+    wait_listed(&mut a, &room).await;
+    a.send(json!({"type":"get_game","game":room})).await;
+    let record: Record = serde_json::from_value(a.expect("game").await["record"].clone()).unwrap();
+    assert_eq!(record.config.move_time_ms, Some(50));
+    record.replay().unwrap();
+}
+
+#[tokio::test]
+async fn records_survive_a_graceful_restart() {
+    let s = settings();
+    let dir = s.data_dir.clone();
+    let server = TestServer::start_with(s).await;
+    let mut a = server.client().await;
+    let mut b = server.client().await;
+    let room = quick_game(&mut a, &mut b, "alice").await;
+    wait_listed(&mut a, &room).await;
+    drop((a, b));
+    server.stop().await.unwrap();
+
+    let server = TestServer::start_with(jchomp_server::Settings {
+        data_dir: dir,
+        ..jchomp_server::Settings::default()
+    })
+    .await;
+    let mut c = server.client().await;
+    let games = wait_listed(&mut c, &room).await;
+    assert_eq!(games.len(), 1);
+    // A second server cannot open the same database while the first holds it.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let clash = jchomp_server::run(
+        listener,
+        jchomp_server::Settings {
+            data_dir: server.data_dir.clone(),
+            ..jchomp_server::Settings::default()
+        },
+        std::future::pending(),
+    )
+    .await;
+    assert!(
+        matches!(clash, Err(jchomp_server::ServerError::Store { .. })),
+        "{clash:?}"
+    );
+}
+
+/// Starts the real binary on a free port; returns the child and its address.
+fn spawn_binary(dir: &Path) -> (Child, SocketAddr) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jchomp-server"))
+        .args(["--addr", "127.0.0.1:0", "--data-dir"])
+        .arg(dir)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("jchomp-server listening on ws://")
+        .and_then(|r| r.strip_suffix("/ws"))
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+    (child, addr.parse().unwrap())
+}
+
+#[tokio::test]
+async fn records_survive_kill_9() {
+    let dir = common::temp_dir();
+    let (mut child, addr) = spawn_binary(&dir);
+    let mut a = Client::connect(addr).await;
+    let mut b = Client::connect(addr).await;
+    let room = quick_game(&mut a, &mut b, "alice").await;
+    // Listed means committed.
+    wait_listed(&mut a, &room).await;
+    child.kill().unwrap(); // SIGKILL: no shutdown code runs
+    child.wait().unwrap();
+
+    let (mut child, addr) = spawn_binary(&dir);
+    let mut c = Client::connect(addr).await;
+    let games = wait_listed(&mut c, &room).await;
+    assert_eq!(games[0]["seats"], json!(["alice", "bob"]));
+    c.send(json!({"type":"get_game","game":room})).await;
+    let record: Record = serde_json::from_value(c.expect("game").await["record"].clone()).unwrap();
+    record.replay().unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
+}
