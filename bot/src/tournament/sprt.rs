@@ -7,16 +7,17 @@
 //! sample. With `N` pairs of sample mean `m` and variance `v`, the likelihood of a normal
 //! distribution whose mean is fixed at `s` and whose variance is free is largest at variance
 //! `v + (m − s)²`, so the log-likelihood ratio of `s1 = score(elo1)` against `s0 = score(elo0)` is
-//! `LLR = N/2 · ln((v + (m − s0)²) / (v + (m − s1)²))`. Pentanomial classes never seen count
-//! 0.001 (as Fishtest regularizes), so that a perfect sweep has a finite variance. The test
-//! accepts H1 once `LLR ≥ ln((1 − β)/α)` and H0 once `LLR ≤ ln(β/(1 − α))`.
+//! `LLR = N/2 · ln((v + (m − s0)²) / (v + (m − s1)²))`. Each of the five classes starts with 0.2
+//! pseudo-pairs (one even pair in all): where Fishtest gives only empty classes 0.001, a
+//! handful of identical pairs would have a variance near 0 and decide the test at once. The
+//! test accepts H1 once `LLR ≥ ln((1 − β)/α)` and H0 once `LLR ≤ ln(β/(1 − α))`.
 
 use super::elo::to_score;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Weight of a pentanomial class with no pair in it.
-const EMPTY_CLASS: f64 = 1e-3;
+/// Pseudo-pairs every pentanomial class starts with.
+pub const PRIOR: f64 = 0.2;
 
 /// The test's hypotheses and error rates: `--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -150,9 +151,7 @@ impl Sprt {
         if self.pairs() == 0 {
             return 0.0;
         }
-        let weights = self
-            .pentanomial
-            .map(|c| if c == 0 { EMPTY_CLASS } else { c as f64 });
+        let weights = self.pentanomial.map(|c| c as f64 + PRIOR);
         let n: f64 = weights.iter().sum();
         let value = |k: usize| k as f64 / 4.0;
         let mean = weights
@@ -228,18 +227,23 @@ mod tests {
 
     #[test]
     fn hand_computed_llr() {
-        // Pairs [5, 10, 30, 30, 25]: m = 0.65, v = 0.0775; s0 = 0.5, s1(10) = 0.514387,
-        // LLR = 50 · ln((0.0775 + 0.15²) / (0.0775 + 0.135613²)) = 2.0980.
+        // Pairs [5, 10, 30, 30, 25] plus 0.2 each: N = 101, m = 0.648515, v = 0.078191;
+        // s0 = 0.5, s1(10) = 0.514387; LLR = 50.5 · ln((v + (m − s0)²) / (v + (m − s1)²))
+        // = 2.0912.
         let s = sprt(10.0, [5, 10, 30, 30, 25]);
-        assert!(close(s.llr(), 2.0980), "{}", s.llr());
+        assert!(close(s.llr(), 2.0912), "{}", s.llr());
         assert_eq!(s.verdict(), None);
-        // With elo1 = 100 (s1 = 0.640065) the same pairs accept H1: LLR 12.681.
+        // With elo1 = 100 (s1 = 0.640065) the same pairs accept H1: LLR 12.5026.
         let s = sprt(100.0, [5, 10, 30, 30, 25]);
-        assert!(close(s.llr(), 12.681), "{}", s.llr());
+        assert!(close(s.llr(), 12.5026), "{}", s.llr());
         assert_eq!(s.verdict(), Some(Verdict::H1));
-        // The mirror image leans to H0: LLR -2.2119.
+        // The mirror image leans to H0: LLR -2.2080.
         let s = sprt(10.0, [25, 30, 30, 10, 5]);
-        assert!(close(s.llr(), -2.2119), "{}", s.llr());
+        assert!(close(s.llr(), -2.2080), "{}", s.llr());
+        // Two even pairs decide nothing yet: N = 3, m = 0.5, v = 0.041667, LLR -0.5787.
+        let s = sprt(100.0, [0, 0, 2, 0, 0]);
+        assert!(close(s.llr(), -0.5787), "{}", s.llr());
+        assert_eq!(s.verdict(), None);
         assert_eq!(Sprt::new(SprtParams::default()).llr(), 0.0);
     }
 

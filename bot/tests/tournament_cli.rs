@@ -1,0 +1,225 @@
+//! Runs `jchomp-bot tournament` end to end: the standings, the output directory (every record
+//! replays, seats rotate within each start configuration), determinism across thread counts,
+//! resume after a hard stop, the SPRT stop, and refused flags.
+
+// Helpers outside `#[test]` functions panic on purpose when the binary misbehaves.
+#![allow(clippy::expect_used)]
+
+use jchomp_protocol::record::Record;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Runs `jchomp-bot tournament --quiet` with the flags in `flags` (split at spaces), then
+/// `paths` (which may hold spaces).
+fn run(flags: &str, paths: &[&Path]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_jchomp-bot"))
+        .arg("tournament")
+        .arg("--quiet")
+        .args(flags.split_whitespace())
+        .args(paths)
+        .output()
+        .expect("runs jchomp-bot");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A fresh, empty directory for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("jchomp-tournament-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn read(dir: &Path, file: &str) -> String {
+    std::fs::read_to_string(dir.join(file)).expect("output file")
+}
+
+fn records(dir: &Path) -> Vec<Record> {
+    read(dir, "games.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a record per line"))
+        .collect()
+}
+
+fn results(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&read(dir, "results.json")).expect("results.json is JSON")
+}
+
+#[test]
+fn two_bots_write_standings_records_and_rotate_seats() {
+    let dir = temp_dir("basic");
+    let (ok, stdout, stderr) = run("--bot random --bot greedy --games 40 --out", &[&dir]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("rank") && stdout.contains("±95%"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("elo is relative to random"), "{stdout}");
+    assert!(
+        stderr.is_empty(),
+        "no progress noise off a terminal: {stderr:?}"
+    );
+    let recs = records(&dir);
+    assert_eq!(recs.len(), 40);
+    for (i, r) in recs.iter().enumerate() {
+        assert_eq!(r.id.as_deref(), Some(i.to_string().as_str()));
+        let game = r.replay().expect("every record replays");
+        assert!(game.result().is_some());
+        let expected = if i % 2 == 0 {
+            ["random", "greedy"]
+        } else {
+            ["greedy", "random"]
+        };
+        assert_eq!(r.seats, expected);
+    }
+    // Both games of a pair share their start configuration; rounds draw new ones.
+    for pair in recs.chunks(2) {
+        assert_eq!(pair[0].config, pair[1].config);
+    }
+    assert!(recs.chunks(2).any(|p| p[0].config != recs[0].config));
+    let res = results(&dir);
+    assert_eq!(res["status"], "finished");
+    assert_eq!(res["games"], 40);
+    let st = res["standings"].as_array().expect("standings");
+    let (a, b) = (&st[0], &st[1]);
+    assert_eq!(a["games"], 40);
+    assert_eq!(a["wins"], b["losses"]);
+    assert_eq!(a["ties"], b["ties"]);
+    let total = a["score"].as_f64().expect("score") + b["score"].as_f64().expect("score");
+    assert_eq!(total, 40.0);
+    assert_eq!(a["elo"], 0.0);
+    assert_eq!(res["pairings"][0][1]["name"], "greedy");
+    assert_eq!(res["pairings"][0][1]["score"], b["score"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn fixed_flags_and_openings_fix_the_configurations() {
+    let dir = temp_dir("fixed");
+    let flags = "--bot random --bot greedy --bot level:1 --players 3 --size 5x6 --eat 1x2 \
+                 --rounds 2 --out";
+    let (ok, _, stderr) = run(flags, &[&dir]);
+    assert!(ok, "{stderr}");
+    let recs = records(&dir);
+    // One group of three bots, three rotations, two rounds.
+    assert_eq!(recs.len(), 6);
+    for r in &recs {
+        assert_eq!((r.config.rows, r.config.cols, r.config.eat), (5, 6, [1, 2]));
+        assert_eq!(r.config.players, 3);
+    }
+    assert_eq!(recs[1].seats, ["greedy", "level:1", "random"]);
+
+    let openings = dir.join("openings.jsonl");
+    std::fs::write(
+        &openings,
+        "{\"rows\":4,\"cols\":5,\"eat\":[1,1],\"poison\":[[0,0]]}\n\
+         {\"rows\":6,\"cols\":4,\"eat\":[2,1],\"poison\":[[5,3],[0,0]]}\n",
+    )
+    .expect("write openings");
+    let out = dir.join("from-openings");
+    let flags = "--bot random --bot greedy --rounds 3 --out";
+    let (ok, _, stderr) = run(flags, &[&out, Path::new("--openings"), &openings]);
+    assert!(ok, "{stderr}");
+    let rows: Vec<i64> = records(&out).iter().map(|r| r.config.rows).collect();
+    assert_eq!(rows, [4, 4, 6, 6, 4, 4]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn results_do_not_depend_on_the_number_of_threads() {
+    let dir = temp_dir("determinism");
+    let mut outputs = Vec::new();
+    for threads in ["1", "3"] {
+        let out = dir.join(threads);
+        let flags = format!(
+            "--bot search:depth=2 --bot search:nodes=300 --bot greedy --games 60 --seed 7 \
+             --concurrency {threads} --out"
+        );
+        let (ok, _, stderr) = run(&flags, &[&out]);
+        assert!(ok, "{stderr}");
+        outputs.push((read(&out, "games.jsonl"), read(&out, "results.json")));
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn resume_after_a_hard_stop_gives_the_uninterrupted_results() {
+    let dir = temp_dir("resume");
+    let (full, cut) = (dir.join("full"), dir.join("cut"));
+    let flags = "--bot random --bot greedy --games 30 --sprt elo0=-10,elo1=10 --out";
+    for out in [&full, &cut] {
+        let (ok, _, stderr) = run(flags, &[out]);
+        assert!(ok, "{stderr}");
+    }
+    // Simulate a hard stop: 11 whole lines and half of the 12th remain; no results.json.
+    let text = read(&cut, "games.jsonl");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 30, "the SPRT must not decide this early");
+    let mut kept: String = lines[..11].iter().map(|l| format!("{l}\n")).collect();
+    kept.push_str(&lines[11][..lines[11].len() / 2]);
+    std::fs::write(cut.join("games.jsonl"), kept).expect("truncate");
+    std::fs::remove_file(cut.join("results.json")).expect("remove results");
+    let (ok, stdout, stderr) = run("--resume", &[&cut]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("19 games played"), "{stdout}");
+    assert_eq!(read(&full, "games.jsonl"), read(&cut, "games.jsonl"));
+    assert_eq!(read(&full, "results.json"), read(&cut, "results.json"));
+    // Resuming a finished tournament plays nothing more.
+    let (ok, stdout, _) = run("--resume", &[&cut]);
+    assert!(ok && stdout.contains("0 games played"), "{stdout}");
+    assert_eq!(read(&full, "games.jsonl"), read(&cut, "games.jsonl"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_sprt_stops_a_lopsided_match() {
+    let dir = temp_dir("sprt");
+    let flags = "--bot search:depth=4 --bot random --size 8x8 --eat 2x2 \
+                 --sprt elo0=0,elo1=100,alpha=0.05,beta=0.05 --games 2000 --out";
+    let (ok, stdout, stderr) = run(flags, &[&dir]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    let res = results(&dir);
+    assert_eq!(res["status"], "decided");
+    assert_eq!(res["sprt"]["verdict"], "H1");
+    let llr = res["sprt"]["llr"].as_f64().expect("llr");
+    assert!(llr >= res["sprt"]["upper"].as_f64().expect("upper"));
+    let games = res["games"].as_u64().expect("games");
+    assert!(games < 2000 && games % 2 == 0, "{games}");
+    assert_eq!(records(&dir).len() as u64, games);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_flags_are_refused_with_a_reason() {
+    for (flags, reason) in [
+        ("--bot random", "at least two bots"),
+        ("--bot random --bot nonsense", "valid forms"),
+        ("--bot random --bot greedy --players 3", "at least 3 bots"),
+        (
+            "--bot random --bot greedy --bot level:1 --sprt elo1=5",
+            "exactly two bots",
+        ),
+        (
+            "--bot random --bot greedy --size 3x5",
+            "rows must be 4–15, got 3",
+        ),
+        (
+            "--resume somewhere --bot random",
+            "--resume takes the settings",
+        ),
+    ] {
+        let (ok, _, stderr) = run(flags, &[]);
+        assert!(!ok && stderr.contains(reason), "{flags}: {stderr}");
+    }
+    let dir = temp_dir("twice");
+    let flags = "--bot random --bot greedy --games 2 --out";
+    assert!(run(flags, &[&dir]).0);
+    let (ok, _, stderr) = run(flags, &[&dir]);
+    assert!(!ok && stderr.contains("--resume"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
