@@ -189,7 +189,7 @@ fn the_sprt_stops_a_lopsided_match() {
     let llr = res["sprt"]["llr"].as_f64().expect("llr");
     assert!(llr >= res["sprt"]["upper"].as_f64().expect("upper"));
     let games = res["games"].as_u64().expect("games");
-    assert!(games < 2000 && games % 2 == 0, "{games}");
+    assert!(games < 2000 && games.is_multiple_of(2), "{games}");
     assert_eq!(records(&dir).len() as u64, games);
     let _ = std::fs::remove_dir_all(&dir);
 }
