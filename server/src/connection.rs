@@ -27,7 +27,7 @@ use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 /// Messages written between two flushes at most.
 const WRITE_BATCH: usize = 64;
 /// Time a closing connection has to finish the close handshake.
-const CLOSE_WAIT: Duration = Duration::from_secs(2);
+const CLOSE_WAIT: Duration = Duration::from_secs(1);
 
 type Sink = SplitSink<WebSocketStream<TcpStream>, Message>;
 

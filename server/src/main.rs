@@ -92,26 +92,33 @@ impl Args {
     }
 }
 
-/// Completes on Ctrl-C or (on Unix) SIGTERM.
-async fn shutdown_signal() {
+/// A future completing on Ctrl-C or (on Unix) SIGTERM. The handlers are installed right away,
+/// before the address is printed, so that a signal sent as soon as the server is up is caught.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> + Send + 'static {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
+        let term = signal(SignalKind::terminate());
+        let int = signal(SignalKind::interrupt());
+        async move {
+            match (term, int) {
+                (Ok(mut term), Ok(mut int)) => {
+                    tokio::select! {
+                        _ = term.recv() => {}
+                        _ = int.recv() => {}
+                    }
                 }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
+                _ => {
+                    let _ = tokio::signal::ctrl_c().await;
+                }
             }
         }
     }
     #[cfg(not(unix))]
     {
-        let _ = tokio::signal::ctrl_c().await;
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
 
@@ -123,6 +130,7 @@ async fn main() -> ExitCode {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let args = Args::parse();
     let listener = match TcpListener::bind(&args.addr).await {
@@ -139,9 +147,10 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let shutdown = shutdown_signal();
     println!("jchomp-server listening on ws://{addr}/ws");
     let _ = std::io::stdout().flush();
-    match run(listener, args.settings(), shutdown_signal()).await {
+    match run(listener, args.settings(), shutdown).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("jchomp-server: {e}");

@@ -1,0 +1,113 @@
+//! Operations: `GET /healthz`, `GET /metrics`, other HTTP answers on the same port, and the
+//! graceful shutdown of `run` and of the binary on SIGTERM.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{TestServer, config};
+use serde_json::json;
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+#[tokio::test]
+async fn healthz_and_other_http_answers() {
+    let server = TestServer::start().await;
+    assert_eq!(
+        server.http_get("/healthz").await,
+        ("HTTP/1.1 200 OK".to_string(), "ok\n".to_string())
+    );
+    assert_eq!(
+        server.http_get("/nowhere").await.0,
+        "HTTP/1.1 404 Not Found"
+    );
+    assert_eq!(
+        server.http_get("/ws").await.0,
+        "HTTP/1.1 426 Upgrade Required"
+    );
+}
+
+#[tokio::test]
+async fn metrics_count_connections_rooms_games_and_moves() {
+    let server = TestServer::start().await;
+    let (status, body) = server.http_get("/metrics").await;
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    assert!(body.contains("# TYPE jchomp_connections gauge"), "{body}");
+    let mut a = server.client().await;
+    let (room, _) = a.create("a", config(4, 4, 2, [1, 1], &[[0, 0]])).await;
+    let mut w = server.client().await;
+    w.create("w", config(4, 4, 2, [1, 1], &[[0, 0]])).await;
+    let mut b = server.client().await;
+    b.join(&room, "b").await;
+    a.expect("room").await;
+    assert_eq!(server.metric("jchomp_connections").await, 3);
+    assert_eq!(server.metric("jchomp_rooms{status=\"waiting\"}").await, 1);
+    assert_eq!(server.metric("jchomp_rooms{status=\"playing\"}").await, 1);
+    a.send(json!({"type":"move","row":9,"col":9})).await;
+    a.expect_rejected("out_of_range").await;
+    a.send(json!({"type":"move","row":3,"col":3})).await;
+    a.expect("moved").await;
+    b.expect("moved").await;
+    b.send(json!({"type":"move","row":0,"col":0})).await;
+    b.expect("moved").await;
+    b.expect("room").await;
+    assert_eq!(server.metric("jchomp_moves_total").await, 2);
+    assert_eq!(server.metric("jchomp_moves_rejected_total").await, 1);
+    assert_eq!(
+        server
+            .metric("jchomp_games_finished_total{result=\"poisoned\"}")
+            .await,
+        1
+    );
+    assert_eq!(server.metric("jchomp_rooms{status=\"finished\"}").await, 1);
+    assert_eq!(server.metric("jchomp_rooms_created_total").await, 2);
+}
+
+#[tokio::test]
+async fn shutdown_tells_clients_and_returns_quickly() {
+    let server = TestServer::start().await;
+    let mut a = server.client().await;
+    a.create("a", config(4, 4, 2, [1, 1], &[[0, 0]])).await;
+    // A client that never reads does not hold the shutdown up for long either.
+    let mut silent = server.client().await;
+    silent.send(json!({"type":"list_rooms"})).await;
+    let t0 = Instant::now();
+    let (stopped, (texts, close)) = tokio::join!(server.stop(), a.until_closed());
+    stopped.unwrap();
+    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+    assert_eq!(texts.last().unwrap()["code"], "shutting_down");
+    assert_eq!(close.unwrap().code, CloseCode::Away);
+}
+
+#[cfg(unix)]
+#[test]
+fn the_binary_exits_cleanly_on_sigterm() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let dir = common::temp_dir();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jchomp-server"))
+        .args(["--addr", "127.0.0.1:0", "--grace-secs", "5", "--data-dir"])
+        .arg(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(
+        line.starts_with("jchomp-server listening on ws://127.0.0.1:"),
+        "{line}"
+    );
+    let t0 = Instant::now();
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    assert!(t0.elapsed() < Duration::from_secs(5));
+    assert!(dir.join(jchomp_server::DB_FILE).exists());
+    std::fs::remove_dir_all(dir).unwrap();
+}
