@@ -182,7 +182,7 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
                 peer.close(CloseCode::Away, "server shutting down");
                 break End::Shutdown;
             }
-            _ = tokio::time::sleep_until(last_seen + s.idle_timeout) => {
+            _ = tokio::time::sleep_until(idle_deadline(last_seen, s.idle_timeout)) => {
                 peer.close(CloseCode::Away, "idle timeout");
                 break End::Idle;
             }
@@ -261,6 +261,13 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
     tracing::info!(conn = id, %addr, reason, secs = started.elapsed().as_secs_f64(), "connection closed");
 }
 
+/// When a connection last heard from at `last_seen` times out.
+fn idle_deadline(last_seen: Instant, idle: Duration) -> Instant {
+    last_seen
+        .checked_add(idle)
+        .unwrap_or_else(|| crate::settings::after(idle))
+}
+
 impl End {
     fn as_str(self) -> &'static str {
         match self {
@@ -284,7 +291,8 @@ async fn write_loop(
     ping_every: Duration,
     write_timeout: Duration,
 ) {
-    let mut ping = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
+    let ping_every = ping_every.max(Duration::from_millis(10));
+    let mut ping = tokio::time::interval_at(crate::settings::after(ping_every), ping_every);
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         let mut batch = Vec::new();

@@ -14,7 +14,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, mpsc, watch};
-use tokio::time::{Instant, timeout_at};
+use tokio::time::timeout_at;
 
 /// Serves the game on `listener` (`/ws`, `/healthz`, `/metrics`) until `shutdown` completes,
 /// then shuts down gracefully: no new connections, every client is told and closed, finished
@@ -46,8 +46,10 @@ pub async fn run(
     let (done_tx, mut done_rx) = mpsc::channel::<()>(1);
     let ctx = Arc::new(Shared {
         ws_config: ws_config(&settings),
-        bot_slots: Arc::new(Semaphore::new(settings.bot_threads.max(1))),
-        conn_slots: Arc::new(Semaphore::new(settings.max_connections)),
+        bot_slots: Arc::new(Semaphore::new(settings.bot_threads.clamp(1, 1024))),
+        conn_slots: Arc::new(Semaphore::new(
+            settings.max_connections.min(Semaphore::MAX_PERMITS),
+        )),
         settings,
         lobby: Lobby::default(),
         metrics,
@@ -75,7 +77,7 @@ pub async fn run(
     tracing::info!("shutting down");
     drop(listener);
     let _ = shutdown_tx.send(true);
-    let deadline = Instant::now() + ctx.settings.shutdown_timeout;
+    let deadline = crate::settings::after(ctx.settings.shutdown_timeout);
     drop(ctx);
     if timeout_at(deadline, done_rx.recv()).await.is_err() {
         tracing::warn!("some connections or rooms did not end in time");

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 use std::time::Duration;
+use tokio::time::Instant;
 
 /// The address the `jchomp-server` binary listens on when `--addr` is not given.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:7777";
@@ -77,5 +78,24 @@ impl Default for Settings {
             list_games_max: 100,
             shutdown_timeout: Duration::from_secs(4),
         }
+    }
+}
+
+/// The instant `d` from now; an absurdly long `d` (from a setting) means "in a year" rather
+/// than an overflow.
+pub(crate) fn after(d: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(d)
+        .unwrap_or_else(|| now + Duration::from_secs(365 * 24 * 60 * 60))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn after_never_overflows() {
+        assert!(after(Duration::MAX) > Instant::now());
+        assert!(after(Duration::ZERO) <= Instant::now());
     }
 }

@@ -6,6 +6,7 @@ use super::{BotOutcome, LeaveOutcome, Refusal, RoomEvent, millis, now_ms};
 use crate::lobby::new_token;
 use crate::metrics::inc;
 use crate::outbox::{ConnId, Peer, encode};
+use crate::settings::after;
 use crate::shared::Shared;
 use jchomp_bot::Player;
 use jchomp_protocol::json::{ConfigJson, MoveJson, ResultJson};
@@ -513,7 +514,7 @@ impl Room {
                 ..
             }) = &mut self.seats[i]
         {
-            *grace_until = Some(Instant::now() + self.ctx.settings.grace);
+            *grace_until = Some(after(self.ctx.settings.grace));
         }
         tracing::info!(room = %self.id, seat, "seat disconnected");
         self.changed();
@@ -614,7 +615,7 @@ impl Room {
     fn finish(&mut self, result: GameResult) {
         self.status = RoomStatus::Finished;
         self.turn_deadline = None;
-        self.close_at = Some(Instant::now() + self.ctx.settings.finished_linger);
+        self.close_at = Some(after(self.ctx.settings.finished_linger));
         for slot in self.seats.iter_mut().flatten() {
             match &mut slot.occupant {
                 Occupant::Human { grace_until, .. } => *grace_until = None,
@@ -643,10 +644,7 @@ impl Room {
     }
 
     fn arm_turn_timer(&mut self) {
-        self.turn_deadline = self
-            .config_json
-            .move_time_ms
-            .map(|ms| Instant::now() + millis(ms));
+        self.turn_deadline = self.config_json.move_time_ms.map(|ms| after(millis(ms)));
     }
 
     /// Starts the bot to move thinking, if a bot is to move and not already thinking.
