@@ -208,3 +208,44 @@ async fn an_oversized_frame_closes_with_1009_and_others_carry_on() {
     other.send(json!({"type":"list_rooms"})).await;
     other.expect("rooms").await;
 }
+
+#[tokio::test]
+async fn hostile_input_never_hurts_the_server() {
+    let server = TestServer::start().await;
+    let mut a = server.client().await;
+    let (room, _) = a.create("a", config(4, 4, 2, [2, 2], &[[0, 0]])).await;
+    let mut b = server.client().await;
+    b.join(&room, "b").await;
+    a.expect("room").await;
+    let extremes = [i64::MAX, i64::MIN, i64::MAX - 1, -1, 3, 4, 1 << 40];
+    for &row in &extremes {
+        for &col in &extremes {
+            a.send(json!({"type":"move","row":row,"col":col})).await;
+            a.expect_rejected("out_of_range").await;
+        }
+    }
+    let junk = [
+        r#"{"type":"move","row":1e300,"col":0}"#.to_string(),
+        r#"{"type":"move","row":1.5,"col":0}"#.to_string(),
+        r#"{"type":"move","row":99999999999999999999999,"col":0}"#.to_string(),
+        format!("{}{}", "[".repeat(10_000), "]".repeat(10_000)),
+        r#"{"type":"join_room","room":"\u0000","name":"\ud800"}"#.to_string(),
+        r#"{"type":"create_room","name":"x","config":{"rows":-9223372036854775808,"cols":4,"players":2,"eat":[1,1],"poison":[[0,0]]}}"#.to_string(),
+        r#"{"type":"create_room","name":"x","config":{"rows":4,"cols":4,"players":2,"eat":[1,1],"poison":[[9223372036854775807,-9223372036854775808]]}}"#.to_string(),
+        r#"{"type":"list_games","limit":4294967295}"#.to_string(),
+        r#"{"type":"get_game","game":""}"#.to_string(),
+        format!(r#"{{"type":"resume","token":"{}"}}"#, "t".repeat(60_000)),
+        "\"just a string\"".to_string(),
+        "null".to_string(),
+        String::new(),
+    ];
+    for text in &junk {
+        b.send_text(text).await;
+        let v = b.recv().await;
+        assert!(v["type"] == "error" || v["type"] == "games", "{text}: {v}");
+    }
+    // The game still works.
+    a.send(json!({"type":"move","row":2,"col":2})).await;
+    a.expect("moved").await;
+    b.expect("moved").await;
+}
