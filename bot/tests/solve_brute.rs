@@ -8,7 +8,7 @@ mod brute;
 
 use brute::{Cells, Model};
 use jchomp_bot::Rng;
-use jchomp_bot::search::{Outcome, Table, analyze, solve};
+use jchomp_bot::search::{Limits, Outcome, RegionSolver, Table, analyze, solve};
 use jchomp_protocol::rules::{Cell, Config, Position, Setup};
 use std::collections::HashMap;
 
@@ -72,6 +72,26 @@ fn check(model: &Model, cells: &Cells, config: &Config, position: &Position, tt:
     assert!(same(s.outcome, best.1));
     if outcome != brute::Outcome::Tie {
         assert_eq!(best.2, plies);
+    }
+    // The region solver (Grundy values for poison-free regions) agrees on every value.
+    let mut regions = RegionSolver::new(12);
+    let mut limits = Limits::unlimited(None);
+    let o = regions.solve(config, position, &mut limits).unwrap();
+    assert!(
+        same(o, outcome),
+        "regions {model:?} {cells:?}: {o:?} vs {outcome:?}"
+    );
+    let moves = regions.solve_moves(config, position, &mut limits).unwrap();
+    for (a, o) in moves {
+        let cell = Cell::from_index(a);
+        let (_, b, _) = analysed
+            .iter()
+            .find(|(m, _, _)| Cell::new(m.0, m.1) == cell)
+            .unwrap();
+        assert!(
+            same(o, *b),
+            "regions {model:?} {cells:?} {cell}: {o:?} vs {b:?}"
+        );
     }
     let (values, _) = analyze(config, position, tt, None, None).unwrap();
     assert_eq!(values.len(), analysed.len());

@@ -4,6 +4,8 @@
 use super::Budget;
 use super::limits::Limits;
 use super::maxn::{MaxN, VectorTable};
+use super::regions::RegionSolver;
+use super::score::{Outcome, WIN};
 use super::tt::Table;
 use super::two::{Negamax, RootScore};
 use crate::rng::Rng;
@@ -47,7 +49,11 @@ pub struct Engine {
     rng: Rng,
     mode: MultiMode,
     contempt: i32,
+    regions: Option<RegionSolver>,
 }
+
+/// log2 of the region solver's table size in a search bot.
+const REGION_BITS: u32 = 18;
 
 /// How much worse than an unclear position a search bot finds a certain tie (see
 /// [`Negamax::with_contempt`]); the heuristic unit is 100.
@@ -64,6 +70,7 @@ impl Engine {
             rng: Rng::new(seed),
             mode: DEFAULT_MULTI,
             contempt: CONTEMPT,
+            regions: None,
         }
     }
 
@@ -109,6 +116,73 @@ impl Engine {
             };
         }
         let mut order = shuffled(safe, &mut self.rng);
+        if config.players() == 2 && !matches!(budget, Budget::Depth(_)) {
+            // Half the budget for exact values from the region solver; the search then only
+            // chooses among the selections that keep the best value.
+            let part = match budget {
+                Budget::Nodes(n) => Budget::Nodes((n / 2).max(1)),
+                Budget::Time(t) => Budget::Time(t / 2),
+                depth => depth,
+            };
+            let mut region_limits = Limits::new(part, limits.flag());
+            let solver = self
+                .regions
+                .get_or_insert_with(|| RegionSolver::new(REGION_BITS));
+            if let Some(values) = solver.solve_moves(config, position, &mut region_limits) {
+                let rank = |o: Outcome| match o {
+                    Outcome::Win => 2,
+                    Outcome::Tie => 1,
+                    Outcome::Loss => 0,
+                };
+                let top = values.iter().map(|&(_, o)| rank(o)).max().unwrap_or(0);
+                let keep: Vec<u32> = values
+                    .iter()
+                    .filter(|&&(_, o)| rank(o) == top)
+                    .map(|&(a, _)| a)
+                    .collect();
+                order.retain(|&m| keep.contains(&u32::from(m)));
+                if top < 2 && order.len() > 1 {
+                    // Not a win: among the selections that keep the value, take the one whose
+                    // replies most often go wrong for the opponent (an opponent that errs
+                    // scores less; a perfect one scores the same against all of them).
+                    let mut chances = Vec::with_capacity(order.len());
+                    for &m in &order {
+                        let mut child = *position;
+                        child.play(config, Cell::from_index(u32::from(m)));
+                        if child.to_move().is_none() {
+                            chances.push((m, 0.5));
+                            continue;
+                        }
+                        let Some(replies) = solver.solve_moves(config, &child, &mut region_limits)
+                        else {
+                            break;
+                        };
+                        let mine: f64 = replies
+                            .iter()
+                            .map(|&(_, o)| 1.0 - f64::from(rank(o)) / 2.0)
+                            .sum();
+                        chances.push((m, mine / replies.len().max(1) as f64));
+                    }
+                    if chances.len() == order.len() {
+                        let mut best = chances[0];
+                        for &c in &chances[1..] {
+                            if c.1 > best.1 {
+                                best = c;
+                            }
+                        }
+                        limits.nodes += region_limits.nodes;
+                        return Report {
+                            best: Some(Cell::from_index(u32::from(best.0))),
+                            score: if top == 1 { -self.contempt } else { -WIN + 2 },
+                            proven: true,
+                            depth: 0,
+                            nodes: limits.nodes,
+                        };
+                    }
+                }
+            }
+            limits.nodes += region_limits.nodes;
+        }
         let max_depth = match budget {
             Budget::Depth(d) => d.clamp(1, Budget::MAX_DEPTH),
             _ => Budget::MAX_DEPTH,

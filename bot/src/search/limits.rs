@@ -51,6 +51,11 @@ impl Limits {
         Limits::new(Budget::Depth(Budget::MAX_DEPTH), flag)
     }
 
+    /// The stop flag these limits watch.
+    pub fn flag(&self) -> Option<Arc<AtomicBool>> {
+        self.flag.clone()
+    }
+
     /// Counts one node; true once the search must stop.
     #[inline]
     pub fn tick(&mut self) -> bool {

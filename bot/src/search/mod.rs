@@ -8,6 +8,7 @@ mod key;
 mod limits;
 mod maxn;
 mod player;
+mod regions;
 pub mod score;
 mod solve;
 mod tt;
@@ -15,7 +16,9 @@ mod two;
 
 pub use budget::Budget;
 pub use engine::{DEFAULT_MULTI, Engine, MultiMode, Report};
+pub use limits::Limits;
 pub use player::SearchPlayer;
+pub use regions::{Reduced, RegionSolver};
 pub use score::Outcome;
 pub use solve::{MoveValue, Solution, SolveError, analyze, solve};
 pub use tt::Table;

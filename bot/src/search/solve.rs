@@ -2,6 +2,7 @@
 
 use super::Budget;
 use super::limits::Limits;
+use super::regions::RegionSolver;
 use super::score::{self, INF, Outcome, PROVEN_WIN};
 use super::tt::Table;
 use super::two::Negamax;
@@ -51,6 +52,9 @@ pub struct MoveValue {
     pub depth: u32,
 }
 
+/// log2 of the region solver's table size when solving.
+const ORACLE_BITS: u32 = 20;
+
 fn check(config: &Config, position: &Position) -> Result<(), SolveError> {
     if config.players() != 2 {
         return Err(SolveError::Players(config.players()));
@@ -66,6 +70,7 @@ fn best_move(
     config: &Config,
     position: &Position,
     tt: &mut Table,
+    oracle: &mut RegionSolver,
     limits: &mut Limits,
 ) -> Result<(Cell, i32), SolveError> {
     let seat = position.to_move().ok_or(SolveError::GameOver)?;
@@ -77,6 +82,7 @@ fn best_move(
     let order: Vec<u8> = safe.iter().map(|i| i as u8).collect();
     let mut scores = Vec::with_capacity(order.len());
     let r = Negamax::new(config, tt, limits, seat)
+        .with_oracle(oracle)
         .root(position, Budget::MAX_DEPTH, &order, &mut scores)
         .filter(|r| r.complete)
         .ok_or(SolveError::Stopped)?;
@@ -92,7 +98,8 @@ pub fn solve(
 ) -> Result<Solution, SolveError> {
     check(config, position)?;
     let mut limits = Limits::unlimited(stop);
-    let (best, s) = best_move(config, position, tt, &mut limits)?;
+    let mut oracle = RegionSolver::new(ORACLE_BITS);
+    let (best, s) = best_move(config, position, tt, &mut oracle, &mut limits)?;
     let (outcome, plies) = score::read(s);
     let plies = match plies {
         Some(p) => p,
@@ -101,7 +108,7 @@ pub fn solve(
             let mut p = *position;
             let mut n = 0;
             while p.to_move().is_some() {
-                let (cell, _) = best_move(config, &p, tt, &mut limits)?;
+                let (cell, _) = best_move(config, &p, tt, &mut oracle, &mut limits)?;
                 p.play(config, cell);
                 n += 1;
             }
@@ -127,6 +134,7 @@ pub fn analyze(
     stop: Option<Arc<AtomicBool>>,
 ) -> Result<(Vec<MoveValue>, u64), SolveError> {
     check(config, position)?;
+    let mut oracle = RegionSolver::new(ORACLE_BITS);
     let mut nodes = 0;
     let mut out = Vec::new();
     for index in position.selections().iter() {
@@ -158,8 +166,13 @@ pub fn analyze(
         let first = if budget.is_none() { max_depth } else { 1 };
         for depth in first..=max_depth {
             limits.armed = depth > 1 || budget.is_none();
-            let (s, proven) =
-                Negamax::new(config, tt, &mut limits, seat).negamax(&child, depth, 0, -INF, INF);
+            let search = Negamax::new(config, tt, &mut limits, seat);
+            let mut search = if budget.is_none() {
+                search.with_oracle(&mut oracle)
+            } else {
+                search
+            };
+            let (s, proven) = search.negamax(&child, depth, 0, -INF, INF);
             if limits.stopped() {
                 break;
             }

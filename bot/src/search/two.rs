@@ -12,12 +12,18 @@ use super::eval;
 use super::key::{config_salt, seat_salt};
 use super::key::{cover, hash};
 use super::limits::Limits;
+use super::regions::RegionSolver;
 use super::score::{INF, WIN, from_table, to_table};
+use super::score::{Outcome, PROVEN_WIN};
 use super::tt::{Bound, NO_MOVE, PROVEN, Table};
 use jchomp_protocol::rules::{Cell, Config, Position, Seat, Status};
 
 /// Largest number of selections a position can have (15 × 15 board, 1 × 1 eat).
 pub const MAX_MOVES: usize = 225;
+
+/// Positions with fewer safe selections are searched without asking the region solver: they
+/// are cheaper to search than to reduce.
+const ORACLE_MIN_MOVES: u32 = 6;
 
 /// The outcome of one root search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +51,8 @@ pub struct Negamax<'a> {
     /// How much worse than 0 a tie is for the searching side (and better for the other).
     contempt: i32,
     salt: u64,
+    /// Exact win / tie / loss values from the region solver, for exact solving.
+    oracle: Option<&'a mut RegionSolver>,
 }
 
 impl<'a> Negamax<'a> {
@@ -59,7 +67,17 @@ impl<'a> Negamax<'a> {
             root: seat,
             contempt: 0,
             salt: config_salt(config),
+            oracle: None,
         }
+    }
+
+    /// Consults the region solver at every node: ties return at once, and the window shrinks
+    /// to the proven outcome, so only distances are left to search (two players only).
+    pub fn with_oracle(mut self, oracle: &'a mut RegionSolver) -> Self {
+        if self.paranoid.is_none() {
+            self.oracle = Some(oracle);
+        }
+        self
     }
 
     /// Scores ties `-contempt` for the searching side (`+contempt` for the other), so that a
@@ -166,7 +184,7 @@ impl<'a> Negamax<'a> {
         depth: u32,
         ply: u32,
         mut alpha: i32,
-        beta: i32,
+        mut beta: i32,
     ) -> (i32, bool) {
         if self.limits.tick() {
             return (0, false);
@@ -181,6 +199,20 @@ impl<'a> Negamax<'a> {
         if !position.selections().intersects(config.poison_zone()) {
             // No selection can ever reach poison again: the game will tie.
             return (self.tie(mover), true);
+        }
+        if let Some(oracle) = self
+            .oracle
+            .as_deref_mut()
+            .filter(|_| safe.count() >= ORACLE_MIN_MOVES)
+        {
+            match oracle.solve(config, position, self.limits) {
+                None => return (0, false),
+                Some(Outcome::Tie) => return (self.tie(mover), true),
+                Some(Outcome::Win) if beta <= PROVEN_WIN => return (PROVEN_WIN + 1, true),
+                Some(Outcome::Win) => alpha = alpha.max(PROVEN_WIN),
+                Some(Outcome::Loss) if alpha >= -PROVEN_WIN => return (-PROVEN_WIN - 1, true),
+                Some(Outcome::Loss) => beta = beta.min(-PROVEN_WIN),
+            }
         }
         if depth == 0 {
             let e = match self.paranoid {
