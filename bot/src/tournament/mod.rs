@@ -15,12 +15,14 @@ pub mod progress;
 pub mod report;
 pub mod runner;
 pub mod schedule;
+pub mod server;
 pub mod settings;
 pub mod sprt;
 pub mod standings;
 pub mod starts;
 mod tourney;
 mod watchdog;
+mod ws;
 
 pub use settings::{Length, Settings};
 pub use tourney::{Finished, Options, Outcome, Stop, resume, run};

@@ -6,6 +6,7 @@ use super::play::{Clock, Failure, play_game};
 use super::progress::Progress;
 use super::runner::{End, Flow, Pool};
 use super::schedule::{Schedule, Slot, derive_seed};
+use super::server::play_on_server;
 use super::settings::Settings;
 use super::standings::Standings;
 use crate::player::Player;
@@ -89,8 +90,8 @@ fn limits(settings: &Settings) -> Vec<Option<Duration>> {
         .collect()
 }
 
-/// Plays game `index` in-process.
-fn play_in_process(
+/// Plays game `index` in-process, or on the server if the settings name one.
+fn play_one(
     settings: &Settings,
     schedule: &Schedule,
     names: &[String],
@@ -118,10 +119,32 @@ fn play_in_process(
         })
         .collect();
     let seat_limits: Vec<Option<Duration>> = slot.seats.iter().map(|&b| limits[b]).collect();
-    let played = play_game(&config, &mut players, &seat_limits, clock)?;
+    let seat_names: Vec<String> = slot.seats.iter().map(|&b| names[b].clone()).collect();
+    let played = match &settings.server {
+        None => play_game(&config, &mut players, &seat_limits, clock)?,
+        Some(url) => {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build();
+            let played = match runtime {
+                Ok(rt) => rt.block_on(play_on_server(
+                    url,
+                    &config,
+                    &seat_names,
+                    &mut players,
+                    &seat_limits,
+                    clock,
+                )),
+                Err(e) => Err(e.to_string()),
+            };
+            match played {
+                Ok(p) => p?,
+                Err(e) => return Some(Err(format!("game {index} on {url}: {e}"))),
+            }
+        }
+    };
     let result = played.game.result()?;
     let line = if write {
-        let seat_names = slot.seats.iter().map(|&b| names[b].clone()).collect();
         match output::record_line(index, &played.game, seat_names, played.failure) {
             Ok(l) => Some(l),
             Err(e) => return Some(Err(e)),
@@ -189,12 +212,12 @@ fn drive(
             concurrency: options.concurrency,
             interrupt: Arc::clone(&options.interrupt),
         };
-        let in_process = |index: u64, clock: Clock<'_>| {
-            play_in_process(&settings, &schedule, &names, &limits, write, index, clock)
+        let play = |index: u64, clock: Clock<'_>| {
+            play_one(&settings, &schedule, &names, &limits, write, index, clock)
         };
         let llr = std::cell::Cell::new(standings.sprt.map(|s| s.llr()));
         pool.run(
-            in_process,
+            play,
             |index, finished: Result<Finished, String>| {
                 let finished = match finished {
                     Ok(f) => f,
@@ -227,7 +250,8 @@ fn drive(
     progress.finish();
     if let Some(e) = error {
         if let Some(out) = &mut out {
-            let _ = out.flush();
+            let results = Results::new(&settings, Stop::Interrupted.status(), &standings);
+            let _ = out.write_results(&results);
         }
         return Err(e);
     }

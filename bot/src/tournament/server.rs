@@ -1,0 +1,199 @@
+//! Plays one tournament game in a real room of a running server: every seat is its own
+//! WebSocket connection; seat 0 creates the room with the game's configuration, the others join
+//! in seat order, and each bot's selections go through the protocol. The room's turn timer
+//! (`move_time_ms`) is the longest time limit among its bots, so the server judges overtime; a
+//! bot that panics or has no valid selection leaves the game, which the server ends `abandoned`.
+
+use super::play::{Clock, Failure, Played};
+use super::ws::WsClient;
+use crate::player::Player;
+use jchomp_protocol::json::ConfigJson;
+use jchomp_protocol::rules::{Config, Game, GameResult, Seat};
+use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::Duration;
+
+/// How long to wait for the server's answer beyond the turn timer.
+const ANSWER: Duration = Duration::from_secs(30);
+
+/// What a server message says about the game, for the seat waiting on it.
+enum Seen {
+    /// A move (by any seat).
+    Moved {
+        row: i64,
+        col: i64,
+        result: Option<GameResult>,
+    },
+    /// The game ended without a move (timeout, abandonment).
+    Ended(GameResult),
+    /// Nothing that matters here.
+    Other,
+}
+
+fn seen(msg: ServerMessage) -> Result<Seen, String> {
+    Ok(match msg {
+        ServerMessage::Moved(m) => Seen::Moved {
+            row: m.row,
+            col: m.col,
+            result: m.result.map(Into::into),
+        },
+        ServerMessage::Room(s) if s.status == RoomStatus::Finished => match s.result {
+            Some(r) => Seen::Ended(r.into()),
+            None => return Err("the server finished the room without a result".into()),
+        },
+        ServerMessage::Error { code, message } => {
+            return Err(format!(
+                "the server refused a request ({code:?}): {message}"
+            ));
+        }
+        ServerMessage::MoveRejected { message, .. } => {
+            return Err(format!("the server refused a move: {message}"));
+        }
+        _ => Seen::Other,
+    })
+}
+
+/// Waits on `conn` for the `joined` answer and returns the room and seat.
+async fn joined(conn: &mut WsClient) -> Result<(String, Seat), String> {
+    loop {
+        match conn.recv(ANSWER).await? {
+            ServerMessage::Joined { room, seat, .. } => return Ok((room, seat)),
+            ServerMessage::Error { code, message } => {
+                return Err(format!(
+                    "the server refused to seat a bot ({code:?}): {message}"
+                ));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Plays `config` on the server at `url`; seat `s` is played by `players[s]` named
+/// `names[s]`, with the move limits `limits[s]`. `None` if the tournament stopped meanwhile.
+pub async fn play_on_server(
+    url: &str,
+    config: &Config,
+    names: &[String],
+    players: &mut [Box<dyn Player>],
+    limits: &[Option<Duration>],
+    clock: Clock<'_>,
+) -> Result<Option<Played>, String> {
+    let timer = limits.iter().flatten().max().copied();
+    let mut conns = Vec::with_capacity(names.len());
+    for _ in names {
+        conns.push(WsClient::connect(url).await?);
+    }
+    let result = seat_and_play(&mut conns, config, names, players, timer, clock).await;
+    for conn in conns {
+        conn.close().await;
+    }
+    result
+}
+
+async fn seat_and_play(
+    conns: &mut [WsClient],
+    config: &Config,
+    names: &[String],
+    players: &mut [Box<dyn Player>],
+    timer: Option<Duration>,
+    clock: Clock<'_>,
+) -> Result<Option<Played>, String> {
+    let move_time_ms = timer.map(|t| t.as_millis().max(1) as u64);
+    conns[0]
+        .send(&ClientMessage::CreateRoom {
+            name: names[0].clone(),
+            config: ConfigJson::new(config, move_time_ms),
+        })
+        .await?;
+    let (room, _) = joined(&mut conns[0]).await?;
+    for (s, conn) in conns.iter_mut().enumerate().skip(1) {
+        conn.send(&ClientMessage::JoinRoom {
+            room: room.clone(),
+            name: names[s].clone(),
+        })
+        .await?;
+        let (_, seat) = joined(conn).await?;
+        if usize::from(seat) != s {
+            return Err(format!(
+                "the server gave seat {seat} to the bot for seat {s}"
+            ));
+        }
+    }
+    let wait = timer.unwrap_or_default() + ANSWER;
+    let mut game = Game::new(*config);
+    let mut failure = None;
+    // Moves each connection has reported so far (every seat hears every move).
+    let mut heard = vec![0usize; conns.len()];
+    while let Some(seat) = game.to_move() {
+        if clock.watchdog.aborted() {
+            return Ok(None);
+        }
+        let s = usize::from(seat);
+        if let Some(limit) = timer {
+            clock.watchdog.arm(clock.alarm, limit);
+        }
+        let position = *game.position();
+        let player = &mut players[s];
+        let choice = catch_unwind(AssertUnwindSafe(|| player.choose(config, &position)));
+        clock.watchdog.disarm(clock.alarm);
+        let cell = match choice {
+            Err(_) => Err(Failure::Crash),
+            Ok(Some(cell))
+                if position
+                    .check(config, i64::from(cell.row), i64::from(cell.col))
+                    .is_ok() =>
+            {
+                Ok(cell)
+            }
+            Ok(_) => Err(Failure::Illegal),
+        };
+        match cell {
+            Ok(cell) => {
+                conns[s]
+                    .send(&ClientMessage::Move {
+                        row: i64::from(cell.row),
+                        col: i64::from(cell.col),
+                    })
+                    .await?
+            }
+            Err(f) => {
+                failure = Some((seat, f));
+                conns[s].send(&ClientMessage::Leave).await?;
+            }
+        }
+        // Read the mover's messages up to its own move or the end of the game (after a leave,
+        // the next seat's: the leaver is no longer told about the room).
+        let reader = if failure.is_some() {
+            (s + 1) % conns.len()
+        } else {
+            s
+        };
+        let target = game.moves().len() + 1;
+        while heard[reader] < target && game.result().is_none() {
+            match seen(conns[reader].recv(wait).await?)? {
+                Seen::Moved {
+                    row, col, result, ..
+                } => {
+                    heard[reader] += 1;
+                    if heard[reader] <= game.moves().len() {
+                        continue; // Another seat's move, already played from its own connection.
+                    }
+                    game.select(row, col)
+                        .map_err(|e| format!("the server accepted a move the rules refuse: {e}"))?;
+                    if result.is_some() && game.result() != result {
+                        return Err(format!(
+                            "the server ended the game {result:?}, the rules {:?}",
+                            game.result()
+                        ));
+                    }
+                }
+                Seen::Ended(r) => game.end(r),
+                Seen::Other => {}
+            }
+        }
+    }
+    if let Some(GameResult::Timeout { loser }) = game.result() {
+        failure = Some((loser, Failure::Overtime));
+    }
+    Ok(Some(Played { game, failure }))
+}

@@ -1,0 +1,146 @@
+//! A small tournament through a real server: `jchomp_server::run` in this process on
+//! 127.0.0.1:0 with a temporary data directory, and `jchomp-bot tournament --server` playing
+//! every game in a room of it, each bot its own WebSocket connection.
+
+// Helpers outside `#[test]` functions panic on purpose when something misbehaves.
+#![allow(clippy::expect_used)]
+
+use futures_util::{SinkExt, StreamExt};
+use jchomp_protocol::record::Record;
+use jchomp_protocol::wire::{ClientMessage, ServerMessage};
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio_tungstenite::tungstenite::Message;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "jchomp-tournament-server-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Asks the server for its stored games (as `list_games` and `get_game` return them).
+async fn stored_games(url: &str) -> Vec<Record> {
+    let (mut ws, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .expect("connects");
+    let mut ask = async |msg: ClientMessage| {
+        let text = serde_json::to_string(&msg).expect("serializes");
+        ws.send(Message::text(text)).await.expect("sends");
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(5), ws.next())
+                .await
+                .expect("an answer in time")
+                .expect("open")
+                .expect("a frame");
+            if let Message::Text(t) = frame {
+                return serde_json::from_str::<ServerMessage>(&t).expect("a server message");
+            }
+        }
+    };
+    let ServerMessage::Games { games } = ask(ClientMessage::ListGames { limit: Some(100) }).await
+    else {
+        panic!("expected games");
+    };
+    let mut records = Vec::new();
+    for g in games {
+        match ask(ClientMessage::GetGame { game: g.game }).await {
+            ServerMessage::Game { record } => records.push(record),
+            other => panic!("expected a game, got {other:?}"),
+        }
+    }
+    records
+}
+
+#[test]
+fn a_small_tournament_plays_every_game_in_a_server_room() {
+    let rt = tokio::runtime::Runtime::new().expect("a runtime");
+    let data = temp_dir("data");
+    let listener = rt
+        .block_on(TcpListener::bind("127.0.0.1:0"))
+        .expect("binds");
+    let url = format!("ws://{}/ws", listener.local_addr().expect("address"));
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let settings = jchomp_server::Settings {
+        data_dir: data.clone(),
+        ..jchomp_server::Settings::default()
+    };
+    let server = rt.spawn(jchomp_server::run(listener, settings, async move {
+        let _ = stopped.await;
+    }));
+
+    let out = temp_dir("out");
+    let output = Command::new(env!("CARGO_BIN_EXE_jchomp-bot"))
+        .args([
+            "tournament",
+            "--quiet",
+            "--bot",
+            "random",
+            "--bot",
+            "greedy",
+        ])
+        .args([
+            "--bot",
+            "random",
+            "--players",
+            "3",
+            "--eat",
+            "1x2",
+            "--rounds",
+            "2",
+        ])
+        .args(["--concurrency", "2", "--server", &url, "--out"])
+        .arg(&out)
+        .output()
+        .expect("runs jchomp-bot");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("random#2"), "{stdout}");
+    assert!(!stdout.contains("lost by failing"), "{stdout}");
+
+    let ours: Vec<Record> = std::fs::read_to_string(out.join("games.jsonl"))
+        .expect("games.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a record"))
+        .collect();
+    // One group of three bots, three rotations, two rounds.
+    assert_eq!(ours.len(), 6);
+    // A game is listed once its commit is durable, which may follow its last move a little.
+    let mut theirs = rt.block_on(stored_games(&url));
+    for _ in 0..100 {
+        if theirs.len() >= 6 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        theirs = rt.block_on(stored_games(&url));
+    }
+    assert_eq!(theirs.len(), 6, "the server stored every game");
+    for r in &ours {
+        r.replay().expect("our record replays");
+        // The server's record of the same game: same seats, moves and result.
+        let same = theirs
+            .iter()
+            .find(|t| t.seats == r.seats && t.moves == r.moves && t.config.rows == r.config.rows);
+        let same = same.expect("the server stored this game");
+        assert_eq!(same.result, r.result);
+    }
+
+    let _ = stop.send(());
+    rt.block_on(async {
+        tokio::time::timeout(Duration::from_secs(10), server)
+            .await
+            .expect("the server stops")
+            .expect("joins")
+            .expect("runs cleanly");
+    });
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&data);
+}
