@@ -76,6 +76,8 @@ pub struct RoomScreen {
     pub cursor: (i64, i64),
     /// Hints for the current position, when switched on.
     pub hints: Option<Hints>,
+    /// Whether hints are switched on (they are recomputed after every move).
+    pub hints_on: bool,
     /// When the seat to move began its turn (for the clock).
     pub turn_since: Option<Instant>,
 }
@@ -90,6 +92,7 @@ impl RoomScreen {
             host: false,
             cursor: (0, 0),
             hints: None,
+            hints_on: false,
             turn_since: None,
         }
     }
@@ -324,12 +327,12 @@ impl App {
                                 || old.game.moves().len() != state.game.moves().len()
                                 || old.status != state.status
                         });
-                        if changed {
-                            screen.turn_since = Some(now);
-                            screen.hints = None;
-                        }
                         screen.room = Some(state.room.clone());
                         screen.state = Some(state);
+                        if changed {
+                            screen.turn_since = Some(now);
+                            self.refresh_hints();
+                        }
                     }
                     Err(e) => {
                         let text = e.to_string();
@@ -348,13 +351,13 @@ impl App {
                 match state.apply_moved(&m) {
                     Applied::Ok => {
                         screen.turn_since = Some(now);
-                        screen.hints = None;
                         if m.status == RoomStatus::Finished
                             && let Some(r) = m.result
                         {
                             let text = explain::result(r, &state.seats, screen.seat);
                             self.say(text, Style::Accent);
                         }
+                        self.refresh_hints();
                     }
                     Applied::Stale => {}
                     Applied::NeedSync => self.send(ClientMessage::Sync),
@@ -550,7 +553,22 @@ impl App {
         let Screen::Room(r) = &mut self.screen else {
             return;
         };
-        if r.hints.take().is_some() {
+        r.hints_on = !r.hints_on;
+        if r.hints_on {
+            self.refresh_hints();
+        } else {
+            r.hints = None;
+        }
+    }
+
+    /// Recomputes the hints for the current position when they are switched on; says why
+    /// when there are none (and switches them off).
+    fn refresh_hints(&mut self) {
+        let Screen::Room(r) = &mut self.screen else {
+            return;
+        };
+        r.hints = None;
+        if !r.hints_on {
             return;
         }
         let Some(state) = &r.state else {
@@ -559,7 +577,8 @@ impl App {
         match hint::analyse(&state.config, &state.position()) {
             Ok(h) => r.hints = Some(h),
             Err(e) => {
-                let text = e.to_string();
+                r.hints_on = false;
+                let text = format!("No hints: {e}.");
                 self.say(text, Style::Bad);
             }
         }
@@ -999,6 +1018,61 @@ mod tests {
             vec![ClientMessage::AddBot {
                 bot: Some("level:3".into())
             }]
+        );
+    }
+
+    #[test]
+    fn the_hint_key_overlays_the_engines_verdicts_and_follows_the_game() {
+        fn key_to(app: &mut App, code: KeyCode) {
+            app.on_key(key(code));
+        }
+        let mut app = seated(0);
+        let mut snap = snapshot(3, 0);
+        snap.config.cols = 4;
+        app.on_message(ServerMessage::Room(snap), Instant::now());
+        app.on_key(key(KeyCode::Char('?')));
+        let hints = app.room().unwrap().hints.clone().unwrap();
+        assert_eq!(hints.selections.len(), 16);
+        let text = to_text(&app.render(80, 24, Instant::now()));
+        // The cursor sits on the poison: its verdict is in the panel, the others on the board.
+        assert!(text.contains(" 0 [P]W"), "{text}");
+        assert!(text.contains("hint: loses in 1"), "{text}");
+        key_to(&mut app, KeyCode::Down);
+        let text = to_text(&app.render(80, 24, Instant::now()));
+        assert!(text.contains(" 0 L1 W"), "{text}");
+        app.on_message(
+            ServerMessage::Moved(Moved {
+                room: "r1".into(),
+                version: 4,
+                seat: 0,
+                row: 3,
+                col: 3,
+                to_move: Some(1),
+                status: RoomStatus::Playing,
+                result: None,
+            }),
+            Instant::now(),
+        );
+        assert_eq!(
+            app.room().unwrap().hints.as_ref().unwrap().selections.len(),
+            15
+        );
+        app.on_key(key(KeyCode::Char('?')));
+        assert!(app.room().unwrap().hints.is_none());
+    }
+
+    #[test]
+    fn hints_explain_why_they_are_missing() {
+        let mut app = seated(0);
+        let mut snap = snapshot(7, 0);
+        snap.config.players = 3;
+        snap.seats.push(seat("third"));
+        app.on_message(ServerMessage::Room(snap), Instant::now());
+        app.on_key(key(KeyCode::Char('?')));
+        assert!(app.room().unwrap().hints.is_none());
+        assert_eq!(
+            app.notice().unwrap().text,
+            "No hints: hints are available in two-player games only."
         );
     }
 }

@@ -1,7 +1,11 @@
 //! Hints: the bot engine's verdict on every valid selection of a small enough position, behind
 //! one function so that the screen does not depend on how the engine computes it.
 
+use jchomp_bot::search::{Outcome, SolveError, Table, analyze};
 use jchomp_protocol::rules::{Cell, Config, Position};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 /// The engine's verdict on one selection, for the player making it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,6 +16,8 @@ pub enum Verdict {
     Loss(u32),
     /// Best play ends in a tie.
     Tie,
+    /// The analysis ran out of budget before proving anything.
+    Unknown,
 }
 
 impl Verdict {
@@ -21,6 +27,7 @@ impl Verdict {
             Verdict::Win(n) => format!("W{}", n.min(99)),
             Verdict::Loss(n) => format!("L{}", n.min(99)),
             Verdict::Tie => "T".to_owned(),
+            Verdict::Unknown => "?".to_owned(),
         }
     }
 }
@@ -58,13 +65,28 @@ pub enum HintError {
     /// The game is not in progress.
     #[error("there is nothing to analyse: the game is not in progress")]
     NotPlaying,
-    /// The bot engine's analysis is not available in this build.
-    #[error("hints are not available yet: the bot engine has no analysis to offer")]
-    Unavailable,
+    /// The exact analysis did not finish in time.
+    #[error("this position is still too large to analyse in {} s; try again later in the game", .0.as_secs_f32())]
+    TooSlow(Duration),
+    /// The engine failed on this position.
+    #[error("the analysis failed on this position")]
+    EngineFailed,
+    /// The engine analyses two-player games only.
+    #[error("hints are available in two-player games only")]
+    Players,
 }
 
-/// The most uneaten cells for which hints are computed.
-pub const MAX_HINT_CELLS: u32 = 30;
+/// The most uneaten cells for which an analysis is tried at all.
+pub const MAX_HINT_CELLS: u32 = 64;
+
+/// The longest an analysis may take before it is given up.
+pub const HINT_TIME: Duration = Duration::from_millis(1500);
+
+/// The name of the thread the analysis runs on.
+pub const ENGINE_THREAD: &str = "jchomp-hints";
+
+/// Transposition table size for one analysis, in megabytes.
+const TABLE_MB: usize = 16;
 
 /// Analyses every valid selection of `position` with the bot engine.
 pub fn analyse(config: &Config, position: &Position) -> Result<Hints, HintError> {
@@ -78,8 +100,43 @@ pub fn analyse(config: &Config, position: &Position) -> Result<Hints, HintError>
             max: MAX_HINT_CELLS,
         });
     }
-    let _ = config;
-    Err(HintError::Unavailable)
+    if config.players() != 2 {
+        return Err(HintError::Players);
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let alarm = Arc::clone(&stop);
+    std::thread::spawn(move || {
+        std::thread::sleep(HINT_TIME);
+        alarm.store(true, Ordering::Relaxed);
+    });
+    // The engine runs on its own thread so that a failure in it costs the hints, not the game.
+    let (config, position) = (*config, *position);
+    let engine = std::thread::Builder::new()
+        .name(ENGINE_THREAD.to_owned())
+        .spawn(move || {
+            let mut table = Table::with_megabytes(TABLE_MB);
+            analyze(&config, &position, &mut table, None, Some(stop))
+        })
+        .map_err(|_| HintError::EngineFailed)?;
+    let analysis = engine.join().map_err(|_| HintError::EngineFailed)?;
+    let (values, _nodes) = analysis.map_err(|e| match e {
+        SolveError::Players(_) => HintError::Players,
+        SolveError::GameOver => HintError::NotPlaying,
+        SolveError::Stopped => HintError::TooSlow(HINT_TIME),
+    })?;
+    let selections = values
+        .into_iter()
+        .map(|v| {
+            let verdict = match v.value {
+                Some((Outcome::Win, plies)) => Verdict::Win(plies.unwrap_or(0)),
+                Some((Outcome::Loss, plies)) => Verdict::Loss(plies.unwrap_or(0)),
+                Some((Outcome::Tie, _)) => Verdict::Tie,
+                None => Verdict::Unknown,
+            };
+            (v.cell, verdict)
+        })
+        .collect();
+    Ok(Hints { selections })
 }
 
 #[cfg(test)]
@@ -92,6 +149,46 @@ mod tests {
         assert_eq!(Verdict::Win(3).label(), "W3");
         assert_eq!(Verdict::Loss(250).label(), "L99");
         assert_eq!(Verdict::Tie.label(), "T");
+        assert_eq!(Verdict::Unknown.label(), "?");
+    }
+
+    fn config(rows: i64, cols: i64, players: i64) -> Config {
+        Config::new(&Setup {
+            rows,
+            cols,
+            players,
+            eat: [1, 1],
+            poison: vec![[0, 0]],
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn a_small_position_gets_a_verdict_for_every_selection() {
+        // 4×4 with poison in the corner, 1×1 eat: plain Chomp, a first-player win; eating the
+        // poison loses at once.
+        let c = config(4, 4, 2);
+        let pos = Position::start(&c);
+        let hints = analyse(&c, &pos).unwrap();
+        assert_eq!(hints.selections.len() as u32, pos.selections().count());
+        assert_eq!(hints.verdict(Cell::new(0, 0)), Some(Verdict::Loss(1)));
+        assert!(
+            hints
+                .selections
+                .iter()
+                .any(|(_, v)| matches!(v, Verdict::Win(_))),
+            "{hints:?}"
+        );
+    }
+
+    #[test]
+    fn more_than_two_players_is_explained() {
+        let c = config(4, 4, 3);
+        let err = analyse(&c, &Position::start(&c)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "hints are available in two-player games only"
+        );
     }
 
     #[test]
@@ -106,5 +203,18 @@ mod tests {
         .unwrap();
         let err = analyse(&config, &Position::start(&config)).unwrap_err();
         assert!(matches!(err, HintError::TooLarge { uneaten: 225, .. }));
+        let config = Config::new(&Setup {
+            rows: 8,
+            cols: 8,
+            players: 2,
+            eat: [1, 1],
+            poison: vec![[0, 0]],
+        })
+        .unwrap();
+        let err = analyse(&config, &Position::start(&config)).unwrap_err();
+        assert!(
+            matches!(err, HintError::TooSlow(_) | HintError::EngineFailed),
+            "{err:?}"
+        );
     }
 }

@@ -126,16 +126,17 @@ fn board(view: &GameView<'_>, pos: &Position, sel: Option<&Selection>) -> Vec<Li
                 (true, false) => (EATEN, Style::Eaten),
             };
             let mut text = format!(" {symbol} ");
+            let under_cursor = sel.is_some_and(|s| s.cells.contains(i));
             if let Some(v) = view
                 .hints
                 .and_then(|h| h.verdict(Cell::new(r, c)))
-                .filter(|_| pos.selections().contains(i))
+                .filter(|_| pos.selections().contains(i) && !under_cursor)
             {
                 text = format!("{:<3}", v.label());
                 style = match v {
                     Verdict::Win(_) => Style::Good,
                     Verdict::Loss(_) => Style::Bad,
-                    Verdict::Tie => Style::Accent,
+                    Verdict::Tie | Verdict::Unknown => Style::Accent,
                 };
             }
             if let Some(sel) = sel.filter(|s| s.cells.contains(i)) {
@@ -303,6 +304,7 @@ fn panel(view: &GameView<'_>, sel: Option<&Selection>, width: usize) -> Vec<Line
                 Verdict::Win(n) => format!("hint: wins in {n}"),
                 Verdict::Loss(n) => format!("hint: loses in {n}"),
                 Verdict::Tie => "hint: ties".to_owned(),
+                Verdict::Unknown => "hint: not solved within the budget".to_owned(),
             };
             out.push(Line::styled(text, Style::Accent));
         }

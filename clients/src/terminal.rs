@@ -39,6 +39,10 @@ impl TerminalGuard {
         HOOK.call_once(|| {
             let previous = std::panic::take_hook();
             std::panic::set_hook(Box::new(move |info| {
+                // A failure inside the hint engine is reported on screen, not here.
+                if std::thread::current().name() == Some(crate::hint::ENGINE_THREAD) {
+                    return;
+                }
                 restore();
                 previous(info);
             }));
