@@ -77,7 +77,14 @@ fn normalize(cells: Bits) -> Bits {
     let Some(first) = cells.first() else {
         return cells;
     };
-    let cells = cells.shr(first / 16 * 16);
+    // `Bits::shr` takes fewer than 64 places; whole rows go up in steps.
+    let mut cells = cells;
+    let mut rows = first / 16;
+    while rows > 0 {
+        let step = rows.min(3);
+        cells = cells.shr(16 * step);
+        rows -= step;
+    }
     let lanes = cells
         .words()
         .iter()
@@ -340,6 +347,7 @@ mod tests {
     fn normalize_moves_shapes_to_the_corner() {
         let shape = Bits::rect(3, 4, 2, 3);
         assert_eq!(normalize(shape), Bits::rect(0, 0, 2, 3));
+        assert_eq!(normalize(Bits::rect(13, 12, 2, 2)), Bits::rect(0, 0, 2, 2));
         assert_eq!(normalize(Bits::EMPTY), Bits::EMPTY);
     }
 
