@@ -2,6 +2,9 @@
 //! three and four players: it never makes an invalid selection, never eats poison while a
 //! selection without poison exists, and takes an immediate win; search bots also stop when told.
 
+// Helpers outside `#[test]` functions panic on purpose when a check fails.
+#![allow(clippy::unwrap_used)]
+
 use jchomp_bot::player::immediate_wins;
 use jchomp_bot::{BotSpec, Player, RandomPlayer};
 use jchomp_protocol::rules::{Config, Game, Setup};
