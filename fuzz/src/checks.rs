@@ -1,0 +1,242 @@
+//! The property each fuzz target checks on one input. Every function takes arbitrary bytes and
+//! panics only when the code under test misbehaves; the fuzz targets call them, and the protocol
+//! crate's `fuzz_regressions` test replays the kept inputs through them.
+
+use crate::model::{Model, Outcome};
+use jchomp_protocol::json::ConfigJson;
+use jchomp_protocol::record::Record;
+use jchomp_protocol::rules::{
+    BOARD_SIZE, Cell, Config, EAT_SIZE, Game, GameResult, MAX_POISON, PLAYERS, Setup,
+};
+use jchomp_protocol::wire::{ClientMessage, ServerMessage};
+
+/// Decoding a client message (as bytes, as text, and the server's way through a JSON value)
+/// never panics, and whatever decodes encodes back to the same message. Server messages (what
+/// the clients decode) get the same treatment.
+pub fn client_message(data: &[u8]) {
+    let _ = serde_json::from_slice::<ClientMessage>(data);
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(msg) = serde_json::from_str::<ClientMessage>(text) {
+        round_trip(&msg);
+    }
+    if let Ok(value) = serde_json::from_str::<serde_json::Value>(text) {
+        if let Ok(msg) = serde_json::from_value::<ClientMessage>(value.clone()) {
+            round_trip(&msg);
+        }
+        if let Ok(msg) = serde_json::from_value::<ServerMessage>(value) {
+            let json = serde_json::to_string(&msg).unwrap_or_default();
+            let back: Result<ServerMessage, _> = serde_json::from_str(&json);
+            assert_eq!(back.ok().as_ref(), Some(&msg), "server message {json}");
+        }
+    }
+}
+
+fn round_trip(msg: &ClientMessage) {
+    let json = serde_json::to_string(msg).unwrap_or_default();
+    let back: Result<ClientMessage, _> = serde_json::from_str(&json);
+    assert_eq!(back.ok().as_ref(), Some(msg), "client message {json}");
+}
+
+/// A record read from JSON replays or is refused without panicking; a record that replays
+/// gives a game whose moves and result are the record's, and the record rebuilt from that game
+/// is the same record and replays to the same game.
+pub fn record_replay(data: &[u8]) {
+    let Ok(record) = serde_json::from_slice::<Record>(data) else {
+        return;
+    };
+    let json = serde_json::to_string(&record).unwrap_or_default();
+    let back: Result<Record, _> = serde_json::from_str(&json);
+    assert_eq!(back.ok().as_ref(), Some(&record), "record {json}");
+    let Ok(game) = record.replay() else {
+        return;
+    };
+    let moves: Vec<(i64, i64, i64)> = game
+        .moves()
+        .iter()
+        .map(|m| (m.seat.into(), m.cell.row.into(), m.cell.col.into()))
+        .collect();
+    let recorded: Vec<(i64, i64, i64)> = record
+        .moves
+        .iter()
+        .map(|m| (m.seat, m.row, m.col))
+        .collect();
+    assert_eq!(moves, recorded);
+    assert_eq!(game.result(), record.result.map(GameResult::from));
+    assert_eq!(game.to_move().is_some(), record.result.is_none());
+    let mut rebuilt = Record::from_game(&game, record.seats.clone(), record.config.move_time_ms);
+    rebuilt.id = record.id.clone();
+    rebuilt.started_ms = record.started_ms;
+    rebuilt.finished_ms = record.finished_ms;
+    assert_eq!(rebuilt, record);
+    assert_eq!(rebuilt.replay().ok(), Some(game));
+}
+
+/// Reads the fuzz input a byte at a time; zeros once it runs out.
+struct Bytes<'a>(std::slice::Iter<'a, u8>);
+
+impl Bytes<'_> {
+    fn byte(&mut self) -> u8 {
+        self.0.next().copied().unwrap_or(0)
+    }
+
+    fn small(&mut self, lo: u8, hi: u8) -> i64 {
+        i64::from(lo + self.byte() % (hi - lo + 1))
+    }
+
+    fn wide(&mut self) -> i64 {
+        let mut b = [0u8; 8];
+        b.iter_mut().for_each(|x| *x = self.byte());
+        i64::from_le_bytes(b)
+    }
+
+    /// A coordinate: mostly near the board, sometimes at the ends of `i64`.
+    fn coordinate(&mut self) -> i64 {
+        match self.byte() {
+            250 => i64::MAX,
+            251 => i64::MIN,
+            252 => i64::MAX - 1,
+            253 => i64::MIN + 1,
+            254 => 1 << 40,
+            b => i64::from(b as i8) % 20,
+        }
+    }
+
+    fn done(&self) -> bool {
+        self.0.len() == 0
+    }
+}
+
+/// Builds a setup from the input: usually one inside the ranges (poison cells may repeat),
+/// sometimes any numbers at all. [`Config::new`] must refuse exactly what breaks a documented
+/// range; a valid configuration is then played with selections from the input (valid ones
+/// picked by index, or any coordinates) and the engine must agree with the brute-force model
+/// on every answer and every state.
+pub fn rules_model(data: &[u8]) {
+    let mut input = Bytes(data.iter());
+    let raw = input.byte() & 0x80 != 0;
+    let setup = if raw {
+        let (rows, cols, players) = (input.wide(), input.wide(), input.wide());
+        let eat = [input.wide(), input.wide()];
+        let n = usize::from(input.byte() % 8);
+        let poison = (0..n).map(|_| [input.wide(), input.wide()]).collect();
+        Setup {
+            rows,
+            cols,
+            players,
+            eat,
+            poison,
+        }
+    } else {
+        let (rows, cols) = (input.small(4, 15), input.small(4, 15));
+        let players = input.small(2, 4);
+        let eat = [input.small(1, 3), input.small(1, 3)];
+        let n = input.small(1, 4);
+        let poison = (0..n)
+            .map(|_| {
+                let r = i64::from(input.byte()) % rows;
+                [r, i64::from(input.byte()) % cols]
+            })
+            .collect();
+        Setup {
+            rows,
+            cols,
+            players,
+            eat,
+            poison,
+        }
+    };
+    let config = Config::new(&setup);
+    assert_eq!(config.is_ok(), setup_is_valid(&setup), "{setup:?}");
+    let Ok(config) = config else {
+        return;
+    };
+    assert_eq!(config.to_setup(), setup);
+    let poison: Vec<(i64, i64)> = setup.poison.iter().map(|&[r, c]| (r, c)).collect();
+    let (eat_rows, eat_cols) = (setup.eat[0], setup.eat[1]);
+    let mut model = Model::new(
+        setup.rows,
+        setup.cols,
+        setup.players,
+        (eat_rows, eat_cols),
+        &poison,
+    );
+    let mut game = Game::new(config);
+    same_state(&game, &model);
+    while !input.done() {
+        let kind = input.byte();
+        let (r, c) = if kind % 4 != 0 {
+            let valid = model.valid();
+            let k = usize::from(input.byte());
+            if valid.is_empty() {
+                (0, 0)
+            } else {
+                valid[k % valid.len()]
+            }
+        } else {
+            (input.coordinate(), input.coordinate())
+        };
+        let engine = game.select(r, c).map(|_| ()).map_err(|e| e.code());
+        // The model adds coordinates in plain i64; far off the board the answer is known.
+        let expected = if r.unsigned_abs() > 100 || c.unsigned_abs() > 100 {
+            Err(if model.outcome.is_some() {
+                "not_playing"
+            } else {
+                "out_of_range"
+            })
+        } else {
+            model.select(r, c)
+        };
+        assert_eq!(engine, expected, "selection ({r}, {c})");
+        same_state(&game, &model);
+    }
+    let record = Record::from_game(&game, vec![String::new(); setup.players as usize], None);
+    assert_eq!(record.config, ConfigJson::new(&config, None));
+    assert_eq!(record.replay().ok(), Some(game));
+}
+
+/// Whether a setup lies inside every documented range (the model's idea of a valid config).
+fn setup_is_valid(s: &Setup) -> bool {
+    let within = |(lo, hi): (u8, u8), v: i64| (i64::from(lo)..=i64::from(hi)).contains(&v);
+    if !(within(BOARD_SIZE, s.rows)
+        && within(BOARD_SIZE, s.cols)
+        && within(PLAYERS, s.players)
+        && within(EAT_SIZE, s.eat[0])
+        && within(EAT_SIZE, s.eat[1]))
+    {
+        return false;
+    }
+    let inside = s
+        .poison
+        .iter()
+        .all(|&[r, c]| (0..s.rows).contains(&r) && (0..s.cols).contains(&c));
+    let mut distinct = s.poison.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    (1..=MAX_POISON).contains(&s.poison.len()) && inside && distinct.len() == s.poison.len()
+}
+
+/// The engine's game and the model agree on the valid selections, the eaten cells, the outcome
+/// and the seat to move.
+fn same_state(game: &Game, model: &Model) {
+    let cells = |bits: jchomp_protocol::rules::Bits| -> Vec<(i64, i64)> {
+        bits.iter()
+            .map(Cell::from_index)
+            .map(|c| (i64::from(c.row), i64::from(c.col)))
+            .collect()
+    };
+    assert_eq!(cells(game.position().selections()), model.valid());
+    let eaten: Vec<(i64, i64)> = model.eaten.iter().copied().collect();
+    assert_eq!(cells(game.position().eaten(game.config())), eaten);
+    let outcome = match game.result() {
+        None => None,
+        Some(GameResult::Poisoned { loser }) => Some(Outcome::Poisoned(i64::from(loser))),
+        Some(GameResult::Tie) => Some(Outcome::Tie),
+        Some(other) => panic!("the rules alone ended a game with {other:?}"),
+    };
+    assert_eq!(outcome, model.outcome);
+    if model.outcome.is_none() {
+        assert_eq!(game.to_move().map(i64::from), Some(model.to_move));
+    }
+}
