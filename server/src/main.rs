@@ -25,10 +25,10 @@ struct Args {
     /// Largest incoming message in bytes (default 65536).
     #[arg(long)]
     max_message_bytes: Option<usize>,
-    /// Sustained messages per second per connection (default 500).
+    /// Sustained messages per second per connection (default 1000).
     #[arg(long)]
     rate_limit: Option<u32>,
-    /// Burst of messages per connection (default 500).
+    /// Burst of messages per connection (default 2000).
     #[arg(long)]
     rate_burst: Option<u32>,
     /// Seconds without any frame from a client before it is closed (default 45).

@@ -17,7 +17,7 @@ async fn a_flood_is_answered_rate_limited_then_closed_with_1008() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     let msg = Message::text(json!({"type":"sync"}).to_string());
-    for _ in 0..2000 {
+    for _ in 0..6000 {
         if c.ws.feed(msg.clone()).await.is_err() {
             break;
         }
