@@ -2,7 +2,6 @@
 //! generator, and the pieces of the interactive terminal client.
 
 pub mod app;
-pub mod bench;
 pub mod cli;
 pub mod commands;
 pub mod connection;

@@ -2,7 +2,11 @@
 //! set of [`RoomEvent`]s from connections, bot threads and its own timers.
 
 mod bots;
+mod play;
+mod requests;
+mod seats;
 mod state;
+mod view;
 
 use crate::outbox::{ConnId, Peer};
 use crate::shared::Shared;

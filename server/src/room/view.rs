@@ -1,0 +1,94 @@
+//! What a room tells its members: snapshots, summaries, `joined`, rejections, and one
+//! serialisation per broadcast.
+
+use super::state::{Room, SeatSlot};
+use crate::metrics::inc;
+use crate::outbox::{Peer, encode};
+use jchomp_protocol::json::{MoveJson, ResultJson};
+use jchomp_protocol::rules::{Cell, Seat};
+use jchomp_protocol::wire::{
+    RejectReason, RoomStatus, RoomSummary, SeatInfo, ServerMessage, Snapshot,
+};
+
+impl Room {
+    /// The `joined` message for a seat.
+    pub(super) fn joined(&self, seat: usize, token: &str) -> ServerMessage {
+        ServerMessage::Joined {
+            room: self.id.clone(),
+            seat: seat as Seat,
+            token: token.to_string(),
+        }
+    }
+
+    /// Sends a `move_rejected` to the sender and counts it.
+    pub(super) fn reject(&self, peer: &Peer, reason: RejectReason, message: String) {
+        inc(&self.ctx.metrics.moves_rejected);
+        peer.send_msg(&ServerMessage::MoveRejected { reason, message });
+    }
+
+    /// The room's line in `rooms`.
+    pub(super) fn summary(&self) -> RoomSummary {
+        RoomSummary {
+            room: self.id.clone(),
+            config: self.config_json.clone(),
+            seats: self.seat_infos(),
+            status: self.status,
+        }
+    }
+
+    /// Every seat as clients see it.
+    pub(super) fn seat_infos(&self) -> Vec<Option<SeatInfo>> {
+        self.seats
+            .iter()
+            .map(|s| s.as_ref().map(SeatSlot::info))
+            .collect()
+    }
+
+    /// Updates the room's summary in the lobby.
+    pub(super) fn publish(&self) {
+        self.ctx.lobby.publish(self.summary());
+    }
+
+    /// The full state of the room.
+    pub(super) fn snapshot(&self) -> Snapshot {
+        let position = self.game.position();
+        Snapshot {
+            room: self.id.clone(),
+            config: self.config_json.clone(),
+            seats: self.seat_infos(),
+            status: self.status,
+            to_move: if self.status == RoomStatus::Playing {
+                self.game.to_move()
+            } else {
+                None
+            },
+            eaten: position
+                .eaten(&self.config)
+                .iter()
+                .map(|i| {
+                    let c = Cell::from_index(i);
+                    [c.row, c.col]
+                })
+                .collect(),
+            moves: self
+                .game
+                .moves()
+                .iter()
+                .map(|&m| MoveJson::from(m))
+                .collect(),
+            result: self.game.result().map(ResultJson::from),
+            version: self.version,
+        }
+    }
+
+    /// Sends one message, serialised once, to every seat and spectator.
+    pub(super) fn broadcast(&self, msg: &ServerMessage) {
+        let text = encode(msg);
+        for peer in self.seats.iter().flatten().filter_map(SeatSlot::peer) {
+            peer.send(&text);
+        }
+        for peer in &self.spectators {
+            peer.send(&text);
+        }
+    }
+}
