@@ -1,5 +1,5 @@
 //! Timers with short real durations: the turn timer (`timeout`), the disconnect grace
-//! (`abandoned`, a freed waiting seat, a resume in time), and the idle timeout.
+//! (`abandoned`, a resume in time; a waiting seat is freed at once), and the idle timeout.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -105,19 +105,41 @@ async fn resume_within_the_grace_period_continues_the_game() {
 }
 
 #[tokio::test]
-async fn a_dropped_seat_in_a_waiting_room_is_freed_after_the_grace_period() {
-    let server = TestServer::start_with(grace(200)).await;
+async fn a_dropped_seat_in_a_waiting_room_is_freed_at_once() {
+    let server = TestServer::start().await;
     let mut a = server.client().await;
     let (room, _) = a.create("a", config(4, 4, 3, [1, 1], &[[0, 0]])).await;
     let mut b = server.client().await;
     let (_, token, _) = b.join(&room, "b").await;
     a.expect("room").await;
     drop(b);
-    assert_eq!(a.expect("room").await["seats"][1]["connected"], false);
     assert_eq!(a.expect("room").await["seats"][1], json!(null));
     let mut b2 = server.client().await;
     b2.send(json!({"type":"resume","token":token})).await;
     b2.expect_error("bad_token").await;
+    // The seat is there for anyone.
+    let (seat, _, _) = b2.join(&room, "b2").await;
+    assert_eq!(seat, 1);
+}
+
+#[tokio::test]
+async fn a_waiting_room_whose_last_person_drops_closes() {
+    let server = TestServer::start().await;
+    let mut a = server.client().await;
+    let (room, _) = a.create("a", config(4, 4, 2, [1, 1], &[[0, 0]])).await;
+    drop(a);
+    let mut b = server.client().await;
+    for _ in 0..100 {
+        b.send(json!({"type":"list_rooms"})).await;
+        if b.expect("rooms").await["rooms"] == json!([]) {
+            b.send(json!({"type":"join_room","room":room,"name":"b"}))
+                .await;
+            b.expect_error("no_such_room").await;
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the room stayed");
 }
 
 #[tokio::test]

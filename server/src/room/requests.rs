@@ -231,15 +231,23 @@ impl Room {
         LeaveOutcome::Left
     }
 
-    /// A connection dropped: its seat shows disconnected and its grace period starts.
+    /// A connection dropped: in a waiting room its seat is freed; in a game in play it shows
+    /// disconnected and its grace period starts.
     pub(super) fn disconnected(&mut self, conn: ConnId) {
         self.spectators.retain(|p| p.id != conn);
         let Some(seat) = self.seat_of(conn) else {
             return;
         };
         let i = usize::from(seat);
+        if self.status == RoomStatus::Waiting {
+            // Nothing is lost: the seat is free to be joined again, by anyone.
+            tracing::info!(room = %self.id, seat, "seat disconnected; freed");
+            self.free_seat(i);
+            self.changed();
+            return;
+        }
         self.detach(i);
-        if self.status != RoomStatus::Finished
+        if self.status == RoomStatus::Playing
             && let Some(SeatSlot {
                 occupant: Occupant::Human { grace_until, .. },
                 ..

@@ -220,17 +220,10 @@ impl Room {
             if !due {
                 continue;
             }
-            match self.status {
-                RoomStatus::Waiting => {
-                    tracing::info!(room = %self.id, seat = i, "grace over; seat freed");
-                    self.free_seat(i);
-                    self.changed();
-                }
-                RoomStatus::Playing => {
-                    tracing::info!(room = %self.id, seat = i, "grace over; game abandoned");
-                    self.end_game(GameResult::Abandoned { loser: i as Seat });
-                }
-                RoomStatus::Finished => {}
+            // Graces run only while a game is in play (a waiting seat is freed at once).
+            if self.status == RoomStatus::Playing {
+                tracing::info!(room = %self.id, seat = i, "grace over; game abandoned");
+                self.end_game(GameResult::Abandoned { loser: i as Seat });
             }
             if let Some(SeatSlot {
                 occupant: Occupant::Human { grace_until, .. },
