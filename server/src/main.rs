@@ -122,8 +122,7 @@ fn shutdown_signal() -> impl std::future::Future<Output = ()> + Send + 'static {
     }
 }
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -133,6 +132,24 @@ async fn main() -> ExitCode {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let args = Args::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("jchomp-server: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let code = runtime.block_on(serve(args));
+    // Bots still thinking on blocking threads have been told to stop; do not wait for them.
+    runtime.shutdown_timeout(Duration::from_millis(300));
+    code
+}
+
+/// Binds, prints the address and runs the server until a signal.
+async fn serve(args: Args) -> ExitCode {
     let listener = match TcpListener::bind(&args.addr).await {
         Ok(l) => l,
         Err(e) => {

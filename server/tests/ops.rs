@@ -79,8 +79,8 @@ async fn shutdown_tells_clients_and_returns_quickly() {
 }
 
 #[cfg(unix)]
-#[test]
-fn the_binary_exits_cleanly_on_sigterm() {
+#[tokio::test]
+async fn the_binary_exits_cleanly_on_sigterm_even_while_a_bot_thinks() {
     use std::io::{BufRead, BufReader};
     use std::process::{Command, Stdio};
     let dir = common::temp_dir();
@@ -95,19 +95,34 @@ fn the_binary_exits_cleanly_on_sigterm() {
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut line)
         .unwrap();
-    assert!(
-        line.starts_with("jchomp-server listening on ws://127.0.0.1:"),
-        "{line}"
-    );
+    let addr = line
+        .trim()
+        .strip_prefix("jchomp-server listening on ws://")
+        .and_then(|r| r.strip_suffix("/ws"))
+        .unwrap_or_else(|| panic!("{line}"));
+    // A bot that would think for a minute.
+    let mut a = common::Client::connect(addr.parse().unwrap()).await;
+    a.create("a", config(15, 15, 2, [1, 1], &[[0, 0]])).await;
+    a.send(json!({"type":"add_bot","bot":"search:time=60s"}))
+        .await;
+    a.expect("room").await;
+    a.send(json!({"type":"move","row":14,"col":14})).await;
+    a.expect("moved").await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
     let t0 = Instant::now();
     let killed = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
-    let status = child.wait().unwrap();
+    let (texts, close) = a.until_closed().await;
+    assert_eq!(texts.last().unwrap()["code"], "shutting_down");
+    assert_eq!(close.unwrap().code, CloseCode::Away);
+    let status = tokio::task::spawn_blocking(move || child.wait().unwrap())
+        .await
+        .unwrap();
     assert!(status.success(), "{status:?}");
-    assert!(t0.elapsed() < Duration::from_secs(5));
+    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
     assert!(dir.join(jchomp_server::DB_FILE).exists());
     std::fs::remove_dir_all(dir).unwrap();
 }
