@@ -130,6 +130,7 @@ pub struct App {
     outbox: Vec<ClientMessage>,
     pending_bots: Vec<String>,
     last_refresh: Option<Instant>,
+    hint_limit: Option<Duration>,
 }
 
 impl App {
@@ -149,6 +150,7 @@ impl App {
             outbox: Vec::new(),
             pending_bots: Vec::new(),
             last_refresh: None,
+            hint_limit: Some(hint::HINT_TIME),
         };
         match start {
             Start::Lobby => app.send(ClientMessage::ListRooms),
@@ -169,6 +171,13 @@ impl App {
             }
         }
         app
+    }
+
+    /// Sets how long a hint analysis may take (`None`: until solved); the default is
+    /// [`hint::HINT_TIME`].
+    pub fn with_hint_limit(mut self, limit: Option<Duration>) -> App {
+        self.hint_limit = limit;
+        self
     }
 
     fn send(&mut self, msg: ClientMessage) {
@@ -273,6 +282,21 @@ impl App {
         }
     }
 
+    /// How to take the seat back, when quitting leaves a game in progress (or a waiting room)
+    /// behind.
+    pub fn resume_hint(&self) -> Option<String> {
+        let r = self.room()?;
+        let token = r.token.as_deref()?;
+        let state = r.state.as_ref()?;
+        (state.status != RoomStatus::Finished).then(|| {
+            format!(
+                "You left seat {} of room {} open; take it back with: jchomp resume {token}",
+                r.seat.unwrap_or_default(),
+                state.room
+            )
+        })
+    }
+
     /// The seat token held, if any.
     pub fn token(&self) -> Option<&str> {
         self.room().and_then(|r| r.token.as_deref())
@@ -303,15 +327,21 @@ impl App {
                     Screen::Room(r) => r,
                     _ => Box::new(RoomScreen::new(None)),
                 };
-                if screen.room.as_deref() != Some(room.as_str()) {
+                let back = screen.room.as_deref() == Some(room.as_str()) && screen.state.is_some();
+                if !back {
                     screen.state = None;
                 }
                 screen.room = Some(room.clone());
                 screen.seat = Some(seat);
+                let text = format!(
+                    "{} seat {seat} in room {room}. To take it back from elsewhere: \
+                     jchomp resume {token}",
+                    if back { "Back in your" } else { "You hold" }
+                );
                 screen.token = Some(token);
                 screen.host |= seat == 0;
                 self.screen = Screen::Room(screen);
-                self.say(format!("You hold seat {seat} in room {room}."), Style::Good);
+                self.say(text, Style::Good);
                 for bot in std::mem::take(&mut self.pending_bots) {
                     self.send(ClientMessage::AddBot { bot: Some(bot) });
                 }
@@ -574,7 +604,7 @@ impl App {
         let Some(state) = &r.state else {
             return;
         };
-        match hint::analyse(&state.config, &state.position()) {
+        match hint::analyse_within(&state.config, &state.position(), self.hint_limit) {
             Ok(h) => r.hints = Some(h),
             Err(e) => {
                 r.hints_on = false;
@@ -751,7 +781,7 @@ mod tests {
     }
 
     fn seated(seat: u8) -> App {
-        let mut app = App::new("ws://s/ws", "me", Start::Join("r1".into()));
+        let mut app = App::new("ws://s/ws", "me", Start::Join("r1".into())).with_hint_limit(None);
         assert_eq!(
             app.take_outbox(),
             vec![ClientMessage::JoinRoom {

@@ -58,14 +58,32 @@ fn closed_suffix(code: &Option<u16>, reason: &str) -> String {
     }
 }
 
+/// The close code with which the server ends a connection whose seat another connection
+/// resumed.
+pub const CLOSE_RESUMED_ELSEWHERE: u16 = 4001;
+
+/// The close code with which the server ends a connection that sent too much.
+pub const CLOSE_RATE_LIMITED: u16 = 1008;
+
 impl ConnectionError {
-    /// Whether reconnecting may help (the connection dropped, as opposed to the server not
-    /// understanding us).
+    /// Whether the connection is gone (as opposed to the server not understanding us).
     pub fn is_drop(&self) -> bool {
         matches!(
             self,
             ConnectionError::Broken(_) | ConnectionError::Closed { .. }
         )
+    }
+
+    /// Whether reconnecting may help: the connection dropped, and not because the seat was
+    /// resumed elsewhere or the client was flooding.
+    pub fn should_reconnect(&self) -> bool {
+        match self {
+            ConnectionError::Broken(_) => true,
+            ConnectionError::Closed { code, .. } => {
+                !matches!(code, Some(CLOSE_RESUMED_ELSEWHERE | CLOSE_RATE_LIMITED))
+            }
+            _ => false,
+        }
     }
 }
 
@@ -77,6 +95,32 @@ impl ConnectionError {
 pub struct Connection {
     url: String,
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seat_taken_elsewhere_or_a_flood_is_not_retried() {
+        let closed = |code| ConnectionError::Closed {
+            code,
+            reason: String::new(),
+        };
+        assert!(closed(None).should_reconnect());
+        assert!(closed(Some(1001)).should_reconnect());
+        assert!(!closed(Some(CLOSE_RESUMED_ELSEWHERE)).should_reconnect());
+        assert!(!closed(Some(CLOSE_RATE_LIMITED)).should_reconnect());
+        assert!(closed(Some(CLOSE_RATE_LIMITED)).is_drop());
+        let garbled = ConnectionError::Garbled {
+            detail: String::new(),
+        };
+        assert!(!garbled.should_reconnect() && !garbled.is_drop());
+        assert_eq!(
+            closed(Some(4001)).to_string(),
+            "the server closed the connection (code 4001)"
+        );
+    }
 }
 
 /// The WebSocket limits the client uses: messages up to [`MAX_MESSAGE`], small buffers.

@@ -90,6 +90,15 @@ const TABLE_MB: usize = 16;
 
 /// Analyses every valid selection of `position` with the bot engine.
 pub fn analyse(config: &Config, position: &Position) -> Result<Hints, HintError> {
+    analyse_within(config, position, Some(HINT_TIME))
+}
+
+/// [`analyse`] with a time limit of `limit` (`None`: until solved).
+pub fn analyse_within(
+    config: &Config,
+    position: &Position,
+    limit: Option<Duration>,
+) -> Result<Hints, HintError> {
     if position.to_move().is_none() {
         return Err(HintError::NotPlaying);
     }
@@ -104,11 +113,13 @@ pub fn analyse(config: &Config, position: &Position) -> Result<Hints, HintError>
         return Err(HintError::Players);
     }
     let stop = Arc::new(AtomicBool::new(false));
-    let alarm = Arc::clone(&stop);
-    std::thread::spawn(move || {
-        std::thread::sleep(HINT_TIME);
-        alarm.store(true, Ordering::Relaxed);
-    });
+    if let Some(limit) = limit {
+        let alarm = Arc::clone(&stop);
+        std::thread::spawn(move || {
+            std::thread::sleep(limit);
+            alarm.store(true, Ordering::Relaxed);
+        });
+    }
     // The engine runs on its own thread so that a failure in it costs the hints, not the game.
     let (config, position) = (*config, *position);
     let engine = std::thread::Builder::new()
@@ -122,7 +133,7 @@ pub fn analyse(config: &Config, position: &Position) -> Result<Hints, HintError>
     let (values, _nodes) = analysis.map_err(|e| match e {
         SolveError::Players(_) => HintError::Players,
         SolveError::GameOver => HintError::NotPlaying,
-        SolveError::Stopped => HintError::TooSlow(HINT_TIME),
+        SolveError::Stopped => HintError::TooSlow(limit.unwrap_or_default()),
     })?;
     let selections = values
         .into_iter()
@@ -169,7 +180,7 @@ mod tests {
         // poison loses at once.
         let c = config(4, 4, 2);
         let pos = Position::start(&c);
-        let hints = analyse(&c, &pos).unwrap();
+        let hints = analyse_within(&c, &pos, None).unwrap();
         assert_eq!(hints.selections.len() as u32, pos.selections().count());
         assert_eq!(hints.verdict(Cell::new(0, 0)), Some(Verdict::Loss(1)));
         assert!(
@@ -211,10 +222,8 @@ mod tests {
             poison: vec![[0, 0]],
         })
         .unwrap();
-        let err = analyse(&config, &Position::start(&config)).unwrap_err();
-        assert!(
-            matches!(err, HintError::TooSlow(_) | HintError::EngineFailed),
-            "{err:?}"
-        );
+        let limit = Duration::from_millis(1);
+        let err = analyse_within(&config, &Position::start(&config), Some(limit)).unwrap_err();
+        assert_eq!(err, HintError::TooSlow(limit));
     }
 }

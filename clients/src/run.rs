@@ -4,7 +4,7 @@
 use crate::app::{App, Start};
 use crate::cli::{Cli, Command, display_name};
 use crate::commands::{self, CommandError};
-use crate::connection::{Connection, ConnectionError, connect_retry};
+use crate::connection::{CLOSE_RESUMED_ELSEWHERE, Connection, ConnectionError, connect_retry};
 use crate::render_game::Link;
 use crate::style::Style;
 use crate::terminal::{self, TerminalGuard};
@@ -50,6 +50,35 @@ async fn wait(r: &mut Option<Reconnect>) -> Result<Connection, ConnectionError> 
     }
 }
 
+/// Handles a failed send or receive: reconnects (and resumes the seat) after a drop, stays
+/// offline when reconnecting would not help, and only reports anything else.
+fn lost(
+    conn: &mut Option<Connection>,
+    pending: &mut Option<Reconnect>,
+    app: &mut App,
+    url: &str,
+    e: ConnectionError,
+) {
+    if e.should_reconnect() {
+        *conn = None;
+        app.on_link(Link::Reconnecting);
+        *pending = Some(reconnect(url.to_owned(), app.rejoin()));
+    } else if e.is_drop() {
+        *conn = None;
+        app.on_link(Link::Offline);
+        let why = match &e {
+            ConnectionError::Closed {
+                code: Some(CLOSE_RESUMED_ELSEWHERE),
+                ..
+            } => "Your seat was resumed from another connection".to_owned(),
+            _ => e.to_string(),
+        };
+        app.say(format!("{why}. Press q to quit."), Style::Bad);
+    } else {
+        app.say(e.to_string(), Style::Bad);
+    }
+}
+
 /// Runs the interactive client until the user quits. The first connection is made before the
 /// terminal is taken over, so that an unreachable server is reported plainly.
 pub async fn interactive(url: &str, mut app: App) -> Result<(), CommandError> {
@@ -58,7 +87,7 @@ pub async fn interactive(url: &str, mut app: App) -> Result<(), CommandError> {
     } else {
         None
     };
-    let _guard = TerminalGuard::enter()?;
+    let guard = TerminalGuard::enter()?;
     let colour = terminal::colour_enabled();
     let mut events = EventStream::new();
     let mut tick = tokio::time::interval(TICK);
@@ -74,13 +103,7 @@ pub async fn interactive(url: &str, mut app: App) -> Result<(), CommandError> {
                 break;
             };
             if let Err(e) = c.send(&msg).await {
-                if e.is_drop() {
-                    conn = None;
-                    app.on_link(Link::Reconnecting);
-                    pending = Some(reconnect(url.to_owned(), app.rejoin()));
-                } else {
-                    app.say(e.to_string(), Style::Bad);
-                }
+                lost(&mut conn, &mut pending, &mut app, url, e);
                 break;
             }
         }
@@ -98,12 +121,7 @@ pub async fn interactive(url: &str, mut app: App) -> Result<(), CommandError> {
             },
             msg = recv(&mut conn) => match msg {
                 Ok(msg) => app.on_message(msg, Instant::now()),
-                Err(e) if e.is_drop() => {
-                    conn = None;
-                    app.on_link(Link::Reconnecting);
-                    pending = Some(reconnect(url.to_owned(), app.rejoin()));
-                }
-                Err(e) => app.say(e.to_string(), Style::Bad),
+                Err(e) => lost(&mut conn, &mut pending, &mut app, url, e),
             },
             done = wait(&mut pending) => {
                 pending = None;
@@ -124,6 +142,10 @@ pub async fn interactive(url: &str, mut app: App) -> Result<(), CommandError> {
     }
     if let Some(c) = conn {
         c.close().await;
+    }
+    drop(guard);
+    if let Some(hint) = app.resume_hint() {
+        println!("{hint}");
     }
     Ok(())
 }

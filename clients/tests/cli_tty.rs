@@ -1,12 +1,13 @@
 //! The interactive `jchomp` driven through a pseudo-terminal against a real server: the lobby,
-//! joining with Enter, typed coordinates, the screen restored on quit, colours and `NO_COLOR`.
+//! joining with Enter, typed coordinates, the screen restored on quit, colours and `NO_COLOR`,
+//! and resuming the seat by itself when the connection drops.
 
 #![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod cli_support;
 
-use cli_support::{TestServer, recv_until};
+use cli_support::{Proxy, TestServer, recv_until};
 use jchomp_clients::connection::Connection;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::wire::{ClientMessage, ServerMessage};
@@ -261,4 +262,63 @@ async fn colours_are_used_unless_no_color_is_set() {
     tty.press("q");
     assert!(tty.wait_exit().await);
     assert!(tty.raw().contains("\u{1b}[38;5;"), "no colour at all");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_connection_is_resumed_by_itself() {
+    let server = TestServer::start().await;
+    let proxy = Proxy::start(&server.url).await;
+    let (mut zoe, room) = room_with_zoe(&server.url).await;
+    let mut tty = Tty::spawn(
+        &["--server", &proxy.url, "--name", "ann", "join", &room],
+        true,
+    );
+    tty.wait_for("zoe to move").await;
+
+    // The connection drops: the server marks the seat offline, the client resumes it.
+    proxy.cut();
+    recv_until(&mut zoe, |m| match m {
+        ServerMessage::Room(s) if s.seats[1].as_ref().is_some_and(|s| !s.connected) => Some(()),
+        _ => None,
+    })
+    .await;
+    recv_until(&mut zoe, |m| match m {
+        ServerMessage::Room(s) if s.seats[1].as_ref().is_some_and(|s| s.connected) => Some(()),
+        _ => None,
+    })
+    .await;
+    let screen = tty.wait_for("Back in your seat 1").await;
+    let words: Vec<&str> = screen.split_whitespace().collect();
+    let token = words
+        .windows(3)
+        .find(|w| w[0] == "jchomp" && w[1] == "resume")
+        .map(|w| w[2].to_owned())
+        .expect("the screen shows the resume command");
+
+    // The game goes on over the new connection.
+    zoe.send(&ClientMessage::Move { row: 3, col: 4 })
+        .await
+        .unwrap();
+    tty.wait_for("Your turn").await;
+    tty.press("0,4\r");
+    recv_until(&mut zoe, |m| match m {
+        ServerMessage::Moved(m) if m.seat == 1 && (m.row, m.col) == (0, 4) => Some(()),
+        _ => None,
+    })
+    .await;
+
+    // Resuming the seat from elsewhere (with the token the screen shows) ends this client's
+    // connection for good, and it says so.
+    let mut other = Tty::spawn(&["--server", &server.url, "resume", &token], true);
+    other.wait_for("zoe to move").await;
+    tty.wait_for("Your seat was resumed from another connection")
+        .await;
+    other.press("q");
+    assert!(other.wait_exit().await);
+    // Leaving a game in progress says how to come back, after the screen is restored.
+    let raw = other.raw();
+    let left = raw.rfind("\u{1b}[?1049l").unwrap();
+    assert!(raw[left..].contains(&format!("take it back with: jchomp resume {token}")));
+    tty.press("q");
+    assert!(tty.wait_exit().await);
 }

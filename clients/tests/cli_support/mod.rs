@@ -205,3 +205,56 @@ pub async fn play_vs_bots(url: &str, flags: &str) -> (App, Connection) {
         .await;
     }
 }
+
+/// A TCP proxy in front of a server whose connections can be cut, to drop a client's
+/// connection while the server stays up.
+pub struct Proxy {
+    /// The WebSocket address through the proxy.
+    pub url: String,
+    links: std::sync::Arc<std::sync::Mutex<Vec<tokio::task::AbortHandle>>>,
+    accept: tokio::task::JoinHandle<()>,
+}
+
+impl Proxy {
+    /// Starts a proxy to the server at `url` (`ws://HOST:PORT/ws`).
+    pub async fn start(url: &str) -> Proxy {
+        let target = url
+            .trim_start_matches("ws://")
+            .trim_end_matches("/ws")
+            .to_owned();
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let links = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let held = std::sync::Arc::clone(&links);
+        let accept = tokio::spawn(async move {
+            while let Ok((mut client, _)) = listener.accept().await {
+                let target = target.clone();
+                let link = tokio::spawn(async move {
+                    if let Ok(mut server) = tokio::net::TcpStream::connect(&target).await {
+                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                    }
+                });
+                held.lock().unwrap().push(link.abort_handle());
+            }
+        });
+        Proxy {
+            url: format!("ws://{addr}/ws"),
+            links,
+            accept,
+        }
+    }
+
+    /// Cuts every connection made so far (new ones are still accepted).
+    pub fn cut(&self) {
+        for link in self.links.lock().unwrap().drain(..) {
+            link.abort();
+        }
+    }
+}
+
+impl Drop for Proxy {
+    fn drop(&mut self) {
+        self.cut();
+        self.accept.abort();
+    }
+}
