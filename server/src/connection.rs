@@ -1,15 +1,15 @@
 //! One TCP connection: the HTTP routing of its first request, then, for `/ws`, the WebSocket
-//! loop — a reader that rate-limits and hands frames to the [`Session`], and a writer task that
-//! drains the bounded outgoing queue, pings, and drops the client if a write stalls.
+//! reader loop that rate-limits and hands frames to the [`Session`] (the writer task is in
+//! `writer.rs`), and the closing of the connection.
 
 use crate::http::{self, HeadError};
 use crate::metrics::{dec, inc};
-use crate::outbox::{Outgoing, Peer, PeerSignal, next_conn_id};
+use crate::outbox::{Peer, PeerSignal, next_conn_id};
 use crate::rate::TokenBucket;
 use crate::session::Session;
 use crate::shared::Shared;
-use futures_util::SinkExt;
-use futures_util::stream::{SplitSink, StreamExt};
+use crate::writer::write_loop;
+use futures_util::stream::StreamExt;
 use jchomp_protocol::wire::{ErrorCode, ServerMessage};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -20,16 +20,12 @@ use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio::time::{Instant, timeout};
 use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::protocol::Role;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
-use tokio_tungstenite::tungstenite::protocol::{CloseFrame, Role};
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
-/// Messages written between two flushes at most.
-const WRITE_BATCH: usize = 64;
 /// Time a closing connection has to finish the close handshake.
 const CLOSE_WAIT: Duration = Duration::from_secs(1);
-
-type Sink = SplitSink<WebSocketStream<TcpStream>, Message>;
 
 /// Serves one accepted TCP connection.
 pub(crate) async fn serve_tcp(mut stream: TcpStream, addr: SocketAddr, ctx: Arc<Shared>) {
@@ -278,69 +274,6 @@ impl End {
             End::RateLimited => "rate limited",
             End::TooBig => "message too big",
             End::Protocol => "protocol error",
-        }
-    }
-}
-
-/// Writes queued messages (several per flush), pings when quiet, and stops after a close
-/// frame. A write that takes longer than `write_timeout` drops the client as slow.
-async fn write_loop(
-    mut sink: Sink,
-    mut rx: mpsc::Receiver<Outgoing>,
-    signal: Arc<PeerSignal>,
-    ping_every: Duration,
-    write_timeout: Duration,
-) {
-    let ping_every = ping_every.max(Duration::from_millis(10));
-    let mut ping = tokio::time::interval_at(crate::settings::after(ping_every), ping_every);
-    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        let mut batch = Vec::new();
-        tokio::select! {
-            out = rx.recv() => match out {
-                Some(o) => batch.push(o),
-                None => break,
-            },
-            _ = ping.tick() => {}
-        }
-        while batch.len() < WRITE_BATCH {
-            match rx.try_recv() {
-                Ok(o) => batch.push(o),
-                Err(_) => break,
-            }
-        }
-        let mut closing = false;
-        let write = async {
-            if batch.is_empty() {
-                sink.feed(Message::Ping(Default::default())).await?;
-            }
-            for out in batch {
-                match out {
-                    Outgoing::Text(t) => sink.feed(Message::Text(t)).await?,
-                    Outgoing::Close(code, reason) => {
-                        closing = true;
-                        let frame = CloseFrame {
-                            code,
-                            reason: reason.into(),
-                        };
-                        sink.feed(Message::Close(Some(frame))).await?;
-                        break;
-                    }
-                }
-            }
-            sink.flush().await
-        };
-        match timeout(write_timeout, write).await {
-            Ok(Ok(())) if !closing => {}
-            Ok(Ok(())) => break,
-            Ok(Err(_)) => {
-                signal.kick.notify_one();
-                break;
-            }
-            Err(_) => {
-                signal.kick_slow();
-                break;
-            }
         }
     }
 }

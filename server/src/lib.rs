@@ -19,6 +19,7 @@ mod session;
 mod settings;
 mod shared;
 mod store;
+mod writer;
 
 pub use error::ServerError;
 pub use server::run;
