@@ -1105,4 +1105,48 @@ mod tests {
             "No hints: hints are available in two-player games only."
         );
     }
+
+    #[test]
+    fn a_replay_steps_back_and_forth() {
+        use jchomp_protocol::json::{MoveJson, ResultJson};
+        let record = Record {
+            id: Some("g7".into()),
+            config: snapshot(0, 0).config,
+            seats: vec!["ann".into(), "bob".into()],
+            moves: vec![
+                MoveJson {
+                    seat: 0,
+                    row: 3,
+                    col: 4,
+                },
+                MoveJson {
+                    seat: 1,
+                    row: 0,
+                    col: 0,
+                },
+            ],
+            result: Some(ResultJson::Poisoned { loser: 1 }),
+            started_ms: None,
+            finished_ms: None,
+        };
+        let mut app = App::new("s", "me", Start::Replay(record));
+        assert!(!app.needs_server());
+        assert!(app.take_outbox().is_empty());
+        let now = Instant::now();
+        let text = to_text(&app.render(80, 24, now));
+        assert!(text.contains("replay 2/2"), "{text}");
+        assert!(text.contains("bob ate poison and lost."), "{text}");
+        app.on_key(key(KeyCode::Left));
+        let text = to_text(&app.render(80, 24, now));
+        assert!(text.contains("replay 1/2"), "{text}");
+        assert!(text.contains(" 3  #  #  #  #  ~"), "{text}");
+        assert!(text.contains("bob to move"), "{text}");
+        app.on_key(key(KeyCode::Home));
+        assert!(to_text(&app.render(80, 24, now)).contains("replay 0/2"));
+        app.on_key(key(KeyCode::Char('l')));
+        app.on_key(key(KeyCode::End));
+        assert!(to_text(&app.render(80, 24, now)).contains("replay 2/2"));
+        app.on_key(key(KeyCode::Char('q')));
+        assert!(app.quit());
+    }
 }

@@ -322,3 +322,49 @@ async fn a_dropped_connection_is_resumed_by_itself() {
     tty.press("q");
     assert!(tty.wait_exit().await);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stored_game_is_stepped_through_with_the_arrow_keys() {
+    let server = TestServer::start().await;
+    let (app, _conn) = cli_support::play_vs_bots(&server.url, "--size 4x4 --bot random").await;
+    let n = app
+        .room()
+        .unwrap()
+        .state
+        .as_ref()
+        .unwrap()
+        .game
+        .moves()
+        .len();
+    let mut conn = Connection::connect(&server.url).await.unwrap();
+    let mut game = None;
+    for _ in 0..50 {
+        let msg = ClientMessage::ListGames { limit: None };
+        let games = conn
+            .request(&msg, |m| match m {
+                ServerMessage::Games { games } => Some(games),
+                _ => None,
+            })
+            .await
+            .unwrap()
+            .unwrap();
+        if let Some(g) = games.first() {
+            game = Some(g.game.clone());
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let game = game.expect("the game was stored");
+
+    let mut tty = Tty::spawn(&["--server", &server.url, "replay", &game], true);
+    tty.wait_for(&format!("replay {n}/{n}")).await;
+    tty.wait_for("Game over").await;
+    tty.press("\u{1b}[D");
+    tty.wait_for(&format!("replay {}/{n}", n - 1)).await;
+    tty.press("\u{1b}[H");
+    let screen = tty.wait_for(&format!("replay 0/{n}")).await;
+    assert!(screen.contains(" 0  P  #  #  #"), "{screen}");
+    assert!(screen.contains("ann to move"), "{screen}");
+    tty.press("q");
+    assert!(tty.wait_exit().await);
+}
