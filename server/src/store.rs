@@ -97,14 +97,24 @@ impl Store {
         Ok(())
     }
 
-    /// The newest `limit` games, newest first.
+    /// The newest `limit` games, newest first. A record that does not parse is skipped (and
+    /// logged) rather than hiding every other game.
     pub(crate) fn list(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
         let txn = self.db.begin_read()?;
         let games = txn.open_table(GAMES)?;
         let mut out = Vec::new();
-        for entry in games.iter()?.rev().take(limit) {
+        for entry in games.iter()?.rev() {
+            if out.len() == limit {
+                break;
+            }
             let (seq, json) = entry?;
-            let record: Record = serde_json::from_str(json.value())?;
+            let record: Record = match serde_json::from_str(json.value()) {
+                Ok(r) => r,
+                Err(e) => {
+                    tracing::warn!(seq = seq.value(), error = %e, "skipping a corrupt game record");
+                    continue;
+                }
+            };
             out.push(GameSummary {
                 game: record.id.unwrap_or_else(|| format!("game-{}", seq.value())),
                 config: record.config,

@@ -179,3 +179,36 @@ async fn records_survive_kill_9() {
     child.wait().unwrap();
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[tokio::test]
+async fn a_corrupt_record_is_skipped_in_lists_and_internal_when_fetched() {
+    use redb::{Database, TableDefinition};
+    let s = settings();
+    {
+        // A record that is not JSON, written behind the server's back.
+        let db = Database::create(s.data_dir.join(jchomp_server::DB_FILE)).unwrap();
+        let txn = db.begin_write().unwrap();
+        {
+            let mut games = txn
+                .open_table(TableDefinition::<u64, &str>::new("games"))
+                .unwrap();
+            games.insert(0, "{not json").unwrap();
+            let mut ids = txn
+                .open_table(TableDefinition::<&str, u64>::new("game_ids"))
+                .unwrap();
+            ids.insert("bad", 0).unwrap();
+        }
+        txn.commit().unwrap();
+    }
+    let server = TestServer::start_with(s).await;
+    let mut c = server.client().await;
+    let mut b = server.client().await;
+    let room = quick_game(&mut c, &mut b, "alice").await;
+    // Listing skips the corrupt record; fetching it is an internal error.
+    let games = wait_listed(&mut c, &room).await;
+    assert_eq!(games.len(), 1);
+    c.send(json!({"type":"get_game","game":"bad"})).await;
+    c.expect_error("internal").await;
+    c.send(json!({"type":"list_rooms"})).await;
+    c.expect("rooms").await;
+}
