@@ -2,6 +2,7 @@
 //! generator, and the pieces of the interactive terminal client.
 
 pub mod app;
+pub mod bench;
 pub mod cli;
 pub mod commands;
 pub mod connection;

@@ -1,0 +1,85 @@
+//! Reading and writing the protocol's messages on a load-generator connection: [`parse`] with a
+//! fast path for `moved` (the bulk of the traffic), [`send_json`], and [`code_name`] for error
+//! kinds.
+
+use futures_util::{Sink, SinkExt};
+use jchomp_protocol::wire::{ClientMessage, Moved, ServerMessage};
+use serde::Serialize;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+
+/// A server message as the load generator sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Incoming {
+    /// An accepted move.
+    Moved(Moved),
+    /// Anything else.
+    Other(ServerMessage),
+}
+
+/// How every `moved` the server sends begins (serde writes the tag first).
+const MOVED_PREFIX: &str = r#"{"type":"moved","#;
+
+/// Parses a server message. A `moved` is read straight into [`Moved`] (its `type` field is
+/// ignored), which skips the buffering an internally tagged enum needs; anything else goes
+/// through [`ServerMessage`].
+pub fn parse(text: &str) -> Result<Incoming, String> {
+    if text.starts_with(MOVED_PREFIX) {
+        return serde_json::from_str::<Moved>(text)
+            .map(Incoming::Moved)
+            .map_err(|e| format!("{e}: {text}"));
+    }
+    match serde_json::from_str::<ServerMessage>(text) {
+        Ok(ServerMessage::Moved(m)) => Ok(Incoming::Moved(m)),
+        Ok(other) => Ok(Incoming::Other(other)),
+        Err(e) => Err(format!("{e}: {text}")),
+    }
+}
+
+/// Sends one client message as a JSON text frame.
+pub async fn send_json<S>(sink: &mut S, msg: &ClientMessage) -> Result<(), String>
+where
+    S: Sink<Message, Error = WsError> + Unpin,
+{
+    let text = serde_json::to_string(msg).map_err(|e| e.to_string())?;
+    sink.send(Message::text(text))
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// The wire name of a reason or error code (`already_eaten`, `rate_limited`, …).
+pub fn code_name<T: Serialize>(code: &T) -> String {
+    match serde_json::to_value(code) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => "unknown".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jchomp_protocol::wire::{RejectReason, RoomStatus};
+
+    #[test]
+    fn moved_takes_the_fast_path_and_equals_the_full_parse() {
+        let m = Moved {
+            room: "abc".into(),
+            version: 7,
+            seat: 1,
+            row: 2,
+            col: 3,
+            to_move: Some(0),
+            status: RoomStatus::Playing,
+            result: None,
+        };
+        let text = serde_json::to_string(&ServerMessage::Moved(m.clone())).unwrap();
+        assert!(text.starts_with(MOVED_PREFIX));
+        assert_eq!(parse(&text), Ok(Incoming::Moved(m.clone())));
+        // The same message with its fields in another order takes the slow path.
+        let shuffled =
+            text.replacen(r#""type":"moved","#, "", 1)
+                .replacen('}', r#","type":"moved"}"#, 1);
+        assert_eq!(parse(&shuffled), Ok(Incoming::Moved(m)));
+        assert!(parse("{").is_err());
+        assert_eq!(code_name(&RejectReason::AlreadyEaten), "already_eaten");
+    }
+}

@@ -1,0 +1,17 @@
+//! The `jchomp-bench` load generator: many WebSocket connections in rooms of scripted players
+//! making valid moves against a JChomp server (or the same load against a bare echo server as a
+//! baseline), measured for throughput, latency, errors and server memory.
+//!
+//! [`run::run_load`] is one run and is what tests call against an in-process server;
+//! [`cli::main`] is the command line around it.
+
+pub mod cli;
+pub mod codec;
+pub mod echo;
+pub mod plan;
+pub mod process;
+pub mod report;
+pub mod run;
+pub mod socket;
+pub mod stats;
+mod table;

@@ -1,0 +1,143 @@
+//! The shape of a load run ([`Shape`], [`Load`]) and what its tasks share while it runs: the
+//! [`Stage`] every table follows and the [`Live`] counters the sampler reads each second.
+
+use jchomp_protocol::json::ConfigJson;
+use jchomp_protocol::rules::Config;
+use std::sync::atomic::{AtomicU64, AtomicUsize};
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// What the connections do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Load {
+    /// Rooms of `config.players()` seats playing games of this configuration, one after
+    /// another, against a JChomp server.
+    Game {
+        /// The validated configuration (the local copy of each game is played with it).
+        config: Config,
+        /// The same configuration as sent in `create_room`.
+        json: ConfigJson,
+    },
+    /// Groups of `seats` connections taking turns sending a move-sized message to an echo
+    /// server and waiting for it to come back: the same shape without a game.
+    Echo {
+        /// Connections per group (as many as a room has seats).
+        seats: usize,
+    },
+}
+
+impl Load {
+    /// A game load for a configuration.
+    pub fn game(config: Config) -> Load {
+        Load::Game {
+            json: ConfigJson::new(&config, None),
+            config,
+        }
+    }
+
+    /// Connections per room (or echo group).
+    pub fn seats(&self) -> usize {
+        match self {
+            Load::Game { config, .. } => usize::from(config.players()),
+            Load::Echo { seats } => *seats,
+        }
+    }
+
+    /// `game` or `echo`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Load::Game { .. } => "game",
+            Load::Echo { .. } => "echo",
+        }
+    }
+}
+
+/// How much load, for how long.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shape {
+    /// Connections to open (rounded down to whole rooms).
+    pub connections: usize,
+    /// Time measured, after the warm-up.
+    pub duration: Duration,
+    /// Time played before measuring starts.
+    pub warmup: Duration,
+    /// Moves per second per seat at most; `None` sends each move as soon as it is the seat's
+    /// turn.
+    pub rate: Option<f64>,
+    /// Connections being opened at once.
+    pub connect_parallel: usize,
+    /// Time the whole connect phase may take.
+    pub connect_deadline: Duration,
+    /// Time tables get after the end to finish the game they are in.
+    pub drain: Duration,
+    /// Seeds the scripted players' choices.
+    pub seed: u64,
+}
+
+impl Default for Shape {
+    fn default() -> Self {
+        Shape {
+            connections: 100,
+            duration: Duration::from_secs(10),
+            warmup: Duration::from_secs(2),
+            rate: None,
+            connect_parallel: 256,
+            connect_deadline: Duration::from_secs(120),
+            drain: Duration::from_secs(10),
+            seed: 1,
+        }
+    }
+}
+
+impl Shape {
+    /// The time between two moves of one seat under `rate`.
+    pub fn pause(&self) -> Option<Duration> {
+        self.rate
+            .filter(|r| r.is_finite() && *r > 0.0)
+            .map(|r| Duration::from_secs_f64(1.0 / r))
+    }
+}
+
+/// The measurement window: moves answered in `[start, end)` count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    /// Measuring starts (after the warm-up).
+    pub start: Instant,
+    /// Measuring ends.
+    pub end: Instant,
+}
+
+impl Window {
+    /// Whether `t` falls inside the window.
+    pub fn contains(&self, t: Instant) -> bool {
+        self.start <= t && t < self.end
+    }
+}
+
+/// Where a run is; tables watch it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Connections are being opened; tables wait once connected.
+    Connecting,
+    /// Play (or echo); the window says what is measured.
+    Run(Window),
+    /// No new games; finish the current one.
+    Stop,
+    /// Stop now, whatever the state.
+    Halt,
+}
+
+/// Counters shared by every table, read by the sampler.
+#[derive(Debug, Default)]
+pub struct Live {
+    /// Connections opened.
+    pub connected: AtomicUsize,
+    /// Connections that failed to open.
+    pub connect_failed: AtomicUsize,
+    /// Connections open now.
+    pub open: AtomicUsize,
+    /// Moves (or echoes) answered so far.
+    pub answered: AtomicU64,
+    /// Rooms with a game in play now.
+    pub playing: AtomicUsize,
+}

@@ -1,0 +1,155 @@
+//! The processes around a load run: the server under test or the echo server started as a
+//! child ([`Child`]), their resident memory ([`rss_kib`]), and this process's open-files limit
+//! ([`raise_nofile`]).
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::Command;
+
+/// Time a child server has to print its address.
+const START_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// The resident memory of process `pid` in KiB (`VmRSS` of `/proc/PID/status`), if readable.
+pub fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// A server this tool started; killed (and its data directory removed) when dropped.
+#[derive(Debug)]
+pub struct Child {
+    /// The WebSocket URL it printed.
+    pub url: String,
+    /// Its process id.
+    pub pid: u32,
+    child: tokio::process::Child,
+    data_dir: Option<PathBuf>,
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.child.start_kill();
+        if let Some(d) = &self.data_dir {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}
+
+/// Starts `program args…`, waits for the line it prints with `ws://…` and returns the child.
+async fn start(mut cmd: Command, data_dir: Option<PathBuf>) -> Result<Child, String> {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true);
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot start {:?}: {e}", cmd.as_std().get_program()))?;
+    let pid = child.id().ok_or("the child exited at once")?;
+    let stdout = child.stdout.take().ok_or("no stdout from the child")?;
+    let mut lines = BufReader::new(stdout).lines();
+    let url = tokio::time::timeout(START_TIMEOUT, async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            if let Some(i) = line.find("ws://") {
+                return Some(line[i..].trim().to_owned());
+            }
+        }
+        None
+    })
+    .await
+    .ok()
+    .flatten()
+    .ok_or("the child did not print its address")?;
+    // Keep reading its output so that it never blocks on a full pipe.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    Ok(Child {
+        url,
+        pid,
+        child,
+        data_dir,
+    })
+}
+
+/// Limits for a game server holding `connections` connections in `rooms` rooms under load.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerLaunch {
+    /// The `jchomp-server` binary.
+    pub program: PathBuf,
+    /// Connections the server must admit.
+    pub connections: usize,
+    /// Rooms the server must admit (finished rooms linger until their seats move on).
+    pub rooms: usize,
+    /// `RUST_LOG` for the server.
+    pub log: String,
+}
+
+/// Starts `jchomp-server` on a free loopback port with a fresh data directory and limits
+/// that admit the load: connections and rooms as asked, and a per-connection rate limit high
+/// enough for scripted seats that answer within microseconds.
+pub async fn spawn_server(launch: &ServerLaunch) -> Result<Child, String> {
+    let data_dir = std::env::temp_dir().join(format!(
+        "jchomp-bench-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    ));
+    let mut cmd = Command::new(&launch.program);
+    cmd.args([
+        "--addr",
+        "127.0.0.1:0",
+        "--rate-limit",
+        "1000000",
+        "--rate-burst",
+        "1000000",
+    ])
+    .arg("--data-dir")
+    .arg(&data_dir)
+    .arg("--max-connections")
+    .arg((launch.connections + 64).to_string())
+    .arg("--max-rooms")
+    .arg((2 * launch.rooms + 64).to_string())
+    .env("RUST_LOG", &launch.log);
+    start(cmd, Some(data_dir)).await
+}
+
+/// Starts this program again as a bare echo server (`--serve-echo 127.0.0.1:0`).
+pub async fn spawn_echo() -> Result<Child, String> {
+    let me = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    let mut cmd = Command::new(me);
+    cmd.args(["--serve-echo", "127.0.0.1:0"]);
+    start(cmd, None).await
+}
+
+/// The `jchomp-server` next to this program (cargo builds both into the same directory).
+pub fn default_server_bin() -> PathBuf {
+    let me = std::env::current_exe().unwrap_or_default();
+    me.parent()
+        .unwrap_or(Path::new("."))
+        .join(format!("jchomp-server{}", std::env::consts::EXE_SUFFIX))
+}
+
+/// Raises this process's soft open-files limit as far as the hard limit allows, returning the
+/// new limit, or why it could not be read or raised.
+pub fn raise_nofile() -> Result<u64, String> {
+    rlimit::increase_nofile_limit(u64::MAX).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_its_own_rss() {
+        let kib = rss_kib(std::process::id()).unwrap();
+        assert!(kib > 100, "{kib}");
+        assert_eq!(rss_kib(u32::MAX), None);
+    }
+}

@@ -1,0 +1,168 @@
+//! The load generator's words: one run's [`LoadReport`] as text ([`describe`]) and the medians
+//! of several runs with the ratio to the echo baseline ([`summarize`]).
+
+use super::run::LoadReport;
+use super::stats::median;
+use std::fmt::Write as _;
+use std::time::Duration;
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn mib(kib: u64) -> String {
+    format!("{:.1} MiB", kib as f64 / 1024.0)
+}
+
+/// Several lines describing one run.
+pub fn describe(r: &LoadReport) -> String {
+    let game = r.load == "game";
+    let (unit, rooms) = if game {
+        ("moves", "rooms")
+    } else {
+        ("messages", "groups")
+    };
+    let mut out = String::new();
+    let asked = r.tables * r.seats;
+    let _ = write!(
+        out,
+        "{}: {}/{asked} connections held (opened in {:.1} s; {} open at the end of the window), {} {rooms} of {}",
+        r.load,
+        r.connected,
+        r.connect_time.as_secs_f64(),
+        r.open_at_end,
+        r.tables,
+        r.seats,
+    );
+    if game {
+        let playing: Vec<f64> = r.playing.iter().map(|&p| p as f64).collect();
+        let _ = write!(
+            out,
+            " (playing at once: median {:.0}, min {})",
+            median(&playing).unwrap_or(0.0),
+            r.playing.iter().min().copied().unwrap_or(0)
+        );
+    }
+    let secs: Vec<f64> = r.per_second.iter().map(|&n| n as f64).collect();
+    let _ = write!(
+        out,
+        "\n  {:.0} {unit}/s over {:.1} s (each second: median {:.0}, min {})",
+        r.rate(),
+        r.window.as_secs_f64(),
+        median(&secs).unwrap_or(0.0),
+        r.per_second.iter().min().copied().unwrap_or(0),
+    );
+    let l = &r.latency;
+    let _ = write!(
+        out,
+        "\n  latency p50 {}  p90 {}  p99 {}  max {}  ({} {unit})",
+        ms(l.p50),
+        ms(l.p90),
+        ms(l.p99),
+        ms(l.max),
+        l.count
+    );
+    if game {
+        let _ = write!(
+            out,
+            "\n  games: {} started, {} finished, {} unfinished",
+            r.tally.games_started,
+            r.tally.games_finished,
+            r.unfinished()
+        );
+    }
+    let _ = write!(out, "\n  errors: {}", r.tally.errors.total());
+    for (kind, n, first) in r.tally.errors.iter() {
+        let _ = write!(out, "\n    {n} × {kind} (first: {first})");
+    }
+    if r.aborted > 0 {
+        let _ = write!(
+            out,
+            "\n  {} {rooms} did not stop in time and were aborted",
+            r.aborted
+        );
+    }
+    if let Some(rss) = r.rss {
+        let _ = write!(
+            out,
+            "\n  server memory (VmRSS): {} before connecting, {} with every connection held ({:.1} KiB per connection), peak {} during the run",
+            mib(rss.base),
+            mib(rss.held),
+            r.kib_per_connection().unwrap_or(0.0),
+            mib(rss.peak)
+        );
+    }
+    out
+}
+
+/// The medians over several runs: game moves/s, latency, memory per connection, and each
+/// run's ratio to the echo baseline measured in the same run.
+pub fn summarize(runs: &[(Option<LoadReport>, Option<LoadReport>)]) -> String {
+    let games: Vec<&LoadReport> = runs.iter().filter_map(|(g, _)| g.as_ref()).collect();
+    let echoes: Vec<&LoadReport> = runs.iter().filter_map(|(_, e)| e.as_ref()).collect();
+    let med = |v: Vec<f64>| median(&v).unwrap_or(0.0);
+    let mut out = format!("median of {} run(s):", runs.len());
+    if !games.is_empty() {
+        let _ = write!(
+            out,
+            "\n  game: {:.0} moves/s; latency p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms; errors {}",
+            med(games.iter().map(|r| r.rate()).collect()),
+            med(games
+                .iter()
+                .map(|r| r.latency.p50.as_secs_f64() * 1e3)
+                .collect()),
+            med(games
+                .iter()
+                .map(|r| r.latency.p90.as_secs_f64() * 1e3)
+                .collect()),
+            med(games
+                .iter()
+                .map(|r| r.latency.p99.as_secs_f64() * 1e3)
+                .collect()),
+            med(games
+                .iter()
+                .map(|r| r.latency.max.as_secs_f64() * 1e3)
+                .collect()),
+            games.iter().map(|r| r.tally.errors.total()).sum::<u64>(),
+        );
+        let kib: Vec<f64> = games
+            .iter()
+            .filter_map(|r| r.kib_per_connection())
+            .collect();
+        if !kib.is_empty() {
+            let _ = write!(out, "; server memory {:.1} KiB per connection", med(kib));
+        }
+    }
+    if !echoes.is_empty() {
+        let _ = write!(
+            out,
+            "\n  echo: {:.0} messages/s; latency p50 {:.2} ms, p99 {:.2} ms",
+            med(echoes.iter().map(|r| r.rate()).collect()),
+            med(echoes
+                .iter()
+                .map(|r| r.latency.p50.as_secs_f64() * 1e3)
+                .collect()),
+            med(echoes
+                .iter()
+                .map(|r| r.latency.p99.as_secs_f64() * 1e3)
+                .collect()),
+        );
+    }
+    let ratios: Vec<f64> = runs
+        .iter()
+        .filter_map(|(g, e)| Some(g.as_ref()?.rate() / e.as_ref()?.rate().max(1e-9)))
+        .collect();
+    if !ratios.is_empty() {
+        let each: Vec<String> = ratios
+            .iter()
+            .map(|r| format!("{:.0}%", r * 100.0))
+            .collect();
+        let _ = write!(
+            out,
+            "\n  game moves/s ÷ echo messages/s: {:.0}% (each run: {})",
+            med(ratios.clone()) * 100.0,
+            each.join(", ")
+        );
+    }
+    out
+}

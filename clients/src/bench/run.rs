@@ -1,0 +1,258 @@
+//! [`run_load`]: one load run — open every connection, hold them, play (or echo) through the
+//! warm-up and the measurement window while sampling each second, stop, and collect the
+//! tables' tallies into a [`LoadReport`].
+
+use super::echo;
+use super::plan::{Live, Load, Shape, Stage, Window};
+use super::process::rss_kib;
+use super::socket::{Target, Ws, connect};
+use super::stats::{LatencySummary, Tally};
+use super::table::{self, TableRun};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+use tokio::sync::{Semaphore, watch};
+use tokio::task::JoinSet;
+use tokio::time::Instant;
+
+/// Time tables get to stop after [`Stage::Halt`] before they are aborted.
+const HALT_WAIT: Duration = Duration::from_secs(3);
+
+/// The server's resident memory at the points of a run, in KiB.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rss {
+    /// Before any connection.
+    pub base: u64,
+    /// With every connection open, before play.
+    pub held: u64,
+    /// The largest value sampled during play.
+    pub peak: u64,
+}
+
+/// What one load run measured.
+#[derive(Clone, Debug)]
+pub struct LoadReport {
+    /// `game` or `echo`.
+    pub load: &'static str,
+    /// Connections per room (or echo group).
+    pub seats: usize,
+    /// Rooms (or echo groups) run.
+    pub tables: usize,
+    /// Connections opened.
+    pub connected: usize,
+    /// Connections that could not be opened.
+    pub connect_failed: usize,
+    /// Time taken to open them.
+    pub connect_time: Duration,
+    /// Connections still open when the window closed.
+    pub open_at_end: usize,
+    /// Length of the measurement window.
+    pub window: Duration,
+    /// Moves (or echoes) answered in each second of the window.
+    pub per_second: Vec<u64>,
+    /// Rooms with a game in play, sampled each second of the window.
+    pub playing: Vec<usize>,
+    /// Every table's counts together.
+    pub tally: Tally,
+    /// Latency percentiles of the window's moves.
+    pub latency: LatencySummary,
+    /// The server's memory, when its process is known.
+    pub rss: Option<Rss>,
+    /// Tables that had to be aborted (their counts are missing).
+    pub aborted: usize,
+}
+
+impl LoadReport {
+    /// Moves (or echoes) answered per second over the window.
+    pub fn rate(&self) -> f64 {
+        self.tally.in_window as f64 / self.window.as_secs_f64().max(1e-9)
+    }
+
+    /// Server memory per held connection in KiB: (held − base) / connections.
+    pub fn kib_per_connection(&self) -> Option<f64> {
+        let rss = self.rss?;
+        (self.connected > 0)
+            .then(|| rss.held.saturating_sub(rss.base) as f64 / self.connected as f64)
+    }
+
+    /// Games started and not seen to finish.
+    pub fn unfinished(&self) -> u64 {
+        self.tally
+            .games_started
+            .saturating_sub(self.tally.games_finished)
+    }
+}
+
+/// Everything the tables of one run share.
+struct Ctx {
+    target: Target,
+    load: Load,
+    shape: Shape,
+    live: Live,
+    connect_slots: Semaphore,
+}
+
+/// Runs `load` against `target` with `shape`; `server_pid` is the server's process, for its
+/// memory. Returns when every table has stopped (at most the drain time plus a few seconds
+/// after the window).
+pub async fn run_load(
+    target: Target,
+    load: Load,
+    shape: Shape,
+    server_pid: Option<u32>,
+) -> LoadReport {
+    let seats = load.seats().max(1);
+    let tables = shape.connections / seats;
+    let ctx = Arc::new(Ctx {
+        connect_slots: Semaphore::new(shape.connect_parallel.max(1)),
+        target,
+        load,
+        shape,
+        live: Live::default(),
+    });
+    let base = server_pid.and_then(rss_kib);
+    let (stage_tx, stage_rx) = watch::channel(Stage::Connecting);
+    let mut set = JoinSet::new();
+    let began = Instant::now();
+    for ix in 0..tables {
+        set.spawn(table_task(ix, ctx.clone(), stage_rx.clone()));
+    }
+    let live = &ctx.live;
+    let total = tables * seats;
+    let connect_deadline = began + ctx.shape.connect_deadline;
+    while live.connected.load(Ordering::Relaxed) + live.connect_failed.load(Ordering::Relaxed)
+        < total
+        && Instant::now() < connect_deadline
+    {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let connect_time = began.elapsed();
+    // Let the server settle (its handshakes finished, its tasks parked) before reading memory.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let held = server_pid.and_then(rss_kib);
+    let start = Instant::now() + ctx.shape.warmup;
+    let window = Window {
+        start,
+        end: start + ctx.shape.duration,
+    };
+    let _ = stage_tx.send(Stage::Run(window));
+    tokio::time::sleep_until(start).await;
+    let mut per_second = Vec::new();
+    let mut playing = Vec::new();
+    let mut peak = held.unwrap_or(0);
+    let mut last = live.answered.load(Ordering::Relaxed);
+    let mut tick = start;
+    while tick < window.end {
+        tick = (tick + Duration::from_secs(1)).min(window.end);
+        tokio::time::sleep_until(tick).await;
+        let now = live.answered.load(Ordering::Relaxed);
+        per_second.push(now - last);
+        last = now;
+        playing.push(live.playing.load(Ordering::Relaxed));
+        if let Some(r) = server_pid.and_then(rss_kib) {
+            peak = peak.max(r);
+        }
+    }
+    // A last partial second says little; keep whole seconds only when there are some.
+    if per_second.len() > 1 && ctx.shape.duration.subsec_nanos() != 0 {
+        per_second.pop();
+    }
+    let open_at_end = live.open.load(Ordering::Relaxed);
+    let _ = stage_tx.send(Stage::Stop);
+    let mut tally = Tally::default();
+    let drain_until = Instant::now() + ctx.shape.drain;
+    collect(&mut set, &mut tally, drain_until).await;
+    let _ = stage_tx.send(Stage::Halt);
+    collect(&mut set, &mut tally, Instant::now() + HALT_WAIT).await;
+    let aborted = set.len();
+    set.abort_all();
+    let latency = std::mem::take(&mut tally.latencies).summary();
+    LoadReport {
+        load: ctx.load.name(),
+        seats,
+        tables,
+        connected: live.connected.load(Ordering::Relaxed),
+        connect_failed: live.connect_failed.load(Ordering::Relaxed),
+        connect_time,
+        open_at_end,
+        window: ctx.shape.duration,
+        per_second,
+        playing,
+        tally,
+        latency,
+        rss: base.zip(held).map(|(base, held)| Rss {
+            base,
+            held,
+            peak: peak.max(held),
+        }),
+        aborted,
+    }
+}
+
+/// Adds the tallies of the tables that end before `until`.
+async fn collect(set: &mut JoinSet<Tally>, tally: &mut Tally, until: Instant) {
+    while !set.is_empty() {
+        match tokio::time::timeout_at(until, set.join_next()).await {
+            Ok(Some(Ok(t))) => tally.merge(t),
+            Ok(Some(Err(e))) => tally.errors.add("table task failed", e.to_string()),
+            Ok(None) | Err(_) => break,
+        }
+    }
+}
+
+/// One table: opens its connections, waits for the start, plays or echoes, and returns what
+/// it counted.
+async fn table_task(ix: usize, ctx: Arc<Ctx>, mut stage: watch::Receiver<Stage>) -> Tally {
+    let seats = ctx.load.seats().max(1);
+    let live = &ctx.live;
+    let mut tally = Tally::default();
+    let mut conns: Vec<Ws> = Vec::with_capacity(seats);
+    for s in 0..seats {
+        let opened = match ctx.connect_slots.acquire().await {
+            Ok(_permit) => connect(&ctx.target, ix * seats + s).await,
+            Err(_) => Err("connect slots closed".to_owned()),
+        };
+        match opened {
+            Ok(ws) => {
+                conns.push(ws);
+                live.connected.fetch_add(1, Ordering::Relaxed);
+                live.open.fetch_add(1, Ordering::Relaxed);
+            }
+            Err(e) => {
+                tally.errors.add("connect", e);
+                live.connect_failed
+                    .fetch_add(seats - conns.len(), Ordering::Relaxed);
+                break;
+            }
+        }
+    }
+    tally.connected = conns.len();
+    let held = conns.len();
+    let go = stage
+        .wait_for(|s| !matches!(s, Stage::Connecting))
+        .await
+        .map(|s| *s);
+    if let (Ok(Stage::Run(window)), true) = (go, held == seats) {
+        let pause = ctx.shape.pause();
+        match &ctx.load {
+            Load::Game { config, json } => {
+                let run = TableRun {
+                    ix,
+                    config: *config,
+                    json,
+                    live,
+                    pause,
+                    seed: ctx.shape.seed,
+                };
+                table::play(run, conns, window, &mut stage, &mut tally).await;
+            }
+            Load::Echo { .. } => {
+                echo::play(conns, live, pause, window, &mut stage, &mut tally).await;
+            }
+        }
+    } else {
+        drop(conns);
+    }
+    live.open.fetch_sub(held, Ordering::Relaxed);
+    tally
+}
