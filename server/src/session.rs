@@ -171,15 +171,21 @@ impl Session {
     }
 
     async fn play(&mut self, row: i64, col: i64) {
-        if self.member.is_none() {
+        let not_seated = |message: String| ServerMessage::MoveRejected {
+            reason: RejectReason::NotSeated,
+            message,
+        };
+        let Some(m) = &self.member else {
             inc(&self.ctx.metrics.moves_rejected);
-            return self.reply(&ServerMessage::MoveRejected {
-                reason: RejectReason::NotSeated,
-                message: "you are not in a room".to_string(),
-            });
-        }
+            return self.reply(&not_seated("you are not in a room".to_string()));
+        };
         let peer = self.peer.clone();
-        self.tell_room(RoomEvent::Move { peer, row, col }).await;
+        if m.tx.send(RoomEvent::Move { peer, row, col }).await.is_err() {
+            let message = format!("room {} has closed", m.room);
+            self.member = None;
+            inc(&self.ctx.metrics.moves_rejected);
+            self.reply(&not_seated(message));
+        }
     }
 
     async fn leave(&mut self) {

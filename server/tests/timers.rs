@@ -181,3 +181,37 @@ async fn pongs_keep_a_reading_connection_alive() {
     c.send(json!({"type":"list_rooms"})).await;
     c.expect("rooms").await;
 }
+
+#[tokio::test]
+async fn a_finished_room_closes_after_its_linger_time() {
+    let server = TestServer::start_with(Settings {
+        finished_linger: Duration::from_millis(200),
+        ..settings()
+    })
+    .await;
+    let (room, mut a, mut b, _) = two_players(&server, config(4, 4, 2, [1, 1], &[[0, 0]])).await;
+    a.send(json!({"type":"move","row":0,"col":0})).await;
+    a.expect("moved").await;
+    a.expect("room").await;
+    b.expect("moved").await;
+    b.expect("room").await;
+    // Both stay connected; the room still closes and says so.
+    assert_eq!(a.expect("left").await, json!({"type":"left","room":room}));
+    assert_eq!(b.expect("left").await["room"], room);
+    a.send(json!({"type":"move","row":1,"col":1})).await;
+    let r = a.expect_rejected("not_seated").await;
+    assert!(r["message"].as_str().unwrap().contains("closed"), "{r}");
+    b.send(json!({"type":"sync"})).await;
+    b.expect_error("no_such_room").await;
+    b.send(json!({"type":"list_rooms"})).await;
+    assert_eq!(b.expect("rooms").await["rooms"], json!([]));
+    // The game was stored all the same (committed off the room's path, so poll).
+    for _ in 0..200 {
+        b.send(json!({"type":"get_game","game":room})).await;
+        if b.recv().await["type"] == "game" {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("game {room} not stored");
+}
