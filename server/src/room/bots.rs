@@ -90,3 +90,83 @@ pub(crate) fn think(
             .await;
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jchomp_protocol::rules::{Cell, Setup};
+
+    struct Panicker;
+    impl Player for Panicker {
+        fn choose(&mut self, _: &Config, _: &Position) -> Option<Cell> {
+            panic!("a bot bug");
+        }
+    }
+
+    struct Passer;
+    impl Player for Passer {
+        fn choose(&mut self, _: &Config, _: &Position) -> Option<Cell> {
+            None
+        }
+    }
+
+    async fn outcome_of(player: Box<dyn Player>) -> (bool, BotOutcome) {
+        let config = Config::new(&Setup {
+            rows: 4,
+            cols: 4,
+            players: 2,
+            eat: [1, 1],
+            poison: vec![[0, 0]],
+        })
+        .unwrap();
+        let (tx, mut rx) = mpsc::channel(1);
+        let turn = Turn {
+            seat: 0,
+            ply: 0,
+            config,
+            position: Position::start(&config),
+            stop_at: None,
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        think(Arc::new(Semaphore::new(1)), tx, turn, stop, player);
+        match rx.recv().await {
+            Some(RoomEvent::BotMoved {
+                seat: 0,
+                ply: 0,
+                player,
+                outcome,
+            }) => (player.is_some(), outcome),
+            _ => panic!("no BotMoved"),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_panicking_bot_is_reported_not_fatal() {
+        let (kept, outcome) = outcome_of(Box::new(Panicker)).await;
+        assert!(!kept);
+        assert!(matches!(outcome, BotOutcome::Panicked));
+    }
+
+    #[tokio::test]
+    async fn a_bot_that_passes_is_reported() {
+        let (kept, outcome) = outcome_of(Box::new(Passer)).await;
+        assert!(kept);
+        assert!(matches!(outcome, BotOutcome::Passed));
+    }
+
+    #[tokio::test]
+    async fn a_real_bot_chooses_a_valid_cell() {
+        let (_, player) = build("greedy", Arc::new(AtomicBool::new(false))).unwrap();
+        let (kept, outcome) = outcome_of(player).await;
+        assert!(kept);
+        assert!(matches!(outcome, BotOutcome::Chose(c) if c != Cell::new(0, 0)));
+    }
+
+    #[test]
+    fn specs_are_checked_and_named_canonically() {
+        let stop = Arc::new(AtomicBool::new(false));
+        assert_eq!(build(" random ", stop.clone()).unwrap().0, "random");
+        let err = build("grandmaster", stop).err().unwrap();
+        assert!(err.contains("level:"), "{err}");
+    }
+}
