@@ -49,6 +49,12 @@ struct Args {
     /// Seconds a finished room stays listed (default 120).
     #[arg(long)]
     linger_secs: Option<u64>,
+    /// Seconds one write to a client may take before it is dropped as stalled (default 10).
+    #[arg(long)]
+    write_timeout_secs: Option<u64>,
+    /// Bot moves computed at the same time (default: the number of CPUs).
+    #[arg(long)]
+    bot_threads: Option<usize>,
 }
 
 impl Args {
@@ -87,6 +93,12 @@ impl Args {
         }
         if let Some(v) = self.linger_secs {
             s.finished_linger = secs(v);
+        }
+        if let Some(v) = self.write_timeout_secs {
+            s.write_timeout = secs(v.max(1));
+        }
+        if let Some(v) = self.bot_threads {
+            s.bot_threads = v.max(1);
         }
         s
     }
