@@ -223,3 +223,44 @@ fn bad_flags_are_refused_with_a_reason() {
     assert!(!ok && stderr.contains("--resume"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn ctrl_c_stops_after_writing_what_is_done() {
+    let dir = temp_dir("interrupt");
+    let child = Command::new(env!("CARGO_BIN_EXE_jchomp-bot"))
+        .args(
+            "tournament --quiet --bot search:depth=3 --bot greedy --size 8x8 --eat 2x2".split(' '),
+        )
+        .args(["--games", "1000000", "--out"])
+        .arg(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("starts jchomp-bot");
+    // Wait for the first games to reach the file, then press Ctrl-C.
+    let games = dir.join("games.jsonl");
+    for _ in 0..600 {
+        if std::fs::metadata(&games).is_ok_and(|m| m.len() > 0) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("runs kill");
+    assert!(sent.success());
+    let out = child.wait_with_output().expect("jchomp-bot ends");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("interrupted; continue with"), "{stdout}");
+    let res = results(&dir);
+    assert_eq!(res["status"], "interrupted");
+    let recs = records(&dir);
+    assert!(!recs.is_empty());
+    assert_eq!(res["games"], recs.len());
+    for (i, r) in recs.iter().enumerate() {
+        assert_eq!(r.id.as_deref(), Some(i.to_string().as_str()));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -15,7 +15,10 @@ use jchomp_protocol::rules::{GameResult, Seat};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How often `games.jsonl` is flushed while games finish.
+const FLUSH_EVERY: Duration = Duration::from_secs(1);
 
 /// How a tournament is run (as opposed to what it is, which [`Settings`] say).
 #[derive(Clone, Debug)]
@@ -215,6 +218,7 @@ fn drive(
         let play = |index: u64, clock: Clock<'_>| {
             play_one(&settings, &schedule, &names, &limits, write, index, clock)
         };
+        let mut last_flush = Instant::now();
         let llr = std::cell::Cell::new(standings.sprt.map(|s| s.llr()));
         pool.run(
             play,
@@ -229,11 +233,19 @@ fn drive(
                 let slot: Slot = schedule.slot(index);
                 standings.add(&slot, finished.result, finished.failure);
                 llr.set(standings.sprt.map(|s| s.llr()));
-                if let (Some(out), Some(line)) = (&mut out, &finished.line)
-                    && let Err(e) = out.append(line)
-                {
-                    error = Some(e);
-                    return Flow::Stop;
+                if let (Some(out), Some(line)) = (&mut out, &finished.line) {
+                    // Flushed about once a second, so that a hard stop loses little.
+                    let flush = last_flush.elapsed() >= FLUSH_EVERY;
+                    if flush {
+                        last_flush = Instant::now();
+                    }
+                    let written = out
+                        .append(line)
+                        .and_then(|()| if flush { out.flush() } else { Ok(()) });
+                    if let Err(e) = written {
+                        error = Some(e);
+                        return Flow::Stop;
+                    }
                 }
                 if decided(&standings) {
                     Flow::Stop
