@@ -264,3 +264,25 @@ fn ctrl_c_stops_after_writing_what_is_done() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_gauntlet_seats_the_first_bot_in_every_game() {
+    let dir = temp_dir("gauntlet");
+    let flags = "--bot random --bot greedy --bot level:1 --bot random --gauntlet --players 3 \
+                 --rounds 2 --out";
+    let (ok, stdout, stderr) = run(flags, &[&dir]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("random#2"), "{stdout}");
+    let recs = records(&dir);
+    // The first bot with each pair of the three others: 3 groups × 3 rotations × 2 rounds.
+    assert_eq!(recs.len(), 18);
+    for r in &recs {
+        assert!(r.seats.iter().any(|s| s == "random"), "{:?}", r.seats);
+    }
+    let res = results(&dir);
+    let pairings = res["pairings"].as_array().expect("pairings");
+    assert_eq!(pairings.len(), 3);
+    assert_eq!(res["standings"][0]["games"], 18);
+    assert_eq!(res["standings"][1]["games"], 12);
+    let _ = std::fs::remove_dir_all(&dir);
+}
