@@ -1,0 +1,192 @@
+//! A small bounded `jchomp-bench` run against a real in-process server: every move the tool
+//! reports was accepted (the server's own counters agree, nothing was rejected) and every game
+//! it started finished; the echo baseline runs too; and a server that refuses the load shows up
+//! as errors rather than as figures.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use jchomp_clients::bench::echo;
+use jchomp_clients::bench::plan::{Load, Shape};
+use jchomp_clients::bench::run::{LoadReport, run_load};
+use jchomp_clients::bench::socket::Target;
+use jchomp_protocol::rules::{Config, Setup};
+use std::path::PathBuf;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::oneshot;
+
+/// A server in this process with the given per-connection rate limit; stops when dropped.
+struct Server {
+    url: String,
+    addr: std::net::SocketAddr,
+    dir: PathBuf,
+    stop: Option<oneshot::Sender<()>>,
+}
+
+impl Server {
+    async fn start(tag: &str, rate_per_sec: u32) -> Server {
+        let dir =
+            std::env::temp_dir().join(format!("jchomp-bench-test-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let settings = jchomp_server::Settings {
+            data_dir: dir.clone(),
+            rate_limit_per_sec: rate_per_sec,
+            rate_limit_burst: rate_per_sec,
+            ..jchomp_server::Settings::default()
+        };
+        let (stop, stopped) = oneshot::channel::<()>();
+        tokio::spawn(async move {
+            let shutdown = async move {
+                let _ = stopped.await;
+            };
+            jchomp_server::run(listener, settings, shutdown)
+                .await
+                .unwrap();
+        });
+        Server {
+            url: format!("ws://{addr}/ws"),
+            addr,
+            dir,
+            stop: Some(stop),
+        }
+    }
+
+    /// The sum of every sample of a metric in `GET /metrics`.
+    async fn metric(&self, name: &str) -> u64 {
+        let mut s = TcpStream::connect(self.addr).await.unwrap();
+        s.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            .await
+            .unwrap();
+        let mut body = String::new();
+        s.read_to_string(&mut body).await.unwrap();
+        body.lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter(|l| l.split(['{', ' ']).next() == Some(name))
+            .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+            .sum()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn config(players: i64) -> Config {
+    Config::new(&Setup {
+        rows: 5,
+        cols: 6,
+        players,
+        eat: [1, 1],
+        poison: vec![[0, 0]],
+    })
+    .unwrap()
+}
+
+fn shape(connections: usize) -> Shape {
+    Shape {
+        connections,
+        duration: Duration::from_millis(1500),
+        warmup: Duration::from_millis(300),
+        drain: Duration::from_secs(5),
+        ..Shape::default()
+    }
+}
+
+async fn run(url: &str, load: Load, shape: Shape) -> LoadReport {
+    let target = Target::parse(url, 2).unwrap();
+    tokio::time::timeout(Duration::from_secs(30), run_load(target, load, shape, None))
+        .await
+        .expect("the run is bounded")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_reported_move_was_accepted_and_every_game_finished() {
+    let server = Server::start("games", 1_000_000).await;
+    for players in [2, 3, 4] {
+        let r = run(&server.url, Load::game(config(players)), shape(12)).await;
+        let errors: Vec<_> = r.tally.errors.iter().collect();
+        assert!(errors.is_empty(), "{players} players: {errors:?}");
+        assert_eq!(r.connected, 12 / players as usize * players as usize);
+        assert_eq!(r.tables, 12 / players as usize);
+        assert_eq!(r.aborted, 0);
+        assert!(r.tally.games_started > 0);
+        assert_eq!(
+            r.tally.games_finished, r.tally.games_started,
+            "{players} players"
+        );
+        assert!(r.tally.in_window > 0 && r.tally.in_window <= r.tally.answered);
+        assert_eq!(r.latency.count as u64, r.tally.in_window);
+        assert!(r.latency.p50 <= r.latency.p99 && r.latency.p99 <= r.latency.max);
+    }
+    // The server's own counters: every move the tool counted, nothing refused.
+    assert_eq!(server.metric("jchomp_moves_rejected_total").await, 0);
+    assert_eq!(server.metric("jchomp_bad_requests_total").await, 0);
+    let moves = server.metric("jchomp_moves_total").await;
+    let games = server.metric("jchomp_games_finished_total").await;
+    assert!(moves > 0 && games > 0);
+    let again = run(&server.url, Load::game(config(2)), shape(4)).await;
+    assert_eq!(
+        server.metric("jchomp_moves_total").await - moves,
+        again.tally.answered
+    );
+    assert_eq!(
+        server.metric("jchomp_games_finished_total").await - games,
+        again.tally.games_finished
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn paced_seats_keep_their_rate() {
+    let server = Server::start("paced", 1_000_000).await;
+    let s = Shape {
+        rate: Some(20.0),
+        ..shape(4)
+    };
+    let r = run(&server.url, Load::game(config(2)), s).await;
+    assert_eq!(r.tally.errors.total(), 0);
+    // 4 seats at 20 moves/s each, one seat of each room moving at a time: at most 40 moves/s
+    // per room of 2, so at most 80 in all.
+    assert!(r.rate() <= 90.0, "{}", r.rate());
+    assert!(r.tally.in_window > 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_refuses_the_load_shows_as_errors() {
+    // A rate limit of 5 messages a second closes the connections of seats that move as fast
+    // as they can.
+    let server = Server::start("limited", 5).await;
+    let r = run(&server.url, Load::game(config(2)), shape(4)).await;
+    let kinds: Vec<&str> = r.tally.errors.iter().map(|(k, _, _)| k).collect();
+    assert!(r.tally.errors.total() > 0, "no error reported");
+    assert!(
+        kinds
+            .iter()
+            .any(|k| k.contains("rate_limited") || k.contains("closed")),
+        "{kinds:?}"
+    );
+    assert!(r.unfinished() > 0 || r.tally.games_started == 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_echo_baseline_runs_the_same_shape() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("ws://{}/ws", listener.local_addr().unwrap());
+    let (stop, stopped) = oneshot::channel::<()>();
+    tokio::spawn(echo::serve(listener, async move {
+        let _ = stopped.await;
+    }));
+    let r = run(&url, Load::Echo { seats: 3 }, shape(9)).await;
+    assert_eq!(r.tally.errors.total(), 0, "{:?}", r.tally.errors);
+    assert_eq!((r.tables, r.connected), (3, 9));
+    assert!(r.tally.in_window > 0);
+    assert_eq!(r.latency.count as u64, r.tally.in_window);
+    let _ = stop.send(());
+}
