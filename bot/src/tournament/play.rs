@@ -70,10 +70,16 @@ pub fn play_game(
         }
         let s = usize::from(seat);
         let limit = limits.get(s).copied().flatten();
-        let started = limit.map(|l| {
-            clock.watchdog.arm(clock.alarm, l);
-            Instant::now()
-        });
+        let started = match limit {
+            Some(l) => {
+                clock.watchdog.arm(clock.alarm, l);
+                Some(Instant::now())
+            }
+            None => {
+                clock.watchdog.ready(clock.alarm);
+                None
+            }
+        };
         let position = *game.position();
         let player = &mut players[s];
         let choice = catch_unwind(AssertUnwindSafe(|| player.choose(config, &position)));

@@ -129,13 +129,16 @@ async fn seat_and_play(
             return Ok(None);
         }
         let s = usize::from(seat);
-        if let Some(limit) = timer {
-            clock.watchdog.arm(clock.alarm, limit);
+        match timer {
+            Some(limit) => clock.watchdog.arm(clock.alarm, limit),
+            None => clock.watchdog.ready(clock.alarm),
         }
         let position = *game.position();
         let player = &mut players[s];
         let choice = catch_unwind(AssertUnwindSafe(|| player.choose(config, &position)));
-        clock.watchdog.disarm(clock.alarm);
+        if timer.is_some() {
+            clock.watchdog.disarm(clock.alarm);
+        }
         let cell = match choice {
             Err(_) => Err(Failure::Crash),
             Ok(Some(cell))

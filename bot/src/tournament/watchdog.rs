@@ -56,18 +56,26 @@ impl Watchdog {
         Arc::clone(&self.alarms[i % self.alarms.len().max(1)])
     }
 
-    /// Arms `alarm` to stop its bots `limit` from now and clears its stop flag.
+    /// Clears `alarm`'s stop flag before a move (unless the tournament is stopping).
+    pub fn ready(&self, alarm: &Alarm) {
+        alarm.stop.store(self.aborted(), Ordering::Relaxed);
+    }
+
+    /// Clears `alarm`'s stop flag and arms it to raise the flag `limit` from now.
     pub fn arm(&self, alarm: &Alarm, limit: Duration) {
         let at = (self.epoch.elapsed() + limit).as_nanos().max(1) as u64;
-        alarm
-            .stop
-            .store(self.abort.load(Ordering::Relaxed), Ordering::Relaxed);
+        self.ready(alarm);
         alarm.deadline.store(at, Ordering::Release);
     }
 
-    /// Disarms `alarm` after its bot answered.
+    /// Disarms `alarm` after its bot answered. If the watchdog has just claimed the deadline,
+    /// waits for its flag to be raised, so that no late raise can stop the next move.
     pub fn disarm(&self, alarm: &Alarm) {
-        alarm.deadline.store(0, Ordering::Release);
+        if alarm.deadline.swap(0, Ordering::AcqRel) == 0 {
+            while !alarm.stop.load(Ordering::Acquire) {
+                std::hint::spin_loop();
+            }
+        }
     }
 
     /// Whether the tournament is stopping.
@@ -82,8 +90,15 @@ impl Watchdog {
             let abort = self.aborted();
             for alarm in &self.alarms {
                 let deadline = alarm.deadline.load(Ordering::Acquire);
-                if abort || (deadline != 0 && now >= deadline) {
-                    alarm.stop.store(true, Ordering::Relaxed);
+                // A deadline is claimed (set to 0) before its flag is raised; see `disarm`.
+                let passed = deadline != 0
+                    && now >= deadline
+                    && alarm
+                        .deadline
+                        .compare_exchange(deadline, 0, Ordering::AcqRel, Ordering::Acquire)
+                        .is_ok();
+                if abort || passed {
+                    alarm.stop.store(true, Ordering::Release);
                 }
             }
             std::thread::sleep(TICK);
@@ -125,6 +140,10 @@ mod tests {
             while !alarm.stop.load(Ordering::Relaxed) {
                 std::thread::yield_now();
             }
+            // The next move starts with the flag down, and it stays down without a deadline.
+            dog.disarm(&alarm);
+            dog.ready(&alarm);
+            assert!(!alarm.stop.load(Ordering::Relaxed));
             dog.finish();
         });
     }
