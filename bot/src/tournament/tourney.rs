@@ -175,19 +175,25 @@ pub fn run(settings: Settings, options: &Options) -> Result<Outcome, String> {
 
 /// Continues the tournament stored in `dir` from its last complete game.
 pub fn resume(dir: &Path, options: &Options) -> Result<Outcome, String> {
-    let mut standings: Option<Standings> = None;
+    // Built from the stored settings when the first game is read back.
+    let mut state: Option<(Schedule, Vec<String>, Standings)> = None;
     let (out, settings) = OutDir::resume(dir, |settings, index, line| {
-        let schedule = settings.schedule();
-        let names = settings.names();
-        let st = standings.get_or_insert_with(|| Standings::new(&names, &schedule, settings.sprt));
+        let (schedule, names, standings) = state.get_or_insert_with(|| {
+            let schedule = settings.schedule();
+            let names = settings.names();
+            let standings = Standings::new(&names, &schedule, settings.sprt);
+            (schedule, names, standings)
+        });
         let slot = schedule.slot(index);
         let seat_names: Vec<String> = slot.seats.iter().map(|&b| names[b].clone()).collect();
         let game = output::parse_line(line, index, &seat_names)?;
-        st.add(&slot, game.result, game.failure);
+        standings.add(&slot, game.result, game.failure);
         Ok(())
     })?;
-    let standings = standings
-        .unwrap_or_else(|| Standings::new(&settings.names(), &settings.schedule(), settings.sprt));
+    let standings = match state {
+        Some((_, _, standings)) => standings,
+        None => Standings::new(&settings.names(), &settings.schedule(), settings.sprt),
+    };
     drive(settings, Some(out), standings, options)
 }
 
