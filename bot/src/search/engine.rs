@@ -80,6 +80,15 @@ impl Engine {
         self
     }
 
+    /// Forgets everything the tables hold (they stay allocated).
+    pub fn clear(&mut self) {
+        if let Some(tt) = self.tt.as_mut() {
+            tt.clear();
+        }
+        self.vectors = None;
+        self.regions = None;
+    }
+
     /// Sets the contempt for ties (0: a tie is worth exactly 0).
     pub fn with_contempt(mut self, contempt: i32) -> Engine {
         self.contempt = contempt;

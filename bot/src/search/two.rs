@@ -25,6 +25,9 @@ pub const MAX_MOVES: usize = 225;
 /// are cheaper to search than to reduce.
 const ORACLE_MIN_MOVES: u32 = 6;
 
+/// Nodes this close to the horizon skip the table (their probes cost more than they save).
+const TABLE_MIN_DEPTH: u32 = 2;
+
 /// The outcome of one root search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RootScore {
@@ -86,6 +89,18 @@ impl<'a> Negamax<'a> {
     pub fn with_contempt(mut self, contempt: i32) -> Self {
         self.contempt = contempt;
         self
+    }
+
+    /// The table key of a position with `mover` to move.
+    #[inline]
+    fn key(&self, position: &Position, mover: Seat) -> u64 {
+        let mut key = hash(cover(self.config, position.selections())) ^ self.salt;
+        if let Some(root) = self.paranoid {
+            key ^= seat_salt(mover, 0) ^ seat_salt(root, 1);
+        } else if self.contempt != 0 {
+            key ^= seat_salt(u8::from(mover == self.root), 3);
+        }
+        key
     }
 
     /// The score of a tie for `mover`.
@@ -228,14 +243,15 @@ impl<'a> Negamax<'a> {
             };
             return (e, false);
         }
-        let mut key = hash(cover(config, position.selections())) ^ self.salt;
-        if let Some(root) = self.paranoid {
-            key ^= seat_salt(mover, 0) ^ seat_salt(root, 1);
-        } else if self.contempt != 0 {
-            key ^= seat_salt(u8::from(mover == self.root), 3);
-        }
         let mut tt_move = NO_MOVE;
-        if let Some(e) = self.tt.probe(key) {
+        // Just above the horizon a table probe (a likely cache miss) costs more than it saves.
+        let use_table = depth >= TABLE_MIN_DEPTH;
+        let key = if use_table {
+            self.key(position, mover)
+        } else {
+            0
+        };
+        if let Some(e) = if use_table { self.tt.probe(key) } else { None } {
             tt_move = e.mv;
             if e.depth == PROVEN || u32::from(e.depth) >= depth {
                 let s = from_table(e.score, ply);
@@ -293,8 +309,10 @@ impl<'a> Negamax<'a> {
             Bound::Exact
         };
         let stored_depth = if proven { PROVEN } else { depth.min(254) as u8 };
-        self.tt
-            .store(key, stored_depth, bound, to_table(best, ply), best_move);
+        if use_table {
+            self.tt
+                .store(key, stored_depth, bound, to_table(best, ply), best_move);
+        }
         (best, proven)
     }
 }
