@@ -4,7 +4,7 @@
 
 use crate::cli::{CreateArgs, parse_bot};
 use crate::explain;
-use crate::hint::{self, Hints};
+use crate::hint::{self, HintError, HintJob, Hints};
 use crate::input::{self, Action, Mode};
 use crate::render_game::{self, GameView, Link, Notice};
 use crate::render_lobby::{self, LobbyView};
@@ -78,6 +78,8 @@ pub struct RoomScreen {
     pub hints: Option<Hints>,
     /// Whether hints are switched on (they are recomputed after every move).
     pub hints_on: bool,
+    /// The key of the analysis being waited for.
+    pub hints_waiting: Option<u64>,
     /// When the seat to move began its turn (for the clock).
     pub turn_since: Option<Instant>,
 }
@@ -93,6 +95,7 @@ impl RoomScreen {
             cursor: (0, 0),
             hints: None,
             hints_on: false,
+            hints_waiting: None,
             turn_since: None,
         }
     }
@@ -131,6 +134,8 @@ pub struct App {
     pending_bots: Vec<String>,
     last_refresh: Option<Instant>,
     hint_limit: Option<Duration>,
+    hint_job: Option<HintJob>,
+    hint_seq: u64,
 }
 
 impl App {
@@ -151,6 +156,8 @@ impl App {
             pending_bots: Vec::new(),
             last_refresh: None,
             hint_limit: Some(hint::HINT_TIME),
+            hint_job: None,
+            hint_seq: 0,
         };
         match start {
             Start::Lobby => app.send(ClientMessage::ListRooms),
@@ -584,27 +591,50 @@ impl App {
             return;
         };
         r.hints_on = !r.hints_on;
-        if r.hints_on {
-            self.refresh_hints();
-        } else {
-            r.hints = None;
-        }
+        self.refresh_hints();
     }
 
-    /// Recomputes the hints for the current position when they are switched on; says why
-    /// when there are none (and switches them off).
+    /// Asks for the hints of the current position when they are switched on (see
+    /// [`App::take_hint_job`]); older answers are then ignored.
     fn refresh_hints(&mut self) {
         let Screen::Room(r) = &mut self.screen else {
             return;
         };
         r.hints = None;
+        r.hints_waiting = None;
+        self.hint_job = None;
         if !r.hints_on {
             return;
         }
         let Some(state) = &r.state else {
             return;
         };
-        match hint::analyse_within(&state.config, &state.position(), self.hint_limit) {
+        self.hint_seq += 1;
+        r.hints_waiting = Some(self.hint_seq);
+        self.hint_job = Some(HintJob {
+            key: self.hint_seq,
+            config: state.config,
+            position: state.position(),
+            limit: self.hint_limit,
+        });
+    }
+
+    /// Takes the analysis to run for the hints, if one is wanted. The runner computes it off
+    /// the screen's loop and hands the answer to [`App::on_hints`].
+    pub fn take_hint_job(&mut self) -> Option<HintJob> {
+        self.hint_job.take()
+    }
+
+    /// The answer to a [`HintJob`]: shown if it is for the current position, ignored if not.
+    pub fn on_hints(&mut self, key: u64, result: Result<Hints, HintError>) {
+        let Screen::Room(r) = &mut self.screen else {
+            return;
+        };
+        if r.hints_waiting != Some(key) {
+            return;
+        }
+        r.hints_waiting = None;
+        match result {
             Ok(h) => r.hints = Some(h),
             Err(e) => {
                 r.hints_on = false;
@@ -777,6 +807,14 @@ mod tests {
             moves: vec![],
             result: None,
             version,
+        }
+    }
+
+    /// Runs the pending hint analysis, as the runner does off the screen's loop.
+    fn run_hints(app: &mut App) {
+        while let Some(job) = app.take_hint_job() {
+            let result = job.run();
+            app.on_hints(job.key, result);
         }
     }
 
@@ -1061,6 +1099,8 @@ mod tests {
         snap.config.cols = 4;
         app.on_message(ServerMessage::Room(snap), Instant::now());
         app.on_key(key(KeyCode::Char('?')));
+        assert!(app.room().unwrap().hints.is_none());
+        run_hints(&mut app);
         let hints = app.room().unwrap().hints.clone().unwrap();
         assert_eq!(hints.selections.len(), 16);
         let text = to_text(&app.render(80, 24, Instant::now()));
@@ -1083,6 +1123,10 @@ mod tests {
             }),
             Instant::now(),
         );
+        // An answer for the old position is ignored; the new one is asked for.
+        app.on_hints(1, Ok(hints));
+        assert!(app.room().unwrap().hints.is_none());
+        run_hints(&mut app);
         assert_eq!(
             app.room().unwrap().hints.as_ref().unwrap().selections.len(),
             15
@@ -1099,7 +1143,9 @@ mod tests {
         snap.seats.push(seat("third"));
         app.on_message(ServerMessage::Room(snap), Instant::now());
         app.on_key(key(KeyCode::Char('?')));
+        run_hints(&mut app);
         assert!(app.room().unwrap().hints.is_none());
+        assert!(!app.room().unwrap().hints_on);
         assert_eq!(
             app.notice().unwrap().text,
             "No hints: hints are available in two-player games only."

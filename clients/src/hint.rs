@@ -93,6 +93,27 @@ pub fn analyse(config: &Config, position: &Position) -> Result<Hints, HintError>
     analyse_within(config, position, Some(HINT_TIME))
 }
 
+/// An analysis to run away from the screen's loop: the position, the time limit, and a key
+/// that tells its answer apart from answers for older positions.
+#[derive(Clone, Copy, Debug)]
+pub struct HintJob {
+    /// Identifies the request.
+    pub key: u64,
+    /// The configuration.
+    pub config: Config,
+    /// The position to analyse.
+    pub position: Position,
+    /// The time limit (`None`: until solved).
+    pub limit: Option<Duration>,
+}
+
+impl HintJob {
+    /// Runs the analysis (blocking, at most about `limit`).
+    pub fn run(&self) -> Result<Hints, HintError> {
+        analyse_within(&self.config, &self.position, self.limit)
+    }
+}
+
 /// [`analyse`] with a time limit of `limit` (`None`: until solved).
 pub fn analyse_within(
     config: &Config,

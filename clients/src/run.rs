@@ -5,6 +5,7 @@ use crate::app::{App, Start};
 use crate::cli::{Cli, Command, display_name};
 use crate::commands::{self, CommandError};
 use crate::connection::{CLOSE_RESUMED_ELSEWHERE, Connection, ConnectionError, connect_retry};
+use crate::hint::{HintError, Hints};
 use crate::render_game::Link;
 use crate::style::Style;
 use crate::terminal::{self, TerminalGuard};
@@ -39,6 +40,15 @@ async fn recv(
 ) -> Result<jchomp_protocol::wire::ServerMessage, ConnectionError> {
     match conn {
         Some(c) => c.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+type HintTask = tokio::task::JoinHandle<(u64, Result<Hints, HintError>)>;
+
+async fn hints_done(task: &mut Option<HintTask>) -> Option<(u64, Result<Hints, HintError>)> {
+    match task {
+        Some(t) => t.await.ok(),
         None => std::future::pending().await,
     }
 }
@@ -92,6 +102,7 @@ pub async fn interactive(url: &str, mut app: App) -> Result<(), CommandError> {
     let mut events = EventStream::new();
     let mut tick = tokio::time::interval(TICK);
     let mut pending: Option<Reconnect> = None;
+    let mut hints: Option<HintTask> = None;
     let mut stdout = std::io::stdout();
     loop {
         for msg in app.take_outbox() {
@@ -109,6 +120,13 @@ pub async fn interactive(url: &str, mut app: App) -> Result<(), CommandError> {
         }
         if app.quit() {
             break;
+        }
+        if let Some(job) = app.take_hint_job() {
+            // A newer position supersedes the analysis under way; its answer would be ignored.
+            if let Some(old) = hints.take() {
+                old.abort();
+            }
+            hints = Some(tokio::task::spawn_blocking(move || (job.key, job.run())));
         }
         let (w, h) = terminal::size();
         terminal::paint(&mut stdout, &app.render(w, h, Instant::now()), colour, h)?;
@@ -135,6 +153,12 @@ pub async fn interactive(url: &str, mut app: App) -> Result<(), CommandError> {
                         app.on_link(Link::Offline);
                         app.say(format!("{e}. Press q to quit."), Style::Bad);
                     }
+                }
+            }
+            done = hints_done(&mut hints) => {
+                hints = None;
+                if let Some((key, result)) = done {
+                    app.on_hints(key, result);
                 }
             }
             _ = tick.tick() => app.on_tick(Instant::now()),
