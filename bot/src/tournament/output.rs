@@ -38,16 +38,15 @@ pub fn record_line(
 ) -> Result<String, String> {
     let mut record = Record::from_game(game, names, None);
     record.id = Some(index.to_string());
-    let text = match failure {
-        None => serde_json::to_string(&record),
-        Some((_, kind)) => serde_json::to_value(&record).and_then(|mut v| {
-            if let Some(o) = v.as_object_mut() {
-                o.insert(FAILURE_FIELD.into(), kind.name().into());
-            }
-            serde_json::to_string(&v)
-        }),
-    };
-    text.map_err(|e| e.to_string())
+    let mut text = serde_json::to_string(&record).map_err(|e| e.to_string())?;
+    if let Some((_, kind)) = failure
+        && text.ends_with('}')
+    {
+        // Appended after the record's own fields, which keep their order.
+        text.pop();
+        text.push_str(&format!(",\"{FAILURE_FIELD}\":\"{}\"}}", kind.name()));
+    }
+    Ok(text)
 }
 
 /// One game read back from `games.jsonl`.
@@ -300,5 +299,52 @@ impl<'a> Results<'a> {
                 }
             }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jchomp_protocol::rules::{Config, Setup};
+
+    fn game() -> Game {
+        let config = Config::new(&Setup {
+            rows: 4,
+            cols: 4,
+            players: 2,
+            eat: [1, 2],
+            poison: vec![[0, 0]],
+        })
+        .unwrap();
+        let mut g = Game::new(config);
+        g.select(3, 2).unwrap();
+        g.end(GameResult::Timeout { loser: 1 });
+        g
+    }
+
+    #[test]
+    fn lines_carry_the_index_and_the_failure_and_are_checked_on_reading() {
+        let names = vec!["a".to_string(), "b".to_string()];
+        let line = record_line(7, &game(), names.clone(), Some((1, Failure::Overtime))).unwrap();
+        assert!(line.starts_with("{\"id\":\"7\","), "{line}");
+        assert!(line.contains("\"failure\":\"overtime\""), "{line}");
+        let stored = parse_line(&line, 7, &names).unwrap();
+        assert_eq!(stored.result, GameResult::Timeout { loser: 1 });
+        assert_eq!(stored.failure, Some((1, Failure::Overtime)));
+        assert!(
+            parse_line(&line, 8, &names)
+                .unwrap_err()
+                .contains("expected id \"8\"")
+        );
+        let swapped = vec!["b".to_string(), "a".to_string()];
+        assert!(
+            parse_line(&line, 7, &swapped)
+                .unwrap_err()
+                .contains("scheduled")
+        );
+        let bad = line.replace("\"row\":3", "\"row\":9");
+        assert!(parse_line(&bad, 7, &names).unwrap_err().contains("move 0"));
+        let plain = record_line(0, &game(), names.clone(), None).unwrap();
+        assert!(!plain.contains("failure"));
     }
 }
