@@ -368,3 +368,30 @@ async fn a_stored_game_is_stepped_through_with_the_arrow_keys() {
     tty.press("q");
     assert!(tty.wait_exit().await);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_hint_key_shows_the_engines_verdicts() {
+    let server = TestServer::start().await;
+    let args = [
+        "--server",
+        &server.url,
+        "--name",
+        "ann",
+        "create",
+        "--size",
+        "4x4",
+        "--eat",
+        "2x2",
+        "--bot",
+        "random",
+    ];
+    let mut tty = Tty::spawn(&args, true);
+    tty.wait_for("Your turn").await;
+    tty.press("?");
+    // The cursor is on the poison corner: eating it loses at once.
+    let screen = tty.wait_for("hint: loses in 1").await;
+    assert!(screen.contains(" 0 [P][#]"), "{screen}");
+    tty.press("?");
+    tty.press("q");
+    assert!(tty.wait_exit().await);
+}
