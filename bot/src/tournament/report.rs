@@ -76,6 +76,31 @@ pub fn table(standings: &Standings) -> String {
     out
 }
 
+/// One line per group of bots that met, with each bot's wins, ties, losses and score there:
+/// `greedy 30 +18 =4 -8 (20.0) vs random 30 +8 =4 -18 (10.0)`. Empty with a single group (the
+/// table says it all).
+pub fn pairings(standings: &Standings) -> String {
+    if standings.groups.len() < 2 {
+        return String::new();
+    }
+    let mut out = String::from("pairings:\n");
+    for g in &standings.groups {
+        let members: Vec<String> = g
+            .bots
+            .iter()
+            .zip(&g.tallies)
+            .map(|(&b, t)| {
+                format!(
+                    "{} {} +{} ={} -{} ({:.1})",
+                    standings.bots[b].name, t.games, t.wins, t.ties, t.losses, t.score
+                )
+            })
+            .collect();
+        let _ = writeln!(out, "  {}", members.join(" vs "));
+    }
+    out
+}
+
 /// The SPRT's line: parameters, LLR with its bounds, and the verdict (or "undecided").
 pub fn sprt_line(standings: &Standings) -> Option<String> {
     let s = standings.sprt?;
@@ -123,5 +148,20 @@ mod tests {
         // greedy scored 0.75 against random: +190.8 Elo.
         assert!(lines[1].contains("+190.8"), "{text}");
         assert!(text.ends_with("elo is relative to random\n"));
+        assert_eq!(pairings(&st), "");
+    }
+
+    #[test]
+    fn pairings_list_every_group() {
+        let schedule = Schedule::new(3, 2, false);
+        let names: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        let mut st = Standings::new(&names, &schedule, None);
+        st.add(&schedule.slot(2), GameResult::Poisoned { loser: 1 }, None);
+        assert_eq!(
+            pairings(&st),
+            "pairings:\n  a 0 +0 =0 -0 (0.0) vs b 0 +0 =0 -0 (0.0)\n  \
+             a 1 +1 =0 -0 (1.0) vs c 1 +0 =0 -1 (0.0)\n  \
+             b 0 +0 =0 -0 (0.0) vs c 0 +0 =0 -0 (0.0)\n"
+        );
     }
 }
