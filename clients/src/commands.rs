@@ -6,7 +6,7 @@ use crate::explain;
 use crate::render_game::{GameView, Link, render};
 use crate::render_lobby::{config_short, room_header, room_line};
 use crate::room_state::RoomState;
-use crate::style::to_text;
+use crate::style::printable;
 use jchomp_protocol::record::{Record, ReplayError};
 use jchomp_protocol::wire::{ClientMessage, GameSummary, RoomSummary, SeatInfo, ServerMessage};
 use std::io::{self, Write};
@@ -84,7 +84,7 @@ pub fn write_rooms(out: &mut impl Write, rooms: &[RoomSummary], json: bool) -> i
     }
     writeln!(out, "{}", room_header())?;
     for r in rooms {
-        writeln!(out, "{}", room_line(r))?;
+        writeln!(out, "{}", printable(&room_line(r)))?;
     }
     Ok(())
 }
@@ -138,8 +138,7 @@ pub fn write_games(out: &mut impl Write, games: &[GameSummary], json: bool) -> i
             .result
             .map(|r| explain::result(r, &seats_of(&g.seats), None))
             .unwrap_or_else(|| "unfinished".to_owned());
-        writeln!(
-            out,
+        let line = format!(
             "{:<10} {:<16} {:>5}  {:<30} {:<24} {}",
             g.game,
             g.finished_ms.map(utc_minutes).unwrap_or_default(),
@@ -147,7 +146,8 @@ pub fn write_games(out: &mut impl Write, games: &[GameSummary], json: bool) -> i
             config_short(&g.config),
             g.seats.join(", "),
             result
-        )?;
+        );
+        writeln!(out, "{}", printable(&line))?;
     }
     Ok(())
 }
@@ -173,6 +173,7 @@ pub fn replay_text(record: &Record, width: usize) -> Result<String, ReplayError>
                 .get(m.seat as usize)
                 .cloned()
                 .unwrap_or_else(|| format!("seat {}", m.seat));
+            let name = printable(&name);
             out.push_str(&format!(
                 "Move {step}: {name} eats at {},{}\n",
                 m.row, m.col
@@ -192,7 +193,10 @@ pub fn replay_text(record: &Record, width: usize) -> Result<String, ReplayError>
         let lines = render(&view, width);
         // Skip the title and the key help; keep the board, panel and legend.
         let body = &lines[1..lines.len().saturating_sub(1)];
-        out.push_str(&to_text(body));
+        for line in body {
+            out.push_str(&printable(line.text().trim_end()));
+            out.push('\n');
+        }
         out.push('\n');
     }
     Ok(out)

@@ -125,6 +125,19 @@ impl Line {
     }
 }
 
+/// Text safe to print on a terminal: control characters (escape sequences a hostile player
+/// name could carry, newlines, tabs) become `?`.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.chars().any(char::is_control) {
+        text.chars()
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect::<String>()
+            .into()
+    } else {
+        text.into()
+    }
+}
+
 /// Puts two columns side by side: `left` padded to `width`, then `right`.
 pub fn side_by_side(left: Vec<Line>, right: Vec<Line>, width: usize) -> Vec<Line> {
     let n = left.len().max(right.len());
@@ -155,6 +168,12 @@ pub fn to_text(lines: &[Line]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn control_characters_never_reach_the_terminal() {
+        assert_eq!(printable("ann"), "ann");
+        assert_eq!(printable("\u{1b}[2Jevil\nname\u{7}"), "?[2Jevil?name?");
+    }
 
     #[test]
     fn columns_line_up_and_lines_truncate() {

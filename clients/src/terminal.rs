@@ -1,7 +1,7 @@
 //! The terminal: raw mode and the alternate screen (always restored, on exit and on panic), and
 //! painting styled [`Line`]s with colours, or without them when `NO_COLOR` is set.
 
-use crate::style::{Line, Style};
+use crate::style::{Line, Style, printable};
 use crossterm::style::{
     Attribute, Color, Print, ResetColor, SetAttribute, SetBackgroundColor, SetForegroundColor,
 };
@@ -106,7 +106,7 @@ pub fn paint(out: &mut impl Write, lines: &[Line], colour: bool, height: usize) 
             if bold {
                 queue!(out, SetAttribute(Attribute::Bold))?;
             }
-            queue!(out, Print(&span.text))?;
+            queue!(out, Print(printable(&span.text)))?;
             if fg.is_some() || bg.is_some() || bold {
                 queue!(out, SetAttribute(Attribute::Reset), ResetColor)?;
             }
@@ -142,6 +142,16 @@ mod tests {
         ];
         let distinct: HashSet<_> = board.iter().map(|&s| colours(s)).collect();
         assert_eq!(distinct.len(), board.len());
+    }
+
+    #[test]
+    fn names_cannot_inject_escape_sequences() {
+        let lines = vec![Line::plain("\u{1b}]0;pwned\u{7}bob")];
+        let mut out = Vec::new();
+        paint(&mut out, &lines, false, 24).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("?]0;pwned?bob"), "{out:?}");
+        assert!(!out.contains("\u{1b}]0"), "{out:?}");
     }
 
     #[test]
