@@ -192,6 +192,11 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
                     peer.close(CloseCode::Size, "message too big");
                     break End::TooBig;
                 }
+                Some(Err(WsError::Utf8(e))) => {
+                    tracing::debug!(conn = id, error = %e, "text frame is not UTF-8");
+                    peer.close(CloseCode::Invalid, "text frames must be UTF-8");
+                    break End::Protocol;
+                }
                 Some(Err(WsError::Protocol(e))) => {
                     tracing::debug!(conn = id, error = %e, "WebSocket protocol error");
                     peer.close(CloseCode::Protocol, "protocol error");
