@@ -22,7 +22,7 @@ pub mod standings;
 pub mod starts;
 mod tourney;
 mod watchdog;
-mod ws;
+pub(crate) mod ws;
 
 pub use settings::{Length, Settings};
 pub use tourney::{Finished, Options, Outcome, Stop, resume, run};
