@@ -409,7 +409,7 @@ impl App {
             }
             ServerMessage::Error { code, message } => {
                 use jchomp_protocol::wire::ErrorCode;
-                let text = explain::error(code, &message);
+                let mut text = explain::error(code, &message);
                 let lost_room = match &self.screen {
                     Screen::Room(r) => {
                         r.state.is_none()
@@ -417,8 +417,11 @@ impl App {
                     }
                     _ => false,
                 };
-                if lost_room && code != ErrorCode::Forbidden && code != ErrorCode::RateLimited {
+                if lost_room {
                     self.back_to_lobby();
+                }
+                if code == ErrorCode::RoomFull {
+                    text.push_str(" Select it and press w to watch instead.");
                 }
                 self.say(text, Style::Bad);
             }

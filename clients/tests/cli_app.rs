@@ -167,6 +167,12 @@ async fn host_adds_a_bot_with_a_key_and_errors_read_as_words() {
         cat.notice().unwrap().text.split(':').next().unwrap(),
         "That room is full"
     );
+    assert!(
+        cat.notice()
+            .unwrap()
+            .text
+            .ends_with("press w to watch instead.")
+    );
     let (mut dan, mut dan_conn) = start(url, "dan", Start::Join("nope".into())).await;
     pump(&mut dan, &mut dan_conn, |a| a.notice().is_some()).await;
     let text = screen(&dan);
