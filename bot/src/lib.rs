@@ -3,6 +3,7 @@
 
 pub mod arena;
 pub mod board_args;
+pub mod client;
 pub mod player;
 pub mod rng;
 pub mod scoring;

@@ -3,6 +3,7 @@
 mod analyze;
 mod matches;
 mod perft;
+mod play;
 mod solve;
 mod start;
 mod tournament;
@@ -29,6 +30,8 @@ enum Command {
     Match(matches::MatchArgs),
     /// Plays a tournament between bots: standings, Elo, SPRT, output directory, resume.
     Tournament(Box<tournament::TournamentArgs>),
+    /// Plays on a server: joins a room (or creates one) and plays through the protocol.
+    Play(Box<play::PlayArgs>),
 }
 
 /// Runs one parsed command line, printing to standard output.
@@ -40,5 +43,6 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Analyze(args) => analyze::run(&args, &mut out),
         Command::Match(args) => matches::run(&args, &mut out),
         Command::Tournament(args) => tournament::run(&args, &mut out),
+        Command::Play(args) => play::run(&args, &mut out),
     }
 }

@@ -1,0 +1,340 @@
+//! The bot client: plays games on a JChomp server through the WebSocket protocol, joining a
+//! room or creating one, thinking off the async threads, resuming its seat with its token when
+//! the connection drops, and playing further games in the same configuration.
+
+use crate::player::Player;
+use crate::scoring::seat_score;
+use crate::spec::BotSpec;
+use crate::tournament::ws::WsClient;
+use jchomp_protocol::json::ConfigJson;
+use jchomp_protocol::rules::{Config, Game, GameResult, Seat};
+use jchomp_protocol::wire::{ClientMessage, ErrorCode, RoomStatus, ServerMessage, Snapshot};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// Where the first game is played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Join this room.
+    Join(String),
+    /// Create a room with this configuration and wait for opponents.
+    Create(ConfigJson),
+}
+
+/// What to play, where and how.
+#[derive(Clone, Debug)]
+pub struct PlayOptions {
+    /// Server URL, `ws://HOST:PORT/ws`.
+    pub url: String,
+    /// The first room.
+    pub target: Target,
+    /// The bot's display name.
+    pub name: String,
+    /// The bot.
+    pub spec: BotSpec,
+    /// Games to play. After the first, a creator creates a new room with the same
+    /// configuration; a joiner joins a waiting room with the same configuration.
+    pub games: u32,
+    /// Seed of the bot's choices.
+    pub seed: u64,
+    /// Longest wait for the server (opponents, moves) before giving up.
+    pub wait: Duration,
+    /// How often to try to resume after the connection drops, per drop.
+    pub reconnects: u32,
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Played {
+    /// The room.
+    pub room: String,
+    /// The bot's seat.
+    pub seat: Seat,
+    /// How the game ended.
+    pub result: GameResult,
+    /// Moves played.
+    pub moves: usize,
+    /// The bot's score (see [`crate::scoring`]).
+    pub score: f64,
+}
+
+/// The local copy of the room's game.
+struct Tracker {
+    config: ConfigJson,
+    game: Game,
+    version: u64,
+    status: RoomStatus,
+    result: Option<GameResult>,
+}
+
+impl Tracker {
+    fn load(snap: &Snapshot) -> Result<Tracker, String> {
+        let config = snap
+            .config
+            .validate()
+            .map_err(|e| format!("the server sent a bad configuration: {e}"))?;
+        let mut game = Game::new(config);
+        for m in &snap.moves {
+            game.select(m.row, m.col)
+                .map_err(|e| format!("the server sent a bad move ({},{}): {e}", m.row, m.col))?;
+        }
+        Ok(Tracker {
+            config: snap.config.clone(),
+            game,
+            version: snap.version,
+            status: snap.status,
+            result: snap.result.map(Into::into),
+        })
+    }
+}
+
+/// Why the client stopped.
+fn server_error(code: ErrorCode, message: &str) -> String {
+    format!("the server refused: {message} ({code:?})")
+}
+
+/// Plays `options.games` games and returns them; `log` receives one line per event worth
+/// telling a person (joined, each result).
+pub async fn play(
+    options: &PlayOptions,
+    log: &mut (dyn FnMut(String) + Send),
+) -> Result<Vec<Played>, String> {
+    let mut player = options.spec.build(options.seed);
+    let stop = Arc::new(AtomicBool::new(false));
+    player.set_stop(stop.clone());
+    let mut player = Some(player);
+    let mut played = Vec::new();
+    let mut target = options.target.clone();
+    for n in 0..options.games {
+        let (game, config) = one_game(options, &target, &mut player, &stop, log).await?;
+        log(format!(
+            "game {}: room {} seat {}: {} after {} moves ({})",
+            n + 1,
+            game.room,
+            game.seat,
+            verdict(game.score),
+            game.moves,
+            describe(game.result)
+        ));
+        let previous = game.room.clone();
+        played.push(game);
+        if n + 1 < options.games {
+            target = match &options.target {
+                Target::Create(_) => Target::Create(config),
+                Target::Join(_) => Target::Join(find_room(options, &config, &previous).await?),
+            };
+        }
+    }
+    Ok(played)
+}
+
+/// `won`, `lost` or `tie` for a score of 1, 0 or 1/2.
+pub fn verdict(score: f64) -> &'static str {
+    if score >= 1.0 {
+        "won"
+    } else if score <= 0.0 {
+        "lost"
+    } else {
+        "tie"
+    }
+}
+
+fn describe(result: GameResult) -> String {
+    match result {
+        GameResult::Poisoned { loser } => format!("seat {loser} ate poison"),
+        GameResult::Tie => "no selection left".to_string(),
+        GameResult::Timeout { loser } => format!("seat {loser} ran out of time"),
+        GameResult::Abandoned { loser } => format!("seat {loser} left"),
+    }
+}
+
+/// A waiting room with this configuration and a free seat (not `previous`).
+async fn find_room(
+    options: &PlayOptions,
+    config: &ConfigJson,
+    previous: &str,
+) -> Result<String, String> {
+    let mut ws = WsClient::connect(&options.url).await?;
+    let deadline = tokio::time::Instant::now() + options.wait;
+    loop {
+        ws.send(&ClientMessage::ListRooms).await?;
+        loop {
+            match ws.recv(options.wait).await? {
+                ServerMessage::Rooms { rooms } => {
+                    let found = rooms.into_iter().find(|r| {
+                        r.status == RoomStatus::Waiting
+                            && r.room != previous
+                            && &r.config == config
+                            && r.seats.iter().any(Option::is_none)
+                    });
+                    if let Some(r) = found {
+                        ws.close().await;
+                        return Ok(r.room);
+                    }
+                    break;
+                }
+                ServerMessage::Error { code, message } => return Err(server_error(code, &message)),
+                _ => {}
+            }
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return Err(format!(
+                "no waiting room with the same configuration appeared within {} s",
+                options.wait.as_secs()
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Plays one game from joining to its end; returns it and the room's configuration.
+async fn one_game(
+    options: &PlayOptions,
+    target: &Target,
+    player: &mut Option<Box<dyn Player>>,
+    stop: &Arc<AtomicBool>,
+    log: &mut (dyn FnMut(String) + Send),
+) -> Result<(Played, ConfigJson), String> {
+    let mut ws = WsClient::connect(&options.url).await?;
+    ws.send(&match target {
+        Target::Join(room) => ClientMessage::JoinRoom {
+            room: room.clone(),
+            name: options.name.clone(),
+        },
+        Target::Create(config) => ClientMessage::CreateRoom {
+            name: options.name.clone(),
+            config: config.clone(),
+        },
+    })
+    .await?;
+    let (room, seat, token) = loop {
+        match ws.recv(options.wait).await? {
+            ServerMessage::Joined { room, seat, token } => break (room, seat, token),
+            ServerMessage::Error { code, message } => return Err(server_error(code, &message)),
+            _ => {}
+        }
+    };
+    log(format!("joined room {room} as seat {seat}"));
+    let mut tracker: Option<Tracker> = None;
+    let mut pending = false;
+    loop {
+        let msg = match ws.recv(options.wait).await {
+            Ok(msg) => msg,
+            Err(e) => {
+                log(format!("connection lost ({e}); resuming"));
+                ws = resume(options, &token).await?;
+                pending = false;
+                continue;
+            }
+        };
+        match msg {
+            ServerMessage::Room(snap) if snap.room == room => {
+                tracker = Some(Tracker::load(&snap)?);
+                pending = false;
+            }
+            ServerMessage::Moved(m) if m.room == room => {
+                let in_step = tracker.as_ref().is_some_and(|t| m.version == t.version + 1);
+                match tracker.as_mut() {
+                    Some(t) if in_step => {
+                        t.game
+                            .select(m.row, m.col)
+                            .map_err(|e| format!("the server sent a bad move: {e}"))?;
+                        t.version = m.version;
+                        t.status = m.status;
+                        t.result = m.result.map(Into::into);
+                        pending = false;
+                    }
+                    _ => ws.send(&ClientMessage::Sync).await?,
+                }
+            }
+            ServerMessage::MoveRejected { .. } => {
+                pending = false;
+                ws.send(&ClientMessage::Sync).await?;
+            }
+            ServerMessage::Error { code, message } => {
+                if matches!(code, ErrorCode::BadToken | ErrorCode::ShuttingDown) {
+                    return Err(server_error(code, &message));
+                }
+                log(format!("server error: {message}"));
+            }
+            _ => {}
+        }
+        let Some(t) = tracker.as_ref() else { continue };
+        if t.status == RoomStatus::Finished {
+            let result = t.result.unwrap_or(GameResult::Tie);
+            let played = Played {
+                room: room.clone(),
+                seat,
+                result,
+                moves: t.game.moves().len(),
+                score: seat_score(result, seat),
+            };
+            let config = t.config.clone();
+            ws.close().await;
+            return Ok((played, config));
+        }
+        if t.status == RoomStatus::Playing && t.game.to_move() == Some(seat) && !pending {
+            let cell = think(player, stop, t).await?;
+            ws.send(&ClientMessage::Move {
+                row: i64::from(cell.row),
+                col: i64::from(cell.col),
+            })
+            .await?;
+            pending = true;
+        }
+    }
+}
+
+/// Chooses a move on a blocking thread, raising the stop flag before the room's move timer.
+async fn think(
+    slot: &mut Option<Box<dyn Player>>,
+    stop: &Arc<AtomicBool>,
+    t: &Tracker,
+) -> Result<jchomp_protocol::rules::Cell, String> {
+    let mut player = slot.take().ok_or("the bot was lost")?;
+    let config: Config = *t.game.config();
+    let position = *t.game.position();
+    stop.store(false, Ordering::Relaxed);
+    let alarm = t.config.move_time_ms.map(|ms| {
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            // Answer with a margin for the network.
+            tokio::time::sleep(Duration::from_millis(ms * 7 / 10)).await;
+            stop.store(true, Ordering::Relaxed);
+        })
+    });
+    let joined = tokio::task::spawn_blocking(move || {
+        let cell = player.choose(&config, &position);
+        (player, cell)
+    })
+    .await
+    .map_err(|e| format!("the bot failed: {e}"))?;
+    if let Some(a) = alarm {
+        a.abort();
+    }
+    let (player, cell) = joined;
+    *slot = Some(player);
+    cell.ok_or_else(|| "the bot found no selection".to_string())
+}
+
+/// Reconnects and resumes the seat, retrying with growing pauses.
+async fn resume(options: &PlayOptions, token: &str) -> Result<WsClient, String> {
+    let mut last = String::new();
+    for attempt in 0..options.reconnects.max(1) {
+        tokio::time::sleep(Duration::from_millis(200 * u64::from(attempt.min(10)))).await;
+        let mut ws = match WsClient::connect(&options.url).await {
+            Ok(ws) => ws,
+            Err(e) => {
+                last = e;
+                continue;
+            }
+        };
+        ws.send(&ClientMessage::Resume {
+            token: token.to_string(),
+        })
+        .await?;
+        return Ok(ws);
+    }
+    Err(format!("could not reconnect: {last}"))
+}

@@ -1,0 +1,212 @@
+//! The bot client against the real server, started in this process on 127.0.0.1:0: two bots
+//! play two games (one creates the rooms, the other joins them), and a bot whose connection is
+//! cut in the middle of a game resumes its seat with its token and finishes the game.
+
+// Helpers outside `#[test]` functions panic on purpose when the server misbehaves.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use jchomp_bot::BotSpec;
+use jchomp_bot::client::{PlayOptions, Played, Target, play};
+use jchomp_protocol::json::ConfigJson;
+use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
+use jchomp_server::Settings;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::oneshot;
+
+async fn start_server() -> (SocketAddr, oneshot::Sender<()>) {
+    let dir = std::env::temp_dir().join(format!("jchomp-bot-test-{}", std::process::id()));
+    let dir = dir.join(
+        format!("{:?}", std::time::SystemTime::now()).replace([' ', ':', '{', '}', ','], "_"),
+    );
+    std::fs::create_dir_all(&dir).unwrap();
+    let settings = Settings {
+        data_dir: dir,
+        ..Settings::default()
+    };
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, rx) = oneshot::channel::<()>();
+    tokio::spawn(jchomp_server::run(listener, settings, async move {
+        let _ = rx.await;
+    }));
+    (addr, stop)
+}
+
+fn options(addr: SocketAddr, target: Target, name: &str, bot: &str, games: u32) -> PlayOptions {
+    PlayOptions {
+        url: format!("ws://{addr}/ws"),
+        target,
+        name: name.to_string(),
+        spec: BotSpec::parse(bot).unwrap(),
+        games,
+        seed: 5,
+        wait: Duration::from_secs(20),
+        reconnects: 10,
+    }
+}
+
+fn config(rows: i64, cols: i64, eat: [i64; 2]) -> ConfigJson {
+    ConfigJson {
+        rows,
+        cols,
+        players: 2,
+        eat,
+        poison: vec![[0, 0]],
+        move_time_ms: None,
+    }
+}
+
+/// The id of a waiting room, once one is listed.
+async fn waiting_room(addr: SocketAddr, not: &[String]) -> String {
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+        .await
+        .unwrap();
+    use futures_util::{SinkExt, StreamExt};
+    for _ in 0..200 {
+        let text = serde_json::to_string(&ClientMessage::ListRooms).unwrap();
+        ws.send(tokio_tungstenite::tungstenite::Message::text(text))
+            .await
+            .unwrap();
+        while let Some(Ok(msg)) = ws.next().await {
+            if let Ok(ServerMessage::Rooms { rooms }) =
+                serde_json::from_str::<ServerMessage>(msg.to_text().unwrap_or(""))
+            {
+                if let Some(r) = rooms
+                    .into_iter()
+                    .find(|r| r.status == RoomStatus::Waiting && !not.contains(&r.room))
+                {
+                    return r.room;
+                }
+                break;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("no room appeared");
+}
+
+async fn run_bot(options: PlayOptions, log: Arc<Mutex<Vec<String>>>) -> Vec<Played> {
+    play(&options, &mut move |line| log.lock().unwrap().push(line))
+        .await
+        .expect("the bot plays through")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_creator_and_a_joiner_play_two_games() {
+    let (addr, stop) = start_server().await;
+    let creator_log = Arc::new(Mutex::new(Vec::new()));
+    let joiner_log = Arc::new(Mutex::new(Vec::new()));
+    let creator = tokio::spawn(run_bot(
+        options(
+            addr,
+            Target::Create(config(5, 6, [1, 2])),
+            "maker",
+            "level:3",
+            2,
+        ),
+        creator_log.clone(),
+    ));
+    let room = waiting_room(addr, &[]).await;
+    let joiner = tokio::spawn(run_bot(
+        options(addr, Target::Join(room.clone()), "joiner", "greedy", 2),
+        joiner_log.clone(),
+    ));
+    let a = creator.await.unwrap();
+    let b = joiner.await.unwrap();
+    assert_eq!(a.len(), 2);
+    assert_eq!(b.len(), 2);
+    assert_eq!(a[0].room, room);
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x.room, y.room);
+        assert_eq!(x.result, y.result);
+        assert_ne!(x.seat, y.seat);
+        assert!(x.moves > 0);
+        // Scores of a two-player game add up to 1.
+        assert_eq!(x.score + y.score, 1.0);
+    }
+    assert_ne!(a[0].room, a[1].room);
+    assert!(
+        creator_log
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|l| l.starts_with("game 2:"))
+    );
+    let _ = stop.send(());
+}
+
+/// Forwards connections to `server`; the first one is cut once the server has sent `cut_after`
+/// bytes through it.
+async fn cutting_proxy(server: SocketAddr, cut_after: usize) -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut first = true;
+        while let Ok((mut client, _)) = listener.accept().await {
+            let limit = if first { Some(cut_after) } else { None };
+            first = false;
+            tokio::spawn(async move {
+                let Ok(mut upstream) = TcpStream::connect(server).await else {
+                    return;
+                };
+                let (mut cr, mut cw) = client.split();
+                let (mut ur, mut uw) = upstream.split();
+                let up = async {
+                    let _ = tokio::io::copy(&mut cr, &mut uw).await;
+                };
+                let down = async {
+                    let mut sent = 0;
+                    let mut buf = [0u8; 512];
+                    while let Ok(n) = ur.read(&mut buf).await {
+                        if n == 0 || limit.is_some_and(|l| sent + n > l) {
+                            break;
+                        }
+                        sent += n;
+                        if cw.write_all(&buf[..n]).await.is_err() {
+                            break;
+                        }
+                    }
+                };
+                tokio::select! {
+                    () = up => {}
+                    () = down => {}
+                }
+            });
+        }
+    });
+    addr
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_bot_resumes_its_seat_and_finishes() {
+    let (addr, stop) = start_server().await;
+    let proxy = cutting_proxy(addr, 3000).await;
+    let cut_log = Arc::new(Mutex::new(Vec::new()));
+    // 8×8 with 1×1 eats lasts 64 moves (the last eats poison): the cut falls mid-game.
+    let cut = tokio::spawn(run_bot(
+        options(
+            proxy,
+            Target::Create(config(8, 8, [1, 1])),
+            "cut",
+            "greedy",
+            1,
+        ),
+        cut_log.clone(),
+    ));
+    let room = waiting_room(addr, &[]).await;
+    let other = tokio::spawn(run_bot(
+        options(addr, Target::Join(room), "other", "level:1", 1),
+        Arc::new(Mutex::new(Vec::new())),
+    ));
+    let a = cut.await.unwrap();
+    let b = other.await.unwrap();
+    assert_eq!(a[0].result, b[0].result);
+    assert_eq!(a[0].moves, 64);
+    let log = cut_log.lock().unwrap();
+    assert!(log.iter().any(|l| l.contains("resuming")), "{log:?}");
+    let _ = stop.send(());
+}
