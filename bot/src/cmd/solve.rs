@@ -1,7 +1,7 @@
 //! `jchomp-bot solve`: the exact two-player value, an optimal selection and the plies to the end.
 
 use super::start::{StartArgs, describe};
-use jchomp_bot::search::{Table, solve};
+use jchomp_bot::search::{Table, solve, solve_value};
 use std::io::Write;
 use std::time::Instant;
 
@@ -13,12 +13,26 @@ pub struct SolveArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 512)]
     table_mb: usize,
+    /// Only the value and an optimal selection, from the region solver (no plies): the last
+    /// line is then `value win|tie|loss best R,C`.
+    #[arg(long)]
+    value_only: bool,
 }
 
 /// Solves and prints; the last line is `value win|tie|loss best R,C plies N`.
 pub fn run(args: &SolveArgs, out: &mut impl Write) -> Result<(), String> {
     let (config, position) = args.start.load()?;
     writeln!(out, "{}", describe(&config, &position)).map_err(|e| e.to_string())?;
+    if args.value_only {
+        let clock = Instant::now();
+        let (outcome, best, nodes) =
+            solve_value(&config, &position, None).map_err(|e| e.to_string())?;
+        let secs = clock.elapsed().as_secs_f64();
+        return writeln!(out, "nodes {nodes}")
+            .and_then(|()| writeln!(out, "time {secs:.3} s"))
+            .and_then(|()| writeln!(out, "value {} best {best}", outcome.name()))
+            .map_err(|e| e.to_string());
+    }
     let mut tt = Table::with_megabytes(args.table_mb);
     let clock = Instant::now();
     let s = solve(&config, &position, &mut tt, None).map_err(|e| e.to_string())?;

@@ -20,5 +20,5 @@ pub use limits::Limits;
 pub use player::SearchPlayer;
 pub use regions::{Reduced, RegionSolver};
 pub use score::Outcome;
-pub use solve::{MoveValue, Solution, SolveError, analyze, solve};
+pub use solve::{MoveValue, Solution, SolveError, analyze, solve, solve_value};
 pub use tt::Table;

@@ -202,3 +202,34 @@ pub fn analyze(
     }
     Ok((out, nodes))
 }
+
+/// The exact win / tie / loss value and an optimal selection, from the region solver alone
+/// (no distances: much faster when poison-free regions are many).
+pub fn solve_value(
+    config: &Config,
+    position: &Position,
+    stop: Option<Arc<AtomicBool>>,
+) -> Result<(Outcome, Cell, u64), SolveError> {
+    check(config, position)?;
+    let mut limits = Limits::unlimited(stop);
+    let safe = position.safe_selections(config);
+    if safe.is_empty() {
+        let cell = position.selections().first().ok_or(SolveError::GameOver)?;
+        return Ok((Outcome::Loss, Cell::from_index(cell), 1));
+    }
+    let mut oracle = RegionSolver::new(ORACLE_BITS);
+    let values = oracle
+        .solve_moves(config, position, &mut limits)
+        .ok_or(SolveError::Stopped)?;
+    let rank = |o: Outcome| match o {
+        Outcome::Win => 2,
+        Outcome::Tie => 1,
+        Outcome::Loss => 0,
+    };
+    let (index, outcome) = values
+        .iter()
+        .copied()
+        .max_by_key(|&(a, o)| (rank(o), std::cmp::Reverse(a)))
+        .ok_or(SolveError::GameOver)?;
+    Ok((outcome, Cell::from_index(index), limits.nodes))
+}

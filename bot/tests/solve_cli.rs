@@ -1,0 +1,119 @@
+//! Runs `jchomp-bot solve` and `analyze` (from the start, from a record, value only) and holds
+//! their output formats and values against the brute-force solver in `brute/`.
+
+// Helpers outside `#[test]` functions panic on purpose when the binary misbehaves.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod brute;
+
+use brute::{Model, Outcome};
+use jchomp_protocol::record::Record;
+use jchomp_protocol::rules::{Config, Game, Setup};
+use std::collections::HashMap;
+use std::process::Command;
+
+fn run(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_jchomp-bot"))
+        .args(args)
+        .output()
+        .expect("runs jchomp-bot");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn name(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Win => "win",
+        Outcome::Tie => "tie",
+        Outcome::Loss => "loss",
+    }
+}
+
+const BOARD: [&str; 8] = [
+    "--size", "4x5", "--eat", "1x2", "--poison", "1,1", "--poison", "3,4",
+];
+
+#[test]
+fn solve_prints_value_best_and_plies_last() {
+    let model = Model::new(4, 5, (1, 2), &[(1, 1), (3, 4)]);
+    let start = model.start();
+    let (outcome, plies) = model.solve(&start, &mut HashMap::new());
+    let mut args = vec!["solve"];
+    args.extend(BOARD);
+    let out = run(&args);
+    let last = out.lines().last().unwrap();
+    let words: Vec<&str> = last.split(' ').collect();
+    assert_eq!(words[0], "value");
+    assert_eq!(words[1], name(outcome), "{out}");
+    assert_eq!(words[2], "best");
+    assert_eq!(words[4], "plies");
+    if outcome != Outcome::Tie {
+        assert_eq!(words[5], plies.to_string());
+    }
+    // The best selection achieves the value.
+    let (r, c) = words[3].split_once(',').unwrap();
+    let best = (r.parse::<u8>().unwrap(), c.parse::<u8>().unwrap());
+    let analysed = model.analyze(&start);
+    assert!(analysed.iter().any(|&(m, o, _)| m == best && o == outcome));
+    assert!(out.lines().any(|l| l.starts_with("nodes ")));
+    assert!(out.lines().any(|l| l.starts_with("time ")));
+    // The region solver alone gives the same value.
+    args.push("--value-only");
+    let out = run(&args);
+    let last = out.lines().last().unwrap();
+    assert!(
+        last.starts_with(&format!("value {} best ", name(outcome))),
+        "{last}"
+    );
+}
+
+#[test]
+fn analyze_lists_every_selection_after_a_record() {
+    let config = Config::new(&Setup {
+        rows: 5,
+        cols: 5,
+        players: 2,
+        eat: [2, 2],
+        poison: vec![[2, 2]],
+    })
+    .unwrap();
+    let mut game = Game::new(config);
+    game.select(0, 0).unwrap();
+    game.select(3, 3).unwrap();
+    let record = Record::from_game(&game, vec!["a".into(), "b".into()], None);
+    let path = std::env::temp_dir().join(format!("jchomp-bot-record-{}.json", std::process::id()));
+    std::fs::write(&path, serde_json::to_string(&record).unwrap()).unwrap();
+    let model = Model::new(5, 5, (2, 2), &[(2, 2)]);
+    let mut cells = model.start();
+    for m in [(0, 0), (3, 3)] {
+        cells = model.play(&cells, m).0;
+    }
+    let expected = model.analyze(&cells);
+    let out = run(&["analyze", "--record", path.to_str().unwrap()]);
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.chars().next().is_some_and(|c| c.is_ascii_digit()))
+        .collect();
+    assert_eq!(lines.len(), expected.len(), "{out}");
+    for (line, (m, o, p)) in lines.iter().zip(&expected) {
+        let want = match o {
+            Outcome::Tie => format!("{},{} tie", m.0, m.1),
+            _ => format!("{},{} {} plies {p}", m.0, m.1, name(*o)),
+        };
+        assert_eq!(*line, want);
+    }
+    let solved = run(&["solve", "--record", path.to_str().unwrap()]);
+    let (outcome, _) = model.solve(&cells, &mut HashMap::new());
+    assert!(
+        solved
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with(&format!("value {} ", name(outcome)))
+    );
+    let _ = std::fs::remove_file(path);
+}
