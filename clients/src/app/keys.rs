@@ -1,0 +1,419 @@
+//! [`App::on_key`]: what each key does in the lobby, in a room, in a replay and while typing.
+
+use super::{App, PromptKind, Screen};
+use crate::cli::{CreateArgs, parse_bot};
+use crate::explain;
+use crate::input::{self, Action, Mode};
+use crate::style::Style;
+use crossterm::event::KeyEvent;
+use jchomp_protocol::wire::{ClientMessage, RoomStatus};
+
+impl App {
+    fn mode(&self) -> Mode {
+        if self.prompt.is_some() {
+            return Mode::Text;
+        }
+        match self.screen {
+            Screen::Lobby => Mode::Lobby,
+            Screen::Room(_) => Mode::Game,
+            Screen::Replay { .. } => Mode::Replay,
+        }
+    }
+
+    /// A key was pressed.
+    pub fn on_key(&mut self, key: KeyEvent) {
+        let action = input::action(self.mode(), key);
+        if action == Action::Quit {
+            self.quit = true;
+            return;
+        }
+        if let Some((kind, mut text)) = self.prompt.take() {
+            match action {
+                Action::Char(c) => {
+                    text.push(c);
+                    self.prompt = Some((kind, text));
+                }
+                Action::Backspace => {
+                    text.pop();
+                    self.prompt = Some((kind, text));
+                }
+                Action::Confirm => self.submit(kind, &text),
+                Action::Cancel => {}
+                _ => self.prompt = Some((kind, text)),
+            }
+            return;
+        }
+        match &self.screen {
+            Screen::Lobby => self.lobby_key(action),
+            Screen::Room(_) => self.room_key(action),
+            Screen::Replay { .. } => self.replay_key(action),
+        }
+    }
+
+    fn submit(&mut self, kind: PromptKind, text: &str) {
+        match kind {
+            PromptKind::Coords => match input::parse_coords(text) {
+                Ok(cell) => {
+                    if let Screen::Room(r) = &mut self.screen {
+                        r.cursor = cell;
+                    }
+                    self.eat();
+                }
+                Err(e) => self.say(e, Style::Bad),
+            },
+            PromptKind::Bot => {
+                let text = text.trim();
+                if text.is_empty() {
+                    self.send(ClientMessage::AddBot { bot: None });
+                } else {
+                    match parse_bot(text) {
+                        Ok(spec) => self.send(ClientMessage::AddBot { bot: Some(spec) }),
+                        Err(e) => self.say(e, Style::Bad),
+                    }
+                }
+            }
+            PromptKind::Create => match CreateArgs::parse_form(text) {
+                Ok(args) => self.create(args),
+                Err(e) => {
+                    self.say(e, Style::Bad);
+                    self.prompt = Some((kind, text.to_owned()));
+                }
+            },
+            PromptKind::JoinId => {
+                let room = text.trim();
+                if !room.is_empty() {
+                    self.join(room.to_owned());
+                }
+            }
+        }
+    }
+
+    fn lobby_key(&mut self, action: Action) {
+        let chosen = self.rooms.get(self.selected).map(|r| r.room.clone());
+        match action {
+            Action::Up => self.selected = self.selected.saturating_sub(1),
+            Action::Down => {
+                self.selected = (self.selected + 1).min(self.rooms.len().saturating_sub(1))
+            }
+            Action::Confirm => match chosen {
+                Some(room) => self.join(room),
+                None => self.say(
+                    "There is no room to join; press c to create one.",
+                    Style::Bad,
+                ),
+            },
+            Action::Watch => {
+                if let Some(room) = chosen {
+                    self.watch(room);
+                }
+            }
+            Action::Create => {
+                self.prompt = Some((PromptKind::Create, CreateArgs::form_default().to_owned()));
+                self.say(
+                    "Flags as for `jchomp create`: --size RxC --eat RxC --poison R,C (repeat) \
+                     --players N --move-time 30s --bot SPEC (repeat)",
+                    Style::Dim,
+                );
+            }
+            Action::JoinById => self.prompt = Some((PromptKind::JoinId, String::new())),
+            Action::Refresh => self.send(ClientMessage::ListRooms),
+            _ => {}
+        }
+    }
+
+    fn room_key(&mut self, action: Action) {
+        let Screen::Room(r) = &mut self.screen else {
+            return;
+        };
+        let (rows, cols) = r
+            .state
+            .as_ref()
+            .map(|s| (s.config.rows() as i64, s.config.cols() as i64))
+            .unwrap_or((1, 1));
+        let (row, col) = r.cursor;
+        match action {
+            Action::Up => r.cursor = ((row - 1).max(0), col),
+            Action::Down => r.cursor = ((row + 1).min(rows - 1), col),
+            Action::Left => r.cursor = (row, (col - 1).max(0)),
+            Action::Right => r.cursor = (row, (col + 1).min(cols - 1)),
+            Action::Confirm => self.eat(),
+            Action::TypeCoords(c) if r.seat.is_some() => {
+                self.prompt = Some((PromptKind::Coords, c.to_string()));
+            }
+            Action::Hint => self.toggle_hints(),
+            Action::AddBot => {
+                if r.seat.is_some()
+                    && r.state
+                        .as_ref()
+                        .is_some_and(|s| s.status == RoomStatus::Waiting)
+                {
+                    self.prompt = Some((PromptKind::Bot, String::new()));
+                } else {
+                    self.say(
+                        "Bots can be added by the host while the room waits for players.",
+                        Style::Bad,
+                    );
+                }
+            }
+            Action::Leave | Action::Cancel => {
+                let finished = r
+                    .state
+                    .as_ref()
+                    .is_none_or(|s| s.status != RoomStatus::Playing);
+                if action == Action::Leave || finished {
+                    self.send(ClientMessage::Leave);
+                    self.back_to_lobby();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Eats at the cursor, if the local rules allow it.
+    fn eat(&mut self) {
+        let Screen::Room(r) = &self.screen else {
+            return;
+        };
+        let Some(state) = &r.state else {
+            return;
+        };
+        let (row, col) = r.cursor;
+        let problem = match (r.seat, state.status) {
+            (None, _) => Some("You are watching; only seated players can move.".to_owned()),
+            (_, RoomStatus::Waiting) => Some("The game has not started yet.".to_owned()),
+            (_, RoomStatus::Finished) => Some("The game is over.".to_owned()),
+            (Some(me), RoomStatus::Playing) if state.to_move != Some(me) => {
+                Some("It is not your turn.".to_owned())
+            }
+            _ => state
+                .position()
+                .check(&state.config, row, col)
+                .err()
+                .map(|e| {
+                    format!(
+                        "Cannot eat at {row},{col}: {}.",
+                        explain::local_rejection(e)
+                    )
+                }),
+        };
+        match problem {
+            Some(text) => self.say(text, Style::Bad),
+            None => {
+                self.notice = None;
+                self.send(ClientMessage::Move { row, col });
+            }
+        }
+    }
+
+    fn replay_key(&mut self, action: Action) {
+        let Screen::Replay { record, step } = &mut self.screen else {
+            return;
+        };
+        let n = record.moves.len();
+        match action {
+            Action::Left | Action::Up => *step = step.saturating_sub(1),
+            Action::Right | Action::Down | Action::Confirm => *step = (*step + 1).min(n),
+            Action::First => *step = 0,
+            Action::Last => *step = n,
+            Action::Cancel => self.quit = true,
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::app::test_support::*;
+    use crate::app::*;
+    use crate::cli::CreateArgs;
+    use crate::style::to_text;
+    use crossterm::event::KeyCode;
+    use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
+    use jchomp_protocol::wire::{Moved, RoomSummary};
+    use std::time::Instant;
+
+    #[test]
+    fn cursor_keys_and_enter_send_a_move_on_my_turn() {
+        let mut app = seated(0);
+        app.on_key(key(KeyCode::Right));
+        app.on_key(key(KeyCode::Char('j')));
+        app.on_key(key(KeyCode::Enter));
+        assert_eq!(
+            app.take_outbox(),
+            vec![ClientMessage::Move { row: 1, col: 1 }]
+        );
+    }
+
+    #[test]
+    fn refused_selections_stay_local_with_the_reason() {
+        let mut app = seated(1);
+        app.on_key(key(KeyCode::Enter));
+        assert!(app.take_outbox().is_empty());
+        assert_eq!(app.notice().unwrap().text, "It is not your turn.");
+
+        let mut app = seated(0);
+        let now = Instant::now();
+        app.on_message(
+            ServerMessage::Moved(Moved {
+                room: "r1".into(),
+                version: 4,
+                seat: 0,
+                row: 2,
+                col: 2,
+                to_move: Some(1),
+                status: RoomStatus::Playing,
+                result: None,
+            }),
+            now,
+        );
+        app.on_message(
+            ServerMessage::Moved(Moved {
+                room: "r1".into(),
+                version: 5,
+                seat: 1,
+                row: 3,
+                col: 3,
+                to_move: Some(0),
+                status: RoomStatus::Playing,
+                result: None,
+            }),
+            now,
+        );
+        for c in "2,2".chars() {
+            app.on_key(key(KeyCode::Char(c)));
+        }
+        app.on_key(key(KeyCode::Enter));
+        assert!(app.take_outbox().is_empty());
+        assert_eq!(
+            app.notice().unwrap().text,
+            "Cannot eat at 2,2: part of it is already eaten."
+        );
+        for c in "3,1".chars() {
+            app.on_key(key(KeyCode::Char(c)));
+        }
+        app.on_key(key(KeyCode::Enter));
+        assert_eq!(
+            app.take_outbox(),
+            vec![ClientMessage::Move { row: 3, col: 1 }]
+        );
+    }
+
+    #[test]
+    fn lobby_selection_joins_watches_and_creates() {
+        let mut app = App::new("s", "me", Start::Lobby);
+        assert_eq!(app.take_outbox(), vec![ClientMessage::ListRooms]);
+        let summary = |id: &str| RoomSummary {
+            room: id.into(),
+            config: snapshot(0, 0).config,
+            seats: vec![seat("a"), None],
+            status: RoomStatus::Waiting,
+        };
+        app.on_message(
+            ServerMessage::Rooms {
+                rooms: vec![summary("r1"), summary("r2")],
+            },
+            Instant::now(),
+        );
+        app.on_key(key(KeyCode::Down));
+        app.on_key(key(KeyCode::Char('w')));
+        assert_eq!(
+            app.take_outbox(),
+            vec![ClientMessage::Spectate { room: "r2".into() }]
+        );
+        assert_eq!(app.rejoin(), ClientMessage::Spectate { room: "r2".into() });
+        app.on_key(key(KeyCode::Char('L')));
+        app.take_outbox();
+        app.on_key(key(KeyCode::Char('c')));
+        for _ in 0..CreateArgs::form_default().len() {
+            app.on_key(key(KeyCode::Backspace));
+        }
+        for c in "--size 3x5".chars() {
+            app.on_key(key(KeyCode::Char(c)));
+        }
+        app.on_key(key(KeyCode::Enter));
+        assert!(app.take_outbox().is_empty());
+        assert_eq!(app.notice().unwrap().text, "rows must be 4–15, got 3");
+        for c in "x".chars() {
+            app.on_key(key(KeyCode::Char(c)));
+        }
+        app.on_key(key(KeyCode::Esc));
+        app.on_key(key(KeyCode::Enter));
+        assert_eq!(
+            app.take_outbox(),
+            vec![ClientMessage::JoinRoom {
+                room: "r2".into(),
+                name: "me".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn bots_are_added_with_a_checked_spec() {
+        let mut app = seated(0);
+        if let Screen::Room(r) = &mut app.screen {
+            r.state.as_mut().unwrap().status = RoomStatus::Waiting;
+        }
+        app.on_key(key(KeyCode::Char('b')));
+        for c in "wizard".chars() {
+            app.on_key(key(KeyCode::Char(c)));
+        }
+        app.on_key(key(KeyCode::Enter));
+        assert!(app.take_outbox().is_empty());
+        assert!(app.notice().unwrap().text.contains("valid forms"));
+        app.on_key(key(KeyCode::Char('b')));
+        for c in "level:3".chars() {
+            app.on_key(key(KeyCode::Char(c)));
+        }
+        app.on_key(key(KeyCode::Enter));
+        assert_eq!(
+            app.take_outbox(),
+            vec![ClientMessage::AddBot {
+                bot: Some("level:3".into())
+            }]
+        );
+    }
+
+    #[test]
+    fn a_replay_steps_back_and_forth() {
+        use jchomp_protocol::json::{MoveJson, ResultJson};
+        let record = Record {
+            id: Some("g7".into()),
+            config: snapshot(0, 0).config,
+            seats: vec!["ann".into(), "bob".into()],
+            moves: vec![
+                MoveJson {
+                    seat: 0,
+                    row: 3,
+                    col: 4,
+                },
+                MoveJson {
+                    seat: 1,
+                    row: 0,
+                    col: 0,
+                },
+            ],
+            result: Some(ResultJson::Poisoned { loser: 1 }),
+            started_ms: None,
+            finished_ms: None,
+        };
+        let mut app = App::new("s", "me", Start::Replay(record));
+        assert!(!app.needs_server());
+        assert!(app.take_outbox().is_empty());
+        let now = Instant::now();
+        let text = to_text(&app.render(80, 24, now));
+        assert!(text.contains("replay 2/2"), "{text}");
+        assert!(text.contains("bob ate poison and lost."), "{text}");
+        app.on_key(key(KeyCode::Left));
+        let text = to_text(&app.render(80, 24, now));
+        assert!(text.contains("replay 1/2"), "{text}");
+        assert!(text.contains(" 3  #  #  #  #  ~"), "{text}");
+        assert!(text.contains("bob to move"), "{text}");
+        app.on_key(key(KeyCode::Home));
+        assert!(to_text(&app.render(80, 24, now)).contains("replay 0/2"));
+        app.on_key(key(KeyCode::Char('l')));
+        app.on_key(key(KeyCode::End));
+        assert!(to_text(&app.render(80, 24, now)).contains("replay 2/2"));
+        app.on_key(key(KeyCode::Char('q')));
+        assert!(app.quit());
+    }
+}

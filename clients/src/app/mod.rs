@@ -1,0 +1,432 @@
+//! [`App`]: the interactive client's state machine. Keys and server messages go in, messages to
+//! send and screens to draw come out; no terminal or socket is touched here, so the whole
+//! client logic is tested without either.
+
+use crate::cli::CreateArgs;
+use crate::hint::{self, HintJob, Hints};
+use crate::render_game::{self, GameView, Link, Notice};
+use crate::render_lobby::{self, LobbyView};
+use crate::room_state::RoomState;
+use crate::style::{Line, Style};
+use jchomp_protocol::record::Record;
+use jchomp_protocol::wire::{ClientMessage, RoomStatus, RoomSummary};
+use std::time::{Duration, Instant};
+
+mod hints;
+mod keys;
+mod messages;
+#[cfg(test)]
+mod test_support;
+
+/// How often the lobby refreshes its room list.
+pub const LOBBY_REFRESH: Duration = Duration::from_secs(3);
+
+/// Where the client starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// The room list.
+    Lobby,
+    /// Create a room with these options.
+    Create(CreateArgs),
+    /// Join a room.
+    Join(String),
+    /// Watch a room.
+    Watch(String),
+    /// Take a seat back with its token.
+    Resume(String),
+    /// Step through a stored game.
+    Replay(Record),
+}
+
+/// What is being typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromptKind {
+    /// Coordinates `ROW,COL` to eat at.
+    Coords,
+    /// A bot spec to add.
+    Bot,
+    /// The create-room form.
+    Create,
+    /// A room id to join.
+    JoinId,
+}
+
+impl PromptKind {
+    fn label(self) -> &'static str {
+        match self {
+            PromptKind::Coords => "eat at ROW,COL: ",
+            PromptKind::Bot => "bot spec (Enter: server default): ",
+            PromptKind::Create => "create: ",
+            PromptKind::JoinId => "room id: ",
+        }
+    }
+}
+
+/// A room the client is in, or about to be.
+#[derive(Clone, Debug)]
+pub struct RoomScreen {
+    /// The room as last seen; `None` until the first snapshot.
+    pub state: Option<RoomState>,
+    /// The seat held; `None` when watching.
+    pub seat: Option<u8>,
+    /// The token to resume the seat.
+    pub token: Option<String>,
+    /// The room id, once known (for watching again after a reconnect).
+    pub room: Option<String>,
+    /// Whether this client created the room.
+    pub host: bool,
+    /// The anchor under the cursor.
+    pub cursor: (i64, i64),
+    /// Hints for the current position, when switched on.
+    pub hints: Option<Hints>,
+    /// Whether hints are switched on (they are recomputed after every move).
+    pub hints_on: bool,
+    /// The key of the analysis being waited for.
+    pub hints_waiting: Option<u64>,
+    /// When the seat to move began its turn (for the clock).
+    pub turn_since: Option<Instant>,
+}
+
+impl RoomScreen {
+    fn new(room: Option<String>) -> RoomScreen {
+        RoomScreen {
+            state: None,
+            seat: None,
+            token: None,
+            room,
+            host: false,
+            cursor: (0, 0),
+            hints: None,
+            hints_on: false,
+            hints_waiting: None,
+            turn_since: None,
+        }
+    }
+}
+
+/// The screen shown.
+#[derive(Clone, Debug)]
+pub enum Screen {
+    /// The room list.
+    Lobby,
+    /// A room.
+    Room(Box<RoomScreen>),
+    /// A stored game, at a step.
+    Replay {
+        /// The game.
+        record: Box<Record>,
+        /// The number of moves shown as played.
+        step: usize,
+    },
+}
+
+/// The interactive client.
+#[derive(Debug)]
+pub struct App {
+    server: String,
+    name: String,
+    /// The screen shown.
+    pub screen: Screen,
+    rooms: Vec<RoomSummary>,
+    selected: usize,
+    prompt: Option<(PromptKind, String)>,
+    notice: Option<Notice>,
+    link: Link,
+    quit: bool,
+    outbox: Vec<ClientMessage>,
+    pending_bots: Vec<String>,
+    last_refresh: Option<Instant>,
+    hint_limit: Option<Duration>,
+    hint_job: Option<HintJob>,
+    hint_seq: u64,
+}
+
+impl App {
+    /// A client for `server`, playing as `name`, starting at `start`. The messages to send
+    /// first are in the outbox.
+    pub fn new(server: &str, name: &str, start: Start) -> App {
+        let mut app = App {
+            server: server.to_owned(),
+            name: name.to_owned(),
+            screen: Screen::Lobby,
+            rooms: Vec::new(),
+            selected: 0,
+            prompt: None,
+            notice: None,
+            link: Link::Online,
+            quit: false,
+            outbox: Vec::new(),
+            pending_bots: Vec::new(),
+            last_refresh: None,
+            hint_limit: Some(hint::HINT_TIME),
+            hint_job: None,
+            hint_seq: 0,
+        };
+        match start {
+            Start::Lobby => app.send(ClientMessage::ListRooms),
+            Start::Create(args) => app.create(args),
+            Start::Join(room) => app.join(room),
+            Start::Watch(room) => app.watch(room),
+            Start::Resume(token) => {
+                let mut screen = RoomScreen::new(None);
+                screen.token = Some(token.clone());
+                app.screen = Screen::Room(Box::new(screen));
+                app.send(ClientMessage::Resume { token });
+            }
+            Start::Replay(record) => {
+                app.screen = Screen::Replay {
+                    step: record.moves.len(),
+                    record: Box::new(record),
+                }
+            }
+        }
+        app
+    }
+
+    /// Sets how long a hint analysis may take (`None`: until solved); the default is
+    /// [`hint::HINT_TIME`].
+    pub fn with_hint_limit(mut self, limit: Option<Duration>) -> App {
+        self.hint_limit = limit;
+        self
+    }
+
+    fn send(&mut self, msg: ClientMessage) {
+        self.outbox.push(msg);
+    }
+
+    /// Shows a message to the player.
+    pub fn say(&mut self, text: impl Into<String>, style: Style) {
+        self.notice = Some(Notice {
+            text: text.into(),
+            style,
+        });
+    }
+
+    fn create(&mut self, args: CreateArgs) {
+        match args.config_json() {
+            Ok(config) => {
+                self.pending_bots = args.bots;
+                let mut screen = RoomScreen::new(None);
+                screen.host = true;
+                self.screen = Screen::Room(Box::new(screen));
+                self.send(ClientMessage::CreateRoom {
+                    name: self.name.clone(),
+                    config,
+                });
+            }
+            Err(e) => self.say(e.to_string(), Style::Bad),
+        }
+    }
+
+    fn join(&mut self, room: String) {
+        self.screen = Screen::Room(Box::new(RoomScreen::new(Some(room.clone()))));
+        self.send(ClientMessage::JoinRoom {
+            room,
+            name: self.name.clone(),
+        });
+    }
+
+    fn watch(&mut self, room: String) {
+        self.screen = Screen::Room(Box::new(RoomScreen::new(Some(room.clone()))));
+        self.send(ClientMessage::Spectate { room });
+    }
+
+    fn back_to_lobby(&mut self) {
+        self.screen = Screen::Lobby;
+        self.prompt = None;
+        self.send(ClientMessage::ListRooms);
+    }
+
+    /// Takes the messages to send.
+    pub fn take_outbox(&mut self) -> Vec<ClientMessage> {
+        std::mem::take(&mut self.outbox)
+    }
+
+    /// Whether the user asked to quit.
+    pub fn quit(&self) -> bool {
+        self.quit
+    }
+
+    /// The message shown to the player, if any.
+    pub fn notice(&self) -> Option<&Notice> {
+        self.notice.as_ref()
+    }
+
+    /// The room shown, if any.
+    pub fn room(&self) -> Option<&RoomScreen> {
+        match &self.screen {
+            Screen::Room(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The rooms as last listed.
+    pub fn rooms(&self) -> &[RoomSummary] {
+        &self.rooms
+    }
+
+    /// Whether the client talks to a server at all (a replay does not).
+    pub fn needs_server(&self) -> bool {
+        !matches!(self.screen, Screen::Replay { .. })
+    }
+
+    /// The link state changed.
+    pub fn on_link(&mut self, link: Link) {
+        self.link = link;
+    }
+
+    /// What to send on a new connection after a drop to get back where the client was: the
+    /// seat's `resume`, the watched room's `spectate`, or the room list.
+    pub fn rejoin(&self) -> ClientMessage {
+        match &self.screen {
+            Screen::Room(r) => match (&r.token, &r.room) {
+                (Some(token), _) => ClientMessage::Resume {
+                    token: token.clone(),
+                },
+                (None, Some(room)) if r.seat.is_none() => {
+                    ClientMessage::Spectate { room: room.clone() }
+                }
+                _ => ClientMessage::ListRooms,
+            },
+            _ => ClientMessage::ListRooms,
+        }
+    }
+
+    /// How to take the seat back, when quitting leaves a game in progress (or a waiting room)
+    /// behind.
+    pub fn resume_hint(&self) -> Option<String> {
+        let r = self.room()?;
+        let token = r.token.as_deref()?;
+        let state = r.state.as_ref()?;
+        (state.status != RoomStatus::Finished).then(|| {
+            format!(
+                "You left seat {} of room {} open; take it back with: jchomp resume {token}",
+                r.seat.unwrap_or_default(),
+                state.room
+            )
+        })
+    }
+
+    /// The seat token held, if any.
+    pub fn token(&self) -> Option<&str> {
+        self.room().and_then(|r| r.token.as_deref())
+    }
+
+    /// Time passed: refreshes the lobby now and then.
+    pub fn on_tick(&mut self, now: Instant) {
+        if matches!(self.screen, Screen::Lobby)
+            && self.link == Link::Online
+            && self
+                .last_refresh
+                .is_none_or(|t| now.duration_since(t) >= LOBBY_REFRESH)
+        {
+            self.last_refresh = Some(now);
+            self.send(ClientMessage::ListRooms);
+        }
+    }
+
+    /// The screen to draw, for a terminal of `width` × `height`, at time `now`.
+    pub fn render(&self, width: usize, height: usize, now: Instant) -> Vec<Line> {
+        let input = self.prompt.as_ref().map(|(k, t)| (k.label(), t.as_str()));
+        match &self.screen {
+            Screen::Lobby => render_lobby::render(
+                &LobbyView {
+                    server: &self.server,
+                    name: &self.name,
+                    rooms: &self.rooms,
+                    selected: self.selected,
+                    notice: self.notice.as_ref(),
+                    input,
+                },
+                width,
+                height,
+            ),
+            Screen::Room(r) => match &r.state {
+                None => {
+                    let mut out = vec![
+                        Line::styled("JChomp", Style::Title),
+                        Line::plain("Joining the room…"),
+                    ];
+                    if let Some(n) = &self.notice {
+                        out.push(Line::styled(n.text.clone(), n.style));
+                    }
+                    out
+                }
+                Some(state) => {
+                    let clock_ms = match (state.move_time_ms(), r.turn_since) {
+                        (Some(total), Some(since)) if state.status == RoomStatus::Playing => {
+                            let spent = now.duration_since(since).as_millis() as u64;
+                            Some(total.saturating_sub(spent))
+                        }
+                        _ => None,
+                    };
+                    let view = GameView {
+                        state,
+                        me: r.seat,
+                        cursor: r.seat.map(|_| r.cursor),
+                        hints: r.hints.as_ref(),
+                        clock_ms,
+                        link: self.link,
+                        notice: self.notice.as_ref(),
+                        input,
+                        replay: None,
+                    };
+                    render_game::render(&view, width)
+                }
+            },
+            Screen::Replay { record, step } => match RoomState::from_record(record, *step) {
+                Ok(state) => render_game::render(
+                    &GameView {
+                        state: &state,
+                        me: None,
+                        cursor: None,
+                        hints: None,
+                        clock_ms: None,
+                        link: Link::Online,
+                        notice: None,
+                        input: None,
+                        replay: Some((*step, record.moves.len())),
+                    },
+                    width,
+                ),
+                Err(e) => vec![Line::styled(
+                    format!("This game record does not replay: {e}"),
+                    Style::Bad,
+                )],
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::app::test_support::*;
+    use crate::app::*;
+    use crate::style::to_text;
+
+    use jchomp_protocol::wire::{ClientMessage, ServerMessage};
+    use std::time::Instant;
+
+    #[test]
+    fn a_dropped_seat_is_resumed_with_its_token() {
+        let mut app = seated(1);
+        assert_eq!(
+            app.rejoin(),
+            ClientMessage::Resume {
+                token: "tok".into()
+            }
+        );
+        app.on_link(Link::Reconnecting);
+        let text = to_text(&app.render(80, 24, Instant::now()));
+        assert!(text.contains("reconnecting"), "{text}");
+    }
+
+    #[test]
+    fn the_clock_counts_down_from_the_turn_start() {
+        let mut app = seated(0);
+        let t0 = Instant::now();
+        app.on_message(ServerMessage::Room(snapshot(3, 1)), t0);
+        let text = to_text(&app.render(80, 24, t0 + Duration::from_millis(2500)));
+        assert!(text.contains("you to move · 27.5s"), "{text}");
+    }
+}
