@@ -3,7 +3,7 @@
 //! kinds.
 
 use futures_util::{Sink, SinkExt};
-use jchomp_protocol::wire::{ClientMessage, Moved, ServerMessage};
+use jchomp_protocol::wire::{ClientMessage, Moved, ServerMessage, Snapshot};
 use serde::Serialize;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
@@ -18,14 +18,21 @@ pub enum Incoming {
 
 /// How every `moved` the server sends begins (serde writes the tag first).
 const MOVED_PREFIX: &str = r#"{"type":"moved","#;
+/// How every `room` snapshot begins.
+const ROOM_PREFIX: &str = r#"{"type":"room","#;
 
-/// Parses a server message. A `moved` is read straight into [`Moved`] (its `type` field is
-/// ignored), which skips the buffering an internally tagged enum needs; anything else goes
-/// through [`ServerMessage`].
+/// Parses a server message. A `moved` or `room` (the bulk of the traffic) is read straight
+/// into [`Moved`] or [`Snapshot`] (the `type` field is ignored), which skips the buffering an
+/// internally tagged enum needs; anything else goes through [`ServerMessage`].
 pub fn parse(text: &str) -> Result<Incoming, String> {
     if text.starts_with(MOVED_PREFIX) {
         return serde_json::from_str::<Moved>(text)
             .map(Incoming::Moved)
+            .map_err(|e| format!("{e}: {text}"));
+    }
+    if text.starts_with(ROOM_PREFIX) {
+        return serde_json::from_str::<Snapshot>(text)
+            .map(|s| Incoming::Other(ServerMessage::Room(s)))
             .map_err(|e| format!("{e}: {text}"));
     }
     match serde_json::from_str::<ServerMessage>(text) {
@@ -80,6 +87,27 @@ mod tests {
                 .replacen('}', r#","type":"moved"}"#, 1);
         assert_eq!(parse(&shuffled), Ok(Incoming::Moved(m)));
         assert!(parse("{").is_err());
+        let snap = Snapshot {
+            room: "abc".into(),
+            config: jchomp_protocol::json::ConfigJson {
+                rows: 4,
+                cols: 4,
+                players: 2,
+                eat: [1, 1],
+                poison: vec![[0, 0]],
+                move_time_ms: None,
+            },
+            seats: vec![None, None],
+            status: RoomStatus::Waiting,
+            to_move: None,
+            eaten: vec![],
+            moves: vec![],
+            result: None,
+            version: 1,
+        };
+        let text = serde_json::to_string(&ServerMessage::Room(snap.clone())).unwrap();
+        assert!(text.starts_with(ROOM_PREFIX));
+        assert_eq!(parse(&text), Ok(Incoming::Other(ServerMessage::Room(snap))));
         assert_eq!(code_name(&RejectReason::AlreadyEaten), "already_eaten");
     }
 }

@@ -23,6 +23,18 @@ pub fn rss_kib(pid: u32) -> Option<u64> {
         .ok()
 }
 
+/// CPU time used so far by process `pid` (user + system, from `/proc/PID/stat`), if readable.
+pub fn cpu_time(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name may hold spaces; the fields after it start after the last ')'.
+    let rest = stat.get(stat.rfind(')')? + 2..)?;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the whole line, 12 and 13 here (0-based, after
+    // the state at 0), in clock ticks of 1/100 s (USER_HZ).
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
 /// A server this tool started; killed (and its data directory removed) when dropped.
 #[derive(Debug)]
 pub struct Child {
@@ -145,6 +157,18 @@ pub fn raise_nofile() -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_its_own_cpu_time() {
+        let before = cpu_time(std::process::id()).unwrap();
+        let mut x = 0u64;
+        for i in 0..50_000_000u64 {
+            x = x.wrapping_add(i * i);
+        }
+        assert!(x > 0);
+        assert!(cpu_time(std::process::id()).unwrap() >= before);
+        assert_eq!(cpu_time(u32::MAX), None);
+    }
 
     #[test]
     fn reads_its_own_rss() {

@@ -52,6 +52,26 @@ pub fn describe(r: &LoadReport) -> String {
         median(&secs).unwrap_or(0.0),
         r.per_second.iter().min().copied().unwrap_or(0),
     );
+    let per_op =
+        |cores: f64| cores * r.window.as_secs_f64() * 1e6 / (r.tally.in_window.max(1) as f64);
+    let one = &unit[..unit.len() - 1];
+    match (r.server_cores, r.client_cores) {
+        (Some(s), Some(c)) => {
+            let _ = write!(
+                out,
+                "\n  CPU cores used: server {s:.2}, load generator {c:.2} (CPU per {one}: server {:.1} µs, load generator {:.1} µs)",
+                per_op(s),
+                per_op(c)
+            );
+        }
+        (None, Some(c)) => {
+            let _ = write!(
+                out,
+                "\n  CPU cores used by the load generator (and any in-process server): {c:.2}"
+            );
+        }
+        _ => {}
+    }
     let l = &r.latency;
     let _ = write!(
         out,

@@ -4,7 +4,7 @@
 
 use super::echo;
 use super::plan::{Live, Load, Shape, Stage, Window};
-use super::process::rss_kib;
+use super::process::{cpu_time, rss_kib};
 use super::socket::{Target, Ws, connect};
 use super::stats::{LatencySummary, Tally};
 use super::table::{self, TableRun};
@@ -60,6 +60,11 @@ pub struct LoadReport {
     pub rss: Option<Rss>,
     /// Tables that had to be aborted (their counts are missing).
     pub aborted: usize,
+    /// CPU cores the server used over the window (CPU time ÷ window), when its process is
+    /// known.
+    pub server_cores: Option<f64>,
+    /// CPU cores this load generator used over the window.
+    pub client_cores: Option<f64>,
 }
 
 impl LoadReport {
@@ -137,6 +142,8 @@ pub async fn run_load(
     };
     let _ = stage_tx.send(Stage::Run(window));
     tokio::time::sleep_until(start).await;
+    let me = std::process::id();
+    let cpu0 = (server_pid.and_then(cpu_time), cpu_time(me));
     let mut per_second = Vec::new();
     let mut playing = Vec::new();
     let mut peak = held.unwrap_or(0);
@@ -158,6 +165,11 @@ pub async fn run_load(
         per_second.pop();
     }
     let open_at_end = live.open.load(Ordering::Relaxed);
+    let secs = ctx.shape.duration.as_secs_f64().max(1e-9);
+    let cores =
+        |a: Option<Duration>, b: Option<Duration>| Some(b?.saturating_sub(a?).as_secs_f64() / secs);
+    let server_cores = cores(cpu0.0, server_pid.and_then(cpu_time));
+    let client_cores = cores(cpu0.1, cpu_time(me));
     let _ = stage_tx.send(Stage::Stop);
     let mut tally = Tally::default();
     let drain_until = Instant::now() + ctx.shape.drain;
@@ -186,6 +198,8 @@ pub async fn run_load(
             peak: peak.max(held),
         }),
         aborted,
+        server_cores,
+        client_cores,
     }
 }
 
