@@ -209,7 +209,7 @@ impl Bystanders {
     /// Plays the next move; both players must see it within [`PROMPT`].
     pub async fn play(&mut self) {
         let (r, c) = self.moves[self.turn];
-        let (mover, other) = if self.turn % 2 == 0 {
+        let (mover, other) = if self.turn.is_multiple_of(2) {
             (&mut self.a, &mut self.b)
         } else {
             (&mut self.b, &mut self.a)
