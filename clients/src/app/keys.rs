@@ -156,17 +156,26 @@ impl App {
                 }
             }
             Action::Leave | Action::Cancel => {
-                let finished = r
+                let in_play = r
                     .state
                     .as_ref()
-                    .is_none_or(|s| s.status != RoomStatus::Playing);
-                if action == Action::Leave || finished {
+                    .is_some_and(|s| s.status == RoomStatus::Playing);
+                let seated = r.seat.is_some();
+                if !in_play || (action == Action::Leave && (!seated || self.confirm_leave)) {
                     self.send(ClientMessage::Leave);
                     self.back_to_lobby();
+                } else if action == Action::Leave {
+                    self.confirm_leave = true;
+                    self.say(
+                        "Leaving a game in play loses it. Press L again to leave.",
+                        Style::Bad,
+                    );
+                    return;
                 }
             }
             _ => {}
         }
+        self.confirm_leave = false;
     }
 
     /// Eats at the cursor, if the local rules allow it.
@@ -415,5 +424,28 @@ mod tests {
         assert!(to_text(&app.render(80, 24, now)).contains("replay 2/2"));
         app.on_key(key(KeyCode::Char('q')));
         assert!(app.quit());
+    }
+
+    #[test]
+    fn leaving_a_game_in_play_asks_first() {
+        let mut app = seated(0);
+        app.on_key(key(KeyCode::Char('L')));
+        assert!(app.take_outbox().is_empty());
+        assert!(app.notice().unwrap().text.contains("Press L again"));
+        app.on_key(key(KeyCode::Right));
+        app.on_key(key(KeyCode::Char('L')));
+        assert!(app.take_outbox().is_empty(), "another key cancels");
+        app.on_key(key(KeyCode::Esc));
+        assert!(
+            app.take_outbox().is_empty(),
+            "Esc does not leave a game in play"
+        );
+        app.on_key(key(KeyCode::Char('L')));
+        app.on_key(key(KeyCode::Char('L')));
+        assert_eq!(
+            app.take_outbox(),
+            vec![ClientMessage::Leave, ClientMessage::ListRooms]
+        );
+        assert!(matches!(app.screen, Screen::Lobby));
     }
 }

@@ -139,6 +139,7 @@ pub struct App {
     hint_limit: Option<Duration>,
     hint_job: Option<HintJob>,
     hint_seq: u64,
+    confirm_leave: bool,
 }
 
 impl App {
@@ -161,6 +162,7 @@ impl App {
             hint_limit: Some(hint::HINT_TIME),
             hint_job: None,
             hint_seq: 0,
+            confirm_leave: false,
         };
         match start {
             Start::Lobby => app.send(ClientMessage::ListRooms),
@@ -346,6 +348,7 @@ impl App {
                     let mut out = vec![
                         Line::styled("JChomp", Style::Title),
                         Line::plain("Joining the room…"),
+                        Line::styled("Esc back to the lobby  q quit", Style::Dim),
                     ];
                     if let Some(n) = &self.notice {
                         out.push(Line::styled(n.text.clone(), n.style));
