@@ -4,7 +4,7 @@
 use crate::connection::{Connection, ConnectionError, ServerError};
 use crate::explain;
 use crate::render_game::{GameView, Link, render};
-use crate::render_lobby::{config_short, room_header, room_line};
+use crate::render_lobby::{config_short, room_cells};
 use crate::room_state::RoomState;
 use crate::style::printable;
 use jchomp_protocol::record::{Record, ReplayError};
@@ -82,11 +82,38 @@ pub fn write_rooms(out: &mut impl Write, rooms: &[RoomSummary], json: bool) -> i
     if rooms.is_empty() {
         return writeln!(out, "No rooms. Create one with `jchomp create`.");
     }
-    writeln!(out, "{}", room_header())?;
-    for r in rooms {
-        writeln!(out, "{}", printable(&room_line(r)))?;
+    let mut rows = vec![["ROOM", "STATUS", "SEATS", "BOARD", "PLAYERS"].map(str::to_owned)];
+    rows.extend(rooms.iter().map(room_cells));
+    out.write_all(table(&rows).as_bytes())
+}
+
+/// Lays rows out as a table: columns left-aligned to their widest cell, two spaces apart, and
+/// every cell made safe to print.
+pub fn table<const N: usize>(rows: &[[String; N]]) -> String {
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| r.iter().map(|c| printable(c).into_owned()).collect())
+        .collect();
+    let mut widths = [0usize; N];
+    for r in &rows {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count());
+        }
     }
-    Ok(())
+    let mut out = String::new();
+    for r in &rows {
+        let mut line = String::new();
+        for (i, c) in r.iter().enumerate() {
+            if i + 1 < N {
+                line.push_str(&format!("{c:<w$}  ", w = widths[i]));
+            } else {
+                line.push_str(c);
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
 }
 
 /// A date and time in UTC, `YYYY-MM-DD HH:MM`, from milliseconds since the Unix epoch.
@@ -128,28 +155,32 @@ pub fn write_games(out: &mut impl Write, games: &[GameSummary], json: bool) -> i
     if games.is_empty() {
         return writeln!(out, "No finished games yet.");
     }
-    writeln!(
-        out,
-        "{:<10} {:<16} {:>5}  {:<30} {:<24} RESULT",
-        "GAME", "FINISHED (UTC)", "MOVES", "BOARD", "PLAYERS"
-    )?;
+    let mut rows = vec![
+        [
+            "GAME",
+            "FINISHED (UTC)",
+            "MOVES",
+            "BOARD",
+            "PLAYERS",
+            "RESULT",
+        ]
+        .map(str::to_owned),
+    ];
     for g in games {
         let result = g
             .result
             .map(|r| explain::result(r, &seats_of(&g.seats), None))
             .unwrap_or_else(|| "unfinished".to_owned());
-        let line = format!(
-            "{:<10} {:<16} {:>5}  {:<30} {:<24} {}",
-            g.game,
+        rows.push([
+            g.game.clone(),
             g.finished_ms.map(utc_minutes).unwrap_or_default(),
-            g.moves,
+            g.moves.to_string(),
             config_short(&g.config),
             g.seats.join(", "),
-            result
-        );
-        writeln!(out, "{}", printable(&line))?;
+            result,
+        ]);
     }
-    Ok(())
+    out.write_all(table(&rows).as_bytes())
 }
 
 /// Writes a record as JSON.
@@ -269,7 +300,14 @@ mod tests {
         let mut out = Vec::new();
         write_games(&mut out, &games, false).unwrap();
         let text = String::from_utf8(out).unwrap();
-        assert!(text.contains("g1         2023-11-14 22:13     2"), "{text}");
+        assert!(
+            text.contains("g1    2023-11-14 22:13  2      4×4 eat 1×1"),
+            "{text}"
+        );
+        assert!(
+            text.starts_with("GAME  FINISHED (UTC)    MOVES  BOARD"),
+            "{text}"
+        );
         assert!(text.contains("bob ate poison and lost."), "{text}");
         let mut out = Vec::new();
         write_games(&mut out, &games, true).unwrap();

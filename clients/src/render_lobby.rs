@@ -49,8 +49,8 @@ pub fn config_short(c: &ConfigJson) -> String {
     s
 }
 
-/// One room as a table line (without the selection marker).
-pub fn room_line(r: &RoomSummary) -> String {
+/// One room's cells: id, status, seats taken, board, players (`-` for a free seat).
+pub fn room_cells(r: &RoomSummary) -> [String; 5] {
     let taken = r.seats.iter().filter(|s| s.is_some()).count();
     let names: Vec<String> = r
         .seats
@@ -61,15 +61,19 @@ pub fn room_line(r: &RoomSummary) -> String {
             Some(s) => s.name.clone(),
         })
         .collect();
-    format!(
-        "{:<10} {:<8} {}/{}  {:<30} {}",
-        r.room,
-        status_word(r.status),
-        taken,
-        r.seats.len(),
+    [
+        r.room.clone(),
+        status_word(r.status).to_owned(),
+        format!("{}/{}", taken, r.seats.len()),
         config_short(&r.config),
-        names.join(", ")
-    )
+        names.join(", "),
+    ]
+}
+
+/// One room as a line of the lobby (without the selection marker).
+pub fn room_line(r: &RoomSummary) -> String {
+    let [room, status, seats, board, players] = room_cells(r);
+    format!("{room:<10} {status:<8} {seats:<4} {board:<30} {players}")
 }
 
 /// The header line of the room table.
