@@ -49,7 +49,10 @@ async fn rooms_lists_rooms_as_json_and_as_a_table() {
     let text = stdout(&out);
     assert!(text.contains("ROOM"), "{text}");
     assert!(text.contains(&room), "{text}");
-    assert!(text.contains("  waiting  1/3    5×6 eat 1×2 poison 0,0  zoe, -, -"), "{text}");
+    assert!(
+        text.contains("  waiting  1/3    5×6 eat 1×2 poison 0,0  zoe, -, -"),
+        "{text}"
+    );
     assert!(text.contains("zoe, -, -"), "{text}");
 }
 
