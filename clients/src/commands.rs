@@ -220,6 +220,7 @@ pub fn replay_text(record: &Record, width: usize) -> Result<String, ReplayError>
             notice: None,
             input: None,
             replay: Some((step, n)),
+            analysing: false,
         };
         let lines = render(&view, width);
         // Skip the title and the key help; keep the board, panel and legend.

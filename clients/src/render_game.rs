@@ -50,6 +50,8 @@ pub struct GameView<'a> {
     pub cursor: Option<(i64, i64)>,
     /// Hints to overlay, if asked for and available.
     pub hints: Option<&'a Hints>,
+    /// Whether hints are being computed for this position.
+    pub analysing: bool,
     /// Milliseconds left for the seat to move, when the room has a clock.
     pub clock_ms: Option<u64>,
     /// The link to the server.
@@ -309,6 +311,9 @@ fn panel(view: &GameView<'_>, sel: Option<&Selection>, width: usize) -> Vec<Line
             out.push(Line::styled(text, Style::Accent));
         }
     }
+    if view.analysing {
+        out.push(Line::styled("hint: analysing…", Style::Dim));
+    }
     if view.link != Link::Online {
         out.push(Line::styled(
             match view.link {
@@ -475,6 +480,7 @@ mod tests {
             notice: None,
             input: None,
             replay: None,
+            analysing: false,
         }
     }
 

@@ -86,6 +86,8 @@ mod tests {
         app.on_message(ServerMessage::Room(snap), Instant::now());
         app.on_key(key(KeyCode::Char('?')));
         assert!(app.room().unwrap().hints.is_none());
+        let text = to_text(&app.render(80, 24, Instant::now()));
+        assert!(text.contains("hint: analysing…"), "{text}");
         run_hints(&mut app);
         let hints = app.room().unwrap().hints.clone().unwrap();
         assert_eq!(hints.selections.len(), 16);

@@ -373,6 +373,7 @@ impl App {
                         notice: self.notice.as_ref(),
                         input,
                         replay: None,
+                        analysing: r.hints_waiting.is_some(),
                     };
                     render_game::render(&view, width)
                 }
@@ -389,6 +390,7 @@ impl App {
                         notice: None,
                         input: None,
                         replay: Some((*step, record.moves.len())),
+                        analysing: false,
                     },
                     width,
                 ),
