@@ -6,7 +6,7 @@ use crate::explain;
 use crate::render_game::{GameView, Link, render};
 use crate::render_lobby::{config_short, room_cells};
 use crate::room_state::RoomState;
-use crate::style::printable;
+use crate::style::{printable, text_width};
 use jchomp_protocol::record::{Record, ReplayError};
 use jchomp_protocol::wire::{ClientMessage, GameSummary, RoomSummary, SeatInfo, ServerMessage};
 use std::io::{self, Write};
@@ -97,7 +97,7 @@ pub fn table<const N: usize>(rows: &[[String; N]]) -> String {
     let mut widths = [0usize; N];
     for r in &rows {
         for (w, c) in widths.iter_mut().zip(r) {
-            *w = (*w).max(c.chars().count());
+            *w = (*w).max(text_width(c));
         }
     }
     let mut out = String::new();
@@ -105,7 +105,8 @@ pub fn table<const N: usize>(rows: &[[String; N]]) -> String {
         let mut line = String::new();
         for (i, c) in r.iter().enumerate() {
             if i + 1 < N {
-                line.push_str(&format!("{c:<w$}  ", w = widths[i]));
+                line.push_str(c);
+                line.push_str(&" ".repeat(widths[i] - text_width(c) + 2));
             } else {
                 line.push_str(c);
             }

@@ -4,7 +4,7 @@
 use crate::explain;
 use crate::hint::{Hints, Verdict};
 use crate::room_state::RoomState;
-use crate::style::{Line, Style, side_by_side};
+use crate::style::{Line, Style, side_by_side, text_width};
 use jchomp_protocol::rules::{Bits, Cell, Position};
 use jchomp_protocol::wire::RoomStatus;
 
@@ -332,7 +332,7 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut cur = String::new();
     for word in text.split(' ') {
         let extra = if cur.is_empty() { 0 } else { 1 };
-        if !cur.is_empty() && cur.chars().count() + extra + word.chars().count() > width {
+        if !cur.is_empty() && text_width(&cur) + extra + text_width(word) > width {
             out.push(std::mem::take(&mut cur));
         }
         if !cur.is_empty() {

@@ -86,9 +86,9 @@ impl Line {
         self.0.iter().map(|s| s.text.as_str()).collect()
     }
 
-    /// Width in terminal columns (one per character; the renderers use no wide characters).
+    /// Width in terminal columns.
     pub fn width(&self) -> usize {
-        self.0.iter().map(|s| s.text.chars().count()).sum()
+        self.0.iter().map(|s| text_width(&s.text)).sum()
     }
 
     /// Pads the line with spaces to `width` columns.
@@ -108,13 +108,22 @@ impl Line {
             if left == 0 {
                 break;
             }
-            let n = span.text.chars().count();
+            let n = text_width(&span.text);
             if n <= left {
                 left -= n;
                 out.push(span);
             } else {
+                let mut text = String::new();
+                for c in span.text.chars() {
+                    let w = char_width(c);
+                    if w > left {
+                        break;
+                    }
+                    left -= w;
+                    text.push(c);
+                }
                 out.push(Span {
-                    text: span.text.chars().take(left).collect(),
+                    text,
                     style: span.style,
                 });
                 left = 0;
@@ -123,6 +132,35 @@ impl Line {
         self.0 = out;
         self
     }
+}
+
+/// Columns a character takes on a terminal: 2 for East Asian wide characters and emoji, 0 for
+/// combining marks and zero-width characters, 1 otherwise. (An approximation of Unicode's
+/// width tables that covers the characters names are likely to hold.)
+pub fn char_width(c: char) -> usize {
+    match c as u32 {
+        0x0300..=0x036F | 0x200B..=0x200F | 0xFE00..=0xFE0F | 0x20D0..=0x20FF => 0,
+        0x1100..=0x115F
+        | 0x2E80..=0x303E
+        | 0x3041..=0x33FF
+        | 0x3400..=0x4DBF
+        | 0x4E00..=0x9FFF
+        | 0xA000..=0xA4CF
+        | 0xAC00..=0xD7A3
+        | 0xF900..=0xFAFF
+        | 0xFE30..=0xFE4F
+        | 0xFF00..=0xFF60
+        | 0xFFE0..=0xFFE6
+        | 0x1F300..=0x1F64F
+        | 0x1F900..=0x1F9FF
+        | 0x20000..=0x3FFFD => 2,
+        _ => 1,
+    }
+}
+
+/// Columns a text takes on a terminal (see [`char_width`]).
+pub fn text_width(text: &str) -> usize {
+    text.chars().map(char_width).sum()
 }
 
 /// Text safe to print on a terminal: control characters (escape sequences a hostile player
@@ -168,6 +206,24 @@ pub fn to_text(lines: &[Line]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wide_characters_count_twice() {
+        assert_eq!(text_width("ann"), 3);
+        assert_eq!(text_width("山田"), 4);
+        assert_eq!(text_width("e\u{301}"), 1);
+        let mut l = Line::plain("山田太郎");
+        l.truncate(5);
+        assert_eq!(l.text(), "山田");
+        assert_eq!(
+            to_text(&side_by_side(
+                vec![Line::plain("山")],
+                vec![Line::plain("x")],
+                4
+            )),
+            "山  x\n"
+        );
+    }
 
     #[test]
     fn control_characters_never_reach_the_terminal() {
