@@ -134,15 +134,7 @@ impl Room {
             }
             _ => {}
         }
-        // Anchors off the board are refused here, so that no client number reaches the rules'
-        // arithmetic (`row + eat` could overflow for values near `i64::MAX`).
-        let on_board = (0..i64::from(self.config.rows())).contains(&row)
-            && (0..i64::from(self.config.cols())).contains(&col);
-        let selected = if on_board {
-            self.game.select(row, col)
-        } else {
-            Err(Rejection::OutOfRange)
-        };
+        let selected = self.game.select(row, col);
         match selected {
             Ok(_) => self.after_move(seat, row, col),
             Err(r) => {
