@@ -117,24 +117,6 @@ pub fn table<const N: usize>(rows: &[[String; N]]) -> String {
     out
 }
 
-/// A date and time in UTC, `YYYY-MM-DD HH:MM`, from milliseconds since the Unix epoch.
-pub fn utc_minutes(ms: u64) -> String {
-    let secs = ms / 1000;
-    let days = (secs / 86_400) as i64;
-    let (h, m) = ((secs % 86_400) / 3600, (secs % 3600) / 60);
-    // Days to a civil date (proleptic Gregorian), after H. Hinnant's algorithm.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{d:02} {h:02}:{m:02}")
-}
-
 fn seats_of(names: &[String]) -> Vec<Option<SeatInfo>> {
     names
         .iter()
@@ -174,7 +156,7 @@ pub fn write_games(out: &mut impl Write, games: &[GameSummary], json: bool) -> i
             .unwrap_or_else(|| "unfinished".to_owned());
         rows.push([
             g.game.clone(),
-            g.finished_ms.map(utc_minutes).unwrap_or_default(),
+            g.finished_ms.map(explain::utc_minutes).unwrap_or_default(),
             g.moves.to_string(),
             config_short(&g.config),
             g.seats.join(", "),
@@ -269,13 +251,6 @@ mod tests {
             started_ms: None,
             finished_ms: Some(1_700_000_000_000),
         }
-    }
-
-    #[test]
-    fn dates_are_utc() {
-        assert_eq!(utc_minutes(0), "1970-01-01 00:00");
-        assert_eq!(utc_minutes(1_700_000_000_000), "2023-11-14 22:13");
-        assert_eq!(utc_minutes(951_782_400_000), "2000-02-29 00:00");
     }
 
     #[test]

@@ -40,8 +40,10 @@ pub enum Action {
     Watch,
     /// Join a room by id (typed).
     JoinById,
-    /// Refresh the room list.
+    /// Refresh the list shown.
     Refresh,
+    /// Show the recently finished games.
+    Games,
     /// Quit the program.
     Quit,
     /// Nothing.
@@ -51,7 +53,7 @@ pub enum Action {
 /// Which keys apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
-    /// The room list.
+    /// The room list (and the list of finished games).
     Lobby,
     /// A room (playing or watching).
     Game,
@@ -105,6 +107,7 @@ pub fn action(mode: Mode, key: KeyEvent) -> Action {
         (Mode::Lobby, KeyCode::Char('w')) => Action::Watch,
         (Mode::Lobby, KeyCode::Char('i')) => Action::JoinById,
         (Mode::Lobby, KeyCode::Char('r')) => Action::Refresh,
+        (Mode::Lobby, KeyCode::Char('g')) => Action::Games,
         _ => Action::None,
     }
 }

@@ -349,7 +349,7 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
 /// The key help for the game screen.
 fn help(view: &GameView<'_>) -> Line {
     let text = if view.replay.is_some() {
-        "←/→ or h/l step  Home/End first/last  q quit"
+        "←/→ or h/l step  Home/End first/last  Esc back  q quit"
     } else if view.me.is_some() {
         "arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit"
     } else {

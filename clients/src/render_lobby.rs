@@ -1,10 +1,11 @@
-//! The lobby screen as a pure function: the room list with the selected line, the text being
-//! typed, a message, and the key help.
+//! The lobby screens as pure functions: the room list (and the recent games list) with the
+//! selected line, the text being typed, a message, and the key help.
 
+use crate::explain;
 use crate::render_game::{Notice, wrap};
 use crate::style::{Line, Style};
 use jchomp_protocol::json::ConfigJson;
-use jchomp_protocol::wire::{RoomStatus, RoomSummary};
+use jchomp_protocol::wire::{GameSummary, RoomStatus, RoomSummary, SeatInfo};
 
 /// Everything the lobby shows.
 #[derive(Clone, Debug)]
@@ -134,10 +135,95 @@ pub fn render(view: &LobbyView<'_>, width: usize, height: usize) -> Vec<Line> {
         out.push(l);
     } else {
         out.push(Line::styled(
-            "↑/↓ select  Enter join  w watch  c create  i join by id  r refresh  q quit",
+            "↑/↓ select  Enter join  w watch  c create  i room id  g games  r refresh  q quit",
             Style::Dim,
         ));
     }
+    for l in &mut out {
+        l.truncate(width);
+    }
+    out
+}
+
+/// Everything the list of recent games shows.
+#[derive(Clone, Debug)]
+pub struct GamesView<'a> {
+    /// The games, newest first.
+    pub games: &'a [GameSummary],
+    /// The selected line.
+    pub selected: usize,
+    /// A message for the player.
+    pub notice: Option<&'a Notice>,
+}
+
+/// One finished game as a line: id, when, moves, board, players and result.
+pub fn game_line(g: &GameSummary) -> String {
+    let seats: Vec<Option<SeatInfo>> = g
+        .seats
+        .iter()
+        .map(|n| {
+            Some(SeatInfo {
+                name: n.clone(),
+                bot: false,
+                connected: true,
+            })
+        })
+        .collect();
+    let result = g
+        .result
+        .map(|r| explain::result(r, &seats, None))
+        .unwrap_or_else(|| "unfinished".to_owned());
+    format!(
+        "{:<10} {:<16} {:>3}  {}  {}",
+        g.game,
+        g.finished_ms.map(explain::utc_minutes).unwrap_or_default(),
+        g.moves,
+        g.seats.join(" v "),
+        result
+    )
+}
+
+/// Renders the list of recent games for a terminal of `width` × `height`.
+pub fn render_games(view: &GamesView<'_>, width: usize, height: usize) -> Vec<Line> {
+    let mut out = vec![
+        Line::styled("JChomp  recent games", Style::Title),
+        Line::new(),
+    ];
+    out.push(Line::styled(
+        format!(
+            "  {:<10} {:<16} {:>3}  PLAYERS AND RESULT",
+            "GAME", "FINISHED (UTC)", "MOVES"
+        ),
+        Style::Dim,
+    ));
+    let rows = height.saturating_sub(8).max(3);
+    if view.games.is_empty() {
+        out.push(Line::styled("  No finished games yet.", Style::Dim));
+    }
+    let first = view.selected.saturating_sub(rows - 1);
+    for (i, g) in view.games.iter().enumerate().skip(first).take(rows) {
+        out.push(if i == view.selected {
+            Line::styled(format!("> {}", game_line(g)), Style::Selected)
+        } else {
+            Line::plain(format!("  {}", game_line(g)))
+        });
+    }
+    if let Some(g) = view.games.get(view.selected) {
+        out.push(Line::styled(
+            format!("  {}", config_short(&g.config)),
+            Style::Dim,
+        ));
+    }
+    out.push(Line::new());
+    if let Some(n) = view.notice {
+        for l in wrap(&n.text, width) {
+            out.push(Line::styled(l, n.style));
+        }
+    }
+    out.push(Line::styled(
+        "↑/↓ select  Enter replay  r refresh  Esc back to the rooms  q quit",
+        Style::Dim,
+    ));
     for l in &mut out {
         l.truncate(width);
     }
@@ -238,5 +324,34 @@ mod tests {
         let lines = render(&view, 80, 24);
         assert!(lines.len() <= 24);
         assert!(to_text(&lines).contains("> r35 "));
+    }
+
+    #[test]
+    fn recent_games_are_listed_with_their_result() {
+        let games = vec![GameSummary {
+            game: "g1".into(),
+            config: room("r", RoomStatus::Finished).config,
+            seats: vec!["ann".into(), "bob".into()],
+            result: Some(jchomp_protocol::json::ResultJson::Poisoned { loser: 1 }),
+            moves: 7,
+            finished_ms: Some(0),
+        }];
+        let view = GamesView {
+            games: &games,
+            selected: 0,
+            notice: None,
+        };
+        let text = to_text(&render_games(&view, 80, 24));
+        assert!(
+            text.contains("> g1         1970-01-01 00:00   7  ann v bob  bob ate poison and lost."),
+            "{text}"
+        );
+        assert!(text.contains("6×7 eat 1×2 poison 0,0 30s/move"), "{text}");
+        let empty = GamesView {
+            games: &[],
+            selected: 0,
+            notice: None,
+        };
+        assert!(to_text(&render_games(&empty, 80, 24)).contains("No finished games yet."));
     }
 }

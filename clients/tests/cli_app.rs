@@ -258,3 +258,45 @@ async fn the_lobby_lists_rooms_and_joins_the_selected_one() {
     .await;
     assert_eq!(bob.room().unwrap().seat, Some(1));
 }
+
+#[tokio::test]
+async fn the_lobby_lists_finished_games_and_replays_one() {
+    let server = TestServer::start().await;
+    let url = server.url.as_str();
+    let (played, _conn) = play_vs_bots(url, "--size 4x4 --bot greedy").await;
+    let n = moves(&played);
+    let (mut app, mut conn) = start(url, "bob", Start::Lobby).await;
+    pump(&mut app, &mut conn, |a| status(a).is_none()).await;
+    // The game is stored as it finishes; ask until it is listed.
+    for _ in 0..50 {
+        key(&mut app, KeyCode::Char('g'));
+        for m in app.take_outbox() {
+            conn.send(&m).await.unwrap();
+        }
+        loop {
+            let m = conn.recv().await.unwrap();
+            let listed = matches!(m, jchomp_protocol::wire::ServerMessage::Games { .. });
+            app.on_message(m, std::time::Instant::now());
+            if listed {
+                break;
+            }
+        }
+        if !app.games().is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(app.games().len(), 1);
+    assert!(screen(&app).contains("ann v greedy"), "{}", screen(&app));
+    key(&mut app, KeyCode::Enter);
+    pump(&mut app, &mut conn, |a| {
+        matches!(a.screen, Screen::Replay { .. })
+    })
+    .await;
+    key(&mut app, KeyCode::End);
+    let text = screen(&app);
+    assert!(text.contains(&format!("replay {n}/{n}")), "{text}");
+    assert!(text.contains("Game over"), "{text}");
+    key(&mut app, KeyCode::Esc);
+    assert!(matches!(app.screen, Screen::Games { .. }));
+}

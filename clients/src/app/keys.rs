@@ -1,6 +1,6 @@
 //! [`App::on_key`]: what each key does in the lobby, in a room, in a replay and while typing.
 
-use super::{App, PromptKind, Screen};
+use super::{App, GAMES_LIMIT, PromptKind, Screen};
 use crate::cli::{CreateArgs, parse_bot};
 use crate::explain;
 use crate::input::{self, Action, Mode};
@@ -14,7 +14,7 @@ impl App {
             return Mode::Text;
         }
         match self.screen {
-            Screen::Lobby => Mode::Lobby,
+            Screen::Lobby | Screen::Games { .. } => Mode::Lobby,
             Screen::Room(_) => Mode::Game,
             Screen::Replay { .. } => Mode::Replay,
         }
@@ -45,6 +45,7 @@ impl App {
         }
         match &self.screen {
             Screen::Lobby => self.lobby_key(action),
+            Screen::Games { .. } => self.games_key(action),
             Screen::Room(_) => self.room_key(action),
             Screen::Replay { .. } => self.replay_key(action),
         }
@@ -117,6 +118,13 @@ impl App {
             }
             Action::JoinById => self.prompt = Some((PromptKind::JoinId, String::new())),
             Action::Refresh => self.send(ClientMessage::ListRooms),
+            Action::Games => {
+                self.notice = None;
+                self.screen = Screen::Games { selected: 0 };
+                self.send(ClientMessage::ListGames {
+                    limit: Some(GAMES_LIMIT),
+                });
+            }
             _ => {}
         }
     }
@@ -214,8 +222,29 @@ impl App {
         }
     }
 
+    fn games_key(&mut self, action: Action) {
+        let Screen::Games { selected } = &mut self.screen else {
+            return;
+        };
+        match action {
+            Action::Up => *selected = selected.saturating_sub(1),
+            Action::Down => *selected = (*selected + 1).min(self.games.len().saturating_sub(1)),
+            Action::Confirm => {
+                if let Some(g) = self.games.get(*selected) {
+                    let game = g.game.clone();
+                    self.send(ClientMessage::GetGame { game });
+                }
+            }
+            Action::Refresh => self.send(ClientMessage::ListGames {
+                limit: Some(GAMES_LIMIT),
+            }),
+            Action::Cancel => self.back_to_lobby(),
+            _ => {}
+        }
+    }
+
     fn replay_key(&mut self, action: Action) {
-        let Screen::Replay { record, step } = &mut self.screen else {
+        let Screen::Replay { record, step, back } = &mut self.screen else {
             return;
         };
         let n = record.moves.len();
@@ -224,6 +253,9 @@ impl App {
             Action::Right | Action::Down | Action::Confirm => *step = (*step + 1).min(n),
             Action::First => *step = 0,
             Action::Last => *step = n,
+            Action::Cancel if *back => {
+                self.screen = Screen::Games { selected: 0 };
+            }
             Action::Cancel => self.quit = true,
             _ => {}
         }
@@ -447,5 +479,69 @@ mod tests {
             vec![ClientMessage::Leave, ClientMessage::ListRooms]
         );
         assert!(matches!(app.screen, Screen::Lobby));
+    }
+
+    #[test]
+    fn the_games_list_opens_a_replay_and_goes_back() {
+        use jchomp_protocol::json::{MoveJson, ResultJson};
+        use jchomp_protocol::record::Record;
+        use jchomp_protocol::wire::GameSummary;
+        let mut app = App::new("s", "me", Start::Lobby);
+        app.take_outbox();
+        app.on_key(key(KeyCode::Char('g')));
+        assert_eq!(
+            app.take_outbox(),
+            vec![ClientMessage::ListGames {
+                limit: Some(GAMES_LIMIT)
+            }]
+        );
+        let record = Record {
+            id: Some("g1".into()),
+            config: snapshot(0, 0).config,
+            seats: vec!["ann".into(), "bob".into()],
+            moves: vec![MoveJson {
+                seat: 0,
+                row: 0,
+                col: 0,
+            }],
+            result: Some(ResultJson::Poisoned { loser: 0 }),
+            started_ms: None,
+            finished_ms: Some(0),
+        };
+        let summary = |id: &str| GameSummary {
+            game: id.into(),
+            config: record.config.clone(),
+            seats: record.seats.clone(),
+            result: record.result,
+            moves: 1,
+            finished_ms: Some(0),
+        };
+        let now = Instant::now();
+        app.on_message(
+            ServerMessage::Games {
+                games: vec![summary("g0"), summary("g1")],
+            },
+            now,
+        );
+        let text = to_text(&app.render(80, 24, now));
+        assert!(text.contains("> g0"), "{text}");
+        app.on_key(key(KeyCode::Down));
+        app.on_key(key(KeyCode::Enter));
+        assert_eq!(
+            app.take_outbox(),
+            vec![ClientMessage::GetGame { game: "g1".into() }]
+        );
+        app.on_message(ServerMessage::Game { record }, now);
+        let text = to_text(&app.render(80, 24, now));
+        assert!(text.contains("replay 0/1"), "{text}");
+        app.on_key(key(KeyCode::Right));
+        let text = to_text(&app.render(80, 24, now));
+        assert!(text.contains("ann ate poison and lost."), "{text}");
+        app.on_key(key(KeyCode::Esc));
+        assert!(matches!(app.screen, Screen::Games { .. }));
+        assert!(!app.quit());
+        app.on_key(key(KeyCode::Esc));
+        assert!(matches!(app.screen, Screen::Lobby));
+        assert_eq!(app.take_outbox(), vec![ClientMessage::ListRooms]);
     }
 }

@@ -111,7 +111,28 @@ impl App {
                 }
                 self.say(text, Style::Bad);
             }
-            ServerMessage::Games { .. } | ServerMessage::Game { .. } => {}
+            ServerMessage::Games { games } => {
+                self.games = games;
+                if let Screen::Games { selected } = &mut self.screen {
+                    *selected = (*selected).min(self.games.len().saturating_sub(1));
+                }
+            }
+            ServerMessage::Game { record } => {
+                if !matches!(self.screen, Screen::Games { .. }) {
+                    return;
+                }
+                match record.replay() {
+                    Ok(_) => {
+                        self.notice = None;
+                        self.screen = Screen::Replay {
+                            step: 0,
+                            record: Box::new(record),
+                            back: true,
+                        };
+                    }
+                    Err(e) => self.say(format!("That game does not replay: {e}"), Style::Bad),
+                }
+            }
         }
     }
 }

@@ -5,11 +5,11 @@
 use crate::cli::CreateArgs;
 use crate::hint::{self, HintJob, Hints};
 use crate::render_game::{self, GameView, Link, Notice};
-use crate::render_lobby::{self, LobbyView};
+use crate::render_lobby::{self, GamesView, LobbyView};
 use crate::room_state::RoomState;
 use crate::style::{Line, Style};
 use jchomp_protocol::record::Record;
-use jchomp_protocol::wire::{ClientMessage, RoomStatus, RoomSummary};
+use jchomp_protocol::wire::{ClientMessage, GameSummary, RoomStatus, RoomSummary};
 use std::time::{Duration, Instant};
 
 mod hints;
@@ -17,6 +17,9 @@ mod keys;
 mod messages;
 #[cfg(test)]
 mod test_support;
+
+/// How many recent games the games list asks for.
+pub const GAMES_LIMIT: u32 = 50;
 
 /// How often the lobby refreshes its room list.
 pub const LOBBY_REFRESH: Duration = Duration::from_secs(3);
@@ -111,12 +114,19 @@ pub enum Screen {
     Lobby,
     /// A room.
     Room(Box<RoomScreen>),
+    /// The recently finished games.
+    Games {
+        /// The selected line.
+        selected: usize,
+    },
     /// A stored game, at a step.
     Replay {
         /// The game.
         record: Box<Record>,
         /// The number of moves shown as played.
         step: usize,
+        /// Whether Esc goes back to the games list (else it quits).
+        back: bool,
     },
 }
 
@@ -128,6 +138,7 @@ pub struct App {
     /// The screen shown.
     pub screen: Screen,
     rooms: Vec<RoomSummary>,
+    games: Vec<GameSummary>,
     selected: usize,
     prompt: Option<(PromptKind, String)>,
     notice: Option<Notice>,
@@ -151,6 +162,7 @@ impl App {
             name: name.to_owned(),
             screen: Screen::Lobby,
             rooms: Vec::new(),
+            games: Vec::new(),
             selected: 0,
             prompt: None,
             notice: None,
@@ -179,6 +191,7 @@ impl App {
                 app.screen = Screen::Replay {
                     step: record.moves.len(),
                     record: Box::new(record),
+                    back: false,
                 }
             }
         }
@@ -267,9 +280,14 @@ impl App {
         &self.rooms
     }
 
+    /// The recently finished games, as last listed.
+    pub fn games(&self) -> &[GameSummary] {
+        &self.games
+    }
+
     /// Whether the client talks to a server at all (a replay does not).
     pub fn needs_server(&self) -> bool {
-        !matches!(self.screen, Screen::Replay { .. })
+        !matches!(self.screen, Screen::Replay { back: false, .. })
     }
 
     /// The link state changed.
@@ -378,7 +396,16 @@ impl App {
                     render_game::render(&view, width)
                 }
             },
-            Screen::Replay { record, step } => match RoomState::from_record(record, *step) {
+            Screen::Games { selected } => render_lobby::render_games(
+                &GamesView {
+                    games: &self.games,
+                    selected: *selected,
+                    notice: self.notice.as_ref(),
+                },
+                width,
+                height,
+            ),
+            Screen::Replay { record, step, .. } => match RoomState::from_record(record, *step) {
                 Ok(state) => render_game::render(
                     &GameView {
                         state: &state,
