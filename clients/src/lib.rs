@@ -11,11 +11,12 @@
 //! terminal and prints every step otherwise).
 //!
 //! Keys — lobby: ↑/↓ (j/k) select, Enter join, `w` watch, `c` create (the `create` flags),
-//! `i` join by id, `g` recent games (Enter replays one), `r` refresh. Game: arrows or hjkl move the cursor, whose rectangle shows what
-//! the selection would eat (`[ ]`) or why it is refused (`< >`); Enter or space eats, digits
-//! start typed coordinates `ROW,COL`, `?` toggles the engine's hints (two players, small
-//! positions), `b` adds a bot (host, while waiting), `L` leaves (twice in a game in play).
-//! Replay: ←/→ step, Home/End. `q` or Ctrl-C quits everywhere; a dropped connection is
+//! `i` join by id, `g` recent games (Enter replays one), `r` refresh. Game: arrows or hjkl
+//! move the cursor, whose rectangle shows what the selection would eat (`[ ]`) or why it is
+//! refused (`< >`); Enter or space eats, digits start typed coordinates `ROW,COL`, `?` toggles
+//! the engine's hints (two players, small positions), `b` adds a bot (host, while waiting),
+//! `L` leaves (twice in a game in play). Replay: ←/→ step, Home/End, Esc back. `q` or Ctrl-C
+//! quits everywhere; a dropped connection is
 //! resumed by itself, and quitting a game in play prints the `jchomp resume` command.
 //! `NO_COLOR` turns colours off; every cell kind keeps its own symbol.
 //!
