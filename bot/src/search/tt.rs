@@ -32,33 +32,54 @@ pub const NO_MOVE: u8 = 255;
 /// `Entry::depth` of a result searched to the end of the game (exact, no horizon).
 pub const PROVEN: u8 = 255;
 
-const EMPTY: Entry = Entry {
-    key: 0,
-    score: 0,
-    mv: NO_MOVE,
-    depth: 0,
-    bound: Bound::Upper,
-};
-
-/// A transposition table with a power-of-two number of entries.
+/// A table with a power-of-two number of entries, each packed in a `u128` so that a new
+/// table is zeroed memory the system hands over lazily (no time spent filling it).
 #[derive(Clone, Debug)]
 pub struct Table {
-    entries: Vec<Entry>,
+    entries: Vec<u128>,
     mask: usize,
+}
+
+#[inline]
+fn pack(e: Entry) -> u128 {
+    let bound = match e.bound {
+        Bound::Exact => 0u128,
+        Bound::Lower => 1,
+        Bound::Upper => 2,
+    };
+    u128::from(e.key)
+        | u128::from(e.score as u16) << 64
+        | u128::from(e.mv) << 80
+        | u128::from(e.depth) << 88
+        | bound << 96
+}
+
+#[inline]
+fn unpack(x: u128) -> Entry {
+    Entry {
+        key: x as u64,
+        score: (x >> 64) as u16 as i16,
+        mv: (x >> 80) as u8,
+        depth: (x >> 88) as u8,
+        bound: match (x >> 96) as u8 {
+            0 => Bound::Exact,
+            1 => Bound::Lower,
+            _ => Bound::Upper,
+        },
+    }
 }
 
 impl Table {
     /// A table of about `megabytes` MiB (at least 1024 entries).
     pub fn with_megabytes(megabytes: usize) -> Table {
-        let want = (megabytes << 20) / std::mem::size_of::<Entry>();
-        let want = want.max(1024);
+        let want = ((megabytes << 20) / std::mem::size_of::<u128>()).max(1024);
         let len = if want.is_power_of_two() {
             want
         } else {
             want.next_power_of_two() / 2
         };
         Table {
-            entries: vec![EMPTY; len],
+            entries: vec![0; len],
             mask: len - 1,
         }
     }
@@ -75,14 +96,14 @@ impl Table {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.entries.fill(EMPTY);
+        self.entries.fill(0);
     }
 
-    /// The entry stored for `key`, if any.
+    /// The entry stored for `key`, if any (depth 0 marks an empty slot).
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let i = (key as usize) & self.mask & !1;
-        let (a, b) = (self.entries[i], self.entries[i + 1]);
+        let (a, b) = (unpack(self.entries[i]), unpack(self.entries[i + 1]));
         if a.key == key && a.depth > 0 {
             Some(a)
         } else if b.key == key && b.depth > 0 {
@@ -96,14 +117,14 @@ impl Table {
     #[inline]
     pub fn store(&mut self, key: u64, depth: u8, bound: Bound, score: i16, mv: u8) {
         let i = (key as usize) & self.mask & !1;
-        let e = Entry {
+        let e = pack(Entry {
             key,
             score,
             mv,
             depth,
             bound,
-        };
-        let first = self.entries[i];
+        });
+        let first = unpack(self.entries[i]);
         if first.key == key || depth >= first.depth {
             self.entries[i] = e;
         } else {
@@ -129,6 +150,12 @@ mod tests {
             Some((-4, Bound::Lower))
         );
         assert_eq!(t.probe(6), None);
+        t.store(9, PROVEN, Bound::Upper, -29_990, NO_MOVE);
+        let e = t.probe(9).unwrap();
+        assert_eq!(
+            (e.score, e.mv, e.depth, e.bound),
+            (-29_990, NO_MOVE, PROVEN, Bound::Upper)
+        );
         t.clear();
         assert_eq!(t.probe(5), None);
     }
