@@ -39,14 +39,24 @@ impl Shared {
     }
 }
 
+/// Bytes tungstenite reads from a socket at once; also the capacity of each connection's read
+/// buffer, which is allocated for every connection and zero-filled before every read. Client
+/// messages are a few hundred bytes: 4 KiB holds many of them, where 16 KiB alone cost most of
+/// the per-connection memory budget (see docs/PERFORMANCE.md); a larger frame still grows the
+/// buffer as it needs.
+const READ_BUFFER: usize = 4 * 1024;
+/// Bytes of queued frames after which tungstenite writes to the socket without waiting for a
+/// flush (the writer flushes after each batch anyway); bounds the write buffer's idle capacity.
+const WRITE_BUFFER: usize = 4 * 1024;
+
 /// The tungstenite limits for the settings: messages and frames capped at
 /// `max_message_size`, small read and write buffers, and a bounded write buffer.
 pub(crate) fn ws_config(settings: &Settings) -> WebSocketConfig {
     let max = settings.max_message_size.max(1024);
     WebSocketConfig::default()
-        .read_buffer_size(16 * 1024)
-        .write_buffer_size(16 * 1024)
-        .max_write_buffer_size(16 * 1024 + 4 * max + 1024 * 1024)
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(WRITE_BUFFER)
+        .max_write_buffer_size(WRITE_BUFFER + 4 * max + 1024 * 1024)
         .max_message_size(Some(max))
         .max_frame_size(Some(max))
 }
