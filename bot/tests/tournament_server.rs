@@ -1,6 +1,7 @@
 //! A small tournament through a real server: `jchomp_server::run` in this process on
 //! 127.0.0.1:0 with a temporary data directory, and `jchomp-bot tournament --server` playing
-//! every game in a room of it, each bot its own WebSocket connection.
+//! every game in a room of it, each bot its own WebSocket connection. The server stores the same
+//! games, and the same tournament in-process plays exactly the same ones.
 
 // Helpers outside `#[test]` functions panic on purpose when something misbehaves.
 #![allow(clippy::expect_used)]
@@ -132,6 +133,39 @@ fn a_small_tournament_plays_every_game_in_a_server_room() {
         let same = same.expect("the server stored this game");
         assert_eq!(same.result, r.result);
     }
+
+    // The same tournament in-process plays the very same games.
+    let local = temp_dir("local");
+    let status = Command::new(env!("CARGO_BIN_EXE_jchomp-bot"))
+        .args([
+            "tournament",
+            "--quiet",
+            "--bot",
+            "random",
+            "--bot",
+            "greedy",
+        ])
+        .args([
+            "--bot",
+            "random",
+            "--players",
+            "3",
+            "--eat",
+            "1x2",
+            "--rounds",
+            "2",
+        ])
+        .arg("--out")
+        .arg(&local)
+        .output()
+        .expect("runs jchomp-bot")
+        .status;
+    assert!(status.success());
+    assert_eq!(
+        std::fs::read_to_string(local.join("games.jsonl")).expect("games.jsonl"),
+        std::fs::read_to_string(out.join("games.jsonl")).expect("games.jsonl")
+    );
+    let _ = std::fs::remove_dir_all(&local);
 
     let _ = stop.send(());
     rt.block_on(async {
