@@ -12,7 +12,7 @@ use jchomp_protocol::wire::GameSummary;
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
 use std::path::Path;
 use std::sync::Arc;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 /// Sequence number → record JSON; newest has the highest number.
@@ -142,10 +142,13 @@ impl Store {
     }
 }
 
+/// A record to commit, and who to tell once its commit is over.
+type Job = (Record, oneshot::Sender<()>);
+
 /// The rooms' way to the store: a bounded queue to one writer task, and shared read access.
 #[derive(Clone, Debug)]
 pub(crate) struct StoreHandle {
-    tx: mpsc::Sender<Record>,
+    tx: mpsc::Sender<Job>,
     store: Arc<Store>,
 }
 
@@ -157,15 +160,18 @@ impl StoreHandle {
         on_commit: impl Fn(usize, Result<(), &StoreError>) + Send + Sync + 'static,
     ) -> (StoreHandle, JoinHandle<()>) {
         let store = Arc::new(store);
-        let (tx, mut rx) = mpsc::channel::<Record>(1024);
+        let (tx, mut rx) = mpsc::channel::<Job>(1024);
         let writer_store = store.clone();
         let on_commit = Arc::new(on_commit);
         let writer = tokio::spawn(async move {
             while let Some(first) = rx.recv().await {
-                let mut batch = vec![first];
+                let (mut batch, mut done) = (vec![first.0], vec![first.1]);
                 while batch.len() < BATCH {
                     match rx.try_recv() {
-                        Ok(r) => batch.push(r),
+                        Ok((r, d)) => {
+                            batch.push(r);
+                            done.push(d);
+                        }
                         Err(_) => break,
                     }
                 }
@@ -189,16 +195,23 @@ impl StoreHandle {
                     }
                     Err(e) => tracing::error!(error = %e, games = n, "store writer panicked"),
                 }
+                for d in done {
+                    let _ = d.send(());
+                }
             }
         });
         (StoreHandle { tx, store }, writer)
     }
 
-    /// Queues a finished game for a durable commit (waits while the queue is full).
+    /// Stores a finished game and returns once its commit is durable (or has failed, which
+    /// is logged). Waits while the queue is full; records queued together share one commit.
     pub(crate) async fn save(&self, record: Record) {
-        if self.tx.send(record).await.is_err() {
+        let (done, committed) = oneshot::channel();
+        if self.tx.send((record, done)).await.is_err() {
             tracing::error!("the store writer is gone; a game record is lost");
+            return;
         }
+        let _ = committed.await;
     }
 
     /// The newest games, off the async threads.

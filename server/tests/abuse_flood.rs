@@ -7,7 +7,9 @@
 mod abuse_support;
 mod common;
 
-use abuse_support::{BINARY, Bystanders, Ending, PING, Raw, TEXT, encode, still_serving};
+use abuse_support::{
+    BINARY, Bystanders, Ending, PING, Raw, TEXT, encode, ending_of, still_serving,
+};
 use common::TestServer;
 use serde_json::Value;
 use tokio::io::AsyncWriteExt;
@@ -25,17 +27,22 @@ async fn simultaneous_floods_are_cut_off_and_the_game_goes_on() {
     let mut flooders = Vec::new();
     for round in 0..2 {
         for (opcode, payload) in kinds {
-            let mut raw = Raw::upgrade(server.addr, "/ws").await;
+            let raw = Raw::upgrade(server.addr, "/ws").await;
+            let (mut rd, mut wr) = raw.stream.into_split();
             flooders.push(tokio::spawn(async move {
-                // 3000 messages in a few large writes: far past the burst of 500.
+                // 3000 messages in a few large writes: far past the burst of 500. (The
+                // flooder reads the answers: one that does not is a stalled reader, dropped
+                // after the write timeout; see the limits tests.)
                 let frame = encode(true, opcode, payload, true);
                 let chunk: Vec<u8> = frame.repeat(300);
-                for _ in 0..10 {
-                    if raw.stream.write_all(&chunk).await.is_err() {
-                        break;
+                tokio::spawn(async move {
+                    for _ in 0..10 {
+                        if wr.write_all(&chunk).await.is_err() {
+                            break;
+                        }
                     }
-                }
-                (round, opcode, raw.ending().await)
+                });
+                (round, opcode, ending_of(&mut rd).await)
             }));
         }
     }

@@ -189,9 +189,11 @@ async fn run_room(mut room: Room, mut rx: mpsc::Receiver<RoomEvent>) {
             },
             _ = sleep_until(deadline) => room.on_timers(Instant::now()),
         }
+        // A finished game is announced only once its record is durable.
         if let Some(record) = room.take_record() {
             room.ctx().store.save(record).await;
         }
+        room.release_ending();
         if room.should_close() {
             break;
         }

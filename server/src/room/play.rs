@@ -65,6 +65,7 @@ impl Room {
     }
 
     /// After an accepted move: `moved` to everyone, then the end of the game or the next turn.
+    /// The `moved` and the snapshot that end a game wait in `ending` until its record is stored.
     pub(super) fn after_move(&mut self, seat: Seat, row: i64, col: i64) {
         inc(&self.ctx.metrics.moves);
         self.version += 1;
@@ -83,25 +84,28 @@ impl Room {
             },
             result: result.map(ResultJson::from),
         });
-        self.broadcast(&moved);
         match result {
             Some(r) => {
                 self.finish(r);
-                self.broadcast(&ServerMessage::Room(self.snapshot()));
+                let snapshot = ServerMessage::Room(self.snapshot());
+                self.ending.extend([moved, snapshot]);
             }
             None => {
+                self.broadcast(&moved);
                 self.arm_turn_timer();
                 self.maybe_bot();
             }
         }
     }
 
-    /// Ends the game with a result decided outside the rules, then tells everyone.
+    /// Ends the game with a result decided outside the rules; everyone is told once its
+    /// record is stored.
     pub(super) fn end_game(&mut self, result: GameResult) {
         self.game.end(result);
         self.version += 1;
         self.finish(result);
-        self.broadcast(&ServerMessage::Room(self.snapshot()));
+        let snapshot = ServerMessage::Room(self.snapshot());
+        self.ending.push(snapshot);
     }
 
     /// Marks the game finished, counts it and prepares its record.

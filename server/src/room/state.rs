@@ -78,6 +78,9 @@ pub(crate) struct Room {
     pub(super) close_at: Option<Instant>,
     pub(super) started_ms: Option<u64>,
     pub(super) record: Option<Record>,
+    /// The messages announcing the end of the game, held back until its record is committed
+    /// (so that a game a player has seen end survives a crash).
+    pub(super) ending: Vec<ServerMessage>,
     /// Set when nobody is left to play or watch.
     pub(super) empty: bool,
 }
@@ -130,6 +133,7 @@ impl Room {
             close_at: None,
             started_ms: None,
             record: None,
+            ending: Vec::new(),
             empty: false,
         }
     }
@@ -241,6 +245,13 @@ impl Room {
     /// The record of the game that just finished, to be stored.
     pub(crate) fn take_record(&mut self) -> Option<Record> {
         self.record.take()
+    }
+
+    /// Sends the messages announcing the end of the game, once its record is stored.
+    pub(crate) fn release_ending(&mut self) {
+        for msg in std::mem::take(&mut self.ending) {
+            self.broadcast(&msg);
+        }
     }
 
     /// Whether the room should close: nobody left in a waiting room, nobody connected to a

@@ -6,7 +6,7 @@ use crate::common::{Client, TestServer, config};
 use serde_json::json;
 use std::net::SocketAddr;
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 /// Text frame opcode.
@@ -90,25 +90,7 @@ impl Raw {
 
     /// Reads frames until a close frame or the end of the socket (waits up to 5 s).
     pub async fn ending(&mut self) -> Ending {
-        let mut texts = Vec::new();
-        loop {
-            let frame = tokio::time::timeout(Duration::from_secs(5), read_frame(&mut self.stream))
-                .await
-                .expect("the server ends the connection in time");
-            match frame {
-                None => return Ending::Eof(texts),
-                Some((0x8, p)) => {
-                    let code = if p.len() >= 2 {
-                        u16::from_be_bytes([p[0], p[1]])
-                    } else {
-                        1005
-                    };
-                    return Ending::Close(code, texts);
-                }
-                Some((0x1, p)) => texts.push(String::from_utf8(p).unwrap()),
-                Some(_) => {}
-            }
-        }
+        ending_of(&mut self.stream).await
     }
 
     /// The next text message (skipping control frames), or `None` at the end.
@@ -151,8 +133,31 @@ pub fn encode(fin: bool, opcode: u8, payload: &[u8], masked: bool) -> Vec<u8> {
     out
 }
 
+/// Reads server frames until a close frame or the end of the socket (waits up to 5 s).
+pub async fn ending_of<R: AsyncRead + Unpin>(stream: &mut R) -> Ending {
+    let mut texts = Vec::new();
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(5), read_frame(stream))
+            .await
+            .expect("the server ends the connection in time");
+        match frame {
+            None => return Ending::Eof(texts),
+            Some((0x8, p)) => {
+                let code = if p.len() >= 2 {
+                    u16::from_be_bytes([p[0], p[1]])
+                } else {
+                    1005
+                };
+                return Ending::Close(code, texts);
+            }
+            Some((0x1, p)) => texts.push(String::from_utf8(p).unwrap()),
+            Some(_) => {}
+        }
+    }
+}
+
 /// Reads one server frame (opcode, payload); `None` at the end of the socket or on a reset.
-async fn read_frame(stream: &mut TcpStream) -> Option<(u8, Vec<u8>)> {
+async fn read_frame<R: AsyncRead + Unpin>(stream: &mut R) -> Option<(u8, Vec<u8>)> {
     let mut h = [0u8; 2];
     stream.read_exact(&mut h).await.ok()?;
     let len = match h[1] & 0x7f {

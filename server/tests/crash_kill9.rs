@@ -1,0 +1,148 @@
+//! Crash safety of the real binary: many games are played at full speed, the server is killed
+//! with SIGKILL in the middle of it (twice over, on the same data directory), and after
+//! every restart the database opens cleanly and every game whose end a player had seen before
+//! the kill is there and replays.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{Client, config, local_game, pick};
+use jchomp_protocol::record::Record;
+use serde_json::json;
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::Notify;
+
+/// Starts the real binary on a free port; returns the child and its address.
+fn spawn_server(dir: &Path) -> (Child, SocketAddr) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jchomp-server"))
+        .args(["--addr", "127.0.0.1:0", "--data-dir"])
+        .arg(dir)
+        .env("RUST_LOG", "error")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("jchomp-server listening on ws://")
+        .and_then(|r| r.strip_suffix("/ws"))
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+    (child, addr.parse().unwrap())
+}
+
+/// Two clients playing game after game until the server dies; pushes the id of every game
+/// whose final snapshot reached both players.
+async fn play_games(addr: SocketAddr, finished: Arc<Mutex<Vec<String>>>, seen: Arc<Notify>) {
+    let cfg = config(4, 5, 2, [1, 1], &[[0, 0]]);
+    let mut a = Client::connect(addr).await;
+    let mut b = Client::connect(addr).await;
+    loop {
+        let (room, _) = a.create("alice", cfg.clone()).await;
+        b.join(&room, "bob").await;
+        a.expect("room").await;
+        let mut game = local_game(&cfg);
+        while let Some(seat) = game.to_move() {
+            let cell = pick(&game);
+            let mover = if seat == 0 { &mut a } else { &mut b };
+            mover
+                .send(json!({"type":"move","row":cell.row,"col":cell.col}))
+                .await;
+            game.select(cell.row.into(), cell.col.into()).unwrap();
+            a.expect("moved").await;
+            b.expect("moved").await;
+        }
+        a.expect("room").await;
+        b.expect("room").await;
+        finished.lock().unwrap().push(room);
+        seen.notify_one();
+        // Both leave (skipping the snapshots the other's leaving causes) before the next game.
+        for c in [&mut a, &mut b] {
+            c.send(json!({"type":"leave"})).await;
+            c.until("left").await;
+        }
+    }
+}
+
+/// Fetches one record; `None` if the server does not have it.
+async fn fetch(c: &mut Client, id: &str) -> Option<Record> {
+    c.send(json!({"type":"get_game","game":id})).await;
+    let v = c.recv().await;
+    if v["type"] == "error" {
+        assert_eq!(v["code"], "no_such_game", "{v}");
+        return None;
+    }
+    assert_eq!(v["type"], "game", "{v}");
+    Some(serde_json::from_value(v["record"].clone()).unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_finished_game_survives_sigkill_during_heavy_play() {
+    let dir = common::temp_dir();
+    let mut before_kill: Vec<String> = Vec::new();
+    for round in 0..2 {
+        let (mut child, addr) = spawn_server(&dir);
+        let finished = Arc::new(Mutex::new(Vec::new()));
+        let notify = Arc::new(Notify::new());
+        let players: Vec<_> = (0..8)
+            .map(|_| tokio::spawn(play_games(addr, finished.clone(), notify.clone())))
+            .collect();
+        // Kill the moment the 30th game is seen finished, so that the last games seen are as
+        // fresh as they can be, while the other players are in the middle of theirs.
+        let seen = tokio::time::timeout(Duration::from_secs(20), async {
+            loop {
+                notify.notified().await;
+                let seen = finished.lock().unwrap();
+                if seen.len() >= 30 {
+                    break seen.clone();
+                }
+            }
+        })
+        .await
+        .expect("30 games within 20 s");
+        child.kill().unwrap(); // SIGKILL: no shutdown code runs
+        child.wait().unwrap();
+        for p in players {
+            // The players fail once the server is gone.
+            let _ = p.await;
+        }
+        assert!(seen.len() >= 10, "round {round}: only {} games", seen.len());
+        before_kill.extend(seen);
+
+        // The database opens cleanly and holds every game seen finished, in every round so far.
+        let (mut child, addr) = spawn_server(&dir);
+        let mut c = Client::connect(addr).await;
+        let mut missing = Vec::new();
+        for id in &before_kill {
+            match fetch(&mut c, id).await {
+                Some(record) => {
+                    assert_eq!(record.id.as_deref(), Some(id.as_str()));
+                    assert!(record.result.is_some(), "{id}");
+                    record.replay().unwrap();
+                }
+                None => missing.push(id.clone()),
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "round {round}: {} of {} finished games lost: {missing:?}",
+            missing.len(),
+            before_kill.len()
+        );
+        c.send(json!({"type":"list_games","limit":100})).await;
+        let listed = c.expect("games").await;
+        // Games that ended between the last look and the kill may be there too.
+        assert!(listed["games"].as_array().unwrap().len() >= before_kill.len().min(100));
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
