@@ -61,6 +61,7 @@ pub(crate) async fn serve_tcp(mut stream: TcpStream, addr: SocketAddr, ctx: Arc<
             }
         };
     const TEXT: &str = "text/plain; charset=utf-8";
+    let echo = ctx.settings.echo_path.as_deref() == Some(head.path.as_str());
     match (head.method.as_str(), head.path.as_str()) {
         ("GET", "/healthz") => {
             let (status, body) = if ctx.shutting_down() {
@@ -77,7 +78,7 @@ pub(crate) async fn serve_tcp(mut stream: TcpStream, addr: SocketAddr, ctx: Arc<
         (_, "/healthz" | "/metrics") => {
             let _ = http::respond(&mut stream, "405 Method Not Allowed", TEXT, "use GET\n").await;
         }
-        (_, "/ws") => match head.websocket_key() {
+        (_, path) if path == "/ws" || echo => match head.websocket_key() {
             Ok(key) => {
                 let answer = http::switching_protocols(key);
                 if stream.write_all(answer.as_bytes()).await.is_err() {
@@ -90,7 +91,7 @@ pub(crate) async fn serve_tcp(mut stream: TcpStream, addr: SocketAddr, ctx: Arc<
                     Some(ctx.ws_config),
                 )
                 .await;
-                serve_ws(ws, addr, ctx).await;
+                serve_ws(ws, addr, ctx, echo).await;
             }
             Err((status, body)) => {
                 let _ = http::respond(&mut stream, status, TEXT, body).await;
@@ -122,8 +123,10 @@ enum End {
     Protocol,
 }
 
-/// Serves one WebSocket connection until it ends.
-async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Shared>) {
+/// Serves one WebSocket connection until it ends. With `echo` (the test-only echo path) text
+/// and binary messages are sent back as they came instead of being played; everything else —
+/// limits, rate limit, queue, pings, closing — is the same.
+async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Shared>, echo: bool) {
     let id = next_conn_id();
     let started = Instant::now();
     inc(&ctx.metrics.connections_open);
@@ -223,11 +226,19 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
                     match msg {
                         Message::Text(text) => {
                             inc(&ctx.metrics.messages_in);
-                            session.handle_text(&text).await;
+                            if echo {
+                                peer.send(&text);
+                            } else {
+                                session.handle_text(&text).await;
+                            }
                         }
-                        Message::Binary(_) => {
+                        Message::Binary(data) => {
                             inc(&ctx.metrics.messages_in);
-                            session.handle_binary();
+                            if echo {
+                                peer.send_binary(data);
+                            } else {
+                                session.handle_binary();
+                            }
                         }
                         _ => {}
                     }

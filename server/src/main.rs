@@ -46,6 +46,9 @@ struct Args {
     /// Messages queued per client before it is dropped as a slow reader (default 256).
     #[arg(long)]
     queue: Option<usize>,
+    /// Test only: echo WebSocket messages on this path (e.g. /echo) for protocol test suites.
+    #[arg(long)]
+    echo_path: Option<String>,
     /// Seconds a finished room stays listed (default 120).
     #[arg(long)]
     linger_secs: Option<u64>,
@@ -90,6 +93,9 @@ impl Args {
         }
         if let Some(v) = self.queue {
             s.outgoing_queue = v;
+        }
+        if let Some(v) = &self.echo_path {
+            s.echo_path = Some(v.clone());
         }
         if let Some(v) = self.linger_secs {
             s.finished_linger = secs(v);

@@ -5,8 +5,8 @@ use jchomp_protocol::wire::ServerMessage;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use tokio::sync::{Notify, mpsc};
-use tokio_tungstenite::tungstenite::Utf8Bytes;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::{Bytes, Utf8Bytes};
 
 /// A connection's id, unique for the life of the server process.
 pub(crate) type ConnId = u64;
@@ -23,6 +23,8 @@ pub(crate) fn next_conn_id() -> ConnId {
 pub(crate) enum Outgoing {
     /// A JSON text frame, serialised once and shared.
     Text(Utf8Bytes),
+    /// A binary frame (only the test-only echo path sends any).
+    Binary(Bytes),
     /// A close frame; the writer stops after it.
     Close(CloseCode, &'static str),
 }
@@ -63,6 +65,11 @@ impl Peer {
     /// delays its room); a closed queue is ignored.
     pub(crate) fn send(&self, text: &Utf8Bytes) {
         self.push(Outgoing::Text(text.clone()));
+    }
+
+    /// Queues a binary frame (for the test-only echo path).
+    pub(crate) fn send_binary(&self, data: Bytes) {
+        self.push(Outgoing::Binary(data));
     }
 
     /// Encodes and queues one message for this peer alone.

@@ -52,6 +52,10 @@ pub struct Settings {
     pub list_games_max: u32,
     /// Time graceful shutdown may take to close clients and store finished games.
     pub shutdown_timeout: Duration,
+    /// Test only: a path (such as `/echo`) whose WebSocket messages are echoed back instead of
+    /// played, for protocol test suites such as Autobahn. It runs through the same connection
+    /// code and limits as `/ws`. `None` (the default) serves no echo.
+    pub echo_path: Option<String>,
 }
 
 impl Default for Settings {
@@ -77,6 +81,7 @@ impl Default for Settings {
             list_games_default: 20,
             list_games_max: 100,
             shutdown_timeout: Duration::from_secs(4),
+            echo_path: None,
         }
     }
 }

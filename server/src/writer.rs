@@ -55,6 +55,7 @@ pub(crate) async fn write_loop(
             for out in batch {
                 match out {
                     Outgoing::Text(t) => sink.feed(Message::Text(t)).await?,
+                    Outgoing::Binary(b) => sink.feed(Message::Binary(b)).await?,
                     Outgoing::Close(code, reason) => {
                         closing = true;
                         let frame = CloseFrame {

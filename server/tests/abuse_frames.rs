@@ -143,3 +143,43 @@ async fn protocol_violations_are_closed_with_1002() {
     }
     still_serving(&server).await;
 }
+
+#[tokio::test]
+async fn the_echo_path_is_off_by_default_and_keeps_the_limits_of_ws() {
+    let plain = server().await;
+    let (status, _) = plain.http_get("/echo").await;
+    assert!(status.contains("404"), "{status}");
+    let server = TestServer::start_with(Settings {
+        max_message_size: 8 * 1024,
+        rate_limit_per_sec: 1,
+        rate_limit_burst: 4,
+        echo_path: Some("/echo".to_string()),
+        ..settings()
+    })
+    .await;
+    let mut raw = Raw::upgrade(server.addr, "/echo").await;
+    raw.text("not even JSON \u{e9}").await;
+    assert_eq!(raw.next_text().await.unwrap(), "not even JSON \u{e9}");
+    raw.frame(true, BINARY, &[0, 159, 146, 150]).await;
+    assert_eq!(
+        raw.next_frame().await,
+        Some((BINARY, vec![0, 159, 146, 150]))
+    );
+    // The rate limit of /ws: the burst is 4 messages.
+    raw.text("3").await;
+    raw.text("4").await;
+    raw.text("5").await;
+    match raw.ending().await {
+        Ending::Close(1008, texts) => {
+            assert_eq!(texts[..2], ["3", "4"]);
+            assert!(texts[2].contains("rate_limited"), "{texts:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // The size limit of /ws.
+    let mut raw = Raw::upgrade(server.addr, "/echo").await;
+    raw.frame(true, TEXT, &[b'x'; 9000]).await;
+    assert_eq!(code(&raw.ending().await), 1009);
+    // The game is still at /ws.
+    still_serving(&server).await;
+}

@@ -93,6 +93,13 @@ impl Raw {
         ending_of(&mut self.stream).await
     }
 
+    /// The next frame (opcode, payload), or `None` at the end of the socket.
+    pub async fn next_frame(&mut self) -> Option<(u8, Vec<u8>)> {
+        tokio::time::timeout(Duration::from_secs(5), read_frame(&mut self.stream))
+            .await
+            .expect("a frame in time")
+    }
+
     /// The next text message (skipping control frames), or `None` at the end.
     pub async fn next_text(&mut self) -> Option<String> {
         loop {
