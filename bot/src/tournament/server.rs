@@ -3,13 +3,16 @@
 //! in seat order, and each bot's selections go through the protocol. The room's turn timer
 //! (`move_time_ms`) is the longest time limit among its bots, so the server judges overtime; a
 //! bot that panics or has no valid selection leaves the game, which the server ends `abandoned`.
+//! A bot thinks on a blocking thread while every connection goes on being read (answering the
+//! server's pings), and the messages read early are kept in order.
 
 use super::play::{Clock, Failure, Played};
 use super::ws::WsClient;
-use crate::player::Player;
+use crate::player::{Player, RandomPlayer};
 use jchomp_protocol::json::ConfigJson;
-use jchomp_protocol::rules::{Config, Game, GameResult, Seat};
+use jchomp_protocol::rules::{Cell, Config, Game, GameResult, Position, Seat};
 use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
+use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
@@ -53,6 +56,41 @@ fn seen(msg: ServerMessage) -> Result<Seen, String> {
     })
 }
 
+/// Every seat's connection, with the messages read early (while a bot was thinking) kept in
+/// order for later.
+struct Seats {
+    conns: Vec<WsClient>,
+    inbox: Vec<VecDeque<ServerMessage>>,
+}
+
+impl Seats {
+    /// Seat `i`'s next message: a kept one first, else one from its connection.
+    async fn next(&mut self, i: usize, wait: Duration) -> Result<ServerMessage, String> {
+        match self.inbox[i].pop_front() {
+            Some(msg) => Ok(msg),
+            None => self.conns[i].recv(wait).await,
+        }
+    }
+
+    /// Reads every connection (which also answers the server's pings) until `work` is done,
+    /// keeping the messages for [`Seats::next`].
+    async fn pump_until<F: Future>(&mut self, work: F) -> Result<F::Output, String> {
+        let mut work = std::pin::pin!(work);
+        let Seats { conns, inbox } = self;
+        loop {
+            let any =
+                futures_util::future::select_all(conns.iter_mut().map(|c| Box::pin(c.recv(IDLE))));
+            tokio::select! {
+                done = &mut work => return Ok(done),
+                (msg, i, _) = any => inbox[i].push_back(msg?),
+            }
+        }
+    }
+}
+
+/// How long a connection may stay silent while a bot thinks (the server pings every few seconds).
+const IDLE: Duration = Duration::from_secs(24 * 60 * 60);
+
 /// Waits on `conn` for the `joined` answer and returns the room and seat.
 async fn joined(conn: &mut WsClient) -> Result<(String, Seat), String> {
     loop {
@@ -83,22 +121,41 @@ pub async fn play_on_server(
     for _ in names {
         conns.push(WsClient::connect(url).await?);
     }
-    let result = seat_and_play(&mut conns, config, names, players, timer, clock).await;
-    for conn in conns {
+    let mut seats = Seats {
+        inbox: conns.iter().map(|_| VecDeque::new()).collect(),
+        conns,
+    };
+    let result = seat_and_play(&mut seats, config, names, players, timer, clock).await;
+    for conn in seats.conns {
         conn.close().await;
     }
     result
 }
 
-async fn seat_and_play(
+/// Runs `player` on a blocking thread (so that the connections are read meanwhile) and hands it
+/// back with its answer; a panic is caught.
+async fn think(
+    mut player: Box<dyn Player>,
+    config: Config,
+    position: Position,
+) -> (Option<Box<dyn Player>>, Result<Option<Cell>, ()>) {
+    let handle = tokio::task::spawn_blocking(move || {
+        let choice = catch_unwind(AssertUnwindSafe(|| player.choose(&config, &position)));
+        (player, choice.map_err(|_| ()))
+    });
+    match handle.await {
+        Ok((player, choice)) => (Some(player), choice),
+        Err(_) => (None, Err(())),
+    }
+}
+
+/// Seat 0 creates the room, the others join it in seat order.
+async fn seat_bots(
     conns: &mut [WsClient],
     config: &Config,
     names: &[String],
-    players: &mut [Box<dyn Player>],
-    timer: Option<Duration>,
-    clock: Clock<'_>,
-) -> Result<Option<Played>, String> {
-    let move_time_ms = timer.map(|t| t.as_millis().max(1) as u64);
+    move_time_ms: Option<u64>,
+) -> Result<(), String> {
     conns[0]
         .send(&ClientMessage::CreateRoom {
             name: names[0].clone(),
@@ -119,11 +176,24 @@ async fn seat_and_play(
             ));
         }
     }
+    Ok(())
+}
+
+async fn seat_and_play(
+    seats: &mut Seats,
+    config: &Config,
+    names: &[String],
+    players: &mut [Box<dyn Player>],
+    timer: Option<Duration>,
+    clock: Clock<'_>,
+) -> Result<Option<Played>, String> {
+    let move_time_ms = timer.map(|t| t.as_millis().max(1) as u64);
+    seat_bots(&mut seats.conns, config, names, move_time_ms).await?;
     let wait = timer.unwrap_or_default() + ANSWER;
     let mut game = Game::new(*config);
     let mut failure = None;
     // Moves each connection has reported so far (every seat hears every move).
-    let mut heard = vec![0usize; conns.len()];
+    let mut heard = vec![0usize; seats.conns.len()];
     while let Some(seat) = game.to_move() {
         if clock.watchdog.aborted() {
             return Ok(None);
@@ -134,8 +204,11 @@ async fn seat_and_play(
             None => clock.watchdog.ready(clock.alarm),
         }
         let position = *game.position();
-        let player = &mut players[s];
-        let choice = catch_unwind(AssertUnwindSafe(|| player.choose(config, &position)));
+        let player = std::mem::replace(&mut players[s], Box::new(RandomPlayer::new(0)));
+        let (back, choice) = seats.pump_until(think(player, *config, position)).await?;
+        if let Some(player) = back {
+            players[s] = player;
+        }
         if timer.is_some() {
             clock.watchdog.disarm(clock.alarm);
         }
@@ -152,7 +225,7 @@ async fn seat_and_play(
         };
         match cell {
             Ok(cell) => {
-                conns[s]
+                seats.conns[s]
                     .send(&ClientMessage::Move {
                         row: i64::from(cell.row),
                         col: i64::from(cell.col),
@@ -161,19 +234,19 @@ async fn seat_and_play(
             }
             Err(f) => {
                 failure = Some((seat, f));
-                conns[s].send(&ClientMessage::Leave).await?;
+                seats.conns[s].send(&ClientMessage::Leave).await?;
             }
         }
         // Read the mover's messages up to its own move or the end of the game (after a leave,
         // the next seat's: the leaver is no longer told about the room).
         let reader = if failure.is_some() {
-            (s + 1) % conns.len()
+            (s + 1) % seats.conns.len()
         } else {
             s
         };
         let target = game.moves().len() + 1;
         while heard[reader] < target && game.result().is_none() {
-            match seen(conns[reader].recv(wait).await?)? {
+            match seen(seats.next(reader, wait).await?)? {
                 Seen::Moved {
                     row, col, result, ..
                 } => {
