@@ -273,3 +273,117 @@ async fn seat_and_play(
     }
     Ok(Some(Played { game, failure }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::watchdog::Watchdog;
+    use super::*;
+    use jchomp_protocol::rules::Setup;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    struct Panics;
+    impl Player for Panics {
+        fn choose(&mut self, _: &Config, _: &Position) -> Option<Cell> {
+            panic!("this bot always panics (on purpose, in a test)")
+        }
+    }
+
+    struct Sleeps;
+    impl Player for Sleeps {
+        fn choose(&mut self, c: &Config, p: &Position) -> Option<Cell> {
+            std::thread::sleep(Duration::from_millis(400));
+            RandomPlayer::new(0).choose(c, p)
+        }
+    }
+
+    /// Plays one game on a fresh in-process server.
+    fn play(first: Box<dyn Player>, limits: [Option<Duration>; 2]) -> Played {
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        let data = std::env::temp_dir().join(format!(
+            "jchomp-tournament-unit-{}-{}",
+            std::process::id(),
+            next_id()
+        ));
+        let listener = rt
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap();
+        let url = format!("ws://{}/ws", listener.local_addr().unwrap());
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let settings = jchomp_server::Settings {
+            data_dir: data.clone(),
+            ..jchomp_server::Settings::default()
+        };
+        rt.spawn(jchomp_server::run(listener, settings, async move {
+            let _ = stopped.await;
+        }));
+        let config = Config::new(&Setup {
+            rows: 4,
+            cols: 5,
+            players: 2,
+            eat: [1, 1],
+            poison: vec![[0, 0]],
+        })
+        .unwrap();
+        let dog = Watchdog::new(1, Arc::new(AtomicBool::new(false)));
+        let alarm = dog.alarm(0);
+        let clock = Clock {
+            watchdog: &dog,
+            alarm: &alarm,
+        };
+        let names = ["a".to_string(), "b".to_string()];
+        let mut players: Vec<Box<dyn Player>> = vec![first, Box::new(RandomPlayer::new(3))];
+        let played = rt
+            .block_on(play_on_server(
+                &url,
+                &config,
+                &names,
+                &mut players,
+                &limits,
+                clock,
+            ))
+            .unwrap()
+            .unwrap();
+        let _ = stop.send(());
+        let _ = std::fs::remove_dir_all(&data);
+        played
+    }
+
+    fn next_id() -> u64 {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    }
+
+    #[test]
+    fn failing_bots_lose_on_the_server_too() {
+        let p = play(Box::new(RandomPlayer::new(1)), [None, None]);
+        assert_eq!(p.failure, None);
+        assert!(matches!(
+            p.game.result(),
+            Some(GameResult::Poisoned { .. } | GameResult::Tie)
+        ));
+
+        let p = play(Box::new(Panics), [None, None]);
+        assert_eq!(p.failure, Some((0, Failure::Crash)));
+        assert_eq!(p.game.result(), Some(GameResult::Abandoned { loser: 0 }));
+
+        let p = play(Box::new(Sleeps), [Some(Duration::from_millis(50)), None]);
+        assert_eq!(p.failure, Some((0, Failure::Overtime)));
+        assert_eq!(p.game.result(), Some(GameResult::Timeout { loser: 0 }));
+    }
+
+    #[test]
+    fn an_invalid_selection_loses_on_the_server() {
+        struct Repeats;
+        impl Player for Repeats {
+            fn choose(&mut self, _: &Config, _: &Position) -> Option<Cell> {
+                Some(Cell::new(3, 4))
+            }
+        }
+        // Its first move eats (3,4); its second names (3,4) again: already eaten.
+        let p = play(Box::new(Repeats), [None, None]);
+        assert_eq!(p.failure, Some((0, Failure::Illegal)));
+        assert_eq!(p.game.result(), Some(GameResult::Abandoned { loser: 0 }));
+    }
+}
