@@ -2,17 +2,19 @@
 //! rotation of the same bots per start configuration, standings with Elo, SPRT early stop,
 //! resumable output, and play in-process or through a running server.
 //!
-//! The pieces: [`schedule`] (who plays which game index), [`starts`] (start configurations),
-//! [`play`] (one game in-process, with failures and overruns), [`runner`] (the worker pool that
-//! hands finished games on in index order), [`standings`], [`elo`], [`sprt`], [`output`]
-//! (`tournament.json`, `games.jsonl`, `results.json`, resume), [`progress`], [`report`] (the
-//! standings table) and [`tournament`](run) itself.
+//! The pieces: [`settings`] (what a tournament is), [`schedule`] (who plays which game index),
+//! [`starts`] (start configurations), [`play`] (one game in-process, with failures and overruns),
+//! [`server`] (one game in a room of a running server), [`runner`] (the worker pool that hands
+//! finished games on in index order), [`standings`], [`elo`], [`sprt`], [`output`] (the output
+//! directory and resume), [`results`] (`results.json`), [`progress`], [`report`] (the standings
+//! table), and [`run`] and [`resume`] themselves.
 
 pub mod elo;
 pub mod output;
 pub mod play;
 pub mod progress;
 pub mod report;
+pub mod results;
 pub mod runner;
 pub mod schedule;
 pub mod server;

@@ -1,9 +1,10 @@
 //! [`run`] and [`resume`]: a tournament from its settings to its standings, writing the output
 //! directory as games finish, in game-index order.
 
-use super::output::{self, OutDir, Results};
+use super::output::{self, OutDir};
 use super::play::{Clock, Failure, play_game};
 use super::progress::Progress;
+use super::results::Results;
 use super::runner::{End, Flow, Pool};
 use super::schedule::{Schedule, Slot, derive_seed};
 use super::server::play_on_server;
