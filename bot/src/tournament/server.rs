@@ -292,7 +292,7 @@ mod tests {
     struct Sleeps;
     impl Player for Sleeps {
         fn choose(&mut self, c: &Config, p: &Position) -> Option<Cell> {
-            std::thread::sleep(Duration::from_millis(400));
+            std::thread::sleep(Duration::from_millis(1000));
             RandomPlayer::new(0).choose(c, p)
         }
     }
@@ -368,7 +368,7 @@ mod tests {
         assert_eq!(p.failure, Some((0, Failure::Crash)));
         assert_eq!(p.game.result(), Some(GameResult::Abandoned { loser: 0 }));
 
-        let p = play(Box::new(Sleeps), [Some(Duration::from_millis(50)), None]);
+        let p = play(Box::new(Sleeps), [Some(Duration::from_millis(20)), None]);
         assert_eq!(p.failure, Some((0, Failure::Overtime)));
         assert_eq!(p.game.result(), Some(GameResult::Timeout { loser: 0 }));
     }
