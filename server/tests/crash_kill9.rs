@@ -17,8 +17,24 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::Notify;
 
-/// Starts the real binary on a free port; returns the child and its address.
-fn spawn_server(dir: &Path) -> (Child, SocketAddr) {
+/// The server process; killed (SIGKILL) when dropped, so that a failing test leaves none behind.
+struct Server(Child);
+
+impl Server {
+    fn kill(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Starts the real binary on a free port; returns the process and its address.
+fn spawn_server(dir: &Path) -> (Server, SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_jchomp-server"))
         .args(["--addr", "127.0.0.1:0", "--data-dir"])
         .arg(dir)
@@ -36,7 +52,7 @@ fn spawn_server(dir: &Path) -> (Child, SocketAddr) {
         .strip_prefix("jchomp-server listening on ws://")
         .and_then(|r| r.strip_suffix("/ws"))
         .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
-    (child, addr.parse().unwrap())
+    (Server(child), addr.parse().unwrap())
 }
 
 /// Two clients playing game after game until the server dies; pushes the id of every game
@@ -108,8 +124,7 @@ async fn every_finished_game_survives_sigkill_during_heavy_play() {
         })
         .await
         .expect("30 games within 20 s");
-        child.kill().unwrap(); // SIGKILL: no shutdown code runs
-        child.wait().unwrap();
+        child.kill(); // SIGKILL: no shutdown code runs
         for p in players {
             // The players fail once the server is gone.
             let _ = p.await;
@@ -141,8 +156,7 @@ async fn every_finished_game_survives_sigkill_during_heavy_play() {
         let listed = c.expect("games").await;
         // Games that ended between the last look and the kill may be there too.
         assert!(listed["games"].as_array().unwrap().len() >= before_kill.len().min(100));
-        child.kill().unwrap();
-        child.wait().unwrap();
+        child.kill();
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
