@@ -53,7 +53,7 @@ fn kept_client_messages_replay() {
 
 #[test]
 fn kept_records_replay() {
-    replay("record_replay", 5, checks::record_replay);
+    replay("record_replay", 10, checks::record_replay);
 }
 
 #[test]
