@@ -152,6 +152,13 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
     );
     let mut shutdown = ctx.shutdown.clone();
     let mut last_seen = Instant::now();
+    // The kick, shutdown and idle futures live as long as the loop: registering a waiter or a
+    // timer afresh for every frame cost more than reading the frame. The idle timer is moved
+    // forward only when it fires early (something arrived since it was set).
+    let kick = signal.kick.notified();
+    let stop = crate::shared::shutting_down(&mut shutdown);
+    let idle = tokio::time::sleep_until(idle_deadline(last_seen, s.idle_timeout));
+    tokio::pin!(kick, stop, idle);
     // A client's own answers never overflow its queue: reading pauses until the writer has
     // made room (a client that does not read is then dropped by a room's broadcast or by the
     // write timeout).
@@ -160,8 +167,8 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
         if peer.free_slots() < headroom {
             tokio::select! {
                 biased;
-                _ = signal.kick.notified() => break End::Dropped,
-                _ = crate::shared::shutting_down(&mut shutdown) => {
+                _ = &mut kick => break End::Dropped,
+                _ = &mut stop => {
                     peer.close(CloseCode::Away, "server shutting down");
                     break End::Shutdown;
                 }
@@ -172,8 +179,8 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
         }
         tokio::select! {
             biased;
-            _ = signal.kick.notified() => break End::Dropped,
-            _ = crate::shared::shutting_down(&mut shutdown) => {
+            _ = &mut kick => break End::Dropped,
+            _ = &mut stop => {
                 peer.send_msg(&ServerMessage::Error {
                     code: ErrorCode::ShuttingDown,
                     message: "the server is shutting down".to_string(),
@@ -181,7 +188,12 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
                 peer.close(CloseCode::Away, "server shutting down");
                 break End::Shutdown;
             }
-            _ = tokio::time::sleep_until(idle_deadline(last_seen, s.idle_timeout)) => {
+            _ = &mut idle => {
+                let due = idle_deadline(last_seen, s.idle_timeout);
+                if due > Instant::now() {
+                    idle.as_mut().reset(due);
+                    continue;
+                }
                 peer.close(CloseCode::Away, "idle timeout");
                 break End::Idle;
             }

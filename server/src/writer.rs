@@ -32,8 +32,9 @@ pub(crate) async fn write_loop(
     let ping_every = ping_every.max(Duration::from_millis(10));
     let mut ping = tokio::time::interval_at(crate::settings::after(ping_every), ping_every);
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // Reused for every batch: no allocation per wake-up.
+    let mut batch = Vec::with_capacity(WRITE_BATCH);
     loop {
-        let mut batch = Vec::new();
         tokio::select! {
             out = rx.recv() => match out {
                 Some(o) => batch.push(o),
@@ -52,7 +53,7 @@ pub(crate) async fn write_loop(
             if batch.is_empty() {
                 sink.feed(Message::Ping(Default::default())).await?;
             }
-            for out in batch {
+            for out in batch.drain(..) {
                 match out {
                     Outgoing::Text(t) => sink.feed(Message::Text(t)).await?,
                     Outgoing::Binary(b) => sink.feed(Message::Binary(b)).await?,
