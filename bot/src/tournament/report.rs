@@ -117,8 +117,14 @@ pub fn sprt_line(standings: &Standings) -> Option<String> {
         ),
         None => "undecided".to_string(),
     };
+    let e = s.elo();
+    let elo = match (e.elo, e.error) {
+        (Some(x), Some(err)) => format!("{x:+.1} ± {err:.1}"),
+        (Some(x), None) => format!("{x:+.1}"),
+        _ => "n/a".to_string(),
+    };
     Some(format!(
-        "sprt {}: llr {:.3} (bounds {:.3}, {:.3}) after {} pairs: {verdict}",
+        "sprt {}: llr {:.3} (bounds {:.3}, {:.3}) after {} pairs, elo {elo}: {verdict}",
         s.params,
         s.llr(),
         lower,

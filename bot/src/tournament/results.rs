@@ -51,6 +51,10 @@ pub struct SprtResult {
     pub upper: f64,
     /// Pairs in which the first bot scored 0, 1/2, 1, 3/2 and 2 points.
     pub pentanomial: [u64; 5],
+    /// The first bot's Elo over the second from the pairs; `null` when unbounded.
+    pub elo: Option<f64>,
+    /// Half the width of its 95% interval (pentanomial variance); `null` when unbounded.
+    pub elo_error: Option<f64>,
     /// `"H0"`, `"H1"`, or `null` while undecided.
     pub verdict: Option<Verdict>,
 }
@@ -119,6 +123,8 @@ impl<'a> Results<'a> {
                     lower,
                     upper,
                     pentanomial: s.pentanomial,
+                    elo: s.elo().elo,
+                    elo_error: s.elo().error,
                     verdict: s.verdict(),
                 }
             }),

@@ -12,7 +12,7 @@
 //! handful of identical pairs would have a variance near 0 and decide the test at once. The
 //! test accepts H1 once `LLR ≥ ln((1 − β)/α)` and H0 once `LLR ≤ ln(β/(1 − α))`.
 
-use super::elo::to_score;
+use super::elo::{self, Estimate, Samples, to_score};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -173,6 +173,19 @@ impl Sprt {
         n / 2.0 * (r0 / r1).ln()
     }
 
+    /// The first bot's Elo over the second from the pairs as they are (no pseudo-pairs), with a
+    /// 95% error bar from the pairs' own variance (which the pentanomial model keeps tight).
+    pub fn elo(&self) -> Estimate {
+        let mut samples = Samples::default();
+        for (class, &count) in self.pentanomial.iter().enumerate() {
+            let x = class as f64 / 4.0;
+            samples.n += count;
+            samples.sum += count as f64 * x;
+            samples.sum_sq += count as f64 * x * x;
+        }
+        elo::estimate(&samples)
+    }
+
     /// The verdict, once the LLR has crossed a bound.
     pub fn verdict(&self) -> Option<Verdict> {
         let llr = self.llr();
@@ -245,6 +258,16 @@ mod tests {
         assert!(close(s.llr(), -0.5787), "{}", s.llr());
         assert_eq!(s.verdict(), None);
         assert_eq!(Sprt::new(SprtParams::default()).llr(), 0.0);
+    }
+
+    #[test]
+    fn hand_computed_pentanomial_elo() {
+        // Pairs [5, 10, 30, 30, 25]: m = 0.65, v = 0.0775, se = sqrt(v/100) = 0.027839;
+        // Elo(0.65) = 107.54; Elo(0.65 ± 1.96·se) = 67.14 and 150.98: error 41.92.
+        let e = sprt(10.0, [5, 10, 30, 30, 25]).elo();
+        assert!(close(e.elo.unwrap(), 107.538), "{e:?}");
+        assert!(close(e.error.unwrap(), 41.921), "{e:?}");
+        assert_eq!(Sprt::new(SprtParams::default()).elo().elo, None);
     }
 
     #[test]
