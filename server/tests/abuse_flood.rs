@@ -30,11 +30,11 @@ async fn simultaneous_floods_are_cut_off_and_the_game_goes_on() {
             let raw = Raw::upgrade(server.addr, "/ws").await;
             let (mut rd, mut wr) = raw.stream.into_split();
             flooders.push(tokio::spawn(async move {
-                // 3000 messages in a few large writes: far past the burst of 500. (The
+                // 5000 messages in a few large writes: far past the default burst. (The
                 // flooder reads the answers: one that does not is a stalled reader, dropped
                 // after the write timeout; see the limits tests.)
                 let frame = encode(true, opcode, payload, true);
-                let chunk: Vec<u8> = frame.repeat(300);
+                let chunk: Vec<u8> = frame.repeat(500);
                 tokio::spawn(async move {
                     for _ in 0..10 {
                         if wr.write_all(&chunk).await.is_err() {
