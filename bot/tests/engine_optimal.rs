@@ -45,7 +45,7 @@ fn deep_search_keeps_the_exact_value() {
                 let mut cells = model.start();
                 let mut position = Position::start(&c);
                 while position.to_move().is_some() {
-                    let analysed = model.analyze(&cells);
+                    let analysed = model.analyze(&cells, &mut memo);
                     let value = |m: (u8, u8)| {
                         analysed
                             .iter()

@@ -52,9 +52,15 @@ fn models() -> Vec<Model> {
 }
 
 /// Checks one position in both models: solve's value, plies and best move, then analyze.
-fn check(model: &Model, cells: &Cells, config: &Config, position: &Position, tt: &mut Table) {
-    let mut memo = HashMap::new();
-    let (outcome, plies) = model.solve(cells, &mut memo);
+fn check(
+    model: &Model,
+    cells: &Cells,
+    config: &Config,
+    position: &Position,
+    tt: &mut Table,
+    memo: &mut HashMap<Cells, (brute::Outcome, u32)>,
+) {
+    let (outcome, plies) = model.solve(cells, memo);
     let s = solve(config, position, tt, None).unwrap();
     assert!(
         same(s.outcome, outcome),
@@ -64,7 +70,7 @@ fn check(model: &Model, cells: &Cells, config: &Config, position: &Position, tt:
         assert_eq!(s.plies, plies, "{model:?} {cells:?}");
     }
     // The best move really achieves the value.
-    let analysed = model.analyze(cells);
+    let analysed = model.analyze(cells, memo);
     let best = analysed
         .iter()
         .find(|(m, _, _)| Cell::new(m.0, m.1) == s.best)
@@ -110,7 +116,15 @@ fn solve_and_analyze_match_brute_force_from_the_start() {
     let mut tt = Table::with_megabytes(4);
     for model in models() {
         let c = config(&model);
-        check(&model, &model.start(), &c, &Position::start(&c), &mut tt);
+        let mut memo = HashMap::new();
+        check(
+            &model,
+            &model.start(),
+            &c,
+            &Position::start(&c),
+            &mut tt,
+            &mut memo,
+        );
     }
 }
 
@@ -123,6 +137,7 @@ fn solve_and_analyze_match_brute_force_in_random_positions() {
     let mut outcomes = [0; 3];
     for model in models {
         let c = config(&model);
+        let mut memo = HashMap::new();
         for _ in 0..6 {
             let mut cells = model.start();
             let mut position = Position::start(&c);
@@ -145,8 +160,7 @@ fn solve_and_analyze_match_brute_force_in_random_positions() {
                 position.play(&c, Cell::new(m.0, m.1));
             }
             tt.clear();
-            check(&model, &cells, &c, &position, &mut tt);
-            let mut memo = HashMap::new();
+            check(&model, &cells, &c, &position, &mut tt, &mut memo);
             outcomes[model.solve(&cells, &mut memo).0 as usize] += 1;
         }
     }

@@ -57,7 +57,7 @@ fn solve_prints_value_best_and_plies_last() {
     // The best selection achieves the value.
     let (r, c) = words[3].split_once(',').unwrap();
     let best = (r.parse::<u8>().unwrap(), c.parse::<u8>().unwrap());
-    let analysed = model.analyze(&start);
+    let analysed = model.analyze(&start, &mut HashMap::new());
     assert!(analysed.iter().any(|&(m, o, _)| m == best && o == outcome));
     assert!(out.lines().any(|l| l.starts_with("nodes ")));
     assert!(out.lines().any(|l| l.starts_with("time ")));
@@ -92,7 +92,7 @@ fn analyze_lists_every_selection_after_a_record() {
     for m in [(0, 0), (3, 3)] {
         cells = model.play(&cells, m).0;
     }
-    let expected = model.analyze(&cells);
+    let expected = model.analyze(&cells, &mut HashMap::new());
     let out = run(&["analyze", "--record", path.to_str().unwrap()]);
     let lines: Vec<&str> = out
         .lines()

@@ -108,9 +108,12 @@ pub struct Reduced {
 #[derive(Debug)]
 pub struct RegionSolver {
     grundy: FastMap<Bits, u8>,
-    values: Vec<(u64, i8)>,
+    /// Keys of the value table (zeroed memory on creation, so creating one costs nothing).
+    keys: Vec<u64>,
+    values: Vec<i8>,
     mask: usize,
     salt: u64,
+    dirty: bool,
 }
 
 /// Most Grundy values remembered before the memory is emptied.
@@ -121,9 +124,11 @@ impl RegionSolver {
     pub fn new(bits: u32) -> RegionSolver {
         RegionSolver {
             grundy: FastMap::default(),
-            values: vec![(0, 0); 1 << bits],
+            keys: vec![0; 1 << bits],
+            values: vec![0; 1 << bits],
             mask: (1 << bits) - 1,
             salt: 0,
+            dirty: false,
         }
     }
 
@@ -132,7 +137,10 @@ impl RegionSolver {
         if salt != self.salt {
             self.salt = salt;
             self.grundy.clear();
-            self.values.fill((0, 0));
+            if self.dirty {
+                self.keys.fill(0);
+                self.dirty = false;
+            }
         }
     }
 
@@ -266,8 +274,8 @@ impl RegionSolver {
             ^ self.salt
             ^ (u64::from(r.heap) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let slot = key as usize & self.mask;
-        if self.values[slot].0 == key {
-            return Some(self.values[slot].1);
+        if self.keys[slot] == key {
+            return Some(self.values[slot]);
         }
         if limits.tick() {
             return None;
@@ -299,7 +307,9 @@ impl RegionSolver {
                 }
             }
         }
-        self.values[slot] = (key, best);
+        self.keys[slot] = key;
+        self.values[slot] = best;
+        self.dirty = true;
         Some(best)
     }
 }

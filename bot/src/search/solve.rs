@@ -79,7 +79,24 @@ fn best_move(
         let cell = position.selections().first().ok_or(SolveError::GameOver)?;
         return Ok((Cell::from_index(cell), -(score::WIN - 1)));
     }
-    let order: Vec<u8> = safe.iter().map(|i| i as u8).collect();
+    // Best exact values first: once one is searched, the window lets the others through only
+    // if they might match it, and the region solver cuts those that cannot at once.
+    let values = oracle
+        .solve_moves(config, position, limits)
+        .ok_or(SolveError::Stopped)?;
+    let mut ranked: Vec<(u8, u8)> = values
+        .iter()
+        .map(|&(a, o)| {
+            let rank = match o {
+                Outcome::Win => 0,
+                Outcome::Tie => 1,
+                Outcome::Loss => 2,
+            };
+            (rank, a as u8)
+        })
+        .collect();
+    ranked.sort_unstable();
+    let order: Vec<u8> = ranked.into_iter().map(|(_, a)| a).collect();
     let mut scores = Vec::with_capacity(order.len());
     let r = Negamax::new(config, tt, limits, seat)
         .with_oracle(oracle)

@@ -148,8 +148,11 @@ impl Model {
     }
 
     /// Value of every valid selection for the seat to move, in board order.
-    pub fn analyze(&self, cells: &Cells) -> Vec<((u8, u8), Outcome, u32)> {
-        let mut memo = HashMap::new();
+    pub fn analyze(
+        &self,
+        cells: &Cells,
+        memo: &mut HashMap<Cells, (Outcome, u32)>,
+    ) -> Vec<((u8, u8), Outcome, u32)> {
         self.moves(cells)
             .into_iter()
             .map(|m| {
@@ -159,7 +162,7 @@ impl Model {
                 } else if self.moves(&next).is_empty() {
                     (m, Outcome::Tie, 1)
                 } else {
-                    let (o, p) = self.solve(&next, &mut memo);
+                    let (o, p) = self.solve(&next, memo);
                     let o = match o {
                         Outcome::Win => Outcome::Loss,
                         Outcome::Tie => Outcome::Tie,
