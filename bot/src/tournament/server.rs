@@ -149,6 +149,14 @@ async fn think(
     }
 }
 
+/// Longest display name the server takes.
+const MAX_NAME: usize = 32;
+
+/// A bot's name as the server takes it: its first 32 characters.
+fn seat_name(name: &str) -> String {
+    name.chars().take(MAX_NAME).collect()
+}
+
 /// Seat 0 creates the room, the others join it in seat order.
 async fn seat_bots(
     conns: &mut [WsClient],
@@ -158,7 +166,7 @@ async fn seat_bots(
 ) -> Result<(), String> {
     conns[0]
         .send(&ClientMessage::CreateRoom {
-            name: names[0].clone(),
+            name: seat_name(&names[0]),
             config: ConfigJson::new(config, move_time_ms),
         })
         .await?;
@@ -166,7 +174,7 @@ async fn seat_bots(
     for (s, conn) in conns.iter_mut().enumerate().skip(1) {
         conn.send(&ClientMessage::JoinRoom {
             room: room.clone(),
-            name: names[s].clone(),
+            name: seat_name(&names[s]),
         })
         .await?;
         let (_, seat) = joined(conn).await?;
@@ -371,6 +379,14 @@ mod tests {
         let p = play(Box::new(Sleeps), [Some(Duration::from_millis(20)), None]);
         assert_eq!(p.failure, Some((0, Failure::Overtime)));
         assert_eq!(p.game.result(), Some(GameResult::Timeout { loser: 0 }));
+    }
+
+    #[test]
+    fn long_names_are_cut_to_what_the_server_takes() {
+        assert_eq!(seat_name("random"), "random");
+        let long = "search:nodes=18446744073709551615#12";
+        assert_eq!(seat_name(long).chars().count(), 32);
+        assert!(long.starts_with(&seat_name(long)));
     }
 
     #[test]
