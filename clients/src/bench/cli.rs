@@ -206,6 +206,13 @@ async fn run(args: &Args) -> Result<ExitCode, String> {
     let mut runs: Vec<(Option<LoadReport>, Option<LoadReport>)> = Vec::new();
     let mut errors = 0;
     for run in 1..=args.runs {
+        if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
+            let avg: Vec<&str> = load.split_whitespace().take(3).collect();
+            println!(
+                "run {run}: load average {} (other work on this machine competes for its cores)",
+                avg.join(" ")
+            );
+        }
         let echo = if args.echo || args.echo_only {
             let child = process::spawn_echo().await?;
             let target =
