@@ -89,11 +89,40 @@ pub struct CreateArgs {
     pub bots: Vec<String>,
 }
 
+/// Why the options of a new room are refused before anything is sent.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CreateError {
+    /// The board is not a valid game.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// More bots than free seats.
+    #[error("{bots} bots cannot fit: a {players}-player room has {} seats besides yours", players - 1)]
+    TooManyBots {
+        /// Bots asked for.
+        bots: usize,
+        /// Players in the room.
+        players: usize,
+    },
+}
+
 impl CreateArgs {
     /// The configuration to send, validated locally first so mistakes show at once.
     pub fn config_json(&self) -> Result<ConfigJson, ConfigError> {
         let config = self.board.config()?;
         Ok(ConfigJson::new(&config, self.move_time))
+    }
+
+    /// Checks the whole set of options: the board, and that the bots fit the free seats.
+    pub fn validate(&self) -> Result<ConfigJson, CreateError> {
+        let config = self.config_json()?;
+        let players = config.players as usize;
+        if self.bots.len() >= players {
+            return Err(CreateError::TooManyBots {
+                bots: self.bots.len(),
+                players,
+            });
+        }
+        Ok(config)
     }
 
     /// The default options as the lobby's form shows them.
@@ -115,7 +144,7 @@ impl CreateArgs {
             let first = rendered.lines().next().unwrap_or_default();
             first.trim_start_matches("error: ").to_owned()
         })?;
-        form.args.config_json().map_err(|e| e.to_string())?;
+        form.args.validate().map_err(|e| e.to_string())?;
         Ok(form.args)
     }
 }
@@ -215,6 +244,12 @@ mod tests {
         assert_eq!(args.bots, vec!["random"]);
         let err = CreateArgs::parse_form("--size 3x9").unwrap_err();
         assert_eq!(err, "rows must be 4–15, got 3");
+        let err = CreateArgs::parse_form("--bot random --bot greedy").unwrap_err();
+        assert_eq!(
+            err,
+            "2 bots cannot fit: a 2-player room has 1 seats besides yours"
+        );
+        assert!(CreateArgs::parse_form("--players 3 --bot random --bot greedy").is_ok());
         let err = CreateArgs::parse_form("--colour red").unwrap_err();
         assert!(err.contains("--colour"), "{err}");
         assert!(!err.contains('\n'));

@@ -23,9 +23,9 @@ pub enum CommandError {
     /// The stored game does not replay.
     #[error("the stored game does not replay: {0}")]
     Replay(#[from] ReplayError),
-    /// The game setup given is not valid.
-    #[error("{0}")]
-    Config(#[from] jchomp_protocol::rules::ConfigError),
+    /// The options of a new room are not valid.
+    #[error(transparent)]
+    Create(#[from] crate::cli::CreateError),
     /// Writing the output failed.
     #[error("cannot write the output: {0}")]
     Io(#[from] io::Error),

@@ -181,7 +181,7 @@ async fn dispatch(cli: Cli) -> Result<(), CommandError> {
     let start = match cli.command {
         None => Start::Lobby,
         Some(Command::Create(args)) => {
-            args.config_json().map_err(CommandError::Config)?;
+            args.validate()?;
             Start::Create(args)
         }
         Some(Command::Join { room }) => Start::Join(room),

@@ -273,14 +273,19 @@ async fn the_lobby_lists_finished_games_and_replays_one() {
         for m in app.take_outbox() {
             conn.send(&m).await.unwrap();
         }
-        loop {
-            let m = conn.recv().await.unwrap();
-            let listed = matches!(m, jchomp_protocol::wire::ServerMessage::Games { .. });
-            app.on_message(m, std::time::Instant::now());
-            if listed {
-                break;
+        let listed = async {
+            loop {
+                let m = conn.recv().await.unwrap();
+                let listed = matches!(m, jchomp_protocol::wire::ServerMessage::Games { .. });
+                app.on_message(m, std::time::Instant::now());
+                if listed {
+                    break;
+                }
             }
-        }
+        };
+        tokio::time::timeout(std::time::Duration::from_secs(10), listed)
+            .await
+            .expect("the games list came");
         if !app.games().is_empty() {
             break;
         }

@@ -235,7 +235,7 @@ impl App {
                     self.send(ClientMessage::GetGame { game });
                 }
             }
-            Action::Refresh => self.send(ClientMessage::ListGames {
+            Action::Refresh | Action::Games => self.send(ClientMessage::ListGames {
                 limit: Some(GAMES_LIMIT),
             }),
             Action::Cancel => self.back_to_lobby(),

@@ -106,7 +106,7 @@ impl App {
                 if lost_room {
                     self.back_to_lobby();
                 }
-                if code == ErrorCode::RoomFull {
+                if code == ErrorCode::RoomFull && lost_room {
                     text.push_str(" Select it and press w to watch instead.");
                 }
                 self.say(text, Style::Bad);

@@ -218,7 +218,7 @@ impl App {
     }
 
     fn create(&mut self, args: CreateArgs) {
-        match args.config_json() {
+        match args.validate() {
             Ok(config) => {
                 self.pending_bots = args.bots;
                 let mut screen = RoomScreen::new(None);
