@@ -96,13 +96,20 @@ pub enum CreateError {
     #[error(transparent)]
     Config(#[from] ConfigError),
     /// More bots than free seats.
-    #[error("{bots} bots cannot fit: a {players}-player room has {} seats besides yours", players - 1)]
+    #[error("{bots} bots cannot fit: a {players}-player room has {} besides yours", free_seats(*.players))]
     TooManyBots {
         /// Bots asked for.
         bots: usize,
         /// Players in the room.
         players: usize,
     },
+}
+
+fn free_seats(players: usize) -> String {
+    match players.saturating_sub(1) {
+        1 => "1 free seat".to_owned(),
+        n => format!("{n} free seats"),
+    }
 }
 
 impl CreateArgs {
@@ -247,7 +254,7 @@ mod tests {
         let err = CreateArgs::parse_form("--bot random --bot greedy").unwrap_err();
         assert_eq!(
             err,
-            "2 bots cannot fit: a 2-player room has 1 seats besides yours"
+            "2 bots cannot fit: a 2-player room has 1 free seat besides yours"
         );
         assert!(CreateArgs::parse_form("--players 3 --bot random --bot greedy").is_ok());
         let err = CreateArgs::parse_form("--colour red").unwrap_err();
