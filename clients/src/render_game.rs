@@ -358,13 +358,20 @@ fn help(view: &GameView<'_>) -> Line {
     Line::styled(text, Style::Dim)
 }
 
-/// Renders the whole game screen for a terminal `width` columns wide.
-pub fn render(view: &GameView<'_>, width: usize) -> Vec<Line> {
+/// The screen's parts: the title, the board with the panel beside it, the legend, and the
+/// bottom lines (a message, then the text being typed or the key help).
+struct Parts {
+    title: Line,
+    body: Vec<Line>,
+    legend: Line,
+    bottom: Vec<Line>,
+}
+
+fn parts(view: &GameView<'_>, width: usize) -> Parts {
     let st = view.state;
     let config = &st.config;
     let pos = st.position();
     let sel = selection(view, &pos);
-    let mut out = Vec::new();
     let mut title = Line::styled("JChomp", Style::Title);
     let (er, ec) = config.eat();
     title.push(
@@ -382,27 +389,65 @@ pub fn render(view: &GameView<'_>, width: usize) -> Vec<Line> {
     } else if view.me.is_none() {
         title.push(" · watching", Style::Accent);
     }
-    out.push(title);
     let board_width = LABEL + CELL * config.cols() as usize + 1;
     let panel_width = width.saturating_sub(board_width).max(20);
-    out.extend(side_by_side(
+    let body = side_by_side(
         board(view, &pos, sel.as_ref()),
         panel(view, sel.as_ref(), panel_width),
         board_width,
-    ));
-    out.push(legend());
+    );
+    let mut bottom = Vec::new();
     if let Some(n) = view.notice {
         for l in wrap(&n.text, width) {
-            out.push(Line::styled(l, n.style));
+            bottom.push(Line::styled(l, n.style));
         }
     }
     if let Some((prompt, text)) = view.input {
         let mut l = Line::styled(prompt, Style::Accent);
         l.push(text, Style::Plain).push("_", Style::Accent);
-        out.push(l);
+        bottom.push(l);
     } else {
-        out.push(help(view));
+        bottom.push(help(view));
     }
+    Parts {
+        title,
+        body,
+        legend: legend(),
+        bottom,
+    }
+}
+
+/// Renders the whole game screen for a terminal `width` columns wide.
+pub fn render(view: &GameView<'_>, width: usize) -> Vec<Line> {
+    render_within(view, width, usize::MAX)
+}
+
+/// Renders the game screen within `width` × `height`. When the height is short, the legend
+/// goes first, then the title, then the lowest lines of the board and panel; the message and
+/// the key help (or the text being typed) always stay.
+pub fn render_within(view: &GameView<'_>, width: usize, height: usize) -> Vec<Line> {
+    let Parts {
+        title,
+        mut body,
+        legend,
+        bottom,
+    } = parts(view, width);
+    let needed = |title: bool, legend: bool, body: usize| {
+        usize::from(title) + body + usize::from(legend) + bottom.len()
+    };
+    let keep_legend = needed(true, true, body.len()) <= height;
+    let keep_title = needed(true, keep_legend, body.len()) <= height;
+    let room = height.saturating_sub(needed(keep_title, keep_legend, 0));
+    body.truncate(room);
+    let mut out = Vec::new();
+    if keep_title {
+        out.push(title);
+    }
+    out.extend(body);
+    if keep_legend {
+        out.push(legend);
+    }
+    out.extend(bottom);
     for l in &mut out {
         l.truncate(width);
     }
@@ -608,5 +653,29 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit
         let text = to_text(&render(&v, 80));
         assert!(text.contains(" 1  # W3  #"), "{text}");
         assert!(text.contains(" 3 L2  #"), "{text}");
+    }
+
+    #[test]
+    fn a_short_terminal_keeps_the_message_and_the_keys() {
+        let st = state(15, 15, [1, 1], &[(5, 5)]);
+        let mut v = view(&st);
+        let notice = Notice {
+            text: "It is not your turn.".into(),
+            style: Style::Bad,
+        };
+        v.notice = Some(&notice);
+        let full = render(&v, 80);
+        assert_eq!(full.len(), 20);
+        let lines = render_within(&v, 80, 19);
+        let text = to_text(&lines);
+        assert_eq!(lines.len(), 19);
+        assert!(!text.contains("# chocolate"), "{text}");
+        assert!(text.starts_with("JChomp"), "{text}");
+        let lines = render_within(&v, 80, 12);
+        let text = to_text(&lines);
+        assert_eq!(lines.len(), 12);
+        assert!(text.starts_with("    0  1  2"), "{text}");
+        assert!(text.contains("It is not your turn."), "{text}");
+        assert!(text.ends_with("q quit\n"), "{text}");
     }
 }

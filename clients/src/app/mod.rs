@@ -393,7 +393,7 @@ impl App {
                         replay: None,
                         analysing: r.hints_waiting.is_some(),
                     };
-                    render_game::render(&view, width)
+                    render_game::render_within(&view, width, height)
                 }
             },
             Screen::Games { selected } => render_lobby::render_games(
@@ -406,7 +406,7 @@ impl App {
                 height,
             ),
             Screen::Replay { record, step, .. } => match RoomState::from_record(record, *step) {
-                Ok(state) => render_game::render(
+                Ok(state) => render_game::render_within(
                     &GameView {
                         state: &state,
                         me: None,
@@ -420,6 +420,7 @@ impl App {
                         analysing: false,
                     },
                     width,
+                    height,
                 ),
                 Err(e) => vec![Line::styled(
                     format!("This game record does not replay: {e}"),
