@@ -117,3 +117,22 @@ fn analyze_lists_every_selection_after_a_record() {
     );
     let _ = std::fs::remove_file(path);
 }
+
+#[test]
+fn analyze_with_a_small_budget_says_which_selections_are_unsolved() {
+    let out = run(&[
+        "analyze", "--size", "9x9", "--eat", "2x2", "--poison", "4,4", "--budget", "depth=1",
+    ]);
+    let moves: Vec<&str> = out
+        .lines()
+        .filter(|l| l.chars().next().is_some_and(|c| c.is_ascii_digit()))
+        .collect();
+    assert_eq!(moves.len(), 64, "{out}");
+    let unsolved = moves
+        .iter()
+        .filter(|l| l.contains(" unsolved estimate "))
+        .count();
+    assert!(unsolved > 0, "{out}");
+    // Eating poison is always proven: a loss in one ply.
+    assert!(moves.contains(&"4,4 loss plies 1"), "{out}");
+}

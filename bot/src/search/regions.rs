@@ -114,13 +114,13 @@ pub struct RegionSolver {
     mask: usize,
     salt: u64,
     dirty: bool,
+    /// Most Grundy values remembered before that memory is emptied.
+    grundy_cap: usize,
 }
 
-/// Most Grundy values remembered before the memory is emptied.
-const GRUNDY_CAP: usize = 1 << 22;
-
 impl RegionSolver {
-    /// A solver whose value table holds `1 << bits` entries.
+    /// A solver whose value table holds `1 << bits` entries and which remembers at most as many
+    /// Grundy values.
     pub fn new(bits: u32) -> RegionSolver {
         RegionSolver {
             grundy: FastMap::default(),
@@ -129,6 +129,7 @@ impl RegionSolver {
             mask: (1 << bits) - 1,
             salt: 0,
             dirty: false,
+            grundy_cap: 1 << bits,
         }
     }
 
@@ -177,7 +178,7 @@ impl RegionSolver {
         while seen[mex as usize / 64] >> (mex % 64) & 1 == 1 {
             mex += 1;
         }
-        if self.grundy.len() >= GRUNDY_CAP {
+        if self.grundy.len() >= self.grundy_cap {
             self.grundy.clear();
         }
         self.grundy.insert(key, mex);
