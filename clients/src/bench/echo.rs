@@ -64,7 +64,7 @@ async fn echo_one(stream: TcpStream) {
 pub(crate) async fn play(
     conns: Vec<Ws>,
     live: &Live,
-    pause: Option<Duration>,
+    pace: Option<(Duration, Instant)>,
     window: Window,
     stage: &mut watch::Receiver<Stage>,
     tally: &mut Tally,
@@ -77,20 +77,19 @@ pub(crate) async fn play(
         sinks.push(sink);
         streams.push(stream.map(move |m| (i, m)));
     }
-    let mut next_allowed = vec![Instant::now(); seats];
+    let mut next_allowed = pace.map_or_else(Instant::now, |(_, first)| first);
     let mut turn = 0usize;
     let mut n: i64 = 0;
     'run: loop {
         if !matches!(*stage.borrow(), Stage::Run(_)) {
             break;
         }
-        if let Some(p) = pause {
-            let at = next_allowed[turn];
+        if let Some((every, _)) = pace {
             tokio::select! {
-                _ = tokio::time::sleep_until(at) => {}
+                _ = tokio::time::sleep_until(next_allowed) => {}
                 _ = stage.changed() => continue,
             }
-            next_allowed[turn] = Instant::now() + p;
+            next_allowed = (next_allowed + every).max(Instant::now());
         }
         let msg = ClientMessage::Move {
             row: n % 15,

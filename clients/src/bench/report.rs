@@ -82,6 +82,17 @@ pub fn describe(r: &LoadReport) -> String {
         ms(l.max),
         l.count
     );
+    if game && r.final_latency.count > 0 {
+        let f = &r.final_latency;
+        let _ = write!(
+            out,
+            "\n  of which game-ending moves: p50 {}  p99 {}  max {}  ({} moves)",
+            ms(f.p50),
+            ms(f.p99),
+            ms(f.max),
+            f.count
+        );
+    }
     if game {
         let _ = write!(
             out,

@@ -56,6 +56,8 @@ pub struct LoadReport {
     pub tally: Tally,
     /// Latency percentiles of the window's moves.
     pub latency: LatencySummary,
+    /// Latency percentiles of the window's moves that ended a game.
+    pub final_latency: LatencySummary,
     /// The server's memory, when its process is known.
     pub rss: Option<Rss>,
     /// Tables that had to be aborted (their counts are missing).
@@ -179,6 +181,7 @@ pub async fn run_load(
     let aborted = set.len();
     set.abort_all();
     let latency = std::mem::take(&mut tally.latencies).summary();
+    let final_latency = std::mem::take(&mut tally.final_latencies).summary();
     LoadReport {
         load: ctx.load.name(),
         seats,
@@ -192,6 +195,7 @@ pub async fn run_load(
         playing,
         tally,
         latency,
+        final_latency,
         rss: base.zip(held).map(|(base, held)| Rss {
             base,
             held,
@@ -247,7 +251,17 @@ async fn table_task(ix: usize, ctx: Arc<Ctx>, mut stage: watch::Receiver<Stage>)
         .await
         .map(|s| *s);
     if let (Ok(Stage::Run(window)), true) = (go, held == seats) {
-        let pause = ctx.shape.pause();
+        // A paced room moves every pause ÷ seats (each seat then moves at the rate asked), its
+        // first move offset by a share of that interval so that rooms do not move in step.
+        let pace = ctx.shape.pause().map(|p| {
+            let every = p / seats as u32;
+            let share = (ix as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40;
+            (
+                every,
+                window.start.min(Instant::now())
+                    + every.mul_f64(share as f64 / (1u64 << 24) as f64),
+            )
+        });
         match &ctx.load {
             Load::Game { config, json } => {
                 let run = TableRun {
@@ -255,13 +269,13 @@ async fn table_task(ix: usize, ctx: Arc<Ctx>, mut stage: watch::Receiver<Stage>)
                     config: *config,
                     json,
                     live,
-                    pause,
+                    pace,
                     seed: ctx.shape.seed,
                 };
                 table::play(run, conns, window, &mut stage, &mut tally).await;
             }
             Load::Echo { .. } => {
-                echo::play(conns, live, pause, window, &mut stage, &mut tally).await;
+                echo::play(conns, live, pace, window, &mut stage, &mut tally).await;
             }
         }
     } else {

@@ -126,6 +126,8 @@ pub struct Tally {
     pub games_finished: u64,
     /// Latencies of the moves answered inside the window.
     pub latencies: Latencies,
+    /// The same for the moves that ended a game (also in `latencies`).
+    pub final_latencies: Latencies,
     /// What went wrong.
     pub errors: Errors,
 }
@@ -139,6 +141,7 @@ impl Tally {
         self.games_started += other.games_started;
         self.games_finished += other.games_finished;
         self.latencies.merge(other.latencies);
+        self.final_latencies.merge(other.final_latencies);
         self.errors.merge(other.errors);
     }
 }

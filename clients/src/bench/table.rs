@@ -61,8 +61,8 @@ pub(crate) struct TableRun<'a> {
     pub json: &'a ConfigJson,
     /// Shared counters.
     pub live: &'a Live,
-    /// Time between two moves of one seat, if paced.
-    pub pause: Option<Duration>,
+    /// Time between two moves of the room, if paced, and when its first move may go.
+    pub pace: Option<(Duration, Instant)>,
     /// Seeds the players.
     pub seed: u64,
 }
@@ -88,6 +88,7 @@ pub(crate) async fn play(
         .map(|s| RandomPlayer::new(run.seed ^ ((run.ix as u64) << 8) ^ s as u64))
         .collect();
     let now = Instant::now();
+    let first = run.pace.map_or(now, |(_, first)| first);
     let mut t = Table {
         game: Game::new(run.config),
         run,
@@ -99,7 +100,7 @@ pub(crate) async fn play(
         cursor: vec![0; seats],
         last_version: vec![0; seats],
         finished_seen: vec![false; seats],
-        next_allowed: vec![now; seats],
+        next_allowed: first,
         in_game: false,
         tally,
     };
@@ -120,8 +121,8 @@ pub(crate) async fn play(
                 }
             }
             Next::Move(seat) => {
-                let at = t.next_allowed[seat];
-                if t.run.pause.is_some() && at > Instant::now() {
+                let at = t.next_allowed;
+                if t.run.pace.is_some() && at > Instant::now() {
                     pending = Some((at, seat));
                 } else if !t.send_move(&mut sinks[seat], seat).await {
                     break;
@@ -203,7 +204,8 @@ struct Table<'a, 't> {
     cursor: Vec<usize>,
     last_version: Vec<u64>,
     finished_seen: Vec<bool>,
-    next_allowed: Vec<Instant>,
+    /// When the room's next move may go (paced runs).
+    next_allowed: Instant,
     in_game: bool,
     tally: &'t mut Tally,
 }
@@ -253,8 +255,9 @@ impl Table<'_, '_> {
             return false;
         }
         let now = Instant::now();
-        if let Some(p) = self.run.pause {
-            self.next_allowed[seat] = now + p;
+        if let Some((every, _)) = self.run.pace {
+            // On schedule; a room that fell behind starts again from now rather than bursting.
+            self.next_allowed = (self.next_allowed + every).max(now);
         }
         self.sent.push(Sent {
             seat: seat as u8,
@@ -397,6 +400,9 @@ impl Table<'_, '_> {
         if self.window.contains(now) {
             self.tally.in_window += 1;
             self.tally.latencies.record(now - sent.at);
+            if self.game.result().is_some() {
+                self.tally.final_latencies.record(now - sent.at);
+            }
         }
         let status = if self.game.result().is_some() {
             RoomStatus::Finished
