@@ -46,6 +46,9 @@ struct Args {
     /// Messages queued per client before it is dropped as a slow reader (default 256).
     #[arg(long)]
     queue: Option<usize>,
+    /// Longest a server bot thinks about one move, in milliseconds (default 5000).
+    #[arg(long)]
+    bot_think_ms: Option<u64>,
     /// Test only: echo WebSocket messages on this path (e.g. /echo) for protocol test suites.
     #[arg(long)]
     echo_path: Option<String>,
@@ -93,6 +96,9 @@ impl Args {
         }
         if let Some(v) = self.queue {
             s.outgoing_queue = v;
+        }
+        if let Some(v) = self.bot_think_ms {
+            s.bot_think_cap = Duration::from_millis(v.max(1));
         }
         if let Some(v) = &self.echo_path {
             s.echo_path = Some(v.clone());

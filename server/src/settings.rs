@@ -46,6 +46,10 @@ pub struct Settings {
     pub max_move_time_ms: u64,
     /// Bot moves computed at the same time (each on a blocking thread).
     pub bot_threads: usize,
+    /// Longest a server bot thinks about one move, whatever budget its spec asks for (a bot is
+    /// stopped then and plays its best move so far), so that no room holds a bot thread for
+    /// long.
+    pub bot_think_cap: Duration,
     /// Default number of games `list_games` returns.
     pub list_games_default: u32,
     /// Largest number of games `list_games` returns.
@@ -78,6 +82,7 @@ impl Default for Settings {
             min_move_time_ms: 10,
             max_move_time_ms: 24 * 60 * 60 * 1000,
             bot_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            bot_think_cap: Duration::from_secs(5),
             list_games_default: 20,
             list_games_max: 100,
             shutdown_timeout: Duration::from_secs(4),

@@ -163,17 +163,18 @@ impl Room {
         let Some(player) = player.take() else {
             return;
         };
-        // A bot with a time budget is stopped with a fifth of its turn left.
+        // A bot is stopped with a fifth of its turn left, and after the server's cap at most.
+        let capped = after(self.ctx.settings.bot_think_cap);
         let stop_at = self
             .turn_deadline
             .zip(self.config_json.move_time_ms)
-            .map(|(d, ms)| d - millis(ms / 5));
+            .map_or(capped, |(d, ms)| capped.min(d - millis(ms / 5)));
         let turn = bots::Turn {
             seat,
             ply: self.game.moves().len(),
             config: self.config,
             position: *self.game.position(),
-            stop_at,
+            stop_at: Some(stop_at),
         };
         bots::think(
             self.ctx.bot_slots.clone(),
