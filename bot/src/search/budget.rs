@@ -15,8 +15,8 @@ pub enum Budget {
 }
 
 impl Budget {
-    /// The deepest search any budget runs (deeper than any game lasts).
-    pub const MAX_DEPTH: u32 = 120;
+    /// The deepest search any budget runs: deeper than any game lasts (at most 225 plies).
+    pub const MAX_DEPTH: u32 = 240;
 }
 
 impl fmt::Display for Budget {
@@ -26,5 +26,26 @@ impl fmt::Display for Budget {
             Budget::Nodes(n) => write!(f, "nodes={n}"),
             Budget::Time(t) => write!(f, "time={}ms", t.as_millis()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jchomp_protocol::rules::BOARD_SIZE;
+
+    #[test]
+    fn the_deepest_search_outlasts_the_longest_game() {
+        // The longest game eats one cell per ply on the largest board.
+        let cells = u32::from(BOARD_SIZE.1) * u32::from(BOARD_SIZE.1);
+        assert!(Budget::MAX_DEPTH > cells);
+        assert!(
+            Budget::MAX_DEPTH < 255,
+            "depths are stored in a byte next to PROVEN"
+        );
+        assert_eq!(
+            Budget::Time(Duration::from_millis(250)).to_string(),
+            "time=250ms"
+        );
     }
 }
