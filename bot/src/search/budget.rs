@@ -19,6 +19,9 @@ impl Budget {
     pub const MAX_DEPTH: u32 = 240;
 }
 
+// Depths are stored in a byte of the table, next to the `PROVEN` marker 255.
+const _: () = assert!(Budget::MAX_DEPTH < 255);
+
 impl fmt::Display for Budget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -39,10 +42,6 @@ mod tests {
         // The longest game eats one cell per ply on the largest board.
         let cells = u32::from(BOARD_SIZE.1) * u32::from(BOARD_SIZE.1);
         assert!(Budget::MAX_DEPTH > cells);
-        assert!(
-            Budget::MAX_DEPTH < 255,
-            "depths are stored in a byte next to PROVEN"
-        );
         assert_eq!(
             Budget::Time(Duration::from_millis(250)).to_string(),
             "time=250ms"
