@@ -8,7 +8,7 @@ use crate::render_lobby::{config_short, room_cells};
 use crate::room_state::RoomState;
 use crate::style::{printable, text_width};
 use jchomp_protocol::record::{Record, ReplayError};
-use jchomp_protocol::wire::{ClientMessage, GameSummary, RoomSummary, SeatInfo, ServerMessage};
+use jchomp_protocol::wire::{ClientMessage, GameSummary, RoomSummary, ServerMessage};
 use std::io::{self, Write};
 
 /// Why a command failed.
@@ -117,19 +117,6 @@ pub fn table<const N: usize>(rows: &[[String; N]]) -> String {
     out
 }
 
-fn seats_of(names: &[String]) -> Vec<Option<SeatInfo>> {
-    names
-        .iter()
-        .map(|n| {
-            Some(SeatInfo {
-                name: n.clone(),
-                bot: false,
-                connected: true,
-            })
-        })
-        .collect()
-}
-
 /// Writes the finished games as a table, or as a JSON array with `json`.
 pub fn write_games(out: &mut impl Write, games: &[GameSummary], json: bool) -> io::Result<()> {
     if json {
@@ -150,10 +137,7 @@ pub fn write_games(out: &mut impl Write, games: &[GameSummary], json: bool) -> i
         .map(str::to_owned),
     ];
     for g in games {
-        let result = g
-            .result
-            .map(|r| explain::result(r, &seats_of(&g.seats), None))
-            .unwrap_or_else(|| "unfinished".to_owned());
+        let result = explain::stored_result(g.result, &g.seats);
         rows.push([
             g.game.clone(),
             g.finished_ms.map(explain::utc_minutes).unwrap_or_default(),

@@ -56,6 +56,27 @@ pub fn seat_name(seats: &[Option<SeatInfo>], seat: u8) -> String {
     }
 }
 
+/// Seats named as in a stored game (no bot or connection information).
+pub fn named_seats(names: &[String]) -> Vec<Option<SeatInfo>> {
+    names
+        .iter()
+        .map(|name| {
+            Some(SeatInfo {
+                name: name.clone(),
+                bot: false,
+                connected: true,
+            })
+        })
+        .collect()
+}
+
+/// A stored game's result in words, or `unfinished`.
+pub fn stored_result(result: Option<ResultJson>, names: &[String]) -> String {
+    result
+        .map(|r| self::result(r, &named_seats(names), None))
+        .unwrap_or_else(|| "unfinished".to_owned())
+}
+
 /// A game result in words, from the point of view of `me` when given.
 pub fn result(result: ResultJson, seats: &[Option<SeatInfo>], me: Option<u8>) -> String {
     let who = |loser: u8| {

@@ -5,7 +5,7 @@ use crate::explain;
 use crate::render_game::{Notice, wrap};
 use crate::style::{Line, Style};
 use jchomp_protocol::json::ConfigJson;
-use jchomp_protocol::wire::{GameSummary, RoomStatus, RoomSummary, SeatInfo};
+use jchomp_protocol::wire::{GameSummary, RoomStatus, RoomSummary};
 
 /// Everything the lobby shows.
 #[derive(Clone, Debug)]
@@ -158,21 +158,7 @@ pub struct GamesView<'a> {
 
 /// One finished game as a line: id, when, moves, board, players and result.
 pub fn game_line(g: &GameSummary) -> String {
-    let seats: Vec<Option<SeatInfo>> = g
-        .seats
-        .iter()
-        .map(|n| {
-            Some(SeatInfo {
-                name: n.clone(),
-                bot: false,
-                connected: true,
-            })
-        })
-        .collect();
-    let result = g
-        .result
-        .map(|r| explain::result(r, &seats, None))
-        .unwrap_or_else(|| "unfinished".to_owned());
+    let result = explain::stored_result(g.result, &g.seats);
     format!(
         "{:<10} {:<16} {:>3}  {}  {}",
         g.game,

@@ -157,17 +157,7 @@ impl RoomState {
         if step == record.moves.len() {
             game = full;
         }
-        let seats = record
-            .seats
-            .iter()
-            .map(|name| {
-                Some(SeatInfo {
-                    name: name.clone(),
-                    bot: false,
-                    connected: true,
-                })
-            })
-            .collect();
+        let seats = crate::explain::named_seats(&record.seats);
         let result = game.result().map(ResultJson::from);
         Ok(RoomState {
             room: record.id.clone().unwrap_or_else(|| "replay".to_owned()),
