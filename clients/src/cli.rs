@@ -186,12 +186,34 @@ pub fn parse_bot(s: &str) -> Result<String, String> {
         .map_err(|e| e.to_string())
 }
 
-/// The display name: the `--name` flag, else `$USER`, else `player`.
-pub fn display_name(flag: Option<&str>) -> String {
-    flag.map(str::to_owned)
-        .or_else(|| std::env::var("USER").ok())
-        .filter(|n| !n.trim().is_empty())
-        .unwrap_or_else(|| "player".to_owned())
+/// The longest display name the server accepts, in characters.
+pub const MAX_NAME: usize = 32;
+
+/// The display name: the `--name` flag (checked as the server would: 1–32 characters after
+/// trimming, no control characters), else `$USER` (cut to fit), else `player`.
+pub fn display_name(flag: Option<&str>) -> Result<String, String> {
+    if let Some(name) = flag {
+        let name = name.trim();
+        let n = name.chars().count();
+        if n == 0 || n > MAX_NAME || name.chars().any(char::is_control) {
+            return Err(format!(
+                "--name must be 1–{MAX_NAME} characters without control characters, got {name:?}"
+            ));
+        }
+        return Ok(name.to_owned());
+    }
+    let user: String = std::env::var("USER")
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_NAME)
+        .collect();
+    let user = user.trim();
+    Ok(if user.is_empty() {
+        "player".to_owned()
+    } else {
+        user.to_owned()
+    })
 }
 
 #[cfg(test)]
@@ -260,6 +282,19 @@ mod tests {
         let err = CreateArgs::parse_form("--colour red").unwrap_err();
         assert!(err.contains("--colour"), "{err}");
         assert!(!err.contains('\n'));
+    }
+
+    #[test]
+    fn names_are_checked_like_the_server_does() {
+        assert_eq!(display_name(Some(" ann ")), Ok("ann".to_owned()));
+        assert!(display_name(Some("")).is_err());
+        assert!(display_name(Some(&"x".repeat(33))).is_err());
+        assert!(
+            display_name(Some("a\u{1b}b"))
+                .unwrap_err()
+                .contains("1–32 characters")
+        );
+        assert!(display_name(None).is_ok_and(|n| !n.is_empty() && n.chars().count() <= 32));
     }
 
     #[test]

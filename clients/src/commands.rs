@@ -23,6 +23,9 @@ pub enum CommandError {
     /// The stored game does not replay.
     #[error("the stored game does not replay: {0}")]
     Replay(#[from] ReplayError),
+    /// A flag is not usable; the text says which and why.
+    #[error("{0}")]
+    Usage(String),
     /// The options of a new room are not valid.
     #[error(transparent)]
     Create(#[from] crate::cli::CreateError),

@@ -176,7 +176,6 @@ pub async fn interactive(url: &str, mut app: App) -> Result<(), CommandError> {
 
 async fn dispatch(cli: Cli) -> Result<(), CommandError> {
     let url = cli.server.as_str();
-    let name = display_name(cli.name.as_deref());
     let mut stdout = std::io::stdout().lock();
     let start = match cli.command {
         None => Start::Lobby,
@@ -209,6 +208,7 @@ async fn dispatch(cli: Cli) -> Result<(), CommandError> {
         }
     };
     drop(stdout);
+    let name = display_name(cli.name.as_deref()).map_err(CommandError::Usage)?;
     interactive(url, App::new(url, &name, start)).await
 }
 

@@ -125,6 +125,15 @@ async fn server_errors_and_bad_flags_are_reported_in_words() {
         stderr(&out)
     );
 
+    let long = "x".repeat(40);
+    let out = jchomp(&["join", "r1", "--name", &long, "--server", url]).await;
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("--name must be 1–32 characters"),
+        "{}",
+        stderr(&out)
+    );
+
     let out = jchomp(&["create", "--bot", "wizard", "--server", url]).await;
     assert!(!out.status.success());
     assert!(stderr(&out).contains("valid forms"), "{}", stderr(&out));
