@@ -1,0 +1,107 @@
+//! The `jchomp-bench` binary end to end: an echo-only run (the tool starts its own echo server as
+//! a child) prints its figures and exits 0; a game run against an in-process server prints the
+//! game's figures; refused arguments exit non-zero with a reason.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::process::Output;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+
+async fn bench(args: &[&str]) -> Output {
+    let run = tokio::process::Command::new(env!("CARGO_BIN_EXE_jchomp-bench"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .output();
+    tokio::time::timeout(Duration::from_secs(60), run)
+        .await
+        .expect("jchomp-bench finishes")
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_echo_only_run_reports_messages_per_second() {
+    let out = bench(&[
+        "--echo-only",
+        "--connections",
+        "8",
+        "--players",
+        "4",
+        "--duration",
+        "0.5",
+        "--warmup",
+        "0",
+    ])
+    .await;
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("run 1 echo: 8/8 connections held"), "{text}");
+    assert!(text.contains("messages/s over 0.5 s"), "{text}");
+    assert!(text.contains("errors: 0"), "{text}");
+    assert!(text.contains("server memory (VmRSS)"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_run_against_a_given_server_reports_moves() {
+    let dir = std::env::temp_dir().join(format!("jchomp-bench-cli-{}", std::process::id()));
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("ws://{}/ws", listener.local_addr().unwrap());
+    let settings = jchomp_server::Settings {
+        data_dir: dir.clone(),
+        rate_limit_per_sec: 1_000_000,
+        rate_limit_burst: 1_000_000,
+        ..jchomp_server::Settings::default()
+    };
+    let (stop, stopped) = oneshot::channel::<()>();
+    let server = tokio::spawn(jchomp_server::run(listener, settings, async move {
+        let _ = stopped.await;
+    }));
+    let out = bench(&[
+        "--server",
+        &url,
+        "--connections",
+        "6",
+        "--players",
+        "3",
+        "--size",
+        "5x5",
+        "--duration",
+        "0.5",
+        "--warmup",
+        "0.2",
+    ])
+    .await;
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("run 1 game: 6/6 connections held"), "{text}");
+    assert!(text.contains("2 rooms of 3"), "{text}");
+    assert!(text.contains("moves/s over 0.5 s"), "{text}");
+    assert!(text.contains(", 0 unfinished"), "{text}");
+    assert!(text.contains("errors: 0"), "{text}");
+    let _ = stop.send(());
+    let _ = server.await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn refused_arguments_say_why() {
+    let out = bench(&["--server", "ws://10.1.2.3:7777/ws", "--duration", "1"]).await;
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a loopback address"));
+    let out = bench(&["--connections", "10"]).await;
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--spawn-server"));
+    let out = bench(&["--echo-only", "--connections", "1", "--duration", "1"]).await;
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at least 2"));
+}
