@@ -2,11 +2,13 @@
 //! Guarded by a std mutex held only for map operations, never across an `.await`.
 
 use crate::metrics::RoomCounts;
+use crate::outbox::encode;
 use crate::room::RoomEvent;
-use jchomp_protocol::wire::{RoomStatus, RoomSummary};
+use jchomp_protocol::wire::{RoomStatus, RoomSummary, ServerMessage};
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 /// One registered room.
 #[derive(Debug)]
@@ -22,6 +24,11 @@ struct Inner {
     rooms: HashMap<String, Entry>,
     tokens: HashMap<String, String>,
     created: u64,
+    /// Grows with every change to the room list.
+    generation: u64,
+    /// The encoded `rooms` message of `generation`, shared by every `list_rooms` answer until
+    /// the list changes (so that clients asking again and again cost neither CPU nor memory).
+    encoded: Option<(u64, Utf8Bytes)>,
 }
 
 /// The rooms and seat tokens the server holds.
@@ -64,6 +71,7 @@ impl Lobby {
             summary: summary(&id),
         };
         inner.rooms.insert(id.clone(), entry);
+        inner.generation += 1;
         Ok(id)
     }
 
@@ -81,8 +89,10 @@ impl Lobby {
 
     /// Replaces a room's summary.
     pub(crate) fn publish(&self, summary: RoomSummary) {
-        if let Some(e) = self.lock().rooms.get_mut(&summary.room) {
+        let mut inner = self.lock();
+        if let Some(e) = inner.rooms.get_mut(&summary.room) {
             e.summary = summary;
+            inner.generation += 1;
         }
     }
 
@@ -102,14 +112,22 @@ impl Lobby {
     pub(crate) fn remove(&self, id: &str, tokens: &[String]) {
         let mut inner = self.lock();
         inner.rooms.remove(id);
+        inner.generation += 1;
         for t in tokens {
             inner.tokens.remove(t);
         }
     }
 
     /// Every room's summary, oldest room first.
+    #[cfg(test)]
     pub(crate) fn summaries(&self) -> Vec<RoomSummary> {
+        self.snapshot().1
+    }
+
+    /// The list generation and every room's summary, oldest room first.
+    fn snapshot(&self) -> (u64, Vec<RoomSummary>) {
         let inner = self.lock();
+        let generation = inner.generation;
         let mut rooms: Vec<(u64, RoomSummary)> = inner
             .rooms
             .values()
@@ -117,7 +135,27 @@ impl Lobby {
             .collect();
         drop(inner);
         rooms.sort_by_key(|(order, _)| *order);
-        rooms.into_iter().map(|(_, s)| s).collect()
+        (generation, rooms.into_iter().map(|(_, s)| s).collect())
+    }
+
+    /// The `rooms` message answering `list_rooms`, encoded once per change of the list and
+    /// shared by every answer (encoding happens outside the lock).
+    pub(crate) fn rooms_message(&self) -> Utf8Bytes {
+        {
+            let inner = self.lock();
+            if let Some((generation, text)) = &inner.encoded
+                && *generation == inner.generation
+            {
+                return text.clone();
+            }
+        }
+        let (generation, rooms) = self.snapshot();
+        let text = encode(&ServerMessage::Rooms { rooms });
+        let mut inner = self.lock();
+        if inner.generation == generation {
+            inner.encoded = Some((generation, text.clone()));
+        }
+        text
     }
 
     /// Rooms by status.
@@ -189,6 +227,29 @@ mod tests {
         assert!(lobby.room_for_token("t").is_none());
         assert!(lobby.room(&a).is_none());
         assert_eq!(lobby.counts().waiting, 1);
+    }
+
+    #[test]
+    fn the_room_list_is_encoded_once_per_change() {
+        let lobby = Lobby::default();
+        let (tx, _rx) = mpsc::channel(1);
+        let a = lobby.register(5, tx.clone(), summary).unwrap();
+        let first = lobby.rooms_message();
+        let again = lobby.rooms_message();
+        assert_eq!(
+            first.as_str().as_ptr(),
+            again.as_str().as_ptr(),
+            "shared, not re-encoded"
+        );
+        let mut changed = summary(&a);
+        changed.status = RoomStatus::Playing;
+        lobby.publish(changed);
+        let after = lobby.rooms_message();
+        assert!(after.as_str().contains("playing"), "{}", after.as_str());
+        lobby.register(5, tx, summary).unwrap();
+        let text = lobby.rooms_message();
+        let msg: ServerMessage = serde_json::from_str(text.as_str()).unwrap();
+        assert!(matches!(msg, ServerMessage::Rooms { rooms } if rooms.len() == 2));
     }
 
     #[test]

@@ -60,9 +60,7 @@ impl Session {
 
     async fn handle(&mut self, msg: ClientMessage) {
         match msg {
-            ClientMessage::ListRooms => self.reply(&ServerMessage::Rooms {
-                rooms: self.ctx.lobby.summaries(),
-            }),
+            ClientMessage::ListRooms => self.peer.send(&self.ctx.lobby.rooms_message()),
             ClientMessage::CreateRoom { name, config } => self.create(name, config).await,
             ClientMessage::JoinRoom { room, name } => self.join(room, name).await,
             ClientMessage::AddBot { bot } => {
