@@ -80,3 +80,47 @@ fn deep_search_keeps_the_exact_value() {
         }
     }
 }
+
+#[test]
+fn node_budgets_keep_the_exact_value_on_large_row_boards() {
+    use jchomp_bot::BotSpec;
+    use jchomp_bot::search::{Limits, RegionSolver};
+    // With 1×k or k×1 eats every row or column is its own region, so the region solver values
+    // these boards at once, and a node budget must play a selection of the best value.
+    let boards = [
+        (15, 15, [1, 2], vec![[7, 7]]),
+        (14, 14, [1, 3], vec![[0, 0]]),
+        (13, 12, [2, 1], vec![[6, 5], [0, 11]]),
+        (15, 14, [3, 1], vec![[14, 0]]),
+    ];
+    let mut wins = 0;
+    for (rows, cols, eat, poison) in boards {
+        let c = Config::new(&Setup {
+            rows,
+            cols,
+            players: 2,
+            eat,
+            poison,
+        })
+        .unwrap();
+        let p = Position::start(&c);
+        let mut solver = RegionSolver::new(16);
+        let mut limits = Limits::unlimited(None);
+        let values = solver.solve_moves(&c, &p, &mut limits).unwrap();
+        let best = solver.solve(&c, &p, &mut limits).unwrap();
+        wins += usize::from(best == jchomp_bot::search::Outcome::Win);
+        for spec in ["level:3", "search:nodes=20000"] {
+            let cell = BotSpec::parse(spec)
+                .unwrap()
+                .build(3)
+                .choose(&c, &p)
+                .unwrap();
+            let (_, value) = values.iter().find(|(a, _)| *a == cell.index()).unwrap();
+            assert_eq!(
+                *value, best,
+                "{spec} on {rows}x{cols} eat {eat:?} chose {cell}"
+            );
+        }
+    }
+    assert!(wins > 0, "at least one board is a first-player win");
+}
