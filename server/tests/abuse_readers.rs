@@ -1,6 +1,8 @@
 //! Clients that stop reading: twenty connections each ask for the (large) room list hundreds
 //! of times and never read an answer. Their queued answers must not pile up in the server's
 //! memory, and everyone else is served meanwhile.
+//! (Linux only: memory is read from `/proc`.)
+#![cfg(target_os = "linux")]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod abuse_support;
@@ -17,7 +19,6 @@ fn rss() -> u64 {
     pages * 4096
 }
 
-#[cfg(target_os = "linux")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn non_reading_clients_asking_for_big_answers_stay_cheap() {
     let server = TestServer::start().await;
