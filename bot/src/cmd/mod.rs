@@ -1,7 +1,6 @@
 //! The subcommands of `jchomp-bot` and the errors they report.
 
 mod analyze;
-mod matches;
 mod perft;
 mod play;
 mod solve;
@@ -26,8 +25,6 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Lists every valid selection with its exact value and plies to the end.
     Analyze(analyze::AnalyzeArgs),
-    /// Plays a series of games between bots with the seats rotated and prints the scores.
-    Match(matches::MatchArgs),
     /// Plays a tournament between bots: standings, Elo, SPRT, output directory, resume.
     Tournament(Box<tournament::TournamentArgs>),
     /// Plays on a server: joins a room (or creates one) and plays through the protocol.
@@ -41,7 +38,6 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Command::Perft(args) => perft::run(&args, &mut out),
         Command::Solve(args) => solve::run(&args, &mut out),
         Command::Analyze(args) => analyze::run(&args, &mut out),
-        Command::Match(args) => matches::run(&args, &mut out),
         Command::Tournament(args) => tournament::run(&args, &mut out),
         Command::Play(args) => play::run(&args, &mut out),
     }
