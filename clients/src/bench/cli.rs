@@ -5,8 +5,8 @@
 use super::echo;
 use super::plan::{Load, Shape};
 use super::process::{self, Child, ServerLaunch};
-use super::report::{describe, summarize};
-use super::run::{LoadReport, run_load};
+use super::report::{RunReports, describe, summarize};
+use super::run::run_load;
 use super::socket::Target;
 use clap::Parser;
 use jchomp_bot::board_args::BoardArgs;
@@ -57,6 +57,10 @@ pub struct Args {
     /// in every run, and report the ratio.
     #[arg(long)]
     pub echo: bool,
+    /// Also run the same echo load against the spawned server's own test-only echo path
+    /// (`--echo-path`): its connection code without the game (needs --spawn-server).
+    #[arg(long, requires = "spawn_server")]
+    pub server_echo: bool,
     /// Only the echo baseline, no game server.
     #[arg(long, conflicts_with_all = ["server", "spawn_server"])]
     pub echo_only: bool,
@@ -81,6 +85,9 @@ pub struct Args {
     #[arg(long, value_name = "ADDR", hide = true)]
     pub serve_echo: Option<String>,
 }
+
+/// The path of the spawned server's test-only echo (`--server-echo`).
+const ECHO_PATH: &str = "/echo";
 
 /// Upper bounds that keep a run bounded.
 const MAX_CONNECTIONS: usize = 60_000;
@@ -203,7 +210,7 @@ async fn run(args: &Args) -> Result<ExitCode, String> {
         args.runs,
         args.source_addrs()
     );
-    let mut runs: Vec<(Option<LoadReport>, Option<LoadReport>)> = Vec::new();
+    let mut runs: Vec<RunReports> = Vec::new();
     let mut errors = 0;
     for run in 1..=args.runs {
         if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
@@ -225,8 +232,22 @@ async fn run(args: &Args) -> Result<ExitCode, String> {
         } else {
             None
         };
+        let server_echo = if args.server_echo && args.spawn_server {
+            let (url, pid, child) = server_for_run(args, rooms, true).await?;
+            let base = url.strip_suffix("/ws").unwrap_or(&url);
+            let url = format!("{base}{ECHO_PATH}");
+            let target = Target::parse(&url, args.source_addrs()).map_err(|e| e.to_string())?;
+            let mut r = run_load(target, Load::Echo { seats }, shape.clone(), pid).await;
+            drop::<Option<Child>>(child);
+            r.load = "server-echo";
+            println!("run {run} {}", describe(&r));
+            errors += r.tally.errors.total();
+            Some(r)
+        } else {
+            None
+        };
         let game_report = if play_game {
-            let (url, pid, child) = server_for_run(args, rooms).await?;
+            let (url, pid, child) = server_for_run(args, rooms, false).await?;
             let target = Target::parse(&url, args.source_addrs()).map_err(|e| e.to_string())?;
             let r = run_load(target, game.clone(), shape.clone(), pid).await;
             drop::<Option<Child>>(child);
@@ -236,7 +257,11 @@ async fn run(args: &Args) -> Result<ExitCode, String> {
         } else {
             None
         };
-        runs.push((game_report, echo));
+        runs.push(RunReports {
+            game: game_report,
+            echo,
+            server_echo,
+        });
         // Let the closed connections' ports and the killed children settle between runs.
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
@@ -252,6 +277,7 @@ async fn run(args: &Args) -> Result<ExitCode, String> {
 async fn server_for_run(
     args: &Args,
     rooms: usize,
+    echo_path: bool,
 ) -> Result<(String, Option<u32>, Option<Child>), String> {
     if let Some(url) = &args.server {
         return Ok((url.clone(), args.server_pid, None));
@@ -264,6 +290,7 @@ async fn server_for_run(
         connections: args.connections,
         rooms,
         log: args.server_log.clone(),
+        echo_path: echo_path.then(|| ECHO_PATH.to_owned()),
     };
     let child = process::spawn_server(&launch).await.map_err(|e| {
         format!(

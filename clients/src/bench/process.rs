@@ -100,6 +100,8 @@ pub struct ServerLaunch {
     pub rooms: usize,
     /// `RUST_LOG` for the server.
     pub log: String,
+    /// Serve the server's test-only echo path (`--echo-path`) too.
+    pub echo_path: Option<String>,
 }
 
 /// Starts `jchomp-server` on a free loopback port with a fresh data directory and limits
@@ -129,6 +131,9 @@ pub async fn spawn_server(launch: &ServerLaunch) -> Result<Child, String> {
     .arg("--max-rooms")
     .arg((2 * launch.rooms + 64).to_string())
     .env("RUST_LOG", &launch.log);
+    if let Some(path) = &launch.echo_path {
+        cmd.arg("--echo-path").arg(path);
+    }
     start(cmd, Some(data_dir)).await
 }
 

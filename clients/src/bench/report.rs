@@ -126,11 +126,24 @@ pub fn describe(r: &LoadReport) -> String {
     out
 }
 
+/// What one run measured: the game load and the baselines asked for.
+#[derive(Clone, Debug, Default)]
+pub struct RunReports {
+    /// The game load against the server.
+    pub game: Option<LoadReport>,
+    /// The same shape against the bare echo server.
+    pub echo: Option<LoadReport>,
+    /// The same shape against the server's own test-only echo path.
+    pub server_echo: Option<LoadReport>,
+}
+
 /// The medians over several runs: game moves/s, latency, memory per connection, and each
 /// run's ratio to the echo baseline measured in the same run.
-pub fn summarize(runs: &[(Option<LoadReport>, Option<LoadReport>)]) -> String {
-    let games: Vec<&LoadReport> = runs.iter().filter_map(|(g, _)| g.as_ref()).collect();
-    let echoes: Vec<&LoadReport> = runs.iter().filter_map(|(_, e)| e.as_ref()).collect();
+pub fn summarize(runs: &[RunReports]) -> String {
+    let games: Vec<&LoadReport> = runs.iter().filter_map(|r| r.game.as_ref()).collect();
+    let echoes: Vec<&LoadReport> = runs.iter().filter_map(|r| r.echo.as_ref()).collect();
+    let server_echoes: Vec<&LoadReport> =
+        runs.iter().filter_map(|r| r.server_echo.as_ref()).collect();
     let med = |v: Vec<f64>| median(&v).unwrap_or(0.0);
     let mut out = format!("median of {} run(s):", runs.len());
     if !games.is_empty() {
@@ -179,9 +192,37 @@ pub fn summarize(runs: &[(Option<LoadReport>, Option<LoadReport>)]) -> String {
                 .collect()),
         );
     }
+    if !server_echoes.is_empty() {
+        let _ = write!(
+            out,
+            "\n  server echo path: {:.0} messages/s; latency p50 {:.2} ms, p99 {:.2} ms",
+            med(server_echoes.iter().map(|r| r.rate()).collect()),
+            med(server_echoes
+                .iter()
+                .map(|r| r.latency.p50.as_secs_f64() * 1e3)
+                .collect()),
+            med(server_echoes
+                .iter()
+                .map(|r| r.latency.p99.as_secs_f64() * 1e3)
+                .collect()),
+        );
+        let ratios: Vec<f64> = runs
+            .iter()
+            .filter_map(|r| {
+                Some(r.server_echo.as_ref()?.rate() / r.echo.as_ref()?.rate().max(1e-9))
+            })
+            .collect();
+        if !ratios.is_empty() {
+            let _ = write!(
+                out,
+                "\n  server echo path ÷ bare echo: {:.0}%",
+                med(ratios) * 100.0
+            );
+        }
+    }
     let ratios: Vec<f64> = runs
         .iter()
-        .filter_map(|(g, e)| Some(g.as_ref()?.rate() / e.as_ref()?.rate().max(1e-9)))
+        .filter_map(|r| Some(r.game.as_ref()?.rate() / r.echo.as_ref()?.rate().max(1e-9)))
         .collect();
     if !ratios.is_empty() {
         let each: Vec<String> = ratios
