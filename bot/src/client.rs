@@ -5,7 +5,7 @@
 use crate::player::Player;
 use crate::scoring::seat_score;
 use crate::spec::BotSpec;
-use crate::tournament::ws::WsClient;
+use jchomp_protocol::connection::{Connection, ConnectionError, Resumed};
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::rules::{Config, Game, GameResult, Seat};
 use jchomp_protocol::wire::{ClientMessage, ErrorCode, RoomStatus, ServerMessage, Snapshot};
@@ -155,12 +155,12 @@ async fn find_room(
     config: &ConfigJson,
     previous: &str,
 ) -> Result<String, String> {
-    let mut ws = WsClient::connect(&options.url).await?;
+    let mut ws = Connection::connect(&options.url).await.map_err(words)?;
     let deadline = tokio::time::Instant::now() + options.wait;
     loop {
-        ws.send(&ClientMessage::ListRooms).await?;
+        ws.send(&ClientMessage::ListRooms).await.map_err(words)?;
         loop {
-            match ws.recv(options.wait).await? {
+            match ws.recv_within(options.wait).await.map_err(words)? {
                 ServerMessage::Rooms { rooms } => {
                     let found = rooms.into_iter().find(|r| {
                         r.status == RoomStatus::Waiting
@@ -196,7 +196,7 @@ async fn one_game(
     stop: &Arc<AtomicBool>,
     log: &mut (dyn FnMut(String) + Send),
 ) -> Result<(Played, ConfigJson), String> {
-    let mut ws = WsClient::connect(&options.url).await?;
+    let mut ws = Connection::connect(&options.url).await.map_err(words)?;
     ws.send(&match target {
         Target::Join(room) => ClientMessage::JoinRoom {
             room: room.clone(),
@@ -207,9 +207,10 @@ async fn one_game(
             config: config.clone(),
         },
     })
-    .await?;
+    .await
+    .map_err(words)?;
     let (room, seat, token) = loop {
-        match ws.recv(options.wait).await? {
+        match ws.recv_within(options.wait).await.map_err(words)? {
             ServerMessage::Joined { room, seat, token } => break (room, seat, token),
             ServerMessage::Error { code, message } => return Err(server_error(code, &message)),
             _ => {}
@@ -219,7 +220,7 @@ async fn one_game(
     let mut tracker: Option<Tracker> = None;
     let mut pending = false;
     loop {
-        let msg = match ws.recv(options.wait).await {
+        let msg = match ws.recv_within(options.wait).await.map_err(words) {
             Ok(msg) => msg,
             Err(e) => {
                 log(format!("connection lost ({e}); resuming"));
@@ -245,12 +246,12 @@ async fn one_game(
                         t.result = m.result.map(Into::into);
                         pending = false;
                     }
-                    _ => ws.send(&ClientMessage::Sync).await?,
+                    _ => ws.send(&ClientMessage::Sync).await.map_err(words)?,
                 }
             }
             ServerMessage::MoveRejected { .. } => {
                 pending = false;
-                ws.send(&ClientMessage::Sync).await?;
+                ws.send(&ClientMessage::Sync).await.map_err(words)?;
             }
             ServerMessage::Error { code, message } => {
                 if matches!(code, ErrorCode::BadToken | ErrorCode::ShuttingDown) {
@@ -280,7 +281,8 @@ async fn one_game(
                 row: i64::from(cell.row),
                 col: i64::from(cell.col),
             })
-            .await?;
+            .await
+            .map_err(words)?;
             pending = true;
         }
     }
@@ -319,22 +321,17 @@ async fn think(
 }
 
 /// Reconnects and resumes the seat, retrying with growing pauses.
-async fn resume(options: &PlayOptions, token: &str) -> Result<WsClient, String> {
-    let mut last = String::new();
-    for attempt in 0..options.reconnects.max(1) {
-        tokio::time::sleep(Duration::from_millis(200 * u64::from(attempt.min(10)))).await;
-        let mut ws = match WsClient::connect(&options.url).await {
-            Ok(ws) => ws,
-            Err(e) => {
-                last = e;
-                continue;
-            }
-        };
-        ws.send(&ClientMessage::Resume {
-            token: token.to_string(),
-        })
-        .await?;
-        return Ok(ws);
+async fn resume(options: &PlayOptions, token: &str) -> Result<Connection, String> {
+    match jchomp_protocol::connection::resume(&options.url, token, options.reconnects.max(1))
+        .await
+        .map_err(|e| format!("could not reconnect: {e}"))?
+    {
+        Resumed::Seat(conn, _joined) => Ok(conn),
+        Resumed::Refused(_, refused) => Err(format!("could not resume the seat: {refused}")),
     }
-    Err(format!("could not reconnect: {last}"))
+}
+
+/// A connection failure in words, as the bot client reports it.
+fn words(e: ConnectionError) -> String {
+    e.to_string()
 }

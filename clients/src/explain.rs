@@ -2,31 +2,7 @@
 
 use jchomp_protocol::json::ResultJson;
 use jchomp_protocol::rules::Rejection;
-use jchomp_protocol::wire::{ErrorCode, RejectReason, SeatInfo};
-
-/// An `error` from the server in plain words. The server's own message is added when it says
-/// more than the code (e.g. which setting of a configuration is wrong).
-pub fn error(code: ErrorCode, message: &str) -> String {
-    let base = match code {
-        ErrorCode::BadRequest => "The server did not understand the request",
-        ErrorCode::InvalidConfig => "That game setup is not allowed",
-        ErrorCode::NoSuchRoom => "There is no room with that id (it may have closed)",
-        ErrorCode::RoomFull => "That room is full",
-        ErrorCode::Forbidden => "You are not allowed to do that here",
-        ErrorCode::BadToken => "That seat can no longer be resumed",
-        ErrorCode::RateLimited => "Too many messages too fast; the server is disconnecting you",
-        ErrorCode::NoSuchGame => "There is no stored game with that id",
-        ErrorCode::ServerFull => "The server is full right now; try again later",
-        ErrorCode::ShuttingDown => "The server is shutting down",
-        ErrorCode::Internal => "The server ran into a problem",
-    };
-    let message = message.trim();
-    if message.is_empty() {
-        format!("{base}.")
-    } else {
-        format!("{base}: {message}")
-    }
-}
+use jchomp_protocol::wire::{RejectReason, SeatInfo};
 
 /// A refused move in plain words.
 pub fn rejection(reason: RejectReason) -> &'static str {
@@ -121,16 +97,6 @@ mod tests {
         assert_eq!(utc_minutes(0), "1970-01-01 00:00");
         assert_eq!(utc_minutes(1_700_000_000_000), "2023-11-14 22:13");
         assert_eq!(utc_minutes(951_782_400_000), "2000-02-29 00:00");
-    }
-
-    #[test]
-    fn errors_read_as_words_with_the_servers_detail() {
-        assert_eq!(
-            error(ErrorCode::InvalidConfig, "rows must be 4–15, got 3"),
-            "That game setup is not allowed: rows must be 4–15, got 3"
-        );
-        assert_eq!(error(ErrorCode::RoomFull, ""), "That room is full.");
-        assert!(!error(ErrorCode::BadRequest, "").contains('{'));
     }
 
     #[test]

@@ -29,7 +29,7 @@ pub mod app;
 pub mod bench;
 pub mod cli;
 pub mod commands;
-pub mod connection;
+pub use jchomp_protocol::connection;
 pub mod explain;
 pub mod hint;
 pub mod input;

@@ -24,7 +24,6 @@ pub mod standings;
 pub mod starts;
 mod tourney;
 mod watchdog;
-pub(crate) mod ws;
 
 pub use settings::{Length, Settings};
 pub use tourney::{Finished, Options, Outcome, Stop, resume, run};

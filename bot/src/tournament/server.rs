@@ -7,8 +7,8 @@
 //! server's pings), and the messages read early are kept in order.
 
 use super::play::{Clock, Failure, Played};
-use super::ws::WsClient;
 use crate::player::{Player, RandomPlayer};
+use jchomp_protocol::connection::{Connection, ConnectionError};
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::rules::{Cell, Config, Game, GameResult, Position, Seat};
 use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
@@ -59,7 +59,7 @@ fn seen(msg: ServerMessage) -> Result<Seen, String> {
 /// Every seat's connection, with the messages read early (while a bot was thinking) kept in
 /// order for later.
 struct Seats {
-    conns: Vec<WsClient>,
+    conns: Vec<Connection>,
     inbox: Vec<VecDeque<ServerMessage>>,
 }
 
@@ -68,7 +68,7 @@ impl Seats {
     async fn next(&mut self, i: usize, wait: Duration) -> Result<ServerMessage, String> {
         match self.inbox[i].pop_front() {
             Some(msg) => Ok(msg),
-            None => self.conns[i].recv(wait).await,
+            None => self.conns[i].recv_within(wait).await.map_err(words),
         }
     }
 
@@ -78,23 +78,29 @@ impl Seats {
         let mut work = std::pin::pin!(work);
         let Seats { conns, inbox } = self;
         loop {
-            let any =
-                futures_util::future::select_all(conns.iter_mut().map(|c| Box::pin(c.recv(IDLE))));
+            let any = futures_util::future::select_all(
+                conns.iter_mut().map(|c| Box::pin(c.recv_within(IDLE))),
+            );
             tokio::select! {
                 done = &mut work => return Ok(done),
-                (msg, i, _) = any => inbox[i].push_back(msg?),
+                (msg, i, _) = any => inbox[i].push_back(msg.map_err(words)?),
             }
         }
     }
+}
+
+/// A connection failure in words, as the tournament reports it.
+fn words(e: ConnectionError) -> String {
+    e.to_string()
 }
 
 /// How long a connection may stay silent while a bot thinks (the server pings every few seconds).
 const IDLE: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// Waits on `conn` for the `joined` answer and returns the room and seat.
-async fn joined(conn: &mut WsClient) -> Result<(String, Seat), String> {
+async fn joined(conn: &mut Connection) -> Result<(String, Seat), String> {
     loop {
-        match conn.recv(ANSWER).await? {
+        match conn.recv_within(ANSWER).await.map_err(words)? {
             ServerMessage::Joined { room, seat, .. } => return Ok((room, seat)),
             ServerMessage::Error { code, message } => {
                 return Err(format!(
@@ -119,7 +125,7 @@ pub async fn play_on_server(
     let timer = limits.iter().flatten().max().copied();
     let mut conns = Vec::with_capacity(names.len());
     for _ in names {
-        conns.push(WsClient::connect(url).await?);
+        conns.push(Connection::connect(url).await.map_err(words)?);
     }
     let mut seats = Seats {
         inbox: conns.iter().map(|_| VecDeque::new()).collect(),
@@ -159,7 +165,7 @@ fn seat_name(name: &str) -> String {
 
 /// Seat 0 creates the room, the others join it in seat order.
 async fn seat_bots(
-    conns: &mut [WsClient],
+    conns: &mut [Connection],
     config: &Config,
     names: &[String],
     move_time_ms: Option<u64>,
@@ -169,14 +175,16 @@ async fn seat_bots(
             name: seat_name(&names[0]),
             config: ConfigJson::new(config, move_time_ms),
         })
-        .await?;
+        .await
+        .map_err(words)?;
     let (room, _) = joined(&mut conns[0]).await?;
     for (s, conn) in conns.iter_mut().enumerate().skip(1) {
         conn.send(&ClientMessage::JoinRoom {
             room: room.clone(),
             name: seat_name(&names[s]),
         })
-        .await?;
+        .await
+        .map_err(words)?;
         let (_, seat) = joined(conn).await?;
         if usize::from(seat) != s {
             return Err(format!(
@@ -232,17 +240,19 @@ async fn seat_and_play(
             Ok(_) => Err(Failure::Illegal),
         };
         match cell {
-            Ok(cell) => {
-                seats.conns[s]
-                    .send(&ClientMessage::Move {
-                        row: i64::from(cell.row),
-                        col: i64::from(cell.col),
-                    })
-                    .await?
-            }
+            Ok(cell) => seats.conns[s]
+                .send(&ClientMessage::Move {
+                    row: i64::from(cell.row),
+                    col: i64::from(cell.col),
+                })
+                .await
+                .map_err(words)?,
             Err(f) => {
                 failure = Some((seat, f));
-                seats.conns[s].send(&ClientMessage::Leave).await?;
+                seats.conns[s]
+                    .send(&ClientMessage::Leave)
+                    .await
+                    .map_err(words)?;
             }
         }
         // Read the mover's messages up to its own move or the end of the game (after a leave,

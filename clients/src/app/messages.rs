@@ -95,7 +95,7 @@ impl App {
             }
             ServerMessage::Error { code, message } => {
                 use jchomp_protocol::wire::ErrorCode;
-                let mut text = explain::error(code, &message);
+                let mut text = jchomp_protocol::connection::describe_error(code, &message);
                 let lost_room = match &self.screen {
                     Screen::Room(r) => {
                         r.state.is_none()

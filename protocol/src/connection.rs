@@ -1,8 +1,10 @@
-//! [`Connection`]: one WebSocket connection to a JChomp server, speaking typed
-//! [`ClientMessage`]s and [`ServerMessage`]s, and [`resume`] to take a seat back after a drop.
+//! [`Connection`]: the client side of the protocol — one WebSocket connection to a JChomp
+//! server, speaking typed [`ClientMessage`]s and [`ServerMessage`]s, and [`resume`] to take a
+//! seat back after a drop. Shared by the `jchomp` client, the bot client and tournaments; built
+//! only with the `client` feature, so the rules and message types stay free of any runtime.
 
+use crate::wire::{ClientMessage, ErrorCode, ServerMessage};
 use futures_util::{SinkExt, StreamExt};
-use jchomp_protocol::wire::{ClientMessage, ErrorCode, ServerMessage};
 use std::time::Duration;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
@@ -100,6 +102,19 @@ pub struct Connection {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn errors_read_as_words_with_the_servers_detail() {
+        assert_eq!(
+            describe_error(ErrorCode::InvalidConfig, "rows must be 4–15, got 3"),
+            "That game setup is not allowed: rows must be 4–15, got 3"
+        );
+        assert_eq!(
+            describe_error(ErrorCode::RoomFull, ""),
+            "That room is full."
+        );
+        assert!(!describe_error(ErrorCode::BadRequest, "").contains('{'));
+    }
 
     #[test]
     fn a_seat_taken_elsewhere_or_a_flood_is_not_retried() {
@@ -209,6 +224,14 @@ impl Connection {
         }
     }
 
+    /// Like [`Connection::recv`], but gives up with [`ConnectionError::Timeout`] after `wait`.
+    /// Cancel-safe as well.
+    pub async fn recv_within(&mut self, wait: Duration) -> Result<ServerMessage, ConnectionError> {
+        tokio::time::timeout(wait, self.recv())
+            .await
+            .unwrap_or(Err(ConnectionError::Timeout(wait)))
+    }
+
     /// Sends a request and returns the first answer that `pick` accepts, or the server's
     /// `error` if one comes first. Other messages (room events) are skipped. Waits at most
     /// [`REQUEST_TIMEOUT`].
@@ -244,6 +267,30 @@ impl Connection {
     }
 }
 
+/// An `error` from the server in plain words. The server's own message is added when it says
+/// more than the code (e.g. which setting of a configuration is wrong).
+pub fn describe_error(code: ErrorCode, message: &str) -> String {
+    let base = match code {
+        ErrorCode::BadRequest => "The server did not understand the request",
+        ErrorCode::InvalidConfig => "That game setup is not allowed",
+        ErrorCode::NoSuchRoom => "There is no room with that id (it may have closed)",
+        ErrorCode::RoomFull => "That room is full",
+        ErrorCode::Forbidden => "You are not allowed to do that here",
+        ErrorCode::BadToken => "That seat can no longer be resumed",
+        ErrorCode::RateLimited => "Too many messages too fast; the server is disconnecting you",
+        ErrorCode::NoSuchGame => "There is no stored game with that id",
+        ErrorCode::ServerFull => "The server is full right now; try again later",
+        ErrorCode::ShuttingDown => "The server is shutting down",
+        ErrorCode::Internal => "The server ran into a problem",
+    };
+    let message = message.trim();
+    if message.is_empty() {
+        format!("{base}.")
+    } else {
+        format!("{base}: {message}")
+    }
+}
+
 /// An `error` message from the server.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServerError {
@@ -255,7 +302,7 @@ pub struct ServerError {
 
 impl std::fmt::Display for ServerError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&crate::explain::error(self.code, &self.message))
+        f.write_str(&describe_error(self.code, &self.message))
     }
 }
 
