@@ -19,6 +19,7 @@ pub struct Limits {
     /// Nodes visited so far.
     pub nodes: u64,
     next_check: u64,
+    polls: u32,
     stopped: bool,
     /// While false, nothing stops the search (the first iteration always completes).
     pub armed: bool,
@@ -41,6 +42,7 @@ impl Limits {
             flag,
             nodes: 0,
             next_check: CHECK_EVERY,
+            polls: 0,
             stopped: false,
             armed: true,
         }
@@ -70,6 +72,25 @@ impl Limits {
             self.stopped = true;
         } else if self.nodes >= self.next_check {
             self.next_check = self.nodes + CHECK_EVERY;
+            self.stopped = self
+                .flag
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+                || self.deadline.is_some_and(|d| Instant::now() >= d);
+        }
+        self.stopped
+    }
+
+    /// Reads the stop flag and the clock every so often without counting a node (for work
+    /// between nodes that can be long, such as the region solver's loops); true once the search
+    /// must stop.
+    #[inline]
+    pub fn poll(&mut self) -> bool {
+        if !self.armed {
+            return false;
+        }
+        self.polls = self.polls.wrapping_add(1);
+        if self.polls.is_multiple_of(64) && !self.stopped {
             self.stopped = self
                 .flag
                 .as_ref()

@@ -158,6 +158,10 @@ impl RegionSolver {
         let (er, ec) = config.eat();
         let mut seen: [u64; 4] = [0; 4];
         for a in region.iter() {
+            // Read the stop flag and the clock often: one region can take many moves.
+            if limits.poll() {
+                return None;
+            }
             let rest = cells.without(config.rect(jchomp_protocol::rules::Cell::from_index(a)));
             let mut g = 0u8;
             let mut stopped = false;
@@ -246,6 +250,9 @@ impl RegionSolver {
         self.prepare(config);
         let mut out = Vec::new();
         for a in position.safe_selections(config).iter() {
+            if limits.poll() {
+                return None;
+            }
             let mut child = *position;
             child.play(config, jchomp_protocol::rules::Cell::from_index(a));
             let v = if child.to_move().is_none() {
@@ -292,6 +299,9 @@ impl RegionSolver {
         }
         if best < 1 {
             for a in safe.iter() {
+                if limits.poll() {
+                    return None;
+                }
                 let rest = r
                     .poisoned
                     .without(config.rect(jchomp_protocol::rules::Cell::from_index(a)));
