@@ -27,9 +27,15 @@ impl Bits {
     /// The set holding the single cell with this bit index (below 256).
     #[inline]
     pub const fn single(index: u32) -> Bits {
-        let mut words = [0u64; 4];
-        words[(index / 64) as usize] = 1 << (index % 64);
-        Bits(words)
+        // Built word by word rather than through an indexed array, which would go through
+        // memory on the hot path.
+        let bit = 1 << (index % 64);
+        Bits(match index / 64 {
+            0 => [bit, 0, 0, 0],
+            1 => [0, bit, 0, 0],
+            2 => [0, 0, bit, 0],
+            _ => [0, 0, 0, bit],
+        })
     }
 
     /// The rectangle of `height` rows and `width` columns whose top-left cell is (row, col).
@@ -46,6 +52,48 @@ impl Bits {
             r += 1;
         }
         Bits(words)
+    }
+
+    /// A pattern of up to eight stacked lanes (bit `16 * i + j` for row `i`, col `j` of the
+    /// pattern) placed so that its bit 0 lands on bit index `at`; a negative `at` drops the
+    /// pattern's cells that would fall below bit 0. Bits pushed past bit 255 are dropped.
+    /// One shift across at most three words: no loop on the hot path of every move.
+    #[inline]
+    pub fn placed(pattern: u128, at: i32) -> Bits {
+        let (pattern, at) = if at < 0 {
+            (pattern.checked_shr(at.unsigned_abs()).unwrap_or(0), 0)
+        } else {
+            (pattern, at as u32)
+        };
+        let k = (at / 64) as usize;
+        let s = at % 64;
+        let low = pattern << s;
+        let high = if s == 0 {
+            0
+        } else {
+            (pattern >> (128 - s)) as u64
+        };
+        // Built word by word rather than through an indexed array: the array would go through
+        // memory and stall the loads after it (twice as slow, measured).
+        let (a, b) = (low as u64, (low >> 64) as u64);
+        Bits(match k {
+            0 => [a, b, high, 0],
+            1 => [0, a, b, high],
+            2 => [0, 0, a, b],
+            _ => [0, 0, 0, a],
+        })
+    }
+
+    /// The pattern for [`Bits::placed`] of a `height` × `width` rectangle (height up to 8).
+    pub const fn rect_pattern(height: u8, width: u8) -> u128 {
+        let lane = ((1u128 << width) - 1) & 0x7fff;
+        let mut pattern = 0;
+        let mut i = 0;
+        while i < height as u32 && i < 8 {
+            pattern |= lane << (i * STRIDE);
+            i += 1;
+        }
+        pattern
     }
 
     /// Whether the set is empty.
@@ -269,6 +317,30 @@ mod tests {
             ]
         );
         assert_eq!(Bits::rect(14, 14, 3, 3).count(), 1);
+        // A placed pattern equals the rectangle built lane by lane, wherever it lands.
+        for row in 0..15u8 {
+            for col in 0..15u8 {
+                for (h, w) in [(1, 1), (2, 3), (3, 3), (5, 5), (3, 1), (1, 3)] {
+                    let at = Bits::index(row, col) as i32;
+                    let expected = Bits::rect(row, col, h, w.min(15 - col));
+                    let got = Bits::placed(Bits::rect_pattern(h, w), at);
+                    // Columns past 14 would wrap into the next row; callers never place there.
+                    if col + w <= 15 && row + h <= 15 {
+                        assert_eq!(got, expected, "({row},{col}) {h}x{w}");
+                    }
+                }
+            }
+        }
+        // Negative positions drop what falls below bit 0; cells left of column 0 wrap onto
+        // the right end of the row above.
+        assert_eq!(
+            Bits::placed(Bits::rect_pattern(3, 3), -16),
+            Bits::rect(0, 0, 2, 3)
+        );
+        assert_eq!(
+            Bits::placed(Bits::rect_pattern(3, 3), -17),
+            Bits::rect(0, 0, 2, 2) | Bits::single(Bits::index(0, 15))
+        );
     }
 
     #[test]

@@ -175,6 +175,8 @@ pub struct Config {
     board: Bits,
     poison_mask: Bits,
     poison_zone: Bits,
+    eat_pattern: u128,
+    overlap_pattern: u128,
 }
 
 fn check(field: Field, (min, max): (u8, u8), got: i64) -> Result<u8, ConfigError> {
@@ -247,6 +249,8 @@ impl Config {
             board,
             poison_mask,
             poison_zone: poison_zone & Bits::rect(0, 0, rows - eat_rows + 1, cols - eat_cols + 1),
+            eat_pattern: Bits::rect_pattern(eat_rows, eat_cols),
+            overlap_pattern: Bits::rect_pattern(2 * eat_rows - 1, 2 * eat_cols - 1),
         })
     }
 
@@ -282,6 +286,23 @@ impl Config {
     pub const fn poison_zone(&self) -> Bits {
         self.poison_zone
     }
+    /// The rectangle eaten by the selection anchored at `cell`, which must be a valid anchor.
+    #[inline]
+    pub(crate) fn eaten_by(&self, cell: Cell) -> Bits {
+        Bits::placed(self.eat_pattern, cell.index() as i32)
+    }
+
+    /// The anchors of every selection whose rectangle overlaps the one anchored at `cell` (a
+    /// valid anchor), possibly with extra cells in columns where no selection can be anchored.
+    #[inline]
+    pub(crate) fn overlapping(&self, cell: Cell) -> Bits {
+        let back = (self.eat_rows as u32 - 1) * super::bits::STRIDE + (self.eat_cols as u32 - 1);
+        // Cells left of column 0 wrap onto columns 14 and 15 of the row above: column 15 is
+        // never on a board, and column 14 anchors a selection only when the eat width is 1,
+        // which reaches no column to the left.
+        Bits::placed(self.overlap_pattern, cell.index() as i32 - back as i32)
+    }
+
     /// The rectangle that a selection anchored at `cell` eats (clipped to the board).
     #[inline]
     pub fn rect(&self, cell: Cell) -> Bits {

@@ -228,18 +228,17 @@ impl Position {
         let Status::ToMove(mover) = self.status else {
             return;
         };
-        let (er, ec) = config.eat();
         let index = cell.index();
         let poisoned = config.poison_zone().contains(index);
-        if (er, ec) == (1, 1) {
+        if config.eat() == (1, 1) {
             // One cell eaten; with a 1×1 eat size every uneaten cell is a selection.
             self.uneaten = self.uneaten.without(Bits::single(index));
             self.selections = self.uneaten;
         } else {
-            self.uneaten = self.uneaten.without(Bits::rect(cell.row, cell.col, er, ec));
+            self.uneaten = self.uneaten.without(config.eaten_by(cell));
             // Eating only ever removes selections: exactly those whose rectangle overlaps the
             // eaten one, anchored up to eat-1 rows above and eat-1 columns left of its cells.
-            self.selections = self.selections.without(Self::overlapping(cell, er, ec));
+            self.selections = self.selections.without(config.overlapping(cell));
         }
         if poisoned {
             self.selections = Bits::EMPTY;
@@ -252,14 +251,6 @@ impl Position {
             let next = mover + 1;
             Status::ToMove(if next == config.players() { 0 } else { next })
         };
-    }
-
-    /// The anchors of every rectangle that overlaps the one anchored at `cell`.
-    #[inline]
-    fn overlapping(cell: Cell, er: u8, ec: u8) -> Bits {
-        let top = cell.row.saturating_sub(er - 1);
-        let left = cell.col.saturating_sub(ec - 1);
-        Bits::rect(top, left, cell.row + er - top, cell.col + ec - left)
     }
 
     /// Ends the game with a result the rules do not decide themselves (a timeout or an
