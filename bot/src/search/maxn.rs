@@ -6,7 +6,7 @@ use super::eval;
 use super::key::{config_salt, cover, hash, seat_salt};
 use super::limits::Limits;
 use super::score::{PROVEN_WIN, WIN};
-use super::two::{MAX_MOVES, RootScore};
+use super::two::{MAX_MOVES, RootScore, table_move_first};
 use jchomp_protocol::rules::{Cell, Config, Position, Status};
 
 /// One score per seat (unused seats stay 0).
@@ -156,16 +156,8 @@ impl<'a> MaxN<'a> {
                 return (v, slot.depth == PROVEN);
             }
         }
-        let mut moves = [0u8; MAX_MOVES];
-        let mut n = 0;
-        for i in safe.iter() {
-            moves[n] = i as u8;
-            n += 1;
-        }
-        let moves = &mut moves[..n];
-        if let Some(k) = moves.iter().position(|&m| m == tt_move) {
-            moves.swap(0, k);
-        }
+        let mut buffer = [0u8; MAX_MOVES];
+        let moves = table_move_first(safe, tt_move, &mut buffer);
         let me = mover as usize;
         let mut best: Option<(Scores, u8)> = None;
         let mut proven = true;

@@ -16,10 +16,25 @@ use super::regions::RegionSolver;
 use super::score::{INF, WIN, from_table, to_table};
 use super::score::{Outcome, PROVEN_WIN};
 use super::tt::{Bound, NO_MOVE, PROVEN, Table};
-use jchomp_protocol::rules::{Cell, Config, Position, Seat, Status};
+use jchomp_protocol::rules::{Bits, Cell, Config, Position, Seat, Status};
 
 /// Largest number of selections a position can have (15 × 15 board, 1 × 1 eat).
 pub const MAX_MOVES: usize = 225;
+
+/// The anchors of `set` as move indices in `buffer`, with `tt_move` (the table's best move, if
+/// it is among them) first.
+pub(super) fn table_move_first(set: Bits, tt_move: u8, buffer: &mut [u8; MAX_MOVES]) -> &mut [u8] {
+    let mut n = 0;
+    for i in set.iter() {
+        buffer[n] = i as u8;
+        n += 1;
+    }
+    let moves = &mut buffer[..n];
+    if let Some(k) = moves.iter().position(|&m| m == tt_move) {
+        moves.swap(0, k);
+    }
+    moves
+}
 
 /// Positions with fewer safe selections are searched without asking the region solver: they
 /// are cheaper to search than to reduce.
@@ -264,16 +279,8 @@ impl<'a> Negamax<'a> {
                 }
             }
         }
-        let mut moves = [0u8; MAX_MOVES];
-        let mut n = 0;
-        for i in safe.iter() {
-            moves[n] = i as u8;
-            n += 1;
-        }
-        let moves = &mut moves[..n];
-        if let Some(k) = moves.iter().position(|&m| m == tt_move) {
-            moves.swap(0, k);
-        }
+        let mut buffer = [0u8; MAX_MOVES];
+        let moves = table_move_first(safe, tt_move, &mut buffer);
         if depth >= 2 {
             let start = usize::from(tt_move != NO_MOVE && moves[0] == tt_move);
             let history = &self.history;
