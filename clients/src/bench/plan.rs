@@ -13,8 +13,9 @@ pub enum Load {
     /// Rooms of `config.players()` seats playing games of this configuration, one after
     /// another, against a JChomp server.
     Game {
-        /// The validated configuration (the local copy of each game is played with it).
-        config: Config,
+        /// The validated configuration (the local copy of each game is played with it); boxed,
+        /// as it is far larger than the other variant.
+        config: Box<Config>,
         /// The same configuration as sent in `create_room`.
         json: ConfigJson,
     },
@@ -31,7 +32,7 @@ impl Load {
     pub fn game(config: Config) -> Load {
         Load::Game {
             json: ConfigJson::new(&config, None),
-            config,
+            config: Box::new(config),
         }
     }
 

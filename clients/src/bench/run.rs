@@ -266,7 +266,7 @@ async fn table_task(ix: usize, ctx: Arc<Ctx>, mut stage: watch::Receiver<Stage>)
             Load::Game { config, json } => {
                 let run = TableRun {
                     ix,
-                    config: *config,
+                    config: **config,
                     json,
                     live,
                     pace,
