@@ -23,8 +23,11 @@ const IDS: TableDefinition<&str, u64> = TableDefinition::new("game_ids");
 /// The database file's name inside the data directory.
 pub const DB_FILE: &str = "games.redb";
 
-/// Records committed in one transaction at most.
-const BATCH: usize = 64;
+/// Records committed in one transaction at most: everything queued (up to the queue's size), so
+/// that when many games end at once they share few durable commits. Measured with
+/// `jchomp-bench` at 2,500 four-seat rooms: 64 per commit let game-ending moves wait 1.7 s
+/// (median), 1,024 about 0.6 s.
+const BATCH: usize = 1024;
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]
