@@ -9,10 +9,9 @@ mod common;
 use common::{Client, config, local_game, pick};
 use jchomp_protocol::record::Record;
 use serde_json::json;
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::Notify;
@@ -35,24 +34,8 @@ impl Drop for Server {
 
 /// Starts the real binary on a free port; returns the process and its address.
 fn spawn_server(dir: &Path) -> (Server, SocketAddr) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jchomp-server"))
-        .args(["--addr", "127.0.0.1:0", "--data-dir"])
-        .arg(dir)
-        .env("RUST_LOG", "error")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .trim()
-        .strip_prefix("jchomp-server listening on ws://")
-        .and_then(|r| r.strip_suffix("/ws"))
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
-    (Server(child), addr.parse().unwrap())
+    let (child, addr) = common::spawn_binary(dir, &[], "error");
+    (Server(child), addr)
 }
 
 /// Two clients playing game after game until the server dies; pushes the id of every game

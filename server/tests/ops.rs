@@ -81,27 +81,10 @@ async fn shutdown_tells_clients_and_returns_quickly() {
 #[cfg(unix)]
 #[tokio::test]
 async fn the_binary_exits_cleanly_on_sigterm_even_while_a_bot_thinks() {
-    use std::io::{BufRead, BufReader};
-    use std::process::{Command, Stdio};
     let dir = common::temp_dir();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jchomp-server"))
-        .args(["--addr", "127.0.0.1:0", "--grace-secs", "5", "--data-dir"])
-        .arg(&dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .trim()
-        .strip_prefix("jchomp-server listening on ws://")
-        .and_then(|r| r.strip_suffix("/ws"))
-        .unwrap_or_else(|| panic!("{line}"));
+    let (mut child, addr) = common::spawn_binary(&dir, &["--grace-secs", "5"], "error");
     // A bot that would think for a minute.
-    let mut a = common::Client::connect(addr.parse().unwrap()).await;
+    let mut a = common::Client::connect(addr).await;
     a.create("a", config(15, 15, 2, [1, 1], &[[0, 0]])).await;
     a.send(json!({"type":"add_bot","bot":"search:time=60s"}))
         .await;
@@ -110,7 +93,7 @@ async fn the_binary_exits_cleanly_on_sigterm_even_while_a_bot_thinks() {
     a.expect("moved").await;
     tokio::time::sleep(Duration::from_millis(100)).await;
     let t0 = Instant::now();
-    let killed = Command::new("kill")
+    let killed = std::process::Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
         .unwrap();

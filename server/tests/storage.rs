@@ -7,10 +7,6 @@ mod common;
 use common::{Client, TestServer, config, settings};
 use jchomp_protocol::record::Record;
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 /// Plays a one-move game (seat 0 eats the poison) and returns the room id.
@@ -134,32 +130,10 @@ async fn records_survive_a_graceful_restart() {
     );
 }
 
-/// Starts the real binary on a free port; returns the child and its address.
-fn spawn_binary(dir: &Path) -> (Child, SocketAddr) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jchomp-server"))
-        .args(["--addr", "127.0.0.1:0", "--data-dir"])
-        .arg(dir)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .trim()
-        .strip_prefix("jchomp-server listening on ws://")
-        .and_then(|r| r.strip_suffix("/ws"))
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
-    (child, addr.parse().unwrap())
-}
-
 #[tokio::test]
 async fn records_survive_kill_9() {
     let dir = common::temp_dir();
-    let (mut child, addr) = spawn_binary(&dir);
+    let (mut child, addr) = common::spawn_binary(&dir, &[], "warn");
     let mut a = Client::connect(addr).await;
     let mut b = Client::connect(addr).await;
     let room = quick_game(&mut a, &mut b, "alice").await;
@@ -168,7 +142,7 @@ async fn records_survive_kill_9() {
     child.kill().unwrap(); // SIGKILL: no shutdown code runs
     child.wait().unwrap();
 
-    let (mut child, addr) = spawn_binary(&dir);
+    let (mut child, addr) = common::spawn_binary(&dir, &[], "warn");
     let mut c = Client::connect(addr).await;
     let games = wait_listed(&mut c, &room).await;
     assert_eq!(games[0]["seats"], json!(["alice", "bob"]));

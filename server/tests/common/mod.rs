@@ -328,3 +328,34 @@ pub async fn play_out(clients: &mut [Client], config: &Value, first_version: u64
     }
     last
 }
+
+/// Starts the real `jchomp-server` binary on a free port with `args` before `--data-dir DIR`;
+/// returns the child and the address it printed.
+pub fn spawn_binary(
+    dir: &std::path::Path,
+    args: &[&str],
+    rust_log: &str,
+) -> (std::process::Child, SocketAddr) {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jchomp-server"))
+        .args(["--addr", "127.0.0.1:0"])
+        .args(args)
+        .arg("--data-dir")
+        .arg(dir)
+        .env("RUST_LOG", rust_log)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("jchomp-server listening on ws://")
+        .and_then(|r| r.strip_suffix("/ws"))
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+    (child, addr.parse().unwrap())
+}
