@@ -13,18 +13,7 @@ use jchomp_protocol::rules::{Cell, Config, Position, Setup};
 use std::collections::HashMap;
 
 fn config(m: &Model) -> Config {
-    Config::new(&Setup {
-        rows: m.rows as i64,
-        cols: m.cols as i64,
-        players: 2,
-        eat: [m.eat.0 as i64, m.eat.1 as i64],
-        poison: m
-            .poison
-            .iter()
-            .map(|&(r, c)| [r as i64, c as i64])
-            .collect(),
-    })
-    .unwrap()
+    brute::engine_config(m)
 }
 
 fn same(o: Outcome, b: brute::Outcome) -> bool {

@@ -186,3 +186,23 @@ fn better(a: (Outcome, u32), b: (Outcome, u32)) -> (Outcome, u32) {
     };
     if rank(b) > rank(a) { b } else { a }
 }
+
+/// The engine's configuration for the same board (two players), so that tests can set the
+/// engine and the model side by side. The model itself uses nothing of the engine.
+pub fn engine_config(m: &Model) -> jchomp_protocol::rules::Config {
+    let setup = jchomp_protocol::rules::Setup {
+        rows: m.rows as i64,
+        cols: m.cols as i64,
+        players: 2,
+        eat: [m.eat.0 as i64, m.eat.1 as i64],
+        poison: m
+            .poison
+            .iter()
+            .map(|&(r, c)| [r as i64, c as i64])
+            .collect(),
+    };
+    match jchomp_protocol::rules::Config::new(&setup) {
+        Ok(config) => config,
+        Err(e) => panic!("the model's board is not a valid configuration: {e}"),
+    }
+}
