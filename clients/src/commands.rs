@@ -3,7 +3,7 @@
 
 use crate::connection::{Connection, ConnectionError, ServerError};
 use crate::explain;
-use crate::render_game::{GameView, Link, render};
+use crate::render_game::{GameView, render};
 use crate::render_lobby::{config_short, room_cells};
 use crate::room_state::RoomState;
 use crate::style::{printable, text_width};
@@ -180,18 +180,7 @@ pub fn replay_text(record: &Record, width: usize) -> Result<String, ReplayError>
                 m.row, m.col
             ));
         }
-        let view = GameView {
-            state: &state,
-            me: None,
-            cursor: None,
-            hints: None,
-            clock_ms: None,
-            link: Link::Online,
-            notice: None,
-            input: None,
-            replay: Some((step, n)),
-            analysing: false,
-        };
+        let view = GameView::replay(&state, step, n);
         let lines = render(&view, width);
         // Skip the title and the key help; keep the board, panel and legend.
         let body = &lines[1..lines.len().saturating_sub(1)];

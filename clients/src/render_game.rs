@@ -64,6 +64,25 @@ pub struct GameView<'a> {
     pub replay: Option<(usize, usize)>,
 }
 
+impl<'a> GameView<'a> {
+    /// The view of a stored game after `step` of its `total` moves: no seat, cursor, hints or
+    /// clock.
+    pub fn replay(state: &'a RoomState, step: usize, total: usize) -> GameView<'a> {
+        GameView {
+            state,
+            me: None,
+            cursor: None,
+            hints: None,
+            analysing: false,
+            clock_ms: None,
+            link: Link::Online,
+            notice: None,
+            input: None,
+            replay: Some((step, total)),
+        }
+    }
+}
+
 /// Width of a board cell in columns.
 const CELL: usize = 3;
 /// Width of the row labels.

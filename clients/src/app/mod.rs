@@ -407,18 +407,7 @@ impl App {
             ),
             Screen::Replay { record, step, .. } => match RoomState::from_record(record, *step) {
                 Ok(state) => render_game::render_within(
-                    &GameView {
-                        state: &state,
-                        me: None,
-                        cursor: None,
-                        hints: None,
-                        clock_ms: None,
-                        link: Link::Online,
-                        notice: None,
-                        input: None,
-                        replay: Some((*step, record.moves.len())),
-                        analysing: false,
-                    },
+                    &GameView::replay(&state, *step, record.moves.len()),
                     width,
                     height,
                 ),
