@@ -1,6 +1,15 @@
 //! A small seeded random generator (SplitMix64). Its output is fixed by its algorithm, so the
 //! same seed gives the same games on every build and platform, which tournaments rely on.
 
+/// The SplitMix64 finaliser: a bijection on 64 bits with full avalanche (also the search's
+/// hash step).
+#[inline]
+pub const fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 /// SplitMix64: fast, 64 bits of state, and stable output for a given seed.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
@@ -14,10 +23,7 @@ impl Rng {
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        mix(self.0)
     }
 
     /// A number in `0..n` (`n` > 0), without modulo bias worth speaking of for small `n`.

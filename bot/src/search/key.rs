@@ -5,6 +5,7 @@
 //! rest of the game. Hashing only the cells covered by some valid selection makes positions that
 //! differ in such dead cells share one table entry.
 
+pub use crate::rng::mix;
 use jchomp_protocol::rules::{Bits, Config, Seat};
 
 /// The cells covered by at least one selection anchored in `anchors`.
@@ -20,14 +21,6 @@ pub fn cover(config: &Config, anchors: Bits) -> Bits {
         out |= row.shl(16 * i);
     }
     out
-}
-
-/// The SplitMix64 finaliser: a bijection on 64 bits with full avalanche.
-#[inline]
-pub const fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// A 64-bit hash of a set of cells: the four words chained through [`mix`].
