@@ -44,7 +44,8 @@ pub struct Args {
     /// Seconds measured (after the warm-up).
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub duration: f64,
-    /// Seconds played before measuring.
+    /// Seconds played before measuring; rooms start at moments spread over it, so that their
+    /// games do not run in step.
     #[arg(long, value_name = "SECS", default_value_t = 2.0)]
     pub warmup: f64,
     /// Moves per second per seat at most (default: each move as soon as it is the seat's turn).

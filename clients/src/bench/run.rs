@@ -251,17 +251,19 @@ async fn table_task(ix: usize, ctx: Arc<Ctx>, mut stage: watch::Receiver<Stage>)
         .await
         .map(|s| *s);
     if let (Ok(Stage::Run(window)), true) = (go, held == seats) {
-        // A paced room moves every pause ÷ seats (each seat then moves at the rate asked), its
-        // first move offset by a share of that interval so that rooms do not move in step.
-        let pace = ctx.shape.pause().map(|p| {
-            let every = p / seats as u32;
-            let share = (ix as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40;
-            (
-                every,
-                window.start.min(Instant::now())
-                    + every.mul_f64(share as f64 / (1u64 << 24) as f64),
-            )
-        });
+        // Tables start at their own moments spread over the warm-up, so that their games — and
+        // the records the server stores as each one ends — do not run in step: in step, every
+        // room of a run would end its game in the same instant, which no real server sees.
+        let start = Instant::now() + ctx.shape.warmup.mul_f64(spread(ix));
+        if !wait_for_start(start, &mut stage).await {
+            live.open.fetch_sub(held, Ordering::Relaxed);
+            return tally;
+        }
+        // A paced table moves every pause ÷ seats, so that each seat moves at the rate asked.
+        let pace = ctx
+            .shape
+            .pause()
+            .map(|p| (p / seats as u32, Instant::now()));
         match &ctx.load {
             Load::Game { config, json } => {
                 let run = TableRun {
@@ -283,4 +285,46 @@ async fn table_task(ix: usize, ctx: Arc<Ctx>, mut stage: watch::Receiver<Stage>)
     }
     live.open.fetch_sub(held, Ordering::Relaxed);
     tally
+}
+
+/// Where table `ix` falls in [0, 1): consecutive tables spread evenly (the golden-ratio
+/// sequence), whatever their number.
+fn spread(ix: usize) -> f64 {
+    let bits = (ix as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 11;
+    bits as f64 / (1u64 << 53) as f64
+}
+
+/// Waits until `start`; false if the run stops first.
+async fn wait_for_start(start: Instant, stage: &mut watch::Receiver<Stage>) -> bool {
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep_until(start) => return true,
+            changed = stage.changed() => {
+                if changed.is_err() || !matches!(*stage.borrow(), Stage::Run(_)) {
+                    return false;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spread;
+
+    #[test]
+    fn tables_spread_evenly_over_the_unit_interval() {
+        let n = 1000;
+        let mut buckets = [0usize; 10];
+        for ix in 0..n {
+            let u = spread(ix);
+            assert!((0.0..1.0).contains(&u), "{u}");
+            buckets[(u * 10.0) as usize] += 1;
+        }
+        // The golden-ratio sequence puts 100 ± a few in every tenth.
+        assert!(
+            buckets.iter().all(|&b| (95..=105).contains(&b)),
+            "{buckets:?}"
+        );
+    }
 }
