@@ -1,15 +1,14 @@
 //! One TCP connection: the HTTP routing of its first request, then, for `/ws`, the WebSocket
-//! reader loop that rate-limits and hands frames to the [`Session`] (the writer task is in
-//! `writer.rs`), and the closing of the connection.
+//! loop — one task per connection — that rate-limits and hands frames to the [`Session`], has
+//! its [`Link`] write what rooms queue, pings, times out idle and stalled clients, and closes.
 
 use crate::http::{self, HeadError};
+use crate::link::{Event, Link};
 use crate::metrics::{dec, inc};
 use crate::outbox::{Peer, PeerSignal, next_conn_id};
 use crate::rate::TokenBucket;
 use crate::session::Session;
 use crate::shared::Shared;
-use crate::writer::write_loop;
-use futures_util::stream::StreamExt;
 use jchomp_protocol::wire::{ErrorCode, ServerMessage};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -132,19 +131,12 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
     inc(&ctx.metrics.connections_open);
     inc(&ctx.metrics.connections_total);
     tracing::info!(conn = id, %addr, "connection opened");
-    let (sink, mut stream) = ws.split();
-    let (tx, rx) = mpsc::channel(ctx.settings.outgoing_queue.max(1));
+    let s = &ctx.settings;
+    let (tx, rx) = mpsc::channel(s.outgoing_queue.max(1));
     let signal = Arc::new(PeerSignal::default());
     let peer = Peer::new(id, tx, signal.clone());
-    let mut writer = tokio::spawn(write_loop(
-        sink,
-        rx,
-        signal.clone(),
-        ctx.settings.ping_interval,
-        ctx.settings.write_timeout,
-    ));
+    let mut link = Link::new(ws, rx);
     let mut session = Session::new(peer.clone(), ctx.clone());
-    let s = &ctx.settings;
     let mut bucket = TokenBucket::new(
         s.rate_limit_per_sec,
         s.rate_limit_burst,
@@ -152,31 +144,24 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
     );
     let mut shutdown = ctx.shutdown.clone();
     let mut last_seen = Instant::now();
-    // The kick, shutdown and idle futures live as long as the loop: registering a waiter or a
-    // timer afresh for every frame cost more than reading the frame. The idle timer is moved
-    // forward only when it fires early (something arrived since it was set).
+    // The kick, shutdown, idle and ping futures live as long as the loop: registering a waiter
+    // or a timer afresh for every frame cost more than reading the frame. The idle timer is
+    // moved forward only when it fires early (something arrived since it was set); the stall
+    // timer is armed only while a write waits on the client.
     let kick = signal.kick.notified();
     let stop = crate::shared::shutting_down(&mut shutdown);
     let idle = tokio::time::sleep_until(idle_deadline(last_seen, s.idle_timeout));
-    tokio::pin!(kick, stop, idle);
-    // A client's own answers never overflow its queue: reading pauses until the writer has
-    // made room (a client that does not read is then dropped by a room's broadcast or by the
-    // write timeout).
+    let ping_every = s.ping_interval.max(Duration::from_millis(10));
+    let mut ping = tokio::time::interval_at(crate::settings::after(ping_every), ping_every);
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let stall = tokio::time::sleep(Duration::ZERO);
+    let mut stall_armed = false;
+    tokio::pin!(kick, stop, idle, stall);
+    // Frames are read only while the queue has this many free slots: a client's own answers
+    // never overflow its queue (a client that does not read is then dropped by a room's
+    // broadcast or by the write timeout).
     let headroom = (s.outgoing_queue / 4).max(1);
     let end = loop {
-        if peer.free_slots() < headroom {
-            tokio::select! {
-                biased;
-                _ = &mut kick => break End::Dropped,
-                _ = &mut stop => {
-                    peer.close(CloseCode::Away, "server shutting down");
-                    break End::Shutdown;
-                }
-                ok = peer.room_for(headroom) => if !ok {
-                    break End::Closed;
-                },
-            }
-        }
         tokio::select! {
             biased;
             _ = &mut kick => break End::Dropped,
@@ -188,6 +173,16 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
                 peer.close(CloseCode::Away, "server shutting down");
                 break End::Shutdown;
             }
+            _ = &mut stall, if stall_armed => {
+                match link.stalled_since() {
+                    None => stall_armed = false,
+                    Some(t) if t + s.write_timeout <= Instant::now() => {
+                        signal.kick_slow();
+                        break End::Dropped;
+                    }
+                    Some(t) => stall.as_mut().reset(t + s.write_timeout),
+                }
+            }
             _ = &mut idle => {
                 let due = idle_deadline(last_seen, s.idle_timeout);
                 if due > Instant::now() {
@@ -197,9 +192,17 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
                 peer.close(CloseCode::Away, "idle timeout");
                 break End::Idle;
             }
-            frame = stream.next() => match frame {
-                None => break End::Closed,
-                Some(Err(WsError::Capacity(e))) => {
+            _ = ping.tick() => link.ping(),
+            event = link.next(headroom) => match event {
+                Event::WriteBlocked => {
+                    if let Some(t) = link.stalled_since() {
+                        stall.as_mut().reset(t + s.write_timeout);
+                        stall_armed = true;
+                    }
+                }
+                Event::WriteFailed | Event::Closed => break End::Dropped,
+                Event::ReadEnd => break End::Closed,
+                Event::ReadError(WsError::Capacity(e)) => {
                     peer.send_msg(&ServerMessage::Error {
                         code: ErrorCode::BadRequest,
                         message: format!("message too big ({e}); the limit is {} bytes", s.max_message_size),
@@ -207,18 +210,18 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
                     peer.close(CloseCode::Size, "message too big");
                     break End::TooBig;
                 }
-                Some(Err(WsError::Utf8(e))) => {
+                Event::ReadError(WsError::Utf8(e)) => {
                     tracing::debug!(conn = id, error = %e, "text frame is not UTF-8");
                     peer.close(CloseCode::Invalid, "text frames must be UTF-8");
                     break End::Protocol;
                 }
-                Some(Err(WsError::Protocol(e))) => {
+                Event::ReadError(WsError::Protocol(e)) => {
                     tracing::debug!(conn = id, error = %e, "WebSocket protocol error");
                     peer.close(CloseCode::Protocol, "protocol error");
                     break End::Protocol;
                 }
-                Some(Err(_)) => break End::Closed,
-                Some(Ok(msg)) => {
+                Event::ReadError(_) => break End::Closed,
+                Event::Frame(msg) => {
                     last_seen = Instant::now();
                     if matches!(msg, Message::Close(_)) {
                         continue;
@@ -255,31 +258,23 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
                         _ => {}
                     }
                 }
-            }
+            },
         }
     };
     session.disconnect().await;
     drop(session);
     let slow = signal.slow.load(Ordering::Relaxed);
-    if end == End::Dropped {
-        writer.abort();
-        if slow {
-            inc(&ctx.metrics.slow_disconnects);
-        }
+    if end == End::Dropped && slow {
+        inc(&ctx.metrics.slow_disconnects);
     } else if end == End::Closed {
         peer.close(CloseCode::Normal, "");
     }
     drop(peer);
-    // Let the writer send what is queued and the close frame, then read until the client
-    // answers the close, so that it sees our last words before the socket goes.
+    // Send what is queued and the close frame, then read until the client answers the close,
+    // so that it sees our last words before the socket goes.
     if end != End::Dropped {
-        let _ = timeout(CLOSE_WAIT, async {
-            let _ = (&mut writer).await;
-            while let Some(Ok(_)) = stream.next().await {}
-        })
-        .await;
+        let _ = timeout(CLOSE_WAIT, link.finish()).await;
     }
-    writer.abort();
     dec(&ctx.metrics.connections_open);
     let reason = if slow { "slow reader" } else { end.as_str() };
     tracing::info!(conn = id, %addr, reason, secs = started.elapsed().as_secs_f64(), "connection closed");

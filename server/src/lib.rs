@@ -8,6 +8,7 @@
 mod connection;
 mod error;
 mod http;
+mod link;
 mod lobby;
 mod metrics;
 mod outbox;
@@ -19,7 +20,6 @@ mod session;
 mod settings;
 mod shared;
 mod store;
-mod writer;
 
 pub use error::ServerError;
 pub use server::run;

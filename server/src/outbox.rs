@@ -18,14 +18,14 @@ pub(crate) fn next_conn_id() -> ConnId {
     NEXT_CONN.fetch_add(1, Ordering::Relaxed)
 }
 
-/// What the writer of a connection sends.
+/// What a connection's link sends.
 #[derive(Clone, Debug)]
 pub(crate) enum Outgoing {
     /// A JSON text frame, serialised once and shared.
     Text(Utf8Bytes),
     /// A binary frame (only the test-only echo path sends any).
     Binary(Bytes),
-    /// A close frame; the writer stops after it.
+    /// A close frame; nothing queued after it is sent.
     Close(CloseCode, &'static str),
 }
 
@@ -75,16 +75,6 @@ impl Peer {
     /// Encodes and queues one message for this peer alone.
     pub(crate) fn send_msg(&self, msg: &ServerMessage) {
         self.send(&encode(msg));
-    }
-
-    /// Waits until the queue has `n` free slots (false once the connection's writer is gone).
-    pub(crate) async fn room_for(&self, n: usize) -> bool {
-        self.tx.reserve_many(n).await.is_ok()
-    }
-
-    /// Free slots in the queue now.
-    pub(crate) fn free_slots(&self) -> usize {
-        self.tx.capacity()
     }
 
     /// Queues a close frame; the connection ends once it is written.

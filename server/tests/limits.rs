@@ -1,5 +1,6 @@
 //! Flood protection and back-pressure: the rate limit (`rate_limited`, then close 1008), a
-//! burst that stays under it, and a stalled reader that is dropped without delaying its room.
+//! burst that stays under it, a stalled reader that is dropped without delaying its room, and
+//! a client whose socket stays full, dropped by the write timeout.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -79,17 +80,7 @@ async fn a_stalled_reader_is_dropped_and_never_delays_its_room() {
         ..settings()
     })
     .await;
-    // Many rooms make `list_rooms` answers big.
-    let mut owners = Vec::new();
-    for _ in 0..60 {
-        let mut o = server.client().await;
-        o.create(
-            "owner-with-a-long-name-for-bulk",
-            config(15, 15, 4, [1, 1], &[[0, 0], [14, 14], [0, 14], [14, 0]]),
-        )
-        .await;
-        owners.push(o);
-    }
+    let _owners = many_rooms(&server).await;
     let mut a = server.client().await;
     let cfg = config(8, 8, 2, [1, 1], &[[0, 0]]);
     let (room, _) = a.create("a", cfg).await;
@@ -135,4 +126,58 @@ async fn a_stalled_reader_is_dropped_and_never_delays_its_room() {
     assert_eq!(metric, 1);
     let (texts, _) = staller.until_closed().await;
     assert!(texts.len() < 400, "{}", texts.len());
+}
+
+/// Sixty open rooms with long names, which make every `list_rooms` answer big. The rooms live
+/// as long as the clients returned.
+async fn many_rooms(server: &TestServer) -> Vec<common::Client> {
+    let mut owners = Vec::new();
+    for _ in 0..60 {
+        let mut o = server.client().await;
+        o.create(
+            "owner-with-a-long-name-for-bulk",
+            config(15, 15, 4, [1, 1], &[[0, 0], [14, 14], [0, 14], [14, 0]]),
+        )
+        .await;
+        owners.push(o);
+    }
+    owners
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_whose_socket_stays_full_is_dropped_after_the_write_timeout() {
+    // The queue is far larger than what the client asks for, so only the write timeout can
+    // drop it: its answers (megabytes) fill the socket buffers and the writes stall.
+    let server = TestServer::start_with(Settings {
+        outgoing_queue: 4096,
+        write_timeout: Duration::from_millis(300),
+        ..settings()
+    })
+    .await;
+    let _owners = many_rooms(&server).await;
+    let mut staller = common::Client::connect_small_buffer(server.addr).await;
+    for _ in 0..800 {
+        staller
+            .ws
+            .feed(Message::text(r#"{"type":"list_rooms"}"#))
+            .await
+            .unwrap();
+    }
+    staller.ws.flush().await.unwrap();
+    let mut metric = 0;
+    for _ in 0..200 {
+        metric = server.metric("jchomp_slow_disconnects_total").await;
+        if metric == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(metric, 1, "the stalled client was not dropped");
+    // It was dropped, not answered: reading finds the end before all 800 answers.
+    let (texts, _) = staller.until_closed().await;
+    assert!(texts.len() < 800, "{}", texts.len());
+    // A well-behaved client is served as before.
+    let mut c = server.client().await;
+    c.send(json!({"type":"list_rooms"})).await;
+    c.expect("rooms").await;
 }
