@@ -4,10 +4,10 @@
 
 use super::codec::send_json;
 use super::plan::{Live, Stage, Window};
-use super::socket::Ws;
+use super::socket::{Ws, next_any};
 use super::stats::Tally;
 use futures_util::SinkExt;
-use futures_util::stream::{SelectAll, SplitSink, StreamExt};
+use futures_util::stream::StreamExt;
 use jchomp_protocol::wire::ClientMessage;
 use std::future::Future;
 use std::sync::atomic::Ordering;
@@ -70,13 +70,8 @@ pub(crate) async fn play(
     tally: &mut Tally,
 ) {
     let seats = conns.len();
-    let mut sinks: Vec<SplitSink<Ws, Message>> = Vec::with_capacity(seats);
-    let mut streams = SelectAll::new();
-    for (i, ws) in conns.into_iter().enumerate() {
-        let (sink, stream) = ws.split();
-        sinks.push(sink);
-        streams.push(stream.map(move |m| (i, m)));
-    }
+    let mut conns = conns;
+    let mut from = 0;
     let mut next_allowed = pace.map_or_else(Instant::now, |(_, first)| first);
     let mut turn = 0usize;
     let mut n: i64 = 0;
@@ -97,24 +92,24 @@ pub(crate) async fn play(
         };
         n += 1;
         let sent = Instant::now();
-        if let Err(e) = send_json(&mut sinks[turn], &msg).await {
+        if let Err(e) = send_json(&mut conns[turn], &msg).await {
             tally.errors.add("send failed", e);
             break;
         }
         loop {
             tokio::select! {
-                item = streams.next() => match item {
-                    Some((i, Ok(Message::Text(_)))) if i == turn => break,
-                    Some((i, Ok(Message::Text(t)))) => {
+                (i, item) = next_any(&mut conns, &mut from) => match item {
+                    Some(Ok(Message::Text(_))) if i == turn => break,
+                    Some(Ok(Message::Text(t))) => {
                         tally.errors.add("unexpected echo", format!("connection {i}: {t}"));
                         break 'run;
                     }
-                    Some((_, Ok(Message::Close(_)))) | None => {
+                    Some(Ok(Message::Close(_))) | None => {
                         tally.errors.add("closed by server", "");
                         break 'run;
                     }
-                    Some((_, Ok(_))) => {}
-                    Some((_, Err(e))) => {
+                    Some(Ok(_)) => {}
+                    Some(Err(e)) => {
                         tally.errors.add("connection broke", e.to_string());
                         break 'run;
                     }
@@ -135,8 +130,7 @@ pub(crate) async fn play(
         }
         turn = (turn + 1) % seats;
     }
-    drop(streams);
-    for mut sink in sinks {
-        let _ = tokio::time::timeout(Duration::from_millis(500), sink.close()).await;
+    for ws in &mut conns {
+        let _ = tokio::time::timeout(Duration::from_millis(500), ws.close(None)).await;
     }
 }

@@ -5,13 +5,19 @@
 //! to one of several 127.0.0.0/8 source addresses before connecting (one address runs out of
 //! ephemeral ports after a few runs of 10,000 connections), it splits each socket so that one
 //! task reads every seat of a room at once, and it keeps per-connection buffers small because it
-//! holds thousands of them. The message types are still the protocol crate's.
+//! holds thousands of them. The message types are still the protocol crate's. One task drives
+//! every connection of a room, unsplit ([`next_any`] reads whichever has a message).
 
+use futures_util::Stream;
+use std::future::poll_fn;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::pin::Pin;
+use std::task::Poll;
 use std::time::Duration;
 use tokio::net::{TcpSocket, TcpStream};
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
 /// One load-generator connection.
 pub type Ws = WebSocketStream<TcpStream>;
@@ -121,6 +127,27 @@ pub async fn connect(target: &Target, n: usize) -> Result<Ws, String> {
             CONNECT_TIMEOUT.as_secs()
         )),
     }
+}
+
+/// The next thing read on any of `conns`, with its index: a message, an error, or `None` once
+/// that connection has ended. Connections are tried in turn from `*from`, which moves past the
+/// one that answered, so that a busy connection does not starve the others.
+pub async fn next_any(
+    conns: &mut [Ws],
+    from: &mut usize,
+) -> (usize, Option<Result<Message, WsError>>) {
+    poll_fn(|cx| {
+        let n = conns.len();
+        for k in 0..n {
+            let i = (*from + k) % n;
+            if let Poll::Ready(item) = Pin::new(&mut conns[i]).poll_next(cx) {
+                *from = (i + 1) % n;
+                return Poll::Ready((i, item));
+            }
+        }
+        Poll::Pending
+    })
+    .await
 }
 
 #[cfg(test)]

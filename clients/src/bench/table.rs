@@ -5,9 +5,8 @@
 
 use super::codec::{Incoming, code_name, parse, send_json};
 use super::plan::{Live, Stage, Window};
-use super::socket::Ws;
+use super::socket::{Ws, next_any};
 use super::stats::Tally;
-use futures_util::stream::{SelectAll, SplitSink, StreamExt};
 use jchomp_bot::{Player, RandomPlayer};
 use jchomp_protocol::json::{ConfigJson, ResultJson};
 use jchomp_protocol::rules::{Config, Game};
@@ -17,8 +16,6 @@ use std::time::Duration;
 use tokio::sync::watch;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
-
-type Sink = SplitSink<Ws, Message>;
 
 /// Where the current game is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,33 +74,9 @@ pub(crate) async fn play(
     tally: &mut Tally,
 ) {
     let seats = conns.len();
-    let mut sinks: Vec<Sink> = Vec::with_capacity(seats);
-    let mut streams = SelectAll::new();
-    for (i, ws) in conns.into_iter().enumerate() {
-        let (sink, stream) = ws.split();
-        sinks.push(sink);
-        streams.push(stream.map(move |m| (i, m)));
-    }
-    let players = (0..seats)
-        .map(|s| RandomPlayer::new(run.seed ^ ((run.ix as u64) << 8) ^ s as u64))
-        .collect();
-    let now = Instant::now();
-    let first = run.pace.map_or(now, |(_, first)| first);
-    let mut t = Table {
-        game: Game::new(run.config),
-        run,
-        window,
-        players,
-        room: String::new(),
-        phase: Phase::Creating,
-        sent: Vec::new(),
-        cursor: vec![0; seats],
-        last_version: vec![0; seats],
-        finished_seen: vec![false; seats],
-        next_allowed: first,
-        in_game: false,
-        tally,
-    };
+    let mut conns = conns;
+    let mut from = 0;
+    let mut t = Table::new(run, window, seats, tally);
     let mut pending: Option<(Instant, usize)> = None;
     let mut stopping = !matches!(*stage.borrow(), Stage::Run(_));
     let mut next = if stopping { Next::Fail } else { Next::Create };
@@ -116,7 +89,7 @@ pub(crate) async fn play(
                     room: t.room.clone(),
                     name: format!("t{}s{k}", t.run.ix),
                 };
-                if !t.send(&mut sinks[k], &msg).await {
+                if !t.send(&mut conns[k], &msg).await {
                     break;
                 }
             }
@@ -124,19 +97,19 @@ pub(crate) async fn play(
                 let at = t.next_allowed;
                 if t.run.pace.is_some() && at > Instant::now() {
                     pending = Some((at, seat));
-                } else if !t.send_move(&mut sinks[seat], seat).await {
+                } else if !t.send_move(&mut conns[seat], seat).await {
                     break;
                 }
             }
             Next::GameOver => {
                 t.tally.games_finished += 1;
                 t.end_game();
-                if stopping || !t.create(&mut sinks[0]).await {
+                if stopping || !t.create(&mut conns[0]).await {
                     break;
                 }
             }
             Next::Create => {
-                if !t.create(&mut sinks[0]).await {
+                if !t.create(&mut conns[0]).await {
                     break;
                 }
             }
@@ -144,15 +117,15 @@ pub(crate) async fn play(
         next = Next::Nothing;
         let wake = pending.map(|(at, _)| at);
         tokio::select! {
-            item = streams.next() => match item {
-                Some((i, Ok(Message::Text(text)))) => next = t.on_text(i, &text),
-                Some((_, Ok(Message::Close(frame)))) => {
+            (i, item) = next_any(&mut conns, &mut from) => match item {
+                Some(Ok(Message::Text(text))) => next = t.on_text(i, &text),
+                Some(Ok(Message::Close(frame))) => {
                     let why = frame.map(|f| f.reason.to_string()).unwrap_or_default();
                     t.fail("closed by server", why);
                     next = Next::Fail;
                 }
-                Some((_, Ok(_))) => {}
-                Some((_, Err(e))) => {
+                Some(Ok(_)) => {}
+                Some(Err(e)) => {
                     t.fail("connection broke", e.to_string());
                     next = Next::Fail;
                 }
@@ -160,7 +133,7 @@ pub(crate) async fn play(
             },
             _ = sleep_until(wake) => {
                 if let Some((_, seat)) = pending.take()
-                    && !t.send_move(&mut sinks[seat], seat).await
+                    && !t.send_move(&mut conns[seat], seat).await
                 {
                     break;
                 }
@@ -176,13 +149,8 @@ pub(crate) async fn play(
         }
     }
     t.end_game();
-    drop(streams);
-    for mut sink in sinks {
-        let _ = tokio::time::timeout(
-            Duration::from_millis(500),
-            futures_util::SinkExt::close(&mut sink),
-        )
-        .await;
+    for ws in &mut conns {
+        let _ = tokio::time::timeout(Duration::from_millis(500), ws.close(None)).await;
     }
 }
 
@@ -201,6 +169,9 @@ struct Table<'a, 't> {
     phase: Phase,
     game: Game,
     sent: Vec<Sent>,
+    /// Each move's `moved` as first received (its text and what it says): every seat receives
+    /// the same bytes, so later copies are compared rather than parsed again.
+    moved: Vec<(String, Moved)>,
     cursor: Vec<usize>,
     last_version: Vec<u64>,
     finished_seen: Vec<bool>,
@@ -210,9 +181,33 @@ struct Table<'a, 't> {
     tally: &'t mut Tally,
 }
 
-impl Table<'_, '_> {
+impl<'a, 't> Table<'a, 't> {
+    /// A table of `seats` seats, before its first room.
+    fn new(run: TableRun<'a>, window: Window, seats: usize, tally: &'t mut Tally) -> Self {
+        let players = (0..seats)
+            .map(|s| RandomPlayer::new(run.seed ^ ((run.ix as u64) << 8) ^ s as u64))
+            .collect();
+        let first = run.pace.map_or_else(Instant::now, |(_, first)| first);
+        Table {
+            game: Game::new(run.config),
+            run,
+            window,
+            players,
+            room: String::new(),
+            phase: Phase::Creating,
+            sent: Vec::new(),
+            moved: Vec::new(),
+            cursor: vec![0; seats],
+            last_version: vec![0; seats],
+            finished_seen: vec![false; seats],
+            next_allowed: first,
+            in_game: false,
+            tally,
+        }
+    }
+
     /// Seat 0 asks for a new room.
-    async fn create(&mut self, sink: &mut Sink) -> bool {
+    async fn create(&mut self, sink: &mut Ws) -> bool {
         self.phase = Phase::Creating;
         let msg = ClientMessage::CreateRoom {
             name: format!("t{}s0", self.run.ix),
@@ -233,7 +228,7 @@ impl Table<'_, '_> {
         self.tally.errors.add(kind, detail);
     }
 
-    async fn send(&mut self, sink: &mut Sink, msg: &ClientMessage) -> bool {
+    async fn send(&mut self, sink: &mut Ws, msg: &ClientMessage) -> bool {
         match send_json(sink, msg).await {
             Ok(()) => true,
             Err(e) => {
@@ -244,7 +239,7 @@ impl Table<'_, '_> {
     }
 
     /// The seat's player chooses a valid move, the local game makes it, and it is sent.
-    async fn send_move(&mut self, sink: &mut Sink, seat: usize) -> bool {
+    async fn send_move(&mut self, sink: &mut Ws, seat: usize) -> bool {
         let position = *self.game.position();
         let Some(cell) = self.players[seat].choose(&self.run.config, &position) else {
             self.fail("no move", "the local game has no valid move while playing");
@@ -273,6 +268,14 @@ impl Table<'_, '_> {
     }
 
     fn on_text(&mut self, i: usize, text: &str) -> Next {
+        // A copy of a `moved` another seat already received: the same bytes say the same.
+        let k = self.cursor[i];
+        if self.moved.get(k).is_some_and(|(first, _)| first == text) {
+            let moved = std::mem::take(&mut self.moved);
+            let next = self.on_moved(i, &moved[k].1);
+            self.moved = moved;
+            return next;
+        }
         let msg = match parse(text) {
             Ok(m) => m,
             Err(e) => {
@@ -281,7 +284,12 @@ impl Table<'_, '_> {
             }
         };
         match msg {
-            Incoming::Moved(m) => self.on_moved(i, &m),
+            Incoming::Moved(m) => {
+                if self.cursor[i] == self.moved.len() {
+                    self.moved.push((text.to_owned(), m.clone()));
+                }
+                self.on_moved(i, &m)
+            }
             Incoming::Other(ServerMessage::Joined { room, seat, .. }) => {
                 self.on_joined(i, room, usize::from(seat))
             }
@@ -351,6 +359,7 @@ impl Table<'_, '_> {
                 self.phase = Phase::Playing;
                 self.game = Game::new(self.run.config);
                 self.sent.clear();
+                self.moved.clear();
                 self.cursor.fill(0);
                 self.last_version.fill(0);
                 self.finished_seen.fill(false);
@@ -424,5 +433,79 @@ impl Table<'_, '_> {
             Some(next) => Next::Move(usize::from(next)),
             None => Next::Nothing,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jchomp_protocol::rules::Setup;
+
+    fn moved_text(m: &Moved) -> String {
+        serde_json::to_string(&ServerMessage::Moved(m.clone())).unwrap()
+    }
+
+    #[test]
+    fn every_copy_of_a_moved_is_checked_even_when_not_parsed_again() {
+        let config = Config::new(&Setup {
+            rows: 4,
+            cols: 4,
+            players: 3,
+            eat: [1, 1],
+            poison: vec![[0, 0]],
+        })
+        .unwrap();
+        let json = ConfigJson::new(&config, None);
+        let live = Live::default();
+        let now = Instant::now();
+        let run = TableRun {
+            ix: 0,
+            config,
+            json: &json,
+            live: &live,
+            pace: None,
+            seed: 1,
+        };
+        let window = Window {
+            start: now,
+            end: now + Duration::from_secs(60),
+        };
+        let mut tally = Tally::default();
+        let mut t = Table::new(run, window, 3, &mut tally);
+        t.room = "r".into();
+        assert_eq!(t.on_joined(0, "r".into(), 0), Next::Join(1));
+        assert_eq!(t.on_joined(1, "r".into(), 1), Next::Join(2));
+        assert_eq!(t.on_joined(2, "r".into(), 2), Next::Move(0));
+        // Seat 0 eats 3,3; the local game says seat 1 is next.
+        t.game.select(3, 3).unwrap();
+        t.sent.push(Sent {
+            seat: 0,
+            row: 3,
+            col: 3,
+            at: Instant::now(),
+        });
+        let good = Moved {
+            room: "r".into(),
+            version: 5,
+            seat: 0,
+            row: 3,
+            col: 3,
+            to_move: Some(1),
+            status: RoomStatus::Playing,
+            result: None,
+        };
+        let text = moved_text(&good);
+        // The mover's copy is parsed and checked; seat 1's identical copy is compared.
+        assert_eq!(t.on_text(0, &text), Next::Move(1));
+        assert_eq!(t.moved.len(), 1);
+        assert_eq!(t.on_text(1, &text), Next::Nothing);
+        assert_eq!(t.cursor, [1, 1, 0]);
+        // Seat 2 gets different bytes saying another move: parsed, and refused.
+        let wrong = moved_text(&Moved { col: 2, ..good });
+        assert_eq!(t.on_text(2, &wrong), Next::Fail);
+        assert_eq!(t.tally.errors.total(), 1);
+        // The same bytes again on seat 1 (past its cursor) are not a copy: refused too.
+        assert_eq!(t.on_text(1, &text), Next::Fail);
+        assert_eq!(t.tally.errors.total(), 2);
     }
 }
