@@ -144,19 +144,19 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
     );
     let mut shutdown = ctx.shutdown.clone();
     let mut last_seen = Instant::now();
-    // The kick, shutdown, idle and ping futures live as long as the loop: registering a waiter
-    // or a timer afresh for every frame cost more than reading the frame. The idle timer is
-    // moved forward only when it fires early (something arrived since it was set); the stall
+    // The kick and shutdown waiters and the timers live as long as the loop: registering a
+    // waiter or a timer afresh for every frame cost more than reading the frame. One timer
+    // serves both the ping and the idle timeout: it wakes at whichever is due first, and is
+    // moved forward only when it fires early (something arrived since it was set). The stall
     // timer is armed only while a write waits on the client.
-    let kick = signal.kick.notified();
+    let kick = signal.kicked();
     let stop = crate::shared::shutting_down(&mut shutdown);
-    let idle = tokio::time::sleep_until(idle_deadline(last_seen, s.idle_timeout));
     let ping_every = s.ping_interval.max(Duration::from_millis(10));
-    let mut ping = tokio::time::interval_at(crate::settings::after(ping_every), ping_every);
-    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut next_ping = crate::settings::after(ping_every);
+    let chores = tokio::time::sleep_until(next_ping.min(idle_deadline(last_seen, s.idle_timeout)));
     let stall = tokio::time::sleep(Duration::ZERO);
     let mut stall_armed = false;
-    tokio::pin!(kick, stop, idle, stall);
+    tokio::pin!(kick, stop, chores, stall);
     // Frames are read only while the queue has this many free slots: a client's own answers
     // never overflow its queue (a client that does not read is then dropped by a room's
     // broadcast or by the write timeout).
@@ -183,16 +183,19 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
                     Some(t) => stall.as_mut().reset(t + s.write_timeout),
                 }
             }
-            _ = &mut idle => {
-                let due = idle_deadline(last_seen, s.idle_timeout);
-                if due > Instant::now() {
-                    idle.as_mut().reset(due);
-                    continue;
+            _ = &mut chores => {
+                let now = Instant::now();
+                let idle_due = idle_deadline(last_seen, s.idle_timeout);
+                if idle_due <= now {
+                    peer.close(CloseCode::Away, "idle timeout");
+                    break End::Idle;
                 }
-                peer.close(CloseCode::Away, "idle timeout");
-                break End::Idle;
+                if next_ping <= now {
+                    link.ping();
+                    next_ping = crate::settings::after(ping_every);
+                }
+                chores.as_mut().reset(next_ping.min(idle_due));
             }
-            _ = ping.tick() => link.ping(),
             event = link.next(headroom) => match event {
                 Event::WriteBlocked => {
                     if let Some(t) = link.stalled_since() {

@@ -1,10 +1,13 @@
 //! [`Peer`]: the sending side of one client's bounded outgoing queue, shared with the rooms it
 //! is in. Messages are serialised once ([`encode`]) and the same bytes go to every receiver.
 
+use futures_util::task::AtomicWaker;
 use jchomp_protocol::wire::ServerMessage;
+use std::future::poll_fn;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use tokio::sync::{Notify, mpsc};
+use std::task::Poll;
+use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::{Bytes, Utf8Bytes};
 
@@ -32,17 +35,37 @@ pub(crate) enum Outgoing {
 /// Signals from a peer's holders to its connection task.
 #[derive(Debug, Default)]
 pub(crate) struct PeerSignal {
-    /// Wakes the connection task to drop the connection at once.
-    pub kick: Notify,
+    /// Set to drop the connection at once.
+    kicked: AtomicBool,
     /// Set when the queue overflowed or a write stalled.
     pub slow: AtomicBool,
+    /// The connection task, woken by a kick. (Cheaper to poll on every wake-up of the task
+    /// than a `Notify`, which takes a lock each time.)
+    waker: AtomicWaker,
 }
 
 impl PeerSignal {
     /// Drops the connection as a slow reader.
     pub(crate) fn kick_slow(&self) {
         self.slow.store(true, Ordering::Relaxed);
-        self.kick.notify_one();
+        self.kicked.store(true, Ordering::Release);
+        self.waker.wake();
+    }
+
+    /// Completes once the connection is kicked.
+    pub(crate) async fn kicked(&self) {
+        poll_fn(|cx| {
+            if self.kicked.load(Ordering::Acquire) {
+                return Poll::Ready(());
+            }
+            self.waker.register(cx.waker());
+            if self.kicked.load(Ordering::Acquire) {
+                Poll::Ready(())
+            } else {
+                Poll::Pending
+            }
+        })
+        .await
     }
 }
 

@@ -178,16 +178,32 @@ pub(crate) fn create(
 async fn run_room(mut room: Room, mut rx: mpsc::Receiver<RoomEvent>) {
     let mut shutdown = room.ctx().shutdown.clone();
     room.start();
+    // The shutdown waiter and the timer live as long as the loop: registering them afresh for
+    // every event cost more than handling a move. The timer is reset only when the room's
+    // next deadline changes.
+    let stop = crate::shared::shutting_down(&mut shutdown);
+    let timer = tokio::time::sleep(Duration::ZERO);
+    tokio::pin!(stop, timer);
+    let mut armed: Option<Instant> = None;
     loop {
         let deadline = room.next_deadline();
+        if deadline != armed {
+            if let Some(d) = deadline {
+                timer.as_mut().reset(d);
+            }
+            armed = deadline;
+        }
         tokio::select! {
             biased;
-            _ = crate::shared::shutting_down(&mut shutdown) => break,
+            _ = &mut stop => break,
             ev = rx.recv() => match ev {
                 Some(ev) => room.handle(ev),
                 None => break,
             },
-            _ = sleep_until(deadline) => room.on_timers(Instant::now()),
+            _ = &mut timer, if armed.is_some() => {
+                armed = None;
+                room.on_timers(Instant::now());
+            }
         }
         // A finished game is announced only once its record is durable.
         if let Some(record) = room.take_record() {
