@@ -176,17 +176,58 @@ async fn a_server_that_refuses_the_load_shows_as_errors() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_echo_baseline_runs_the_same_shape() {
+async fn the_echo_baselines_run_the_same_shape() {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("ws://{}/ws", listener.local_addr().unwrap());
     let (stop, stopped) = oneshot::channel::<()>();
     tokio::spawn(echo::serve(listener, async move {
         let _ = stopped.await;
     }));
-    let r = run(&url, Load::Echo { seats: 3 }, shape(9)).await;
-    assert_eq!(r.tally.errors.total(), 0, "{:?}", r.tally.errors);
-    assert_eq!((r.tables, r.connected), (3, 9));
-    assert!(r.tally.in_window > 0);
-    assert_eq!(r.latency.count as u64, r.tally.in_window);
+    for fanout in [false, true] {
+        let r = run(&url, Load::Echo { seats: 3, fanout }, shape(9)).await;
+        assert_eq!(r.tally.errors.total(), 0, "{fanout}: {:?}", r.tally.errors);
+        assert_eq!((r.tables, r.connected), (3, 9));
+        assert!(r.tally.in_window > 0);
+        assert_eq!(r.latency.count as u64, r.tally.in_window);
+    }
+    let _ = stop.send(());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fan_out_echo_sends_every_message_to_every_member_of_the_group_only() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("ws://{}/ws", listener.local_addr().unwrap());
+    let (stop, stopped) = oneshot::channel::<()>();
+    tokio::spawn(echo::serve(listener, async move {
+        let _ = stopped.await;
+    }));
+    let mut conns = Vec::new();
+    for group in ["a", "a", "b"] {
+        let (mut ws, _) = tokio_tungstenite::connect_async(url.as_str())
+            .await
+            .unwrap();
+        ws.send(Message::text(format!("group {group}")))
+            .await
+            .unwrap();
+        assert_eq!(ws.next().await.unwrap().unwrap(), Message::text("joined"));
+        conns.push(ws);
+    }
+    conns[1].send(Message::text("hello")).await.unwrap();
+    for ws in &mut conns[..2] {
+        assert_eq!(ws.next().await.unwrap().unwrap(), Message::text("hello"));
+    }
+    conns[2].send(Message::text("other")).await.unwrap();
+    // Group b's message reaches b alone: a's next message is a's own.
+    conns[0].send(Message::text("again")).await.unwrap();
+    assert_eq!(
+        conns[1].next().await.unwrap().unwrap(),
+        Message::text("again")
+    );
+    assert_eq!(
+        conns[2].next().await.unwrap().unwrap(),
+        Message::text("other")
+    );
     let _ = stop.send(());
 }

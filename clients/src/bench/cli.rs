@@ -6,7 +6,7 @@ use super::echo;
 use super::plan::{Load, Shape};
 use super::process::{self, Child, ServerLaunch};
 use super::report::{RunReports, describe, summarize};
-use super::run::run_load;
+use super::run::{LoadReport, run_load};
 use super::socket::Target;
 use clap::Parser;
 use jchomp_bot::board_args::BoardArgs;
@@ -58,6 +58,11 @@ pub struct Args {
     /// in every run, and report the ratio.
     #[arg(long)]
     pub echo: bool,
+    /// Also run the same load against the bare echo server in fan-out mode: each message goes
+    /// to every connection of its group, as a move goes to every seat of its room; report the
+    /// ratio to that too.
+    #[arg(long)]
+    pub echo_fanout: bool,
     /// Also run the same echo load against the spawned server's own test-only echo path
     /// (`--echo-path`): its connection code without the game (needs --spawn-server).
     #[arg(long, requires = "spawn_server")]
@@ -221,15 +226,24 @@ async fn run(args: &Args) -> Result<ExitCode, String> {
                 avg.join(" ")
             );
         }
-        let echo = if args.echo || args.echo_only {
+        let mut bare_echo = async |fanout: bool| -> Result<LoadReport, String> {
             let child = process::spawn_echo().await?;
             let target =
                 Target::parse(&child.url, args.source_addrs()).map_err(|e| e.to_string())?;
-            let r = run_load(target, Load::Echo { seats }, shape.clone(), Some(child.pid)).await;
+            let load = Load::Echo { seats, fanout };
+            let r = run_load(target, load, shape.clone(), Some(child.pid)).await;
             drop(child);
             println!("run {run} {}", describe(&r));
             errors += r.tally.errors.total();
-            Some(r)
+            Ok(r)
+        };
+        let echo = if args.echo || args.echo_only {
+            Some(bare_echo(false).await?)
+        } else {
+            None
+        };
+        let fanout_echo = if args.echo_fanout {
+            Some(bare_echo(true).await?)
         } else {
             None
         };
@@ -238,7 +252,11 @@ async fn run(args: &Args) -> Result<ExitCode, String> {
             let base = url.strip_suffix("/ws").unwrap_or(&url);
             let url = format!("{base}{ECHO_PATH}");
             let target = Target::parse(&url, args.source_addrs()).map_err(|e| e.to_string())?;
-            let mut r = run_load(target, Load::Echo { seats }, shape.clone(), pid).await;
+            let load = Load::Echo {
+                seats,
+                fanout: false,
+            };
+            let mut r = run_load(target, load, shape.clone(), pid).await;
             drop::<Option<Child>>(child);
             r.load = "server-echo";
             println!("run {run} {}", describe(&r));
@@ -261,6 +279,7 @@ async fn run(args: &Args) -> Result<ExitCode, String> {
         runs.push(RunReports {
             game: game_report,
             echo,
+            fanout_echo,
             server_echo,
         });
         // Let the closed connections' ports and the killed children settle between runs.

@@ -24,6 +24,9 @@ pub enum Load {
     Echo {
         /// Connections per group (as many as a room has seats).
         seats: usize,
+        /// Each message goes to every connection of its group (as a move goes to every seat
+        /// of its room), not only back to its sender.
+        fanout: bool,
     },
 }
 
@@ -40,7 +43,7 @@ impl Load {
     pub fn seats(&self) -> usize {
         match self {
             Load::Game { config, .. } => usize::from(config.players()),
-            Load::Echo { seats } => *seats,
+            Load::Echo { seats, .. } => *seats,
         }
     }
 
@@ -48,7 +51,8 @@ impl Load {
     pub fn name(&self) -> &'static str {
         match self {
             Load::Game { .. } => "game",
-            Load::Echo { .. } => "echo",
+            Load::Echo { fanout: false, .. } => "echo",
+            Load::Echo { fanout: true, .. } => "fan-out echo",
         }
     }
 }

@@ -133,6 +133,8 @@ pub struct RunReports {
     pub game: Option<LoadReport>,
     /// The same shape against the bare echo server.
     pub echo: Option<LoadReport>,
+    /// The same shape against the bare echo server in fan-out mode.
+    pub fanout_echo: Option<LoadReport>,
     /// The same shape against the server's own test-only echo path.
     pub server_echo: Option<LoadReport>,
 }
@@ -141,9 +143,6 @@ pub struct RunReports {
 /// run's ratio to the echo baseline measured in the same run.
 pub fn summarize(runs: &[RunReports]) -> String {
     let games: Vec<&LoadReport> = runs.iter().filter_map(|r| r.game.as_ref()).collect();
-    let echoes: Vec<&LoadReport> = runs.iter().filter_map(|r| r.echo.as_ref()).collect();
-    let server_echoes: Vec<&LoadReport> =
-        runs.iter().filter_map(|r| r.server_echo.as_ref()).collect();
     let med = |v: Vec<f64>| median(&v).unwrap_or(0.0);
     let mut out = format!("median of {} run(s):", runs.len());
     if !games.is_empty() {
@@ -177,64 +176,73 @@ pub fn summarize(runs: &[RunReports]) -> String {
             let _ = write!(out, "; server memory {:.1} KiB per connection", med(kib));
         }
     }
-    if !echoes.is_empty() {
-        let _ = write!(
-            out,
-            "\n  echo: {:.0} messages/s; latency p50 {:.2} ms, p99 {:.2} ms",
-            med(echoes.iter().map(|r| r.rate()).collect()),
-            med(echoes
-                .iter()
-                .map(|r| r.latency.p50.as_secs_f64() * 1e3)
-                .collect()),
-            med(echoes
-                .iter()
-                .map(|r| r.latency.p99.as_secs_f64() * 1e3)
-                .collect()),
-        );
-    }
-    if !server_echoes.is_empty() {
-        let _ = write!(
-            out,
-            "\n  server echo path: {:.0} messages/s; latency p50 {:.2} ms, p99 {:.2} ms",
-            med(server_echoes.iter().map(|r| r.rate()).collect()),
-            med(server_echoes
-                .iter()
-                .map(|r| r.latency.p50.as_secs_f64() * 1e3)
-                .collect()),
-            med(server_echoes
-                .iter()
-                .map(|r| r.latency.p99.as_secs_f64() * 1e3)
-                .collect()),
-        );
-        let ratios: Vec<f64> = runs
-            .iter()
-            .filter_map(|r| {
-                Some(r.server_echo.as_ref()?.rate() / r.echo.as_ref()?.rate().max(1e-9))
-            })
-            .collect();
-        if !ratios.is_empty() {
-            let _ = write!(
-                out,
-                "\n  server echo path ÷ bare echo: {:.0}%",
-                med(ratios) * 100.0
-            );
-        }
-    }
-    let ratios: Vec<f64> = runs
-        .iter()
-        .filter_map(|r| Some(r.game.as_ref()?.rate() / r.echo.as_ref()?.rate().max(1e-9)))
-        .collect();
-    if !ratios.is_empty() {
-        let each: Vec<String> = ratios
-            .iter()
-            .map(|r| format!("{:.0}%", r * 100.0))
-            .collect();
-        let _ = write!(
-            out,
-            "\n  game moves/s ÷ echo messages/s: {:.0}% (each run: {})",
-            med(ratios.clone()) * 100.0,
-            each.join(", ")
-        );
-    }
+    let pick = |f: fn(&RunReports) -> Option<&LoadReport>| -> Vec<&LoadReport> {
+        runs.iter().filter_map(f).collect()
+    };
+    baseline(&mut out, "echo", &pick(|r| r.echo.as_ref()));
+    baseline(&mut out, "fan-out echo", &pick(|r| r.fanout_echo.as_ref()));
+    baseline(
+        &mut out,
+        "server echo path",
+        &pick(|r| r.server_echo.as_ref()),
+    );
+    let ratio = |a: fn(&RunReports) -> Option<&LoadReport>,
+                 b: fn(&RunReports) -> Option<&LoadReport>|
+     -> Vec<f64> {
+        runs.iter()
+            .filter_map(|r| Some(a(r)?.rate() / b(r)?.rate().max(1e-9)))
+            .collect()
+    };
+    let game: fn(&RunReports) -> Option<&LoadReport> = |r| r.game.as_ref();
+    let echo: fn(&RunReports) -> Option<&LoadReport> = |r| r.echo.as_ref();
+    ratio_line(
+        &mut out,
+        "server echo path ÷ bare echo",
+        ratio(|r| r.server_echo.as_ref(), echo),
+    );
+    ratio_line(
+        &mut out,
+        "game moves/s ÷ echo messages/s",
+        ratio(game, echo),
+    );
+    ratio_line(
+        &mut out,
+        "game moves/s ÷ fan-out echo messages/s",
+        ratio(game, |r| r.fanout_echo.as_ref()),
+    );
     out
+}
+
+/// Appends the medians of one baseline's runs, if it ran.
+fn baseline(out: &mut String, name: &str, reports: &[&LoadReport]) {
+    if reports.is_empty() {
+        return;
+    }
+    let med = |f: &dyn Fn(&LoadReport) -> f64| {
+        median(&reports.iter().map(|r| f(r)).collect::<Vec<_>>()).unwrap_or(0.0)
+    };
+    let _ = write!(
+        out,
+        "\n  {name}: {:.0} messages/s; latency p50 {:.2} ms, p99 {:.2} ms",
+        med(&|r| r.rate()),
+        med(&|r| r.latency.p50.as_secs_f64() * 1e3),
+        med(&|r| r.latency.p99.as_secs_f64() * 1e3),
+    );
+}
+
+/// Appends the median of per-run ratios and each run's, if there are any.
+fn ratio_line(out: &mut String, name: &str, ratios: Vec<f64>) {
+    if ratios.is_empty() {
+        return;
+    }
+    let each: Vec<String> = ratios
+        .iter()
+        .map(|r| format!("{:.0}%", r * 100.0))
+        .collect();
+    let _ = write!(
+        out,
+        "\n  {name}: {:.0}% (each run: {})",
+        median(&ratios).unwrap_or(0.0) * 100.0,
+        each.join(", ")
+    );
 }

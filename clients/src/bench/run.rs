@@ -276,8 +276,9 @@ async fn table_task(ix: usize, ctx: Arc<Ctx>, mut stage: watch::Receiver<Stage>)
                 };
                 table::play(run, conns, window, &mut stage, &mut tally).await;
             }
-            Load::Echo { .. } => {
-                echo::play(conns, live, pace, window, &mut stage, &mut tally).await;
+            Load::Echo { fanout, .. } => {
+                let group = fanout.then_some(ix);
+                echo::play(conns, group, live, pace, window, &mut stage, &mut tally).await;
             }
         }
     } else {
