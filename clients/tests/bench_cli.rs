@@ -1,5 +1,5 @@
-//! The `jchomp-bench` binary end to end: an echo-only run (the tool starts its own echo server as
-//! a child) prints its figures and exits 0; a game run against an in-process server prints the
+//! The `jchomp-bench` binary end to end: an echo-only run (the tool starts its own echo servers,
+//! plain and fan-out, as children with the threads asked) prints its figures and exits 0; a game run against an in-process server prints the
 //! game's figures; refused arguments exit non-zero with a reason.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -33,6 +33,11 @@ async fn an_echo_only_run_reports_messages_per_second() {
         "0.5",
         "--warmup",
         "0",
+        "--echo-fanout",
+        "--threads",
+        "1",
+        "--server-threads",
+        "2",
     ])
     .await;
     let text = String::from_utf8_lossy(&out.stdout);
@@ -41,7 +46,15 @@ async fn an_echo_only_run_reports_messages_per_second() {
         "{text}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    assert!(
+        text.contains("threads: load generator 1, each server it starts 2"),
+        "{text}"
+    );
     assert!(text.contains("run 1 echo: 8/8 connections held"), "{text}");
+    assert!(
+        text.contains("run 1 fan-out echo: 8/8 connections held"),
+        "{text}"
+    );
     assert!(text.contains("messages/s over 0.5 s"), "{text}");
     assert!(text.contains("errors: 0"), "{text}");
     assert!(text.contains("server memory (VmRSS)"), "{text}");

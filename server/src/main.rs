@@ -61,6 +61,11 @@ struct Args {
     /// Bot moves computed at the same time (default: the number of CPUs).
     #[arg(long)]
     bot_threads: Option<usize>,
+    /// Threads serving connections and rooms (default: the number of CPUs). Where other busy
+    /// processes share the CPUs (a load generator on the same machine, say), fewer threads
+    /// than CPUs spend less time handing work between them; see docs/PERFORMANCE.md.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
 }
 
 impl Args {
@@ -156,10 +161,11 @@ fn main() -> ExitCode {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let args = Args::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if let Some(n) = args.threads {
+        builder.worker_threads(usize::from(n));
+    }
+    let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("jchomp-server: cannot start the runtime: {e}");

@@ -87,6 +87,15 @@ pub struct Args {
     /// Seeds the scripted players.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Threads of this load generator (default: half the CPUs, at least one). The load and
+    /// the servers share the machine's CPUs; splitting them, rather than each process running
+    /// a thread per CPU, keeps the processes from taking turns on the same CPUs.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// Threads of the spawned server and of the echo servers (`--threads` of jchomp-server;
+    /// default: the CPUs this load generator leaves, at least one).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub server_threads: Option<u16>,
     /// Serve as a bare echo server on this address (used by --echo; prints its URL).
     #[arg(long, value_name = "ADDR", hide = true)]
     pub serve_echo: Option<String>,
@@ -130,6 +139,16 @@ impl Args {
             seed: self.seed,
             ..Shape::default()
         })
+    }
+
+    /// The threads of this load generator and of the servers it starts.
+    pub fn thread_split(&self) -> (usize, usize) {
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mine = self.threads.map_or((cpus / 2).max(1), usize::from);
+        let servers = self
+            .server_threads
+            .map_or(cpus.saturating_sub(mine).max(1), usize::from);
+        (mine, servers)
     }
 
     fn source_addrs(&self) -> u8 {
@@ -216,6 +235,12 @@ async fn run(args: &Args) -> Result<ExitCode, String> {
         args.runs,
         args.source_addrs()
     );
+    let (mine, servers) = args.thread_split();
+    if args.server.is_some() {
+        println!("threads: load generator {mine}");
+    } else {
+        println!("threads: load generator {mine}, each server it starts {servers}");
+    }
     let mut runs: Vec<RunReports> = Vec::new();
     let mut errors = 0;
     for run in 1..=args.runs {
@@ -227,7 +252,7 @@ async fn run(args: &Args) -> Result<ExitCode, String> {
             );
         }
         let mut bare_echo = async |fanout: bool| -> Result<LoadReport, String> {
-            let child = process::spawn_echo().await?;
+            let child = process::spawn_echo(args.thread_split().1).await?;
             let target =
                 Target::parse(&child.url, args.source_addrs()).map_err(|e| e.to_string())?;
             let load = Load::Echo { seats, fanout };
@@ -311,6 +336,7 @@ async fn server_for_run(
         rooms,
         log: args.server_log.clone(),
         echo_path: echo_path.then(|| ECHO_PATH.to_owned()),
+        threads: args.thread_split().1,
     };
     let child = process::spawn_server(&launch).await.map_err(|e| {
         format!(

@@ -4,7 +4,21 @@ use clap::Parser;
 use jchomp_clients::bench::cli::{Args, main as bench_main};
 use std::process::ExitCode;
 
-#[tokio::main]
-async fn main() -> ExitCode {
-    bench_main(Args::parse()).await
+fn main() -> ExitCode {
+    let args = Args::parse();
+    // As an echo server (a child of a load run) this process is a server: it runs the
+    // servers' share of the threads, which its parent passes as `--threads`.
+    let (threads, _) = args.thread_split();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("jchomp-bench: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(bench_main(args))
 }
