@@ -87,13 +87,13 @@ pub struct Args {
     /// Seeds the scripted players.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Threads of this load generator (default: half the CPUs, at least one). The load and
-    /// the servers share the machine's CPUs; splitting them, rather than each process running
-    /// a thread per CPU, keeps the processes from taking turns on the same CPUs.
+    /// Threads of this load generator (default: one per CPU). The load and the servers share
+    /// the machine's CPUs: splitting them (e.g. `--threads 1 --server-threads 1` on two CPUs)
+    /// keeps the processes from taking turns on the same CPUs when all are saturated.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
     /// Threads of the spawned server and of the echo servers (`--threads` of jchomp-server;
-    /// default: the CPUs this load generator leaves, at least one).
+    /// default: one per CPU).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub server_threads: Option<u16>,
     /// Serve as a bare echo server on this address (used by --echo; prints its URL).
@@ -141,14 +141,12 @@ impl Args {
         })
     }
 
-    /// The threads of this load generator and of the servers it starts.
+    /// The threads of this load generator and of the servers it starts (each: one per CPU
+    /// unless asked).
     pub fn thread_split(&self) -> (usize, usize) {
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let mine = self.threads.map_or((cpus / 2).max(1), usize::from);
-        let servers = self
-            .server_threads
-            .map_or(cpus.saturating_sub(mine).max(1), usize::from);
-        (mine, servers)
+        let or_cpus = |n: Option<u16>| n.map_or(cpus, usize::from);
+        (or_cpus(self.threads), or_cpus(self.server_threads))
     }
 
     fn source_addrs(&self) -> u8 {

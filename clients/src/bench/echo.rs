@@ -3,7 +3,7 @@
 //! has one move in flight. In fan-out mode a group's connections join a group on the server,
 //! which sends each message to every member, as a move goes to every seat of its room.
 
-use super::plan::{Live, Stage, Window};
+use super::plan::{Live, Stage, StageWatch, Window};
 use super::socket::{Ws, next_any};
 use super::stats::Tally;
 use futures_util::SinkExt;
@@ -15,7 +15,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -147,7 +147,7 @@ pub(crate) async fn play(
     live: &Live,
     pace: Option<(Duration, Instant)>,
     window: Window,
-    stage: &mut watch::Receiver<Stage>,
+    stage: &mut StageWatch,
     tally: &mut Tally,
 ) {
     let seats = conns.len();
@@ -165,7 +165,7 @@ pub(crate) async fn play(
     let mut next_allowed = pace.map_or_else(Instant::now, |(_, first)| first);
     let mut turn = 0usize;
     'run: loop {
-        if !matches!(*stage.borrow(), Stage::Run(_)) {
+        if !matches!(stage.now(), Stage::Run(_)) {
             break;
         }
         if let Some((every, _)) = pace {
@@ -212,8 +212,8 @@ pub(crate) async fn play(
                         break 'run;
                     }
                 },
-                changed = stage.changed() => {
-                    if changed.is_err() || *stage.borrow() == Stage::Halt {
+                now = stage.changed() => {
+                    if now == Stage::Halt {
                         break 'run;
                     }
                 }
@@ -232,11 +232,7 @@ pub(crate) async fn play(
 }
 
 /// Every connection asks to join fan-out group `g` and waits for its answer.
-async fn join_group(
-    conns: &mut [Ws],
-    g: usize,
-    stage: &mut watch::Receiver<Stage>,
-) -> Result<(), String> {
+async fn join_group(conns: &mut [Ws], g: usize, stage: &mut StageWatch) -> Result<(), String> {
     for ws in conns.iter_mut() {
         ws.send(Message::text(format!("{GROUP_PREFIX}{g}")))
             .await
@@ -251,8 +247,8 @@ async fn join_group(
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
                 other => return Err(format!("connection {i}: {other:?}")),
             },
-            changed = stage.changed() => {
-                if changed.is_err() || *stage.borrow() == Stage::Halt {
+            now = stage.changed() => {
+                if now == Stage::Halt {
                     return Err("stopped".to_owned());
                 }
             }

@@ -3,8 +3,11 @@
 
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::rules::Config;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::time::Duration;
+use tokio::sync::watch;
 use tokio::time::Instant;
 
 /// What the connections do.
@@ -132,6 +135,50 @@ pub enum Stage {
     Halt,
 }
 
+/// A table's view of the [`Stage`]: the stage now, and one waiter for the next change that
+/// lives across the table's messages (a fresh `watch` waiter for every message read cost two
+/// lock round-trips each). Waiting is cancel-safe: a wait cut short resumes where it was.
+pub struct StageWatch {
+    now: Stage,
+    next: Pin<Box<dyn Future<Output = (Stage, watch::Receiver<Stage>)> + Send>>,
+}
+
+impl StageWatch {
+    /// Watches `rx` from its current stage.
+    pub fn new(mut rx: watch::Receiver<Stage>) -> Self {
+        let now = *rx.borrow_and_update();
+        StageWatch {
+            now,
+            next: Self::wait(rx),
+        }
+    }
+
+    /// The stage now.
+    pub fn now(&self) -> Stage {
+        self.now
+    }
+
+    /// Waits for the next stage and returns it ([`Stage::Halt`] once the run is gone).
+    pub async fn changed(&mut self) -> Stage {
+        let (stage, rx) = (&mut self.next).await;
+        self.now = stage;
+        self.next = Self::wait(rx);
+        stage
+    }
+
+    fn wait(
+        mut rx: watch::Receiver<Stage>,
+    ) -> Pin<Box<dyn Future<Output = (Stage, watch::Receiver<Stage>)> + Send>> {
+        Box::pin(async move {
+            let stage = match rx.changed().await {
+                Ok(()) => *rx.borrow_and_update(),
+                Err(_) => Stage::Halt,
+            };
+            (stage, rx)
+        })
+    }
+}
+
 /// Counters shared by every table, read by the sampler.
 #[derive(Debug, Default)]
 pub struct Live {
@@ -145,4 +192,25 @@ pub struct Live {
     pub answered: AtomicU64,
     /// Rooms with a game in play now.
     pub playing: AtomicUsize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_stage_watch_sees_every_change_even_after_a_wait_was_cut_short() {
+        let (tx, rx) = watch::channel(Stage::Connecting);
+        let mut w = StageWatch::new(rx);
+        assert_eq!(w.now(), Stage::Connecting);
+        // A wait cut short (as when another branch of a select wins) loses nothing.
+        let cut = tokio::time::timeout(Duration::from_millis(10), w.changed()).await;
+        assert!(cut.is_err());
+        tx.send(Stage::Stop).unwrap();
+        assert_eq!(w.changed().await, Stage::Stop);
+        assert_eq!(w.now(), Stage::Stop);
+        drop(tx);
+        assert_eq!(w.changed().await, Stage::Halt);
+        assert_eq!(w.now(), Stage::Halt);
+    }
 }

@@ -3,7 +3,7 @@
 //! tables' tallies into a [`LoadReport`].
 
 use super::echo;
-use super::plan::{Live, Load, Shape, Stage, Window};
+use super::plan::{Live, Load, Shape, Stage, StageWatch, Window};
 use super::process::{cpu_time, rss_kib};
 use super::socket::{Target, Ws, connect};
 use super::stats::{LatencySummary, Tally};
@@ -220,7 +220,8 @@ async fn collect(set: &mut JoinSet<Tally>, tally: &mut Tally, until: Instant) {
 
 /// One table: opens its connections, waits for the start, plays or echoes, and returns what
 /// it counted.
-async fn table_task(ix: usize, ctx: Arc<Ctx>, mut stage: watch::Receiver<Stage>) -> Tally {
+async fn table_task(ix: usize, ctx: Arc<Ctx>, stage: watch::Receiver<Stage>) -> Tally {
+    let mut stage = StageWatch::new(stage);
     let seats = ctx.load.seats().max(1);
     let live = &ctx.live;
     let mut tally = Tally::default();
@@ -246,11 +247,10 @@ async fn table_task(ix: usize, ctx: Arc<Ctx>, mut stage: watch::Receiver<Stage>)
     }
     tally.connected = conns.len();
     let held = conns.len();
-    let go = stage
-        .wait_for(|s| !matches!(s, Stage::Connecting))
-        .await
-        .map(|s| *s);
-    if let (Ok(Stage::Run(window)), true) = (go, held == seats) {
+    while stage.now() == Stage::Connecting {
+        stage.changed().await;
+    }
+    if let (Stage::Run(window), true) = (stage.now(), held == seats) {
         // Tables start at their own moments spread over the warm-up, so that their games — and
         // the records the server stores as each one ends — do not run in step: in step, every
         // room of a run would end its game in the same instant, which no real server sees.
@@ -296,12 +296,12 @@ fn spread(ix: usize) -> f64 {
 }
 
 /// Waits until `start`; false if the run stops first.
-async fn wait_for_start(start: Instant, stage: &mut watch::Receiver<Stage>) -> bool {
+async fn wait_for_start(start: Instant, stage: &mut StageWatch) -> bool {
     loop {
         tokio::select! {
             _ = tokio::time::sleep_until(start) => return true,
-            changed = stage.changed() => {
-                if changed.is_err() || !matches!(*stage.borrow(), Stage::Run(_)) {
+            now = stage.changed() => {
+                if !matches!(now, Stage::Run(_)) {
                     return false;
                 }
             }

@@ -4,7 +4,7 @@
 //! moves sent. Latency is from sending a move to its mover receiving the `moved`.
 
 use super::codec::{Incoming, code_name, parse, send_json};
-use super::plan::{Live, Stage, Window};
+use super::plan::{Live, Stage, StageWatch, Window};
 use super::socket::{Ws, next_any};
 use super::stats::Tally;
 use jchomp_bot::{Player, RandomPlayer};
@@ -13,7 +13,6 @@ use jchomp_protocol::rules::{Config, Game};
 use jchomp_protocol::wire::{ClientMessage, Moved, RoomStatus, ServerMessage};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
-use tokio::sync::watch;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -70,15 +69,18 @@ pub(crate) async fn play(
     run: TableRun<'_>,
     conns: Vec<Ws>,
     window: Window,
-    stage: &mut watch::Receiver<Stage>,
+    stage: &mut StageWatch,
     tally: &mut Tally,
 ) {
     let seats = conns.len();
     let mut conns = conns;
     let mut from = 0;
     let mut t = Table::new(run, window, seats, tally);
-    let mut pending: Option<(Instant, usize)> = None;
-    let mut stopping = !matches!(*stage.borrow(), Stage::Run(_));
+    let mut pending: Option<usize> = None;
+    let mut stopping = !matches!(stage.now(), Stage::Run(_));
+    // One timer for the paced moves, reset for each (not a new one for every message read).
+    let timer = tokio::time::sleep(Duration::ZERO);
+    tokio::pin!(timer);
     let mut next = if stopping { Next::Fail } else { Next::Create };
     loop {
         match next {
@@ -96,7 +98,8 @@ pub(crate) async fn play(
             Next::Move(seat) => {
                 let at = t.next_allowed;
                 if t.run.pace.is_some() && at > Instant::now() {
-                    pending = Some((at, seat));
+                    pending = Some(seat);
+                    timer.as_mut().reset(at);
                 } else if !t.send_move(&mut conns[seat], seat).await {
                     break;
                 }
@@ -115,7 +118,6 @@ pub(crate) async fn play(
             }
         }
         next = Next::Nothing;
-        let wake = pending.map(|(at, _)| at);
         tokio::select! {
             (i, item) = next_any(&mut conns, &mut from) => match item {
                 Some(Ok(Message::Text(text))) => next = t.on_text(i, &text),
@@ -131,15 +133,14 @@ pub(crate) async fn play(
                 }
                 None => next = Next::Fail,
             },
-            _ = sleep_until(wake) => {
-                if let Some((_, seat)) = pending.take()
+            _ = &mut timer, if pending.is_some() => {
+                if let Some(seat) = pending.take()
                     && !t.send_move(&mut conns[seat], seat).await
                 {
                     break;
                 }
             }
-            changed = stage.changed() => {
-                let now = if changed.is_ok() { *stage.borrow() } else { Stage::Halt };
+            now = stage.changed() => {
                 match now {
                     Stage::Halt => break,
                     Stage::Stop => stopping = true,
@@ -151,13 +152,6 @@ pub(crate) async fn play(
     t.end_game();
     for ws in &mut conns {
         let _ = tokio::time::timeout(Duration::from_millis(500), ws.close(None)).await;
-    }
-}
-
-async fn sleep_until(at: Option<Instant>) {
-    match at {
-        Some(at) => tokio::time::sleep_until(at).await,
-        None => std::future::pending().await,
     }
 }
 
