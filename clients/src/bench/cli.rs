@@ -141,12 +141,12 @@ impl Args {
         })
     }
 
-    /// The threads of this load generator and of the servers it starts (each: one per CPU
-    /// unless asked).
-    pub fn thread_split(&self) -> (usize, usize) {
-        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let or_cpus = |n: Option<u16>| n.map_or(cpus, usize::from);
-        (or_cpus(self.threads), or_cpus(self.server_threads))
+    /// The threads of this load generator: as asked, or one per CPU.
+    pub fn own_threads(&self) -> usize {
+        self.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            usize::from,
+        )
     }
 
     fn source_addrs(&self) -> u8 {
@@ -233,12 +233,13 @@ async fn run(args: &Args) -> Result<ExitCode, String> {
         args.runs,
         args.source_addrs()
     );
-    let (mine, servers) = args.thread_split();
-    if args.server.is_some() {
-        println!("threads: load generator {mine}");
-    } else {
-        println!("threads: load generator {mine}, each server it starts {servers}");
-    }
+    let servers = args
+        .server_threads
+        .map_or_else(|| "one per CPU".to_owned(), |n| n.to_string());
+    println!(
+        "threads: load generator {}, each server it starts {servers}",
+        args.own_threads()
+    );
     let mut runs: Vec<RunReports> = Vec::new();
     let mut errors = 0;
     for run in 1..=args.runs {
@@ -250,7 +251,7 @@ async fn run(args: &Args) -> Result<ExitCode, String> {
             );
         }
         let mut bare_echo = async |fanout: bool| -> Result<LoadReport, String> {
-            let child = process::spawn_echo(args.thread_split().1).await?;
+            let child = process::spawn_echo(args.server_threads).await?;
             let target =
                 Target::parse(&child.url, args.source_addrs()).map_err(|e| e.to_string())?;
             let load = Load::Echo { seats, fanout };
@@ -334,7 +335,7 @@ async fn server_for_run(
         rooms,
         log: args.server_log.clone(),
         echo_path: echo_path.then(|| ECHO_PATH.to_owned()),
-        threads: args.thread_split().1,
+        threads: args.server_threads,
     };
     let child = process::spawn_server(&launch).await.map_err(|e| {
         format!(

@@ -102,8 +102,8 @@ pub struct ServerLaunch {
     pub log: String,
     /// Serve the server's test-only echo path (`--echo-path`) too.
     pub echo_path: Option<String>,
-    /// The server's threads (`--threads`).
-    pub threads: usize,
+    /// The server's threads (`--threads`), if asked (else its default).
+    pub threads: Option<u16>,
 }
 
 /// Starts `jchomp-server` on a free loopback port with a fresh data directory and limits
@@ -132,22 +132,25 @@ pub async fn spawn_server(launch: &ServerLaunch) -> Result<Child, String> {
     .arg((launch.connections + 64).to_string())
     .arg("--max-rooms")
     .arg((2 * launch.rooms + 64).to_string())
-    .arg("--threads")
-    .arg(launch.threads.to_string())
     .env("RUST_LOG", &launch.log);
+    if let Some(n) = launch.threads {
+        cmd.arg("--threads").arg(n.to_string());
+    }
     if let Some(path) = &launch.echo_path {
         cmd.arg("--echo-path").arg(path);
     }
     start(cmd, Some(data_dir)).await
 }
 
-/// Starts this program again as a bare echo server (`--serve-echo 127.0.0.1:0`) running
-/// `threads` threads.
-pub async fn spawn_echo(threads: usize) -> Result<Child, String> {
+/// Starts this program again as a bare echo server (`--serve-echo 127.0.0.1:0`), running
+/// `threads` threads if asked (else one per CPU).
+pub async fn spawn_echo(threads: Option<u16>) -> Result<Child, String> {
     let me = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
     let mut cmd = Command::new(me);
-    cmd.args(["--serve-echo", "127.0.0.1:0", "--threads"])
-        .arg(threads.to_string());
+    cmd.args(["--serve-echo", "127.0.0.1:0"]);
+    if let Some(n) = threads {
+        cmd.arg("--threads").arg(n.to_string());
+    }
     start(cmd, None).await
 }
 

@@ -8,9 +8,8 @@ fn main() -> ExitCode {
     let args = Args::parse();
     // As an echo server (a child of a load run) this process is a server: it runs the
     // servers' share of the threads, which its parent passes as `--threads`.
-    let (threads, _) = args.thread_split();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(threads)
+        .worker_threads(args.own_threads())
         .enable_all()
         .build()
     {
