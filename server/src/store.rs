@@ -165,10 +165,9 @@ impl StoreHandle {
         let store = Arc::new(store);
         let (tx, mut rx) = mpsc::channel::<Job>(1024);
         let writer_store = store.clone();
-        // The writer is a blocking thread of its own: a commit never waits for a turn on the
-        // async threads, however busy they are, and the async threads never wait for a disk.
-        let writer = tokio::task::spawn_blocking(move || {
-            while let Some(first) = rx.blocking_recv() {
+        let on_commit = Arc::new(on_commit);
+        let writer = tokio::spawn(async move {
+            while let Some(first) = rx.recv().await {
                 let (mut batch, mut done) = (vec![first.0], vec![first.1]);
                 while batch.len() < BATCH {
                     match rx.try_recv() {
@@ -179,23 +178,33 @@ impl StoreHandle {
                         Err(_) => break,
                     }
                 }
-                let started = std::time::Instant::now();
-                let res = writer_store.save(&batch);
-                on_commit(batch.len(), res.as_ref().map(|_| ()));
-                match res {
-                    Ok(()) => {
+                let store = writer_store.clone();
+                let on_commit = on_commit.clone();
+                let n = batch.len();
+                let joined = tokio::task::spawn_blocking(move || {
+                    let started = std::time::Instant::now();
+                    let res = store.save(&batch);
+                    if res.is_ok() {
                         tracing::debug!(
-                            games = batch.len(),
+                            games = n,
                             secs = started.elapsed().as_secs_f64(),
                             "committed"
                         );
+                    }
+                    on_commit(n, res.as_ref().map(|_| ()));
+                    (res, batch)
+                })
+                .await;
+                match joined {
+                    Ok((Ok(()), batch)) => {
                         for r in &batch {
                             tracing::info!(game = r.id.as_deref().unwrap_or("?"), "game stored");
                         }
                     }
-                    Err(e) => {
-                        tracing::error!(error = %e, games = batch.len(), "storing games failed")
+                    Ok((Err(e), _)) => {
+                        tracing::error!(error = %e, games = n, "storing games failed")
                     }
+                    Err(e) => tracing::error!(error = %e, games = n, "store writer panicked"),
                 }
                 for d in done {
                     let _ = d.send(());
