@@ -175,14 +175,20 @@ async fn a_server_that_refuses_the_load_shows_as_errors() {
     assert!(r.unfinished() > 0 || r.tally.games_started == 0);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_echo_baselines_run_the_same_shape() {
+/// Starts the tool's bare echo server on 127.0.0.1:0: its URL, and the sender that stops it.
+async fn start_echo() -> (String, oneshot::Sender<()>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("ws://{}/ws", listener.local_addr().unwrap());
     let (stop, stopped) = oneshot::channel::<()>();
     tokio::spawn(echo::serve(listener, async move {
         let _ = stopped.await;
     }));
+    (url, stop)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_echo_baselines_run_the_same_shape() {
+    let (url, stop) = start_echo().await;
     for fanout in [false, true] {
         let r = run(&url, Load::Echo { seats: 3, fanout }, shape(9)).await;
         assert_eq!(r.tally.errors.total(), 0, "{fanout}: {:?}", r.tally.errors);
@@ -197,12 +203,7 @@ async fn the_echo_baselines_run_the_same_shape() {
 async fn the_fan_out_echo_sends_every_message_to_every_member_of_the_group_only() {
     use futures_util::{SinkExt, StreamExt};
     use tokio_tungstenite::tungstenite::Message;
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("ws://{}/ws", listener.local_addr().unwrap());
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(echo::serve(listener, async move {
-        let _ = stopped.await;
-    }));
+    let (url, stop) = start_echo().await;
     let mut conns = Vec::new();
     for group in ["a", "a", "b"] {
         let (mut ws, _) = tokio_tungstenite::connect_async(url.as_str())

@@ -9,7 +9,7 @@ mod abuse_support;
 mod common;
 
 use abuse_support::{Raw, still_serving};
-use common::{TestServer, config};
+use common::TestServer;
 use std::time::Duration;
 
 /// This process's resident memory in bytes (the server runs in it).
@@ -23,16 +23,7 @@ fn rss() -> u64 {
 async fn non_reading_clients_asking_for_big_answers_stay_cheap() {
     let server = TestServer::start().await;
     // 300 rooms make each room list about 75 KB.
-    let mut owners = Vec::new();
-    for _ in 0..300 {
-        let mut o = server.client().await;
-        o.create(
-            "owner-with-a-long-name-for-bulk",
-            config(15, 15, 4, [1, 1], &[[0, 0], [14, 14], [0, 14], [14, 0]]),
-        )
-        .await;
-        owners.push(o);
-    }
+    let _owners = common::open_rooms(&server, 300).await;
     let before = rss();
     let mut stallers = Vec::new();
     for _ in 0..20 {

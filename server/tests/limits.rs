@@ -90,14 +90,7 @@ async fn a_stalled_reader_is_dropped_and_never_delays_its_room() {
     // The staller watches the game, asks for lots and reads nothing.
     let mut staller = common::Client::connect_small_buffer(server.addr).await;
     staller.send(json!({"type":"spectate","room":room})).await;
-    for _ in 0..400 {
-        staller
-            .ws
-            .feed(Message::text(r#"{"type":"list_rooms"}"#))
-            .await
-            .unwrap();
-    }
-    staller.ws.flush().await.unwrap();
+    ask_rooms_unread(&mut staller, 400).await;
     // Let the staller's socket buffers fill up.
     tokio::time::sleep(Duration::from_millis(200)).await;
     // The game goes on at full speed meanwhile.
@@ -115,15 +108,7 @@ async fn a_stalled_reader_is_dropped_and_never_delays_its_room() {
         other.expect("moved").await;
     }
     // The staller was dropped: reading now finds the end of the stream after what was sent.
-    let mut metric = 0;
-    for _ in 0..100 {
-        metric = server.metric("jchomp_slow_disconnects_total").await;
-        if metric == 1 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert_eq!(metric, 1);
+    assert_eq!(slow_disconnects(&server, 1).await, 1);
     let (texts, _) = staller.until_closed().await;
     assert!(texts.len() < 400, "{}", texts.len());
 }
@@ -131,17 +116,30 @@ async fn a_stalled_reader_is_dropped_and_never_delays_its_room() {
 /// Sixty open rooms with long names, which make every `list_rooms` answer big. The rooms live
 /// as long as the clients returned.
 async fn many_rooms(server: &TestServer) -> Vec<common::Client> {
-    let mut owners = Vec::new();
-    for _ in 0..60 {
-        let mut o = server.client().await;
-        o.create(
-            "owner-with-a-long-name-for-bulk",
-            config(15, 15, 4, [1, 1], &[[0, 0], [14, 14], [0, 14], [14, 0]]),
-        )
-        .await;
-        owners.push(o);
+    common::open_rooms(server, 60).await
+}
+
+/// Sends `n` `list_rooms` requests at once without reading the answers.
+async fn ask_rooms_unread(c: &mut common::Client, n: usize) {
+    for _ in 0..n {
+        c.ws.feed(Message::text(r#"{"type":"list_rooms"}"#))
+            .await
+            .unwrap();
     }
-    owners
+    c.ws.flush().await.unwrap();
+}
+
+/// The slow-reader disconnects counted, once they reach `want` (or after four seconds).
+async fn slow_disconnects(server: &TestServer, want: u64) -> u64 {
+    let mut metric = 0;
+    for _ in 0..200 {
+        metric = server.metric("jchomp_slow_disconnects_total").await;
+        if metric >= want {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    metric
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -156,23 +154,12 @@ async fn a_client_whose_socket_stays_full_is_dropped_after_the_write_timeout() {
     .await;
     let _owners = many_rooms(&server).await;
     let mut staller = common::Client::connect_small_buffer(server.addr).await;
-    for _ in 0..800 {
-        staller
-            .ws
-            .feed(Message::text(r#"{"type":"list_rooms"}"#))
-            .await
-            .unwrap();
-    }
-    staller.ws.flush().await.unwrap();
-    let mut metric = 0;
-    for _ in 0..200 {
-        metric = server.metric("jchomp_slow_disconnects_total").await;
-        if metric == 1 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert_eq!(metric, 1, "the stalled client was not dropped");
+    ask_rooms_unread(&mut staller, 800).await;
+    assert_eq!(
+        slow_disconnects(&server, 1).await,
+        1,
+        "the stalled client was not dropped"
+    );
     // It was dropped, not answered: reading finds the end before all 800 answers.
     let (texts, _) = staller.until_closed().await;
     assert!(texts.len() < 800, "{}", texts.len());

@@ -265,6 +265,22 @@ impl Client {
 }
 
 /// A configuration as JSON.
+/// `n` open 15×15 four-seat rooms whose owners have long names, which make room lists big; the
+/// rooms live as long as the owners returned.
+pub async fn open_rooms(server: &TestServer, n: usize) -> Vec<Client> {
+    let mut owners = Vec::new();
+    for _ in 0..n {
+        let mut o = server.client().await;
+        o.create(
+            "owner-with-a-long-name-for-bulk",
+            config(15, 15, 4, [1, 1], &[[0, 0], [14, 14], [0, 14], [14, 0]]),
+        )
+        .await;
+        owners.push(o);
+    }
+    owners
+}
+
 pub fn config(rows: i64, cols: i64, players: i64, eat: [i64; 2], poison: &[[i64; 2]]) -> Value {
     json!({"rows":rows,"cols":cols,"players":players,"eat":eat,"poison":poison})
 }
