@@ -108,7 +108,7 @@ pub(crate) async fn serve_tcp(mut stream: TcpStream, addr: SocketAddr, ctx: Arc<
 enum End {
     /// The client closed or the socket failed.
     Closed,
-    /// Dropped at once: a full queue, a stalled or failed write, or a seat resumed elsewhere.
+    /// Dropped at once: a full queue, a stalled or failed write.
     Dropped,
     /// The server shuts down.
     Shutdown,
@@ -203,7 +203,10 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
                         stall_armed = true;
                     }
                 }
-                Event::WriteFailed | Event::Closed => break End::Dropped,
+                Event::WriteFailed => break End::Dropped,
+                // A close frame queued by a room (a seat resumed elsewhere) went out: wait for
+                // the client's answer as after any close.
+                Event::Closed => break End::Closed,
                 Event::ReadEnd => break End::Closed,
                 Event::ReadError(WsError::Capacity(e)) => {
                     peer.send_msg(&ServerMessage::Error {

@@ -5,7 +5,9 @@
 mod common;
 
 use common::{TestServer, config, local_game, pick};
+use futures_util::StreamExt;
 use serde_json::json;
+use std::time::Duration;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 #[tokio::test]
@@ -38,6 +40,9 @@ async fn resume_takes_over_the_seat_and_closes_the_older_connection() {
     let (texts, close) = b.until_closed().await;
     assert_eq!(texts.last().unwrap()["code"], "forbidden", "{texts:?}");
     assert_eq!(close.unwrap().code, CloseCode::Library(4001));
+    // The close handshake completes: the server waits for the answer, then ends the stream.
+    let end = tokio::time::timeout(Duration::from_secs(5), b.ws.next()).await;
+    assert!(matches!(end, Ok(None)), "{end:?}");
     // The game goes on with the new connection.
     a.until("room").await;
     a.send(json!({"type":"move","row":0,"col":0})).await;
