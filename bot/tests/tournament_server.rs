@@ -15,6 +15,25 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_tungstenite::tungstenite::Message;
 
+/// The tournament played both against the server and in-process: one group of three bots,
+/// three seats.
+const TOURNAMENT: [&str; 14] = [
+    "tournament",
+    "--quiet",
+    "--bot",
+    "random",
+    "--bot",
+    "greedy",
+    "--bot",
+    "random",
+    "--players",
+    "3",
+    "--eat",
+    "1x2",
+    "--rounds",
+    "2",
+];
+
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
         "jchomp-tournament-server-{}-{name}",
@@ -76,24 +95,7 @@ fn a_small_tournament_plays_every_game_in_a_server_room() {
 
     let out = temp_dir("out");
     let output = Command::new(env!("CARGO_BIN_EXE_jchomp-bot"))
-        .args([
-            "tournament",
-            "--quiet",
-            "--bot",
-            "random",
-            "--bot",
-            "greedy",
-        ])
-        .args([
-            "--bot",
-            "random",
-            "--players",
-            "3",
-            "--eat",
-            "1x2",
-            "--rounds",
-            "2",
-        ])
+        .args(TOURNAMENT)
         .args(["--concurrency", "2", "--server", &url, "--out"])
         .arg(&out)
         .output()
@@ -137,24 +139,7 @@ fn a_small_tournament_plays_every_game_in_a_server_room() {
     // The same tournament in-process plays the very same games.
     let local = temp_dir("local");
     let status = Command::new(env!("CARGO_BIN_EXE_jchomp-bot"))
-        .args([
-            "tournament",
-            "--quiet",
-            "--bot",
-            "random",
-            "--bot",
-            "greedy",
-        ])
-        .args([
-            "--bot",
-            "random",
-            "--players",
-            "3",
-            "--eat",
-            "1x2",
-            "--rounds",
-            "2",
-        ])
+        .args(TOURNAMENT)
         .arg("--out")
         .arg(&local)
         .output()

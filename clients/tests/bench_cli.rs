@@ -21,6 +21,17 @@ async fn bench(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// The standard output of a run that must have succeeded (else both outputs, in the panic).
+fn succeeded(out: &Output) -> String {
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_echo_only_run_reports_messages_per_second() {
     let out = bench(&[
@@ -40,12 +51,7 @@ async fn an_echo_only_run_reports_messages_per_second() {
         "2",
     ])
     .await;
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = succeeded(&out);
     assert!(
         text.contains("threads: load generator 1, each server it starts 2"),
         "{text}"
@@ -90,12 +96,7 @@ async fn a_game_run_against_a_given_server_reports_moves() {
         "0.2",
     ])
     .await;
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = succeeded(&out);
     assert!(text.contains("run 1 game: 6/6 connections held"), "{text}");
     assert!(text.contains("2 rooms of 3"), "{text}");
     assert!(text.contains("moves/s over 0.5 s"), "{text}");

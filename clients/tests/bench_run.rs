@@ -5,78 +5,42 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod cli_support;
+
+use cli_support::TestServer;
 use jchomp_clients::bench::echo;
 use jchomp_clients::bench::plan::{Load, Shape};
 use jchomp_clients::bench::run::{LoadReport, run_load};
 use jchomp_clients::bench::socket::Target;
 use jchomp_protocol::rules::{Config, Setup};
-use std::path::PathBuf;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
 
 /// A server in this process with the given per-connection rate limit; stops when dropped.
-struct Server {
-    url: String,
-    addr: std::net::SocketAddr,
-    dir: PathBuf,
-    stop: Option<oneshot::Sender<()>>,
+async fn server(rate_per_sec: u32) -> TestServer {
+    TestServer::start_with(jchomp_server::Settings {
+        rate_limit_per_sec: rate_per_sec,
+        rate_limit_burst: rate_per_sec,
+        ..jchomp_server::Settings::default()
+    })
+    .await
 }
 
-impl Server {
-    async fn start(tag: &str, rate_per_sec: u32) -> Server {
-        let dir =
-            std::env::temp_dir().join(format!("jchomp-bench-test-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let settings = jchomp_server::Settings {
-            data_dir: dir.clone(),
-            rate_limit_per_sec: rate_per_sec,
-            rate_limit_burst: rate_per_sec,
-            ..jchomp_server::Settings::default()
-        };
-        let (stop, stopped) = oneshot::channel::<()>();
-        tokio::spawn(async move {
-            let shutdown = async move {
-                let _ = stopped.await;
-            };
-            jchomp_server::run(listener, settings, shutdown)
-                .await
-                .unwrap();
-        });
-        Server {
-            url: format!("ws://{addr}/ws"),
-            addr,
-            dir,
-            stop: Some(stop),
-        }
-    }
-
-    /// The sum of every sample of a metric in `GET /metrics`.
-    async fn metric(&self, name: &str) -> u64 {
-        let mut s = TcpStream::connect(self.addr).await.unwrap();
-        s.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            .await
-            .unwrap();
-        let mut body = String::new();
-        s.read_to_string(&mut body).await.unwrap();
-        body.lines()
-            .filter(|l| !l.starts_with('#'))
-            .filter(|l| l.split(['{', ' ']).next() == Some(name))
-            .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
-            .sum()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
+/// The sum of every sample of a metric in `GET /metrics`.
+async fn metric(server: &TestServer, name: &str) -> u64 {
+    let mut s = TcpStream::connect(server.addr).await.unwrap();
+    s.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut body = String::new();
+    s.read_to_string(&mut body).await.unwrap();
+    body.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter(|l| l.split(['{', ' ']).next() == Some(name))
+        .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum()
 }
 
 fn config(players: i64) -> Config {
@@ -109,7 +73,7 @@ async fn run(url: &str, load: Load, shape: Shape) -> LoadReport {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_reported_move_was_accepted_and_every_game_finished() {
-    let server = Server::start("games", 1_000_000).await;
+    let server = server(1_000_000).await;
     for players in [2, 3, 4] {
         let r = run(&server.url, Load::game(config(players)), shape(12)).await;
         let errors: Vec<_> = r.tally.errors.iter().collect();
@@ -127,25 +91,25 @@ async fn every_reported_move_was_accepted_and_every_game_finished() {
         assert!(r.latency.p50 <= r.latency.p99 && r.latency.p99 <= r.latency.max);
     }
     // The server's own counters: every move the tool counted, nothing refused.
-    assert_eq!(server.metric("jchomp_moves_rejected_total").await, 0);
-    assert_eq!(server.metric("jchomp_bad_requests_total").await, 0);
-    let moves = server.metric("jchomp_moves_total").await;
-    let games = server.metric("jchomp_games_finished_total").await;
+    assert_eq!(metric(&server, "jchomp_moves_rejected_total").await, 0);
+    assert_eq!(metric(&server, "jchomp_bad_requests_total").await, 0);
+    let moves = metric(&server, "jchomp_moves_total").await;
+    let games = metric(&server, "jchomp_games_finished_total").await;
     assert!(moves > 0 && games > 0);
     let again = run(&server.url, Load::game(config(2)), shape(4)).await;
     assert_eq!(
-        server.metric("jchomp_moves_total").await - moves,
+        metric(&server, "jchomp_moves_total").await - moves,
         again.tally.answered
     );
     assert_eq!(
-        server.metric("jchomp_games_finished_total").await - games,
+        metric(&server, "jchomp_games_finished_total").await - games,
         again.tally.games_finished
     );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn paced_seats_keep_their_rate() {
-    let server = Server::start("paced", 1_000_000).await;
+    let server = server(1_000_000).await;
     let s = Shape {
         rate: Some(20.0),
         ..shape(4)
@@ -162,7 +126,7 @@ async fn paced_seats_keep_their_rate() {
 async fn a_server_that_refuses_the_load_shows_as_errors() {
     // A rate limit of 5 messages a second closes the connections of seats that move as fast
     // as they can.
-    let server = Server::start("limited", 5).await;
+    let server = server(5).await;
     let r = run(&server.url, Load::game(config(2)), shape(4)).await;
     let kinds: Vec<&str> = r.tally.errors.iter().map(|(k, _, _)| k).collect();
     assert!(r.tally.errors.total() > 0, "no error reported");

@@ -11,14 +11,23 @@ use jchomp_protocol::rules::{Bits, Config, Seat};
 /// The cells covered by at least one selection anchored in `anchors`.
 #[inline]
 pub fn cover(config: &Config, anchors: Bits) -> Bits {
+    spread(config, anchors, Bits::shl)
+}
+
+/// `bits` spread over an eat-sized rectangle: each bit and the bits `step` moves it to by up to
+/// eat-width − 1 columns and eat-height − 1 rows (`Bits::shl` spreads down and right, from
+/// anchors to the cells they eat; `Bits::shr` up and left, from cells to the anchors that eat
+/// them).
+#[inline]
+pub fn spread(config: &Config, bits: Bits, step: impl Fn(Bits, u32) -> Bits) -> Bits {
     let (er, ec) = config.eat();
-    let mut row = anchors;
+    let mut row = bits;
     for j in 1..ec as u32 {
-        row |= anchors.shl(j);
+        row |= step(bits, j);
     }
     let mut out = row;
     for i in 1..er as u32 {
-        out |= row.shl(16 * i);
+        out |= step(row, 16 * i);
     }
     out
 }

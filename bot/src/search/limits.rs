@@ -72,11 +72,7 @@ impl Limits {
             self.stopped = true;
         } else if self.nodes >= self.next_check {
             self.next_check = self.nodes + CHECK_EVERY;
-            self.stopped = self
-                .flag
-                .as_ref()
-                .is_some_and(|f| f.load(Ordering::Relaxed))
-                || self.deadline.is_some_and(|d| Instant::now() >= d);
+            self.stopped = self.told_or_late();
         }
         self.stopped
     }
@@ -91,13 +87,17 @@ impl Limits {
         }
         self.polls = self.polls.wrapping_add(1);
         if self.polls.is_multiple_of(64) && !self.stopped {
-            self.stopped = self
-                .flag
-                .as_ref()
-                .is_some_and(|f| f.load(Ordering::Relaxed))
-                || self.deadline.is_some_and(|d| Instant::now() >= d);
+            self.stopped = self.told_or_late();
         }
         self.stopped
+    }
+
+    /// Whether the stop flag is set or the deadline has passed (reads the clock).
+    fn told_or_late(&self) -> bool {
+        self.flag
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Whether the search has been told to stop.

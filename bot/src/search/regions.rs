@@ -9,7 +9,7 @@
 //! the regions holding poison plus one heap, which is far smaller than the board. Distances in
 //! plies are not kept by this reduction, so it answers win, tie or loss only.
 
-use super::key::{config_salt, cover, hash};
+use super::key::{config_salt, cover, hash, spread};
 use super::limits::Limits;
 use super::score::Outcome;
 use jchomp_protocol::rules::{Bits, Config, Position, anchors};
@@ -43,16 +43,7 @@ type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<MixHasher>>;
 /// The anchors whose rectangle touches a cell of `cells` (before masking with valid anchors).
 #[inline]
 fn touching(config: &Config, cells: Bits) -> Bits {
-    let (er, ec) = config.eat();
-    let mut row = cells;
-    for j in 1..ec as u32 {
-        row |= cells.shr(j);
-    }
-    let mut out = row;
-    for i in 1..er as u32 {
-        out |= row.shr(16 * i);
-    }
-    out
+    spread(config, cells, Bits::shr)
 }
 
 /// Splits a set of valid anchors into regions, calling `f` with each region's anchors.

@@ -8,6 +8,7 @@ use jchomp_clients::app::App;
 use jchomp_clients::connection::Connection;
 use jchomp_protocol::rules::Cell;
 use jchomp_protocol::wire::ServerMessage;
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::Output;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -19,6 +20,8 @@ use tokio::sync::oneshot;
 pub struct TestServer {
     /// The WebSocket address.
     pub url: String,
+    /// The listening address (for plain HTTP: `/metrics`).
+    pub addr: SocketAddr,
     dir: PathBuf,
     stop: Option<oneshot::Sender<()>>,
 }
@@ -28,6 +31,11 @@ static NEXT: AtomicU32 = AtomicU32::new(0);
 impl TestServer {
     /// Starts a server with default settings and a fresh data directory.
     pub async fn start() -> TestServer {
+        TestServer::start_with(jchomp_server::Settings::default()).await
+    }
+
+    /// Starts a server with `settings` and a fresh data directory (which replaces theirs).
+    pub async fn start_with(settings: jchomp_server::Settings) -> TestServer {
         let dir = std::env::temp_dir().join(format!(
             "jchomp-cli-test-{}-{}",
             std::process::id(),
@@ -38,7 +46,7 @@ impl TestServer {
         let addr = listener.local_addr().unwrap();
         let settings = jchomp_server::Settings {
             data_dir: dir.clone(),
-            ..jchomp_server::Settings::default()
+            ..settings
         };
         let (stop, stopped) = oneshot::channel::<()>();
         tokio::spawn(async move {
@@ -51,6 +59,7 @@ impl TestServer {
         });
         TestServer {
             url: format!("ws://{addr}/ws"),
+            addr,
             dir,
             stop: Some(stop),
         }
