@@ -9,11 +9,11 @@
 #![allow(clippy::expect_used)]
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use jchomp_bot::spec::BotSpec;
 use jchomp_bot::tournament::schedule::{Schedule, derive_seed};
 use jchomp_bot::tournament::starts::Starts;
 use jchomp_bot::tournament::{self, Length, Options, Settings};
-use jchomp_protocol::rules::Game;
+use jchomp_engine::spec::BotSpec;
+use jchomp_rules::Game;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 

@@ -2,13 +2,13 @@
 //! room or creating one, thinking off the async threads, resuming its seat with its token when
 //! the connection drops, and playing further games in the same configuration.
 
-use crate::player::Player;
-use crate::scoring::seat_score;
-use crate::spec::BotSpec;
+use jchomp_engine::player::Player;
+use jchomp_engine::scoring::seat_score;
+use jchomp_engine::spec::BotSpec;
 use jchomp_protocol::connection::{Connection, ConnectionError, Resumed};
 use jchomp_protocol::json::ConfigJson;
-use jchomp_protocol::rules::{Config, Game, GameResult, Seat};
 use jchomp_protocol::wire::{ClientMessage, ErrorCode, RoomStatus, ServerMessage, Snapshot};
+use jchomp_rules::{Config, Game, GameResult, Seat};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -55,7 +55,7 @@ pub struct Played {
     pub result: GameResult,
     /// Moves played.
     pub moves: usize,
-    /// The bot's score (see [`crate::scoring`]).
+    /// The bot's score (see [`jchomp_engine::scoring`]).
     pub score: f64,
 }
 
@@ -293,7 +293,7 @@ async fn think(
     slot: &mut Option<Box<dyn Player>>,
     stop: &Arc<AtomicBool>,
     t: &Tracker,
-) -> Result<jchomp_protocol::rules::Cell, String> {
+) -> Result<jchomp_rules::Cell, String> {
     let mut player = slot.take().ok_or("the bot was lost")?;
     let config: Config = *t.game.config();
     let position = *t.game.position();

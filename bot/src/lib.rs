@@ -1,17 +1,6 @@
-//! JChomp bots: the [`Player`] interface, bot specs ([`BotSpec`]), the search engine, and the
-//! tools behind `jchomp-bot`.
+//! The tools behind `jchomp-bot`: the bot client that plays through a server ([`client`]),
+//! tournaments between bots ([`tournament`]), and the subcommands' code. The bots themselves are
+//! the crate `jchomp-engine`.
 
-pub mod arena;
-pub mod board_args;
 pub mod client;
-pub mod player;
-pub mod rng;
-pub mod scoring;
-pub mod search;
-pub mod spec;
 pub mod tournament;
-
-pub use player::{GreedyPlayer, Player, RandomPlayer};
-pub use rng::Rng;
-pub use search::{Budget, SearchPlayer};
-pub use spec::{BotSpec, SpecError};

@@ -3,7 +3,7 @@
 // Helpers outside `#[test]` functions panic on purpose when the binary misbehaves.
 #![allow(clippy::expect_used)]
 
-mod brute;
+use jchomp_testkit::brute;
 
 use brute::Model;
 use std::process::Command;

@@ -5,8 +5,8 @@
 // Helpers outside `#[test]` functions panic on purpose when the server misbehaves.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use jchomp_bot::BotSpec;
 use jchomp_bot::client::{PlayOptions, Played, Target, play};
+use jchomp_engine::BotSpec;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
 use jchomp_server::Settings;

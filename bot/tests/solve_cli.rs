@@ -4,11 +4,11 @@
 // Helpers outside `#[test]` functions panic on purpose when the binary misbehaves.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod brute;
+use jchomp_testkit::brute;
 
 use brute::{Model, Outcome};
 use jchomp_protocol::record::Record;
-use jchomp_protocol::rules::{Config, Game, Setup};
+use jchomp_rules::{Config, Game, Setup};
 use std::collections::HashMap;
 use std::process::Command;
 

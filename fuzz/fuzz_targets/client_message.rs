@@ -1,4 +1,4 @@
-//! Fuzz target `client_message`: runs [`jchomp_fuzz::checks::client_message`] on every input.
+//! Fuzz target `client_message`: runs [`jchomp_testkit::checks::client_message`] on every input.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| jchomp_fuzz::checks::client_message(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| jchomp_testkit::checks::client_message(data));

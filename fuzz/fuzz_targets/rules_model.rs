@@ -1,4 +1,4 @@
-//! Fuzz target `rules_model`: runs [`jchomp_fuzz::checks::rules_model`] on every input.
+//! Fuzz target `rules_model`: runs [`jchomp_testkit::checks::rules_model`] on every input.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| jchomp_fuzz::checks::rules_model(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| jchomp_testkit::checks::rules_model(data));

@@ -3,10 +3,7 @@
 //! fuzz target runs, and proptest feeds each check a few hundred fresh random inputs.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod model;
-
-#[path = "../../fuzz/src/checks.rs"]
-mod checks;
+use jchomp_testkit::checks;
 
 use proptest::prelude::*;
 use std::path::PathBuf;

@@ -1,8 +1,8 @@
 //! `jchomp-bot analyze`: every valid selection with its exact value and plies to the end.
 
 use super::start::{StartArgs, describe};
-use jchomp_bot::BotSpec;
-use jchomp_bot::search::{Budget, Outcome, Table, analyze};
+use jchomp_engine::BotSpec;
+use jchomp_engine::search::{Budget, Outcome, Table, analyze};
 use std::io::Write;
 use std::time::Instant;
 

@@ -1,7 +1,7 @@
 //! `jchomp-bot perft`: leaf counts of the game tree, optionally split by first selection.
 
-use jchomp_bot::board_args::BoardArgs;
-use jchomp_protocol::rules::{Position, divide, perft};
+use jchomp_protocol::board_args::BoardArgs;
+use jchomp_rules::{Position, divide, perft};
 use std::io::Write;
 use std::time::Instant;
 

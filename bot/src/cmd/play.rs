@@ -1,8 +1,8 @@
 //! `jchomp-bot play`: the bot client. Joins a room (or creates one) on a server and plays.
 
-use jchomp_bot::BotSpec;
-use jchomp_bot::board_args::BoardArgs;
 use jchomp_bot::client::{PlayOptions, Target, play, verdict};
+use jchomp_engine::BotSpec;
+use jchomp_protocol::board_args::BoardArgs;
 use jchomp_protocol::json::ConfigJson;
 use std::io::Write;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! `jchomp-bot solve`: the exact two-player value, an optimal selection and the plies to the end.
 
 use super::start::{StartArgs, describe};
-use jchomp_bot::search::{Table, solve, solve_value};
+use jchomp_engine::search::{Table, solve, solve_value};
 use std::io::Write;
 use std::time::Instant;
 

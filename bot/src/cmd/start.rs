@@ -1,9 +1,9 @@
 //! The starting position of `solve` and `analyze`: the board flags, or a game record's
 //! configuration after its moves.
 
-use jchomp_bot::board_args::BoardArgs;
+use jchomp_protocol::board_args::BoardArgs;
 use jchomp_protocol::record::Record;
-use jchomp_protocol::rules::{Config, Position};
+use jchomp_rules::{Config, Position};
 use std::path::PathBuf;
 
 /// Board flags plus an optional record to start from.

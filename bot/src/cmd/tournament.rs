@@ -1,12 +1,12 @@
 //! `jchomp-bot tournament`: tournaments between bots (round robin or gauntlet), with standings,
 //! Elo, an optional SPRT, an output directory that `--resume` continues, and Ctrl-C handling.
 
-use jchomp_bot::board_args::{parse_cell, parse_pair_x};
-use jchomp_bot::spec::BotSpec;
 use jchomp_bot::tournament::report;
 use jchomp_bot::tournament::sprt::SprtParams;
 use jchomp_bot::tournament::starts::{Starts, parse_openings};
 use jchomp_bot::tournament::{self, Length, Options, Outcome, Settings, Stop};
+use jchomp_engine::spec::BotSpec;
+use jchomp_protocol::board_args::{parse_cell, parse_pair_x};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -6,7 +6,7 @@ use super::play::Failure;
 use super::results::Results;
 use super::settings::Settings;
 use jchomp_protocol::record::Record;
-use jchomp_protocol::rules::{Game, GameResult, Seat};
+use jchomp_rules::{Game, GameResult, Seat};
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -183,7 +183,7 @@ impl OutDir {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jchomp_protocol::rules::{Config, Setup};
+    use jchomp_rules::{Config, Setup};
 
     fn game() -> Game {
         let config = Config::new(&Setup {

@@ -2,8 +2,8 @@
 //! valid selection, or overruns its time limit loses that game; nothing else is disturbed.
 
 use super::watchdog::{Alarm, Watchdog};
-use crate::player::Player;
-use jchomp_protocol::rules::{Config, Game, GameResult, Seat};
+use jchomp_engine::player::Player;
+use jchomp_rules::{Config, Game, GameResult, Seat};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
@@ -119,8 +119,8 @@ fn forfeit(mut game: Game, seat: Seat, failure: Failure) -> Played {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::{GreedyPlayer, RandomPlayer};
-    use jchomp_protocol::rules::{Cell, Position, Setup};
+    use jchomp_engine::player::{GreedyPlayer, RandomPlayer};
+    use jchomp_rules::{Cell, Position, Setup};
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
 

@@ -137,7 +137,7 @@ pub fn sprt_line(standings: &Standings) -> Option<String> {
 mod tests {
     use super::*;
     use crate::tournament::schedule::Schedule;
-    use jchomp_protocol::rules::GameResult;
+    use jchomp_rules::GameResult;
 
     #[test]
     fn table_ranks_by_score_and_shows_elo() {

@@ -5,7 +5,7 @@
 //! per seat rotation. All games of a round share one start configuration, so each group plays
 //! it with every rotation of its seats and the first-move advantage cancels out.
 
-use crate::rng::Rng;
+use jchomp_engine::rng::Rng;
 
 /// One game of the schedule.
 #[derive(Clone, Debug, PartialEq, Eq)]

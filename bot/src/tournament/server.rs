@@ -7,11 +7,11 @@
 //! server's pings), and the messages read early are kept in order.
 
 use super::play::{Clock, Failure, Played};
-use crate::player::{Player, RandomPlayer};
+use jchomp_engine::player::{Player, RandomPlayer};
 use jchomp_protocol::connection::{Connection, ConnectionError};
 use jchomp_protocol::json::ConfigJson;
-use jchomp_protocol::rules::{Cell, Config, Game, GameResult, Position, Seat};
 use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
+use jchomp_rules::{Cell, Config, Game, GameResult, Position, Seat};
 use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
@@ -296,7 +296,7 @@ async fn seat_and_play(
 mod tests {
     use super::super::watchdog::Watchdog;
     use super::*;
-    use jchomp_protocol::rules::Setup;
+    use jchomp_rules::Setup;
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
 

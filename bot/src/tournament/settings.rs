@@ -4,8 +4,8 @@
 use super::schedule::Schedule;
 use super::sprt::SprtParams;
 use super::starts::Starts;
-use crate::spec::BotSpec;
-use jchomp_protocol::rules::PLAYERS;
+use jchomp_engine::spec::BotSpec;
+use jchomp_rules::PLAYERS;
 use serde::{Deserialize, Serialize};
 
 /// Games played when neither `--games` nor `--rounds` is given (and no SPRT runs).
@@ -116,7 +116,7 @@ impl Settings {
 
 /// Bot specs stored as their text.
 mod spec_list {
-    use crate::spec::BotSpec;
+    use jchomp_engine::spec::BotSpec;
     use serde::{Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(bots: &[BotSpec], s: S) -> Result<S::Ok, S::Error> {

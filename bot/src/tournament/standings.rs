@@ -1,13 +1,13 @@
 //! Standings: per bot games, wins, ties, losses, score and failures; per group of bots that met
 //! (a pairing, for two players) the same tally; each bot's head-to-head scores against the first
-//! bot, for Elo; and the SPRT's pairs. Scores come from [`crate::scoring`], the one definition.
+//! bot, for Elo; and the SPRT's pairs. Scores come from [`jchomp_engine::scoring`], the one definition.
 
 use super::elo::{self, Estimate, Samples};
 use super::play::Failure;
 use super::schedule::{Schedule, Slot};
 use super::sprt::{Sprt, SprtParams};
-use crate::scoring::seat_score;
-use jchomp_protocol::rules::{GameResult, Seat};
+use jchomp_engine::scoring::seat_score;
+use jchomp_rules::{GameResult, Seat};
 use serde::Serialize;
 
 /// Games, wins, ties, losses and score of one bot (overall or within one group). A win is a

@@ -3,9 +3,9 @@
 //! line, as the JSON configuration object of game records.
 
 use super::schedule::derive_seed;
-use crate::rng::Rng;
+use jchomp_engine::rng::Rng;
 use jchomp_protocol::json::ConfigJson;
-use jchomp_protocol::rules::{BOARD_SIZE, Config, EAT_SIZE, MAX_POISON, Setup};
+use jchomp_rules::{BOARD_SIZE, Config, EAT_SIZE, MAX_POISON, Setup};
 use serde::{Deserialize, Serialize};
 
 /// Where the start configuration of each round comes from.

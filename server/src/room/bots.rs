@@ -2,7 +2,7 @@
 //! that no room task waits for it.
 
 use super::{BotOutcome, RoomEvent};
-use jchomp_bot::{BotSpec, Player, RandomPlayer};
+use jchomp_engine::{BotSpec, Player, RandomPlayer};
 use jchomp_protocol::rules::{Config, Position, Seat};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,7 +12,7 @@ use tokio::time::Instant;
 /// The spec used when `add_bot` names none.
 pub(crate) const DEFAULT_SPEC: &str = "random";
 
-/// Builds the bot a spec names (`jchomp_bot::BotSpec` syntax) with a random seed; returns its
+/// Builds the bot a spec names (`jchomp_engine::BotSpec` syntax) with a random seed; returns its
 /// canonical name and the player, whose stop flag is `stop`.
 pub(crate) fn build(
     spec: &str,

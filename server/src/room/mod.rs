@@ -10,7 +10,7 @@ mod view;
 
 use crate::outbox::{ConnId, Peer};
 use crate::shared::Shared;
-use jchomp_bot::Player;
+use jchomp_engine::Player;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::rules::{Cell, Config, Seat};
 use jchomp_protocol::wire::ErrorCode;

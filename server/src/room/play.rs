@@ -6,7 +6,7 @@ use super::state::{Occupant, Room, SeatSlot};
 use super::{BotOutcome, millis, now_ms};
 use crate::metrics::inc;
 use crate::settings::after;
-use jchomp_bot::Player;
+use jchomp_engine::Player;
 use jchomp_protocol::json::ResultJson;
 use jchomp_protocol::record::Record;
 use jchomp_protocol::rules::{GameResult, Seat};

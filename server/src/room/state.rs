@@ -6,7 +6,7 @@ use super::RoomEvent;
 use crate::lobby::new_token;
 use crate::outbox::Peer;
 use crate::shared::Shared;
-use jchomp_bot::Player;
+use jchomp_engine::Player;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::record::Record;
 use jchomp_protocol::rules::{Config, Game, GameResult, Seat};

@@ -1,0 +1,99 @@
+//! Paranoid against max^n for three and four players: head-to-head (one seat of one kind
+//! against the others of the other kind) and each against random opponents, seats rotated,
+//! equal node budgets. Prints a table; run with `cargo bench -p jchomp-engine --bench multi`.
+
+use jchomp_engine::arena::play_game;
+use jchomp_engine::scoring::seat_score;
+use jchomp_engine::search::{Budget, MultiMode, SearchPlayer};
+use jchomp_engine::{Player, RandomPlayer};
+use jchomp_rules::{Config, GameResult, Setup};
+
+/// Who sits in a seat.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    Search(MultiMode),
+    Random,
+}
+
+fn build(kind: Kind, budget: Budget, seed: u64) -> Box<dyn Player> {
+    match kind {
+        Kind::Search(mode) => Box::new(SearchPlayer::new(budget, seed).with_mode(mode)),
+        Kind::Random => Box::new(RandomPlayer::new(seed)),
+    }
+}
+
+/// Average score of the single `hero` seat over `games` games with `villain` in every other
+/// seat, the hero's seat rotating.
+fn series(config: &Config, hero: Kind, villain: Kind, budget: Budget, games: u32) -> f64 {
+    let n = config.players() as u32;
+    let mut total = 0.0;
+    for g in 0..games {
+        let hero_seat = (g % n) as u8;
+        let mut players: Vec<Box<dyn Player>> = (0..n as u8)
+            .map(|s| {
+                let kind = if s == hero_seat { hero } else { villain };
+                build(kind, budget, u64::from(g) * 16 + u64::from(s))
+            })
+            .collect();
+        let result = match play_game(config, &mut players) {
+            Ok(game) => game.result().unwrap_or(GameResult::Tie),
+            Err(e) => {
+                eprintln!("{e}");
+                return f64::NAN;
+            }
+        };
+        total += seat_score(result, hero_seat);
+    }
+    total / f64::from(games)
+}
+
+fn main() {
+    let games: u32 = std::env::var("MULTI_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
+    let budget = Budget::Nodes(20_000);
+    let boards = [
+        (6, 7, 3, [1, 2], vec![[2, 3]]),
+        (6, 6, 3, [2, 2], vec![[2, 2]]),
+        (7, 7, 4, [2, 1], vec![[3, 3]]),
+        (6, 6, 4, [1, 2], vec![[0, 0], [5, 5]]),
+    ];
+    let paranoid = Kind::Search(MultiMode::Paranoid);
+    let maxn = Kind::Search(MultiMode::MaxN);
+    println!(
+        "budget {budget}, {games} games per cell, hero seat rotated; fair share = 1 - 1/players"
+    );
+    println!(
+        "| board | players | paranoid vs max^n | max^n vs paranoid | paranoid vs random | max^n vs random |"
+    );
+    println!("|---|---|---|---|---|---|");
+    for (rows, cols, players, eat, poison) in boards {
+        let poison_text: Vec<String> = poison.iter().map(|[r, c]| format!("{r},{c}")).collect();
+        let Ok(config) = Config::new(&Setup {
+            rows,
+            cols,
+            players,
+            eat,
+            poison,
+        }) else {
+            continue;
+        };
+        let cells = [
+            series(&config, paranoid, maxn, budget, games),
+            series(&config, maxn, paranoid, budget, games),
+            series(&config, paranoid, Kind::Random, budget, games),
+            series(&config, maxn, Kind::Random, budget, games),
+        ];
+        println!(
+            "| {rows}x{cols} eat {}x{} poison {} | {players} | {:.3} | {:.3} | {:.3} | {:.3} |",
+            eat[0],
+            eat[1],
+            poison_text.join(" "),
+            cells[0],
+            cells[1],
+            cells[2],
+            cells[3]
+        );
+    }
+}

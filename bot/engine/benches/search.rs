@@ -1,0 +1,96 @@
+//! Criterion benchmarks of the engine: search speed (nodes per second on one core, against
+//! perft on the same position as the baseline measured in the same run) and exact solve times.
+//! Run with `cargo bench -p jchomp-engine --bench search`.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use jchomp_engine::search::{Budget, Engine, Table, solve};
+use jchomp_rules::{Config, Position, Setup, perft};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+fn config(rows: i64, cols: i64, eat: [i64; 2], poison: Vec<[i64; 2]>) -> Config {
+    match Config::new(&Setup {
+        rows,
+        cols,
+        players: 2,
+        eat,
+        poison,
+    }) {
+        Ok(c) => c,
+        Err(e) => panic!("bad benchmark board: {e}"),
+    }
+}
+
+/// Nodes of one depth-limited search from the start, on a fresh engine.
+fn search_nodes(c: &Config, depth: u32) -> u64 {
+    let mut engine = Engine::new(16, 1);
+    engine
+        .search(c, &Position::start(c), Budget::Depth(depth), None)
+        .nodes
+}
+
+fn search_speed(cr: &mut Criterion) {
+    let mut group = cr.benchmark_group("search_speed");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(6));
+    for (name, c, depth, perft_depth) in [
+        ("8x8_eat1x2", config(8, 8, [1, 2], vec![[3, 3]]), 6, 4),
+        ("8x8_eat2x2", config(8, 8, [2, 2], vec![[3, 3]]), 7, 4),
+        ("10x10_eat1x1", config(10, 10, [1, 1], vec![[0, 0]]), 4, 3),
+    ] {
+        let nodes = search_nodes(&c, depth);
+        eprintln!("{name}: search depth {depth} visits {nodes} nodes");
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(format!("alphabeta/{name}"), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    // The table is allocated before the clock starts.
+                    let mut engine = Engine::new(16, 1);
+                    engine.search(&c, &Position::start(&c), Budget::Depth(1), None);
+                    engine.clear();
+                    let start = Instant::now();
+                    black_box(engine.search(&c, &Position::start(&c), Budget::Depth(depth), None));
+                    total += start.elapsed();
+                }
+                total
+            })
+        });
+        let start = Position::start(&c);
+        let leaves = perft(&c, &start, perft_depth);
+        group.throughput(Throughput::Elements(leaves));
+        group.bench_function(format!("perft_baseline/{name}"), |b| {
+            b.iter(|| perft(&c, black_box(&start), perft_depth))
+        });
+    }
+    group.finish();
+}
+
+fn solve_times(cr: &mut Criterion) {
+    let mut group = cr.benchmark_group("solve");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(10));
+    for (name, c) in [
+        ("6x6_eat1x2_poison0,0", config(6, 6, [1, 2], vec![[0, 0]])),
+        ("6x7_eat1x2_poison2,3", config(6, 7, [1, 2], vec![[2, 3]])),
+        ("7x7_eat2x2_poison3,3", config(7, 7, [2, 2], vec![[3, 3]])),
+    ] {
+        let mut tt = Table::with_megabytes(64);
+        group.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    tt.clear();
+                    let start = Instant::now();
+                    black_box(solve(&c, &Position::start(&c), &mut tt, None).ok());
+                    total += start.elapsed();
+                }
+                total
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, search_speed, solve_times);
+criterion_main!(benches);

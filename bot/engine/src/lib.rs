@@ -1,0 +1,19 @@
+//! The JChomp bots as a library, on the rules alone: the [`Player`] interface every bot
+//! implements, bot specs ([`BotSpec`], the one syntax that names a bot), the search engine
+//! ([`search`]), exact solving, the one scoring definition ([`scoring`]), a seeded generator
+//! ([`Rng`]) and the game loop between players ([`arena`]).
+//!
+//! It knows nothing of JSON, sockets or runtimes: the server seats these players, the bot client
+//! and tournaments drive them, and the terminal client asks them for hints.
+
+pub mod arena;
+pub mod player;
+pub mod rng;
+pub mod scoring;
+pub mod search;
+pub mod spec;
+
+pub use player::{GreedyPlayer, Player, RandomPlayer};
+pub use rng::Rng;
+pub use search::{Budget, SearchPlayer};
+pub use spec::{BotSpec, SpecError};

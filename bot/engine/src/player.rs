@@ -1,0 +1,145 @@
+//! The [`Player`] interface every bot implements, and the two simplest bots: `random` and
+//! `greedy`.
+
+use crate::rng::Rng;
+use jchomp_rules::{Bits, Cell, Config, Position, Status};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// Something that chooses selections. Called only when the position has a seat to move.
+pub trait Player: Send {
+    /// Chooses a valid selection for the seat to move, or `None` if the game is over.
+    fn choose(&mut self, config: &Config, position: &Position) -> Option<Cell>;
+
+    /// Hands the player a stop flag: once another thread sets it, a running [`Player::choose`]
+    /// returns its best selection so far as soon as it can. Players that answer at once ignore it.
+    fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+        let _ = stop;
+    }
+}
+
+/// The safe selections (no poison) after which the next seat has no safe selection left but
+/// must eat poison: playing one of them wins at once (the next seat loses).
+pub fn immediate_wins(config: &Config, position: &Position) -> Bits {
+    let mut wins = Bits::EMPTY;
+    for index in position.safe_selections(config).iter() {
+        let mut child = *position;
+        child.play(config, Cell::from_index(index));
+        if matches!(child.status(), Status::ToMove(_)) && child.safe_selections(config).is_empty() {
+            wins |= Bits::single(index);
+        }
+    }
+    wins
+}
+
+/// A uniformly random member of a set of anchors.
+pub fn pick(set: Bits, rng: &mut Rng) -> Option<Cell> {
+    let n = set.count();
+    if n == 0 {
+        return None;
+    }
+    let k = rng.below(n as u64) as usize;
+    set.iter().nth(k).map(Cell::from_index)
+}
+
+/// Picks a valid selection at random, preferring one without poison.
+#[derive(Clone, Debug)]
+pub struct RandomPlayer {
+    rng: Rng,
+}
+
+impl RandomPlayer {
+    /// A random player seeded with `seed`.
+    pub fn new(seed: u64) -> Self {
+        RandomPlayer {
+            rng: Rng::new(seed),
+        }
+    }
+}
+
+impl Player for RandomPlayer {
+    fn choose(&mut self, config: &Config, position: &Position) -> Option<Cell> {
+        let safe = position.safe_selections(config);
+        let set = if safe.is_empty() {
+            position.selections()
+        } else {
+            safe
+        };
+        pick(set, &mut self.rng)
+    }
+}
+
+/// A one-ply bot: takes an immediate win when it has one, never eats poison while a selection
+/// without poison exists, and otherwise picks at random.
+#[derive(Clone, Debug)]
+pub struct GreedyPlayer {
+    rng: Rng,
+}
+
+impl GreedyPlayer {
+    /// A greedy player seeded with `seed` (for its random choices).
+    pub fn new(seed: u64) -> Self {
+        GreedyPlayer {
+            rng: Rng::new(seed),
+        }
+    }
+}
+
+impl Player for GreedyPlayer {
+    fn choose(&mut self, config: &Config, position: &Position) -> Option<Cell> {
+        position.to_move()?;
+        let wins = immediate_wins(config, position);
+        if !wins.is_empty() {
+            return pick(wins, &mut self.rng);
+        }
+        let safe = position.safe_selections(config);
+        let set = if safe.is_empty() {
+            position.selections()
+        } else {
+            safe
+        };
+        pick(set, &mut self.rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jchomp_rules::Setup;
+
+    fn config(eat: [i64; 2], poison: Vec<[i64; 2]>) -> Config {
+        Config::new(&Setup {
+            rows: 4,
+            cols: 4,
+            players: 2,
+            eat,
+            poison,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn greedy_takes_the_win_and_random_avoids_poison() {
+        let c = config([1, 1], vec![[0, 0]]);
+        // Uneaten: the poison and two more cells; eating one leaves the opponent only poison.
+        let uneaten = Bits::single(0) | Bits::single(1) | Bits::single(2);
+        let p = Position::from_uneaten(&c, uneaten, 0);
+        assert!(immediate_wins(&c, &p).is_empty());
+        let uneaten = Bits::single(0) | Bits::single(1);
+        let p = Position::from_uneaten(&c, uneaten, 0);
+        assert_eq!(immediate_wins(&c, &p), Bits::single(1));
+        for seed in 0..20 {
+            assert_eq!(
+                GreedyPlayer::new(seed).choose(&c, &p),
+                Some(Cell::new(0, 1))
+            );
+            assert_eq!(
+                RandomPlayer::new(seed).choose(&c, &p),
+                Some(Cell::new(0, 1))
+            );
+        }
+        // Only poison left: both must eat it.
+        let p = Position::from_uneaten(&c, Bits::single(0), 1);
+        assert_eq!(GreedyPlayer::new(1).choose(&c, &p), Some(Cell::new(0, 0)));
+    }
+}

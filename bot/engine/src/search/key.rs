@@ -1,0 +1,95 @@
+//! Position keys: the playable cells (the only cells that still matter) and a cheap 64-bit hash
+//! of them.
+//!
+//! An uneaten cell that no valid selection covers can never be eaten, so it cannot change the
+//! rest of the game. Hashing only the cells covered by some valid selection makes positions that
+//! differ in such dead cells share one table entry.
+
+pub use crate::rng::mix;
+use jchomp_rules::{Bits, Config, Seat};
+
+/// The cells covered by at least one selection anchored in `anchors`.
+#[inline]
+pub fn cover(config: &Config, anchors: Bits) -> Bits {
+    spread(config, anchors, Bits::shl)
+}
+
+/// `bits` spread over an eat-sized rectangle: each bit and the bits `step` moves it to by up to
+/// eat-width − 1 columns and eat-height − 1 rows (`Bits::shl` spreads down and right, from
+/// anchors to the cells they eat; `Bits::shr` up and left, from cells to the anchors that eat
+/// them).
+#[inline]
+pub fn spread(config: &Config, bits: Bits, step: impl Fn(Bits, u32) -> Bits) -> Bits {
+    let (er, ec) = config.eat();
+    let mut row = bits;
+    for j in 1..ec as u32 {
+        row |= step(bits, j);
+    }
+    let mut out = row;
+    for i in 1..er as u32 {
+        out |= step(row, 16 * i);
+    }
+    out
+}
+
+/// A 64-bit hash of a set of cells: the four words chained through [`mix`].
+#[inline]
+pub fn hash(bits: Bits) -> u64 {
+    let w = bits.words();
+    let mut h = 0x2545_f491_4f6c_dd1d_u64;
+    for x in w {
+        h = mix(h ^ x);
+    }
+    h
+}
+
+/// A value mixed into every key so that tables shared between configurations never confuse
+/// them (the board itself is implied by the cells, the rest is not).
+pub fn config_salt(config: &Config) -> u64 {
+    let (er, ec) = config.eat();
+    let shape = u64::from(er) | u64::from(ec) << 8 | u64::from(config.players()) << 16;
+    hash(config.poison_mask()) ^ shape.wrapping_mul(0xe703_7ed1_a0b4_28db)
+}
+
+/// A value mixed into a key to tell apart the same cells with a different seat (to move or
+/// searching).
+#[inline]
+pub fn seat_salt(seat: Seat, kind: u64) -> u64 {
+    (u64::from(seat) + 1 + 8 * kind).wrapping_mul(0xa076_1d64_78bd_642f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jchomp_rules::{Position, Setup};
+
+    #[test]
+    fn cover_is_the_union_of_the_rectangles() {
+        let c = Config::new(&Setup {
+            rows: 5,
+            cols: 5,
+            players: 2,
+            eat: [2, 3],
+            poison: vec![[0, 0]],
+        })
+        .unwrap();
+        let p = Position::start(&c);
+        assert_eq!(cover(&c, p.selections()), c.board());
+        let one = Bits::single(Bits::index(1, 1));
+        assert_eq!(cover(&c, one), Bits::rect(1, 1, 2, 3));
+    }
+
+    #[test]
+    fn hash_separates_single_cells_and_words() {
+        let mut seen = std::collections::HashSet::new();
+        for i in 0..240 {
+            assert!(seen.insert(hash(Bits::single(i))));
+            for j in 0..i {
+                assert!(seen.insert(hash(Bits::single(i) | Bits::single(j))));
+            }
+        }
+        assert!(seen.insert(hash(Bits::EMPTY)));
+        assert_ne!(seat_salt(0, 0), seat_salt(1, 0));
+        assert_ne!(seat_salt(0, 1), seat_salt(0, 0));
+    }
+}

@@ -1,0 +1,252 @@
+//! Exact two-player solving ([`solve`]) and per-selection analysis ([`analyze`]).
+
+use super::Budget;
+use super::limits::Limits;
+use super::regions::RegionSolver;
+use super::score::{self, INF, Outcome, PROVEN_WIN};
+use super::tt::Table;
+use super::two::Negamax;
+use jchomp_rules::{Cell, Config, Position};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// Why a position cannot be solved or analysed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// Solving handles two players only.
+    #[error("solve and analyze handle two players, the configuration has {0}")]
+    Players(u8),
+    /// There is nothing to solve.
+    #[error("the game is over")]
+    GameOver,
+    /// The stop flag was set.
+    #[error("stopped before the position was solved")]
+    Stopped,
+}
+
+/// The exact value of a position for the seat to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Win, tie or loss with best play.
+    pub outcome: Outcome,
+    /// Plies to the end: with a win or loss, optimal (winners hurry, losers delay); with a tie,
+    /// the length of one tying line that best play may follow.
+    pub plies: u32,
+    /// An optimal selection.
+    pub best: Cell,
+    /// Nodes visited.
+    pub nodes: u64,
+}
+
+/// The value of one selection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValue {
+    /// The selection.
+    pub cell: Cell,
+    /// Its proven outcome for the seat making it and the plies to the end (ties: `None`), or
+    /// `None` if the budget ran out first.
+    pub value: Option<(Outcome, Option<u32>)>,
+    /// The search score when unsolved (for the seat making the selection).
+    pub estimate: i32,
+    /// Depth searched when unsolved.
+    pub depth: u32,
+}
+
+/// log2 of the region solver's table size when solving.
+const ORACLE_BITS: u32 = 20;
+
+fn check(config: &Config, position: &Position) -> Result<(), SolveError> {
+    if config.players() != 2 {
+        return Err(SolveError::Players(config.players()));
+    }
+    if position.to_move().is_none() {
+        return Err(SolveError::GameOver);
+    }
+    Ok(())
+}
+
+/// The best selection and its proven score, searching to the end of the game.
+fn best_move(
+    config: &Config,
+    position: &Position,
+    tt: &mut Table,
+    oracle: &mut RegionSolver,
+    limits: &mut Limits,
+) -> Result<(Cell, i32), SolveError> {
+    let seat = position.to_move().ok_or(SolveError::GameOver)?;
+    let safe = position.safe_selections(config);
+    if safe.is_empty() {
+        let cell = position.selections().first().ok_or(SolveError::GameOver)?;
+        return Ok((Cell::from_index(cell), -(score::WIN - 1)));
+    }
+    // Best exact values first: once one is searched, the window lets the others through only
+    // if they might match it, and the region solver cuts those that cannot at once.
+    let values = oracle
+        .solve_moves(config, position, limits)
+        .ok_or(SolveError::Stopped)?;
+    let mut ranked: Vec<(u8, u8)> = values
+        .iter()
+        .map(|&(a, o)| {
+            let rank = match o {
+                Outcome::Win => 0,
+                Outcome::Tie => 1,
+                Outcome::Loss => 2,
+            };
+            (rank, a as u8)
+        })
+        .collect();
+    ranked.sort_unstable();
+    let order: Vec<u8> = ranked.into_iter().map(|(_, a)| a).collect();
+    let mut scores = Vec::with_capacity(order.len());
+    let r = Negamax::new(config, tt, limits, seat)
+        .with_oracle(oracle)
+        .root(position, Budget::MAX_DEPTH, &order, &mut scores)
+        .filter(|r| r.complete)
+        .ok_or(SolveError::Stopped)?;
+    Ok((Cell::from_index(u32::from(r.mv)), r.score))
+}
+
+/// Solves a two-player position exactly.
+pub fn solve(
+    config: &Config,
+    position: &Position,
+    tt: &mut Table,
+    stop: Option<Arc<AtomicBool>>,
+) -> Result<Solution, SolveError> {
+    check(config, position)?;
+    let mut limits = Limits::unlimited(stop);
+    let mut oracle = RegionSolver::new(ORACLE_BITS);
+    let (best, s) = best_move(config, position, tt, &mut oracle, &mut limits)?;
+    let (outcome, plies) = score::read(s);
+    let plies = match plies {
+        Some(p) => p,
+        None => {
+            // A tie: follow best moves to the end to give one line's length.
+            let mut p = *position;
+            let mut n = 0;
+            while p.to_move().is_some() {
+                let (cell, _) = best_move(config, &p, tt, &mut oracle, &mut limits)?;
+                p.play(config, cell);
+                n += 1;
+            }
+            n
+        }
+    };
+    Ok(Solution {
+        outcome,
+        plies,
+        best,
+        nodes: limits.nodes,
+    })
+}
+
+/// Every valid selection with its value for the seat to move, in board order. Without a budget
+/// each is solved exactly; with one, each child is searched by iterative deepening within it
+/// and selections left unproven say so.
+pub fn analyze(
+    config: &Config,
+    position: &Position,
+    tt: &mut Table,
+    budget: Option<Budget>,
+    stop: Option<Arc<AtomicBool>>,
+) -> Result<(Vec<MoveValue>, u64), SolveError> {
+    check(config, position)?;
+    let mut oracle = RegionSolver::new(ORACLE_BITS);
+    let mut nodes = 0;
+    let mut out = Vec::new();
+    for index in position.selections().iter() {
+        let cell = Cell::from_index(index);
+        let mut child = *position;
+        child.play(config, cell);
+        let mut value = MoveValue {
+            cell,
+            value: None,
+            estimate: 0,
+            depth: 0,
+        };
+        let Some(seat) = child.to_move() else {
+            value.value = Some(match child.result().and_then(|r| r.loser()) {
+                Some(_) => (Outcome::Loss, Some(1)),
+                None => (Outcome::Tie, None),
+            });
+            out.push(value);
+            continue;
+        };
+        let mut limits = match budget {
+            Some(b) => Limits::new(b, stop.clone()),
+            None => Limits::unlimited(stop.clone()),
+        };
+        let max_depth = match budget {
+            Some(Budget::Depth(d)) => d,
+            _ => Budget::MAX_DEPTH,
+        };
+        let first = if budget.is_none() { max_depth } else { 1 };
+        for depth in first..=max_depth {
+            limits.armed = depth > 1 || budget.is_none();
+            let search = Negamax::new(config, tt, &mut limits, seat);
+            let mut search = if budget.is_none() {
+                search.with_oracle(&mut oracle)
+            } else {
+                search
+            };
+            let (s, proven) = search.negamax(&child, depth, 0, -INF, INF);
+            if limits.stopped() {
+                break;
+            }
+            value.estimate = -s;
+            value.depth = depth;
+            if proven || s.abs() > PROVEN_WIN {
+                // A proven win or loss within the horizon is exact, distance included.
+                // The child's score is for the opponent; one more ply to the end.
+                let (o, p) = score::read(s);
+                let o = match o {
+                    Outcome::Win => Outcome::Loss,
+                    Outcome::Loss => Outcome::Win,
+                    Outcome::Tie => Outcome::Tie,
+                };
+                value.value = Some((o, p.map(|p| p + 1)));
+                break;
+            }
+            if !limits.may_deepen() {
+                break;
+            }
+        }
+        if budget.is_none() && value.value.is_none() {
+            return Err(SolveError::Stopped);
+        }
+        nodes += limits.nodes;
+        out.push(value);
+    }
+    Ok((out, nodes))
+}
+
+/// The exact win / tie / loss value and an optimal selection, from the region solver alone
+/// (no distances: much faster when poison-free regions are many).
+pub fn solve_value(
+    config: &Config,
+    position: &Position,
+    stop: Option<Arc<AtomicBool>>,
+) -> Result<(Outcome, Cell, u64), SolveError> {
+    check(config, position)?;
+    let mut limits = Limits::unlimited(stop);
+    let safe = position.safe_selections(config);
+    if safe.is_empty() {
+        let cell = position.selections().first().ok_or(SolveError::GameOver)?;
+        return Ok((Outcome::Loss, Cell::from_index(cell), 1));
+    }
+    let mut oracle = RegionSolver::new(ORACLE_BITS);
+    let values = oracle
+        .solve_moves(config, position, &mut limits)
+        .ok_or(SolveError::Stopped)?;
+    let rank = |o: Outcome| match o {
+        Outcome::Win => 2,
+        Outcome::Tie => 1,
+        Outcome::Loss => 0,
+    };
+    let (index, outcome) = values
+        .iter()
+        .copied()
+        .max_by_key(|&(a, o)| (rank(o), std::cmp::Reverse(a)))
+        .ok_or(SolveError::GameOver)?;
+    Ok((outcome, Cell::from_index(index), limits.nodes))
+}

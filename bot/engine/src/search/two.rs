@@ -1,0 +1,325 @@
+//! Two-sided search: negamax with alpha-beta, a transposition table, table-move-first then
+//! history ordering, proven scores with distances, and the heuristic at the horizon.
+//!
+//! With two players the sides are the two seats. With three or four it is the *paranoid*
+//! search: the searching seat against a coalition of all the others, which wants it to lose.
+//!
+//! Every call also says whether its score is *proven*: true when no horizon evaluation lay
+//! under it, so a proven tie is told apart from a heuristic 0. Proven results are stored with
+//! depth [`PROVEN`] and never searched again.
+
+use super::eval;
+use super::key::{config_salt, seat_salt};
+use super::key::{cover, hash};
+use super::limits::Limits;
+use super::regions::RegionSolver;
+use super::score::{INF, WIN, from_table, to_table};
+use super::score::{Outcome, PROVEN_WIN};
+use super::tt::{Bound, NO_MOVE, PROVEN, Table};
+use jchomp_rules::{Bits, Cell, Config, Position, Seat, Status};
+
+/// Largest number of selections a position can have (15 × 15 board, 1 × 1 eat).
+pub const MAX_MOVES: usize = 225;
+
+/// The anchors of `set` as move indices in `buffer`, with `tt_move` (the table's best move, if
+/// it is among them) first.
+pub(super) fn table_move_first(set: Bits, tt_move: u8, buffer: &mut [u8; MAX_MOVES]) -> &mut [u8] {
+    let mut n = 0;
+    for i in set.iter() {
+        buffer[n] = i as u8;
+        n += 1;
+    }
+    let moves = &mut buffer[..n];
+    if let Some(k) = moves.iter().position(|&m| m == tt_move) {
+        moves.swap(0, k);
+    }
+    moves
+}
+
+/// Positions with fewer safe selections are searched without asking the region solver: they
+/// are cheaper to search than to reduce.
+const ORACLE_MIN_MOVES: u32 = 6;
+
+/// Nodes this close to the horizon skip the table (their probes cost more than they save).
+const TABLE_MIN_DEPTH: u32 = 2;
+
+/// The outcome of one root search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootScore {
+    /// Bit index of the best selection.
+    pub mv: u8,
+    /// Its score for the seat to move.
+    pub score: i32,
+    /// Whether the score is proven.
+    pub proven: bool,
+    /// Whether every root selection was searched (false when the search was stopped).
+    pub complete: bool,
+}
+
+/// A negamax searcher over one configuration, borrowing a table and limits.
+pub struct Negamax<'a> {
+    config: &'a Config,
+    tt: &'a mut Table,
+    limits: &'a mut Limits,
+    history: [u32; 256],
+    /// The searching seat in a paranoid search; `None` with two players.
+    paranoid: Option<Seat>,
+    /// The searching seat.
+    root: Seat,
+    /// How much worse than 0 a tie is for the searching side (and better for the other).
+    contempt: i32,
+    salt: u64,
+    /// Exact win / tie / loss values from the region solver, for exact solving.
+    oracle: Option<&'a mut RegionSolver>,
+}
+
+impl<'a> Negamax<'a> {
+    /// A searcher for `config`. With more than two players it searches paranoid for `seat`.
+    pub fn new(config: &'a Config, tt: &'a mut Table, limits: &'a mut Limits, seat: Seat) -> Self {
+        Negamax {
+            config,
+            tt,
+            limits,
+            history: [0; 256],
+            paranoid: (config.players() > 2).then_some(seat),
+            root: seat,
+            contempt: 0,
+            salt: config_salt(config),
+            oracle: None,
+        }
+    }
+
+    /// Consults the region solver at every node: ties return at once, and the window shrinks
+    /// to the proven outcome, so only distances are left to search (two players only).
+    pub fn with_oracle(mut self, oracle: &'a mut RegionSolver) -> Self {
+        if self.paranoid.is_none() {
+            self.oracle = Some(oracle);
+        }
+        self
+    }
+
+    /// Scores ties `-contempt` for the searching side (`+contempt` for the other), so that a
+    /// bot prefers playing on for a win over a certain tie against a weaker opponent. Exact
+    /// solving uses 0.
+    pub fn with_contempt(mut self, contempt: i32) -> Self {
+        self.contempt = contempt;
+        self
+    }
+
+    /// The table key of a position with `mover` to move.
+    #[inline]
+    fn key(&self, position: &Position, mover: Seat) -> u64 {
+        let mut key = hash(cover(self.config, position.selections())) ^ self.salt;
+        if let Some(root) = self.paranoid {
+            key ^= seat_salt(mover, 0) ^ seat_salt(root, 1);
+        } else if self.contempt != 0 {
+            key ^= seat_salt(u8::from(mover == self.root), 3);
+        }
+        key
+    }
+
+    /// The score of a tie for `mover`.
+    #[inline]
+    fn tie(&self, mover: Seat) -> i32 {
+        if self.same_side(mover, self.root) {
+            -self.contempt
+        } else {
+            self.contempt
+        }
+    }
+
+    /// Whether two seats are on the same side.
+    #[inline]
+    fn same_side(&self, a: Seat, b: Seat) -> bool {
+        match self.paranoid {
+            None => a == b,
+            Some(root) => (a == root) == (b == root),
+        }
+    }
+
+    /// Searches the root's safe selections in the order given (bit indices), with a full
+    /// window. Returns `None` if stopped before the first selection was searched. `scores`
+    /// receives each searched selection's score (for ordering the next iteration).
+    pub fn root(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        order: &[u8],
+        scores: &mut Vec<(u8, i32)>,
+    ) -> Option<RootScore> {
+        scores.clear();
+        let mut best: Option<RootScore> = None;
+        let mut alpha = -INF;
+        let mut all_proven = true;
+        for &mv in order {
+            let (s, proven) = self.child(position, mv, depth, 0, alpha, INF);
+            if self.limits.stopped() {
+                break;
+            }
+            scores.push((mv, s));
+            all_proven &= proven;
+            if best.is_none_or(|b| s > b.score) {
+                best = Some(RootScore {
+                    mv,
+                    score: s,
+                    proven,
+                    complete: false,
+                });
+                alpha = alpha.max(s);
+            }
+        }
+        best.map(|b| RootScore {
+            proven: all_proven && scores.len() == order.len(),
+            complete: scores.len() == order.len(),
+            ..b
+        })
+    }
+
+    /// The score of playing `mv` (a safe selection) at a node `ply` plies from the root.
+    #[inline]
+    fn child(
+        &mut self,
+        position: &Position,
+        mv: u8,
+        depth: u32,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, bool) {
+        let mut child = *position;
+        child.play(self.config, Cell::from_index(u32::from(mv)));
+        match child.status() {
+            // A safe selection never poisons: the game can only end in a tie here.
+            Status::Over(_) => {
+                self.limits.tick();
+                (self.tie(position.to_move().unwrap_or(self.root)), true)
+            }
+            Status::ToMove(next) => {
+                let mover = position.to_move().unwrap_or(next);
+                if self.same_side(mover, next) {
+                    self.negamax(&child, depth - 1, ply + 1, alpha, beta)
+                } else {
+                    let (v, p) = self.negamax(&child, depth - 1, ply + 1, -beta, -alpha);
+                    (-v, p)
+                }
+            }
+        }
+    }
+
+    /// The value of `position` for the seat to move, `ply` plies from the root, searched
+    /// `depth` more plies, and whether it is proven.
+    pub fn negamax(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        ply: u32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> (i32, bool) {
+        if self.limits.tick() {
+            return (0, false);
+        }
+        let config = self.config;
+        let safe = position.safe_selections(config);
+        if safe.is_empty() {
+            // Only poisoned selections are left: the seat to move eats poison next ply.
+            return (-(WIN - ply as i32 - 1), true);
+        }
+        let mover = position.to_move().unwrap_or(0);
+        if !position.selections().intersects(config.poison_zone()) {
+            // No selection can ever reach poison again: the game will tie.
+            return (self.tie(mover), true);
+        }
+        if let Some(oracle) = self
+            .oracle
+            .as_deref_mut()
+            .filter(|_| safe.count() >= ORACLE_MIN_MOVES)
+        {
+            match oracle.solve(config, position, self.limits) {
+                None => return (0, false),
+                Some(Outcome::Tie) => return (self.tie(mover), true),
+                Some(Outcome::Win) if beta <= PROVEN_WIN => return (PROVEN_WIN + 1, true),
+                Some(Outcome::Win) => alpha = alpha.max(PROVEN_WIN),
+                Some(Outcome::Loss) if alpha >= -PROVEN_WIN => return (-PROVEN_WIN - 1, true),
+                Some(Outcome::Loss) => beta = beta.min(-PROVEN_WIN),
+            }
+        }
+        if depth == 0 {
+            let e = match self.paranoid {
+                None => eval::two_player(config, position),
+                Some(_) => {
+                    let loser = eval::expected_loser(config, position, mover);
+                    if self.same_side(loser, mover) {
+                        -eval::UNIT
+                    } else {
+                        eval::UNIT
+                    }
+                }
+            };
+            return (e, false);
+        }
+        let mut tt_move = NO_MOVE;
+        // Just above the horizon a table probe (a likely cache miss) costs more than it saves.
+        let use_table = depth >= TABLE_MIN_DEPTH;
+        let key = if use_table {
+            self.key(position, mover)
+        } else {
+            0
+        };
+        if let Some(e) = if use_table { self.tt.probe(key) } else { None } {
+            tt_move = e.mv;
+            if e.depth == PROVEN || u32::from(e.depth) >= depth {
+                let s = from_table(e.score, ply);
+                let proven = e.depth == PROVEN;
+                match e.bound {
+                    Bound::Exact => return (s, proven),
+                    Bound::Lower if s >= beta => return (s, proven),
+                    Bound::Upper if s <= alpha => return (s, proven),
+                    _ => {}
+                }
+            }
+        }
+        let mut buffer = [0u8; MAX_MOVES];
+        let moves = table_move_first(safe, tt_move, &mut buffer);
+        if depth >= 2 {
+            let start = usize::from(tt_move != NO_MOVE && moves[0] == tt_move);
+            let history = &self.history;
+            moves[start..].sort_unstable_by_key(|&m| std::cmp::Reverse(history[m as usize]));
+        }
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        let mut proven = true;
+        for &mv in moves.iter() {
+            let (s, p) = self.child(position, mv, depth, ply, alpha, beta);
+            if self.limits.stopped() {
+                return (0, false);
+            }
+            proven &= p;
+            if s > best {
+                best = s;
+                best_move = mv;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        self.history[mv as usize] += depth * depth;
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let stored_depth = if proven { PROVEN } else { depth.min(254) as u8 };
+        if use_table {
+            self.tt
+                .store(key, stored_depth, bound, to_table(best, ply), best_move);
+        }
+        (best, proven)
+    }
+}

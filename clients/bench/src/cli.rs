@@ -1,0 +1,346 @@
+//! The `jchomp-bench` command line ([`Args`]) and what it does ([`main`]): raise the
+//! open-files limit, start the servers it was asked to start, run the echo baseline and the
+//! game load once per run, and print each run and the medians.
+
+use super::echo;
+use super::plan::{Load, Shape};
+use super::process::{self, Child, ServerLaunch};
+use super::report::{RunReports, describe, summarize};
+use super::run::{LoadReport, run_load};
+use super::socket::Target;
+use clap::Parser;
+use jchomp_protocol::board_args::BoardArgs;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+use tokio::net::TcpListener;
+
+/// Load generator for jchomp-server: N WebSocket connections in rooms of scripted players
+/// making valid moves; reports connections held, rooms, moves/s, latency and errors, and with
+/// `--echo` the ratio to a bare WebSocket echo server measured in the same run.
+#[derive(Debug, Parser)]
+#[command(version, about)]
+pub struct Args {
+    /// The server to load, e.g. ws://127.0.0.1:7777/ws (loopback only).
+    #[arg(long, value_name = "URL", conflicts_with = "spawn_server")]
+    pub server: Option<String>,
+    /// Start jchomp-server as a child process for each run (a fresh data directory, limits
+    /// that admit the load), so that its memory can be read.
+    #[arg(long)]
+    pub spawn_server: bool,
+    /// The jchomp-server binary for --spawn-server (default: next to this program).
+    #[arg(long, value_name = "PATH")]
+    pub server_bin: Option<PathBuf>,
+    /// RUST_LOG for the spawned server.
+    #[arg(long, value_name = "FILTER", default_value = "warn")]
+    pub server_log: String,
+    /// The process id of a --server, to report its memory.
+    #[arg(long, value_name = "PID")]
+    pub server_pid: Option<u32>,
+    /// Connections to open (rounded down to whole rooms).
+    #[arg(long, default_value_t = 100)]
+    pub connections: usize,
+    /// Seconds measured (after the warm-up).
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    pub duration: f64,
+    /// Seconds played before measuring; rooms start at moments spread over it, so that their
+    /// games do not run in step.
+    #[arg(long, value_name = "SECS", default_value_t = 2.0)]
+    pub warmup: f64,
+    /// Moves per second per seat at most (default: each move as soon as it is the seat's turn).
+    #[arg(long, value_name = "PER_SEC")]
+    pub rate: Option<f64>,
+    /// The board, eat size, poison and players per room.
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Also run the same load against a bare WebSocket echo server (a child of this program)
+    /// in every run, and report the ratio.
+    #[arg(long)]
+    pub echo: bool,
+    /// Also run the same load against the bare echo server in fan-out mode: each message goes
+    /// to every connection of its group, as a move goes to every seat of its room; report the
+    /// ratio to that too.
+    #[arg(long)]
+    pub echo_fanout: bool,
+    /// Also run the same echo load against the spawned server's own test-only echo path
+    /// (`--echo-path`): its connection code without the game (needs --spawn-server).
+    #[arg(long, requires = "spawn_server")]
+    pub server_echo: bool,
+    /// Only the echo baseline, no game server.
+    #[arg(long, conflicts_with_all = ["server", "spawn_server"])]
+    pub echo_only: bool,
+    /// Runs (each: echo if asked, then game); the summary gives medians.
+    #[arg(long, default_value_t = 1)]
+    pub runs: usize,
+    /// Source addresses 127.0.0.1… to spread connections over (default: one per 2,000
+    /// connections).
+    #[arg(long, value_name = "N")]
+    pub source_addrs: Option<u8>,
+    /// Connections opened at once.
+    #[arg(long, default_value_t = 256)]
+    pub connect_parallel: usize,
+    /// Seconds rooms get after the window to finish the game they are in (games still going
+    /// then are reported as unfinished).
+    #[arg(long, value_name = "SECS", default_value_t = 15.0)]
+    pub drain: f64,
+    /// Seeds the scripted players.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads of this load generator (default: one per CPU). The load and the servers share
+    /// the machine's CPUs: splitting them (e.g. `--threads 1 --server-threads 1` on two CPUs)
+    /// keeps the processes from taking turns on the same CPUs when all are saturated.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// Threads of the spawned server and of the echo servers (`--threads` of jchomp-server;
+    /// default: one per CPU).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub server_threads: Option<u16>,
+    /// Serve as a bare echo server on this address (used by --echo; prints its URL).
+    #[arg(long, value_name = "ADDR", hide = true)]
+    pub serve_echo: Option<String>,
+}
+
+/// The path of the spawned server's test-only echo (`--server-echo`).
+const ECHO_PATH: &str = "/echo";
+
+/// Upper bounds that keep a run bounded.
+const MAX_CONNECTIONS: usize = 60_000;
+const MAX_SECS: f64 = 600.0;
+const MAX_RUNS: usize = 20;
+
+impl Args {
+    fn shape(&self) -> Result<Shape, String> {
+        let secs = 0.0..=MAX_SECS;
+        if !(0.1..=MAX_SECS).contains(&self.duration)
+            || !secs.contains(&self.warmup)
+            || !secs.contains(&self.drain)
+        {
+            return Err(format!(
+                "--duration must be 0.1–{MAX_SECS} s, --warmup and --drain 0–{MAX_SECS} s"
+            ));
+        }
+        if !(1..=MAX_CONNECTIONS).contains(&self.connections) {
+            return Err(format!("--connections must be 1–{MAX_CONNECTIONS}"));
+        }
+        if !(1..=MAX_RUNS).contains(&self.runs) {
+            return Err(format!("--runs must be 1–{MAX_RUNS}"));
+        }
+        if self.rate.is_some_and(|r| !(r.is_finite() && r > 0.0)) {
+            return Err("--rate must be a positive number of moves per second".to_owned());
+        }
+        Ok(Shape {
+            connections: self.connections,
+            duration: Duration::from_secs_f64(self.duration),
+            warmup: Duration::from_secs_f64(self.warmup),
+            rate: self.rate,
+            connect_parallel: self.connect_parallel.max(1),
+            drain: Duration::from_secs_f64(self.drain),
+            seed: self.seed,
+            ..Shape::default()
+        })
+    }
+
+    /// The threads of this load generator: as asked, or one per CPU.
+    pub fn own_threads(&self) -> usize {
+        self.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            usize::from,
+        )
+    }
+
+    fn source_addrs(&self) -> u8 {
+        self.source_addrs
+            .unwrap_or_else(|| (self.connections / 2000 + 1).min(64) as u8)
+    }
+}
+
+/// Runs `jchomp-bench` with parsed arguments.
+pub async fn main(args: Args) -> ExitCode {
+    if let Some(addr) = &args.serve_echo {
+        return serve_echo(addr).await;
+    }
+    match run(&args).await {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("jchomp-bench: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve_echo(addr: &str) -> ExitCode {
+    let _ = process::raise_nofile();
+    let listener = match TcpListener::bind(addr).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("jchomp-bench: cannot listen on {addr}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match listener.local_addr() {
+        Ok(a) => println!("echo listening on ws://{a}/ws"),
+        Err(e) => {
+            eprintln!("jchomp-bench: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    let _ = std::io::stdout().flush();
+    echo::serve(listener, async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await;
+    ExitCode::SUCCESS
+}
+
+async fn run(args: &Args) -> Result<ExitCode, String> {
+    let shape = args.shape()?;
+    let config = args.board.config().map_err(|e| e.to_string())?;
+    let game = Load::game(config);
+    let seats = game.seats();
+    if args.connections < seats {
+        return Err(format!("--connections must be at least {seats} (one room)"));
+    }
+    let play_game = !args.echo_only;
+    if play_game && args.server.is_none() && !args.spawn_server {
+        return Err("say which server: --server URL or --spawn-server (or --echo-only)".to_owned());
+    }
+    let need = args.connections as u64 + 64;
+    match process::raise_nofile() {
+        Ok(limit) if limit < need => println!(
+            "warning: the open-files limit is {limit} (its hard limit); {need} are needed for {} connections — raise it with `ulimit -n` first",
+            args.connections
+        ),
+        Ok(limit) => println!("open-files limit: {limit}"),
+        Err(e) => {
+            println!("warning: cannot raise the open-files limit ({e}); connections may fail")
+        }
+    }
+    let rooms = args.connections / seats;
+    let rate = match args.rate {
+        Some(r) => format!("{r} moves/s per seat"),
+        None => "as fast as the server answers".to_owned(),
+    };
+    println!(
+        "jchomp-bench: {} connections in {rooms} rooms of {seats}, board {}x{} eat {}x{}, {} s measured after {} s warm-up, {rate}, {} run(s), {} source address(es)",
+        rooms * seats,
+        args.board.size.0,
+        args.board.size.1,
+        args.board.eat.0,
+        args.board.eat.1,
+        args.duration,
+        args.warmup,
+        args.runs,
+        args.source_addrs()
+    );
+    let servers = args
+        .server_threads
+        .map_or_else(|| "one per CPU".to_owned(), |n| n.to_string());
+    println!(
+        "threads: load generator {}, each server it starts {servers}",
+        args.own_threads()
+    );
+    let mut runs: Vec<RunReports> = Vec::new();
+    let mut errors = 0;
+    for run in 1..=args.runs {
+        if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
+            let avg: Vec<&str> = load.split_whitespace().take(3).collect();
+            println!(
+                "run {run}: load average {} (other work on this machine competes for its cores)",
+                avg.join(" ")
+            );
+        }
+        let mut bare_echo = async |fanout: bool| -> Result<LoadReport, String> {
+            let child = process::spawn_echo(args.server_threads).await?;
+            let target =
+                Target::parse(&child.url, args.source_addrs()).map_err(|e| e.to_string())?;
+            let load = Load::Echo { seats, fanout };
+            let r = run_load(target, load, shape.clone(), Some(child.pid)).await;
+            drop(child);
+            println!("run {run} {}", describe(&r));
+            errors += r.tally.errors.total();
+            Ok(r)
+        };
+        let echo = if args.echo || args.echo_only {
+            Some(bare_echo(false).await?)
+        } else {
+            None
+        };
+        let fanout_echo = if args.echo_fanout {
+            Some(bare_echo(true).await?)
+        } else {
+            None
+        };
+        let server_echo = if args.server_echo && args.spawn_server {
+            let (url, pid, child) = server_for_run(args, rooms, true).await?;
+            let base = url.strip_suffix("/ws").unwrap_or(&url);
+            let url = format!("{base}{ECHO_PATH}");
+            let target = Target::parse(&url, args.source_addrs()).map_err(|e| e.to_string())?;
+            let load = Load::Echo {
+                seats,
+                fanout: false,
+            };
+            let mut r = run_load(target, load, shape.clone(), pid).await;
+            drop::<Option<Child>>(child);
+            r.load = "server-echo";
+            println!("run {run} {}", describe(&r));
+            errors += r.tally.errors.total();
+            Some(r)
+        } else {
+            None
+        };
+        let game_report = if play_game {
+            let (url, pid, child) = server_for_run(args, rooms, false).await?;
+            let target = Target::parse(&url, args.source_addrs()).map_err(|e| e.to_string())?;
+            let r = run_load(target, game.clone(), shape.clone(), pid).await;
+            drop::<Option<Child>>(child);
+            println!("run {run} {}", describe(&r));
+            errors += r.tally.errors.total();
+            Some(r)
+        } else {
+            None
+        };
+        runs.push(RunReports {
+            game: game_report,
+            echo,
+            fanout_echo,
+            server_echo,
+        });
+        // Let the closed connections' ports and the killed children settle between runs.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    println!("{}", summarize(&runs));
+    Ok(if errors == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// The URL and process of the server for one run: the one given, or a fresh child.
+async fn server_for_run(
+    args: &Args,
+    rooms: usize,
+    echo_path: bool,
+) -> Result<(String, Option<u32>, Option<Child>), String> {
+    if let Some(url) = &args.server {
+        return Ok((url.clone(), args.server_pid, None));
+    }
+    let launch = ServerLaunch {
+        program: args
+            .server_bin
+            .clone()
+            .unwrap_or_else(process::default_server_bin),
+        connections: args.connections,
+        rooms,
+        log: args.server_log.clone(),
+        echo_path: echo_path.then(|| ECHO_PATH.to_owned()),
+        threads: args.server_threads,
+    };
+    let child = process::spawn_server(&launch).await.map_err(|e| {
+        format!(
+            "{e} (build it with `cargo build --release -p jchomp-server`, or pass --server-bin)"
+        )
+    })?;
+    Ok((child.url.clone(), Some(child.pid), Some(child)))
+}

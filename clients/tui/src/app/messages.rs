@@ -1,0 +1,236 @@
+//! [`App::on_message`]: what each server message does to the client's state.
+
+use super::{App, RoomScreen, Screen};
+use crate::explain;
+use crate::room_state::{Applied, RoomState};
+use crate::style::Style;
+use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
+use std::time::Instant;
+
+impl App {
+    /// A message from the server arrived.
+    pub fn on_message(&mut self, msg: ServerMessage, now: Instant) {
+        match msg {
+            ServerMessage::Rooms { rooms } => {
+                self.rooms = rooms;
+                self.selected = self.selected.min(self.rooms.len().saturating_sub(1));
+            }
+            ServerMessage::Joined { room, seat, token } => {
+                let mut screen = match std::mem::replace(&mut self.screen, Screen::Lobby) {
+                    Screen::Room(r) => r,
+                    _ => Box::new(RoomScreen::new(None)),
+                };
+                let back = screen.room.as_deref() == Some(room.as_str()) && screen.state.is_some();
+                if !back {
+                    screen.state = None;
+                }
+                screen.room = Some(room.clone());
+                screen.seat = Some(seat);
+                let text = format!(
+                    "{} seat {seat} in room {room}. To take it back from elsewhere: \
+                     jchomp resume {token}",
+                    if back { "Back in your" } else { "You hold" }
+                );
+                screen.token = Some(token);
+                screen.host |= seat == 0;
+                self.screen = Screen::Room(screen);
+                self.say(text, Style::Good);
+                for bot in std::mem::take(&mut self.pending_bots) {
+                    self.send(ClientMessage::AddBot { bot: Some(bot) });
+                }
+            }
+            ServerMessage::Room(snapshot) => {
+                let Screen::Room(screen) = &mut self.screen else {
+                    return;
+                };
+                match RoomState::from_snapshot(snapshot) {
+                    Ok(state) => {
+                        let changed = screen.state.as_ref().is_none_or(|old| {
+                            old.to_move != state.to_move
+                                || old.game.moves().len() != state.game.moves().len()
+                                || old.status != state.status
+                        });
+                        screen.room = Some(state.room.clone());
+                        screen.state = Some(state);
+                        if changed {
+                            screen.turn_since = Some(now);
+                            self.refresh_hints();
+                        }
+                    }
+                    Err(e) => {
+                        let text = e.to_string();
+                        self.say(text, Style::Bad);
+                    }
+                }
+            }
+            ServerMessage::Moved(m) => {
+                let Screen::Room(screen) = &mut self.screen else {
+                    return;
+                };
+                let Some(state) = &mut screen.state else {
+                    self.send(ClientMessage::Sync);
+                    return;
+                };
+                match state.apply_moved(&m) {
+                    Applied::Ok => {
+                        screen.turn_since = Some(now);
+                        if m.status == RoomStatus::Finished
+                            && let Some(r) = m.result
+                        {
+                            let text = explain::result(r, &state.seats, screen.seat);
+                            self.say(text, Style::Accent);
+                        }
+                        self.refresh_hints();
+                    }
+                    Applied::Stale => {}
+                    Applied::NeedSync => self.send(ClientMessage::Sync),
+                }
+            }
+            ServerMessage::MoveRejected { reason, .. } => {
+                self.say(explain::rejection(reason), Style::Bad);
+            }
+            ServerMessage::Left { .. } => {
+                self.back_to_lobby();
+                self.say("You left the room.", Style::Plain);
+            }
+            ServerMessage::Error { code, message } => {
+                use jchomp_protocol::wire::ErrorCode;
+                let mut text = jchomp_protocol::connection::describe_error(code, &message);
+                let lost_room = match &self.screen {
+                    Screen::Room(r) => {
+                        r.state.is_none()
+                            || matches!(code, ErrorCode::BadToken | ErrorCode::NoSuchRoom)
+                    }
+                    _ => false,
+                };
+                if lost_room {
+                    self.back_to_lobby();
+                }
+                if code == ErrorCode::RoomFull && lost_room {
+                    text.push_str(" Select it and press w to watch instead.");
+                }
+                self.say(text, Style::Bad);
+            }
+            ServerMessage::Games { games } => {
+                self.games = games;
+                if let Screen::Games { selected } = &mut self.screen {
+                    *selected = (*selected).min(self.games.len().saturating_sub(1));
+                }
+            }
+            ServerMessage::Game { record } => {
+                if !matches!(self.screen, Screen::Games { .. }) {
+                    return;
+                }
+                match record.replay() {
+                    Ok(_) => {
+                        self.notice = None;
+                        self.screen = Screen::Replay {
+                            step: 0,
+                            record: Box::new(record),
+                            back: true,
+                        };
+                    }
+                    Err(e) => self.say(format!("That game does not replay: {e}"), Style::Bad),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::app::test_support::*;
+    use crate::app::*;
+    use crate::style::to_text;
+
+    use crate::cli::CreateArgs;
+    use jchomp_protocol::board_args::BoardArgs;
+    use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
+    use jchomp_protocol::wire::{ErrorCode, Moved, RejectReason};
+    use std::time::Instant;
+
+    #[test]
+    fn a_version_gap_asks_for_sync_and_rejections_read_as_words() {
+        let mut app = seated(0);
+        app.on_message(
+            ServerMessage::Moved(Moved {
+                room: "r1".into(),
+                version: 9,
+                seat: 0,
+                row: 2,
+                col: 2,
+                to_move: Some(1),
+                status: RoomStatus::Playing,
+                result: None,
+            }),
+            Instant::now(),
+        );
+        assert_eq!(app.take_outbox(), vec![ClientMessage::Sync]);
+        app.on_message(
+            ServerMessage::MoveRejected {
+                reason: RejectReason::NotYourTurn,
+                message: "x".into(),
+            },
+            Instant::now(),
+        );
+        assert_eq!(app.notice().unwrap().text, "It is not your turn.");
+    }
+
+    #[test]
+    fn a_failed_join_returns_to_the_lobby_in_plain_words() {
+        let mut app = App::new("s", "me", Start::Join("nope".into()));
+        app.take_outbox();
+        app.on_message(
+            ServerMessage::Error {
+                code: ErrorCode::NoSuchRoom,
+                message: "no room nope".into(),
+            },
+            Instant::now(),
+        );
+        assert!(matches!(app.screen, Screen::Lobby));
+        assert_eq!(app.take_outbox(), vec![ClientMessage::ListRooms]);
+        let text = to_text(&app.render(80, 24, Instant::now()));
+        assert!(text.contains("There is no room with that id"), "{text}");
+        assert!(!text.contains('{'), "{text}");
+    }
+
+    #[test]
+    fn create_sends_the_config_then_adds_the_bots_once_seated() {
+        let args = CreateArgs {
+            board: BoardArgs {
+                size: (5, 6),
+                eat: (1, 2),
+                poison: vec![],
+                players: 3,
+            },
+            move_time: None,
+            bots: vec!["greedy".into(), "level:2".into()],
+        };
+        let mut app = App::new("s", "me", Start::Create(args));
+        let out = app.take_outbox();
+        assert!(
+            matches!(&out[..], [ClientMessage::CreateRoom { name, config }]
+            if name == "me" && config.rows == 5 && config.players == 3)
+        );
+        app.on_message(
+            ServerMessage::Joined {
+                room: "r9".into(),
+                seat: 0,
+                token: "t".into(),
+            },
+            Instant::now(),
+        );
+        assert_eq!(
+            app.take_outbox(),
+            vec![
+                ClientMessage::AddBot {
+                    bot: Some("greedy".into())
+                },
+                ClientMessage::AddBot {
+                    bot: Some("level:2".into())
+                }
+            ]
+        );
+        assert!(app.room().unwrap().host);
+    }
+}

@@ -1,0 +1,319 @@
+//! The `jchomp` command line: global flags, subcommands, and the `create` options shared with
+//! the lobby's create form.
+
+use clap::{Parser, Subcommand};
+use jchomp_engine::BotSpec;
+use jchomp_protocol::board_args::BoardArgs;
+use jchomp_protocol::json::ConfigJson;
+use jchomp_protocol::rules::ConfigError;
+
+/// The server address used when `--server` is not given.
+pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:7777/ws";
+
+/// Play, watch and manage JChomp rooms from a terminal.
+#[derive(Debug, Parser)]
+#[command(
+    name = "jchomp",
+    version,
+    about = "Play, watch and manage JChomp games from a terminal"
+)]
+pub struct Cli {
+    /// The server's WebSocket address.
+    #[arg(long, global = true, default_value = DEFAULT_SERVER, value_name = "URL")]
+    pub server: String,
+    /// Your display name (default: $USER).
+    #[arg(long, global = true)]
+    pub name: Option<String>,
+    /// What to do; without a subcommand the lobby opens.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create a room (you take seat 0 and are its host), fill seats with bots, then play.
+    Create(CreateArgs),
+    /// Take the next free seat of a room, then play.
+    Join {
+        /// The room id (see `jchomp rooms`).
+        room: String,
+    },
+    /// Watch a room without a seat.
+    Watch {
+        /// The room id.
+        room: String,
+    },
+    /// Take a dropped seat back with its token.
+    Resume {
+        /// The seat token given when the seat was taken.
+        token: String,
+    },
+    /// List the server's rooms.
+    Rooms {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List recently finished games.
+    Games {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// How many games at most.
+        #[arg(long, default_value_t = 20)]
+        limit: u32,
+    },
+    /// Step through a stored game, or print its record with `--json`.
+    Replay {
+        /// The game id (see `jchomp games`).
+        game: String,
+        /// Print the game record as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// The options of a new room, as `jchomp create` and the lobby's create form take them.
+#[derive(Clone, Debug, PartialEq, Eq, clap::Args)]
+pub struct CreateArgs {
+    /// The board.
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Time for each move (`30`, `30s`, `1500ms`, `2m`); a seat that runs out loses.
+    #[arg(long, value_name = "TIME", value_parser = parse_move_time)]
+    pub move_time: Option<u64>,
+    /// Fill a seat with a server-run bot (`random`, `greedy`, `level:3`, `search:depth=6`, …);
+    /// repeat for more bots.
+    #[arg(long = "bot", value_name = "SPEC", value_parser = parse_bot)]
+    pub bots: Vec<String>,
+}
+
+/// Why the options of a new room are refused before anything is sent.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CreateError {
+    /// The board is not a valid game.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// More bots than free seats.
+    #[error("{bots} bots cannot fit: a {players}-player room has {} besides yours", free_seats(*.players))]
+    TooManyBots {
+        /// Bots asked for.
+        bots: usize,
+        /// Players in the room.
+        players: usize,
+    },
+}
+
+fn free_seats(players: usize) -> String {
+    match players.saturating_sub(1) {
+        1 => "1 free seat".to_owned(),
+        n => format!("{n} free seats"),
+    }
+}
+
+impl CreateArgs {
+    /// The configuration to send, validated locally first so mistakes show at once.
+    pub fn config_json(&self) -> Result<ConfigJson, ConfigError> {
+        let config = self.board.config()?;
+        Ok(ConfigJson::new(&config, self.move_time))
+    }
+
+    /// Checks the whole set of options: the board, and that the bots fit the free seats.
+    pub fn validate(&self) -> Result<ConfigJson, CreateError> {
+        let config = self.config_json()?;
+        let players = config.players as usize;
+        if self.bots.len() >= players {
+            return Err(CreateError::TooManyBots {
+                bots: self.bots.len(),
+                players,
+            });
+        }
+        Ok(config)
+    }
+
+    /// The default options as the lobby's form shows them.
+    pub fn form_default() -> &'static str {
+        "--size 6x7 --eat 1x1 --poison 0,0 --players 2"
+    }
+
+    /// Parses the lobby's create form (the same flags as `jchomp create`). The error is one
+    /// line in words.
+    pub fn parse_form(text: &str) -> Result<CreateArgs, String> {
+        #[derive(Parser)]
+        #[command(name = "create", no_binary_name = true)]
+        struct Form {
+            #[command(flatten)]
+            args: CreateArgs,
+        }
+        let form = Form::try_parse_from(text.split_whitespace()).map_err(|e| {
+            let rendered = e.render().to_string();
+            let first = rendered.lines().next().unwrap_or_default();
+            first.trim_start_matches("error: ").to_owned()
+        })?;
+        form.args.validate().map_err(|e| e.to_string())?;
+        Ok(form.args)
+    }
+}
+
+/// Parses a move time: plain seconds (`30`), or with a unit (`30s`, `1500ms`, `2m`), into
+/// milliseconds.
+pub fn parse_move_time(s: &str) -> Result<u64, String> {
+    let t = s.trim().to_ascii_lowercase();
+    let bad = || format!("expected a time such as 30, 30s, 1500ms or 2m, got {s:?}");
+    let (num, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => t.split_at(i),
+        None => (t.as_str(), "s"),
+    };
+    let n: u64 = num.parse().map_err(|_| bad())?;
+    let ms = match unit {
+        "ms" => Some(n),
+        "s" => n.checked_mul(1000),
+        "m" | "min" => n.checked_mul(60_000),
+        _ => None,
+    }
+    .ok_or_else(bad)?;
+    if ms == 0 {
+        return Err("the move time must be more than zero".to_owned());
+    }
+    Ok(ms)
+}
+
+/// Checks a bot spec locally and returns it in its canonical form.
+pub fn parse_bot(s: &str) -> Result<String, String> {
+    BotSpec::parse(s)
+        .map(|spec| spec.to_string())
+        .map_err(|e| e.to_string())
+}
+
+/// The longest display name the server accepts, in characters.
+pub const MAX_NAME: usize = 32;
+
+/// The display name: the `--name` flag (checked as the server would: 1–32 characters after
+/// trimming, no control characters), else `$USER` (cut to fit), else `player`.
+pub fn display_name(flag: Option<&str>) -> Result<String, String> {
+    if let Some(name) = flag {
+        let name = name.trim();
+        let n = name.chars().count();
+        if n == 0 || n > MAX_NAME || name.chars().any(char::is_control) {
+            return Err(format!(
+                "--name must be 1–{MAX_NAME} characters without control characters, got {name:?}"
+            ));
+        }
+        return Ok(name.to_owned());
+    }
+    let user: String = std::env::var("USER")
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_NAME)
+        .collect();
+    let user = user.trim();
+    Ok(if user.is_empty() {
+        "player".to_owned()
+    } else {
+        user.to_owned()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn create_takes_board_flags_move_time_and_bots() {
+        let cli = Cli::try_parse_from([
+            "jchomp",
+            "--server",
+            "ws://h:1/ws",
+            "create",
+            "--size",
+            "5x6",
+            "--eat",
+            "1x2",
+            "--poison",
+            "4,5",
+            "--players",
+            "3",
+            "--move-time",
+            "20s",
+            "--bot",
+            "greedy",
+            "--bot",
+            "level:2",
+        ])
+        .unwrap();
+        assert_eq!(cli.server, "ws://h:1/ws");
+        let Some(Command::Create(args)) = cli.command else {
+            panic!("not create");
+        };
+        assert_eq!(args.bots, vec!["greedy", "level:2"]);
+        let c = args.config_json().unwrap();
+        assert_eq!((c.rows, c.cols, c.players, c.eat), (5, 6, 3, [1, 2]));
+        assert_eq!(c.poison, vec![[4, 5]]);
+        assert_eq!(c.move_time_ms, Some(20_000));
+    }
+
+    #[test]
+    fn bad_bot_specs_and_times_are_refused_with_words() {
+        let e = Cli::try_parse_from(["jchomp", "create", "--bot", "wizard"]).unwrap_err();
+        assert!(e.to_string().contains("valid forms"), "{e}");
+        assert_eq!(parse_move_time("1500ms"), Ok(1500));
+        assert_eq!(parse_move_time("2m"), Ok(120_000));
+        assert_eq!(parse_move_time("7"), Ok(7000));
+        assert!(parse_move_time("soon").is_err());
+        assert!(parse_move_time("0").is_err());
+    }
+
+    #[test]
+    fn the_lobby_form_uses_the_same_flags() {
+        let args = CreateArgs::parse_form(CreateArgs::form_default()).unwrap();
+        assert_eq!(args.config_json().unwrap().rows, 6);
+        let args = CreateArgs::parse_form("--size 8x9 --bot random --move-time 10").unwrap();
+        assert_eq!(args.bots, vec!["random"]);
+        let err = CreateArgs::parse_form("--size 3x9").unwrap_err();
+        assert_eq!(err, "rows must be 4–15, got 3");
+        let err = CreateArgs::parse_form("--bot random --bot greedy").unwrap_err();
+        assert_eq!(
+            err,
+            "2 bots cannot fit: a 2-player room has 1 free seat besides yours"
+        );
+        assert!(CreateArgs::parse_form("--players 3 --bot random --bot greedy").is_ok());
+        let err = CreateArgs::parse_form("--colour red").unwrap_err();
+        assert!(err.contains("--colour"), "{err}");
+        assert!(!err.contains('\n'));
+    }
+
+    #[test]
+    fn names_are_checked_like_the_server_does() {
+        assert_eq!(display_name(Some(" ann ")), Ok("ann".to_owned()));
+        assert!(display_name(Some("")).is_err());
+        assert!(display_name(Some(&"x".repeat(33))).is_err());
+        assert!(
+            display_name(Some("a\u{1b}b"))
+                .unwrap_err()
+                .contains("1–32 characters")
+        );
+        assert!(display_name(None).is_ok_and(|n| !n.is_empty() && n.chars().count() <= 32));
+    }
+
+    #[test]
+    fn listings_and_replay_take_json() {
+        let cli = Cli::try_parse_from(["jchomp", "replay", "g1", "--json"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            Some(Command::Replay { json: true, .. })
+        ));
+        let cli = Cli::try_parse_from(["jchomp", "games", "--limit", "5"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            Some(Command::Games {
+                json: false,
+                limit: 5
+            })
+        ));
+        let cli = Cli::try_parse_from(["jchomp"]).unwrap();
+        assert_eq!(cli.server, DEFAULT_SERVER);
+        assert!(cli.command.is_none());
+    }
+}

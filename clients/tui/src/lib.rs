@@ -1,0 +1,40 @@
+//! The JChomp clients: shared connection code for the `jchomp` CLI and the `jchomp-bench` load
+//! generator, and the pieces of the interactive terminal client.
+//!
+//! # `jchomp`
+//!
+//! `jchomp [--server URL] [--name NAME]` opens the lobby (default server
+//! `ws://127.0.0.1:7777/ws`). Subcommands go straight to a room or print something:
+//! `create` (board flags `--size 6x7 --eat 1x2 --poison 0,0 --players 2`, `--move-time 30s`,
+//! `--bot SPEC` repeated), `join ROOM`, `watch ROOM`, `resume TOKEN`, and the read-only
+//! `rooms`, `games` and `replay GAME` (each with `--json`; `replay` steps through the game on a
+//! terminal and prints every step otherwise).
+//!
+//! Keys — lobby: ↑/↓ (j/k) select, Enter join, `w` watch, `c` create (the `create` flags),
+//! `i` join by id, `g` recent games (Enter replays one), `r` refresh. Game: arrows or hjkl
+//! move the cursor, whose rectangle shows what the selection would eat (`[ ]`) or why it is
+//! refused (`< >`); Enter or space eats, digits start typed coordinates `ROW,COL`, `?` toggles
+//! the engine's hints (two players, small positions), `b` adds a bot (host, while waiting),
+//! `L` leaves (twice in a game in play). Replay: ←/→ step, Home/End, Esc back. `q` or Ctrl-C
+//! quits everywhere; a dropped connection is
+//! resumed by itself, and quitting a game in play prints the `jchomp resume` command.
+//! `NO_COLOR` turns colours off; every cell kind keeps its own symbol.
+//!
+//! Code map: [`connection`] (the WebSocket), [`room_state`] (a room kept by the shared rules),
+//! [`app`] (the client as a state machine: keys and messages in, messages and screens out),
+//! [`render_game`] / [`render_lobby`] (pure screens), [`terminal`] (raw mode, colours),
+//! [`run`] (the loop and the subcommands), [`commands`] (`rooms`, `games`, `replay`).
+
+pub mod app;
+pub mod cli;
+pub mod commands;
+pub use jchomp_protocol::connection;
+pub mod explain;
+pub mod hint;
+pub mod input;
+pub mod render_game;
+pub mod render_lobby;
+pub mod room_state;
+pub mod run;
+pub mod style;
+pub mod terminal;

@@ -1,0 +1,148 @@
+//! The scriptable `jchomp` commands (`rooms`, `games`, `replay`, `create` refusals) run as a
+//! process against a real server started in this test on 127.0.0.1:0.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod cli_support;
+
+use cli_support::{TestServer, jchomp, play_vs_bots, stderr, stdout};
+use jchomp_protocol::record::Record;
+use jchomp_protocol::wire::{GameSummary, RoomStatus, RoomSummary};
+
+#[tokio::test]
+async fn rooms_lists_rooms_as_json_and_as_a_table() {
+    let server = TestServer::start().await;
+    let url = server.url.as_str();
+    let out = jchomp(&["rooms", "--json", "--server", url]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rooms: Vec<RoomSummary> = serde_json::from_str(&stdout(&out)).unwrap();
+    assert!(rooms.is_empty());
+
+    // A room waiting for a second player.
+    let mut conn = jchomp_tui::connection::Connection::connect(url)
+        .await
+        .unwrap();
+    let args = jchomp_tui::cli::CreateArgs::parse_form("--size 5x6 --eat 1x2 --players 3").unwrap();
+    let msg = jchomp_protocol::wire::ClientMessage::CreateRoom {
+        name: "zoe".into(),
+        config: args.config_json().unwrap(),
+    };
+    let room = conn
+        .request(&msg, |m| match m {
+            jchomp_protocol::wire::ServerMessage::Joined { room, .. } => Some(room),
+            _ => None,
+        })
+        .await
+        .unwrap()
+        .unwrap();
+
+    let out = jchomp(&["rooms", "--json", "--server", url]).await;
+    let rooms: Vec<RoomSummary> = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(rooms.len(), 1);
+    assert_eq!(rooms[0].room, room);
+    assert_eq!(rooms[0].status, RoomStatus::Waiting);
+    assert_eq!(rooms[0].seats.len(), 3);
+    assert_eq!(rooms[0].seats[0].as_ref().unwrap().name, "zoe");
+
+    let out = jchomp(&["rooms", "--server", url]).await;
+    let text = stdout(&out);
+    assert!(text.contains("ROOM"), "{text}");
+    assert!(text.contains(&room), "{text}");
+    assert!(
+        text.contains("  waiting  1/3    5×6 eat 1×2 poison 0,0  zoe, -, -"),
+        "{text}"
+    );
+    assert!(text.contains("zoe, -, -"), "{text}");
+}
+
+#[tokio::test]
+async fn finished_games_are_listed_and_replayed() {
+    let server = TestServer::start().await;
+    let url = server.url.as_str();
+    let (app, _conn) = play_vs_bots(url, "--size 4x4 --eat 1x1 --bot random").await;
+    let state = app.room().unwrap().state.clone().unwrap();
+    let result = state.result.unwrap();
+
+    // The game is stored when it finishes; give the store a moment if needed.
+    let mut games: Vec<GameSummary> = Vec::new();
+    for _ in 0..50 {
+        let out = jchomp(&["games", "--json", "--server", url]).await;
+        assert!(out.status.success(), "{}", stderr(&out));
+        games = serde_json::from_str(&stdout(&out)).unwrap();
+        if !games.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    assert_eq!(g.result, Some(result));
+    assert_eq!(g.moves, state.game.moves().len());
+    assert_eq!(g.seats[0], "ann");
+
+    let out = jchomp(&["games", "--server", url]).await;
+    let text = stdout(&out);
+    assert!(text.contains(&g.game), "{text}");
+    assert!(text.contains("4×4 eat 1×1"), "{text}");
+
+    let out = jchomp(&["replay", &g.game, "--json", "--server", url]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let record: Record = serde_json::from_str(&stdout(&out)).unwrap();
+    let replayed = record.replay().unwrap();
+    assert_eq!(replayed.moves(), state.game.moves());
+    assert_eq!(record.result, Some(result));
+
+    // Without a terminal, `replay` prints every step.
+    let out = jchomp(&["replay", &g.game, "--server", url]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("Start\n"), "{text}");
+    let last = format!("Move {}: ", record.moves.len());
+    assert!(text.contains(&last), "{text}");
+    let words = jchomp_tui::explain::result(result, &state.seats, None);
+    assert!(text.contains(&words), "{text}");
+}
+
+#[tokio::test]
+async fn server_errors_and_bad_flags_are_reported_in_words() {
+    let server = TestServer::start().await;
+    let url = server.url.as_str();
+    let out = jchomp(&["replay", "no-such-game", "--server", url]).await;
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("There is no stored game with that id"),
+        "{err}"
+    );
+    assert!(!err.contains('{'), "{err}");
+
+    let out = jchomp(&["create", "--size", "3x7", "--server", url]).await;
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("rows must be 4–15, got 3"),
+        "{}",
+        stderr(&out)
+    );
+
+    let long = "x".repeat(40);
+    let out = jchomp(&["join", "r1", "--name", &long, "--server", url]).await;
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("--name must be 1–32 characters"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = jchomp(&["create", "--bot", "wizard", "--server", url]).await;
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("valid forms"), "{}", stderr(&out));
+
+    drop(server);
+    let out = jchomp(&["rooms", "--server", "ws://127.0.0.1:9/ws"]).await;
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("cannot reach the server"),
+        "{}",
+        stderr(&out)
+    );
+}

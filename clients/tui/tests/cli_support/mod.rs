@@ -1,0 +1,269 @@
+//! Shared helpers for the `jchomp` integration tests: a real server on 127.0.0.1:0 with a
+//! temporary data directory, running the `jchomp` binary, and driving the client's `App`
+//! against the server without a terminal.
+
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use jchomp_protocol::rules::Cell;
+use jchomp_protocol::wire::ServerMessage;
+use jchomp_tui::app::App;
+use jchomp_tui::connection::Connection;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::Output;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+
+/// A server started in this process, shut down and its data removed when dropped.
+pub struct TestServer {
+    /// The WebSocket address.
+    pub url: String,
+    /// The listening address (for plain HTTP: `/metrics`).
+    pub addr: SocketAddr,
+    dir: PathBuf,
+    stop: Option<oneshot::Sender<()>>,
+}
+
+static NEXT: AtomicU32 = AtomicU32::new(0);
+
+impl TestServer {
+    /// Starts a server with default settings and a fresh data directory.
+    pub async fn start() -> TestServer {
+        TestServer::start_with(jchomp_server::Settings::default()).await
+    }
+
+    /// Starts a server with `settings` and a fresh data directory (which replaces theirs).
+    pub async fn start_with(settings: jchomp_server::Settings) -> TestServer {
+        let dir = std::env::temp_dir().join(format!(
+            "jchomp-cli-test-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let settings = jchomp_server::Settings {
+            data_dir: dir.clone(),
+            ..settings
+        };
+        let (stop, stopped) = oneshot::channel::<()>();
+        tokio::spawn(async move {
+            let shutdown = async move {
+                let _ = stopped.await;
+            };
+            jchomp_server::run(listener, settings, shutdown)
+                .await
+                .unwrap();
+        });
+        TestServer {
+            url: format!("ws://{addr}/ws"),
+            addr,
+            dir,
+            stop: Some(stop),
+        }
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Runs `jchomp ARGS…` with its output captured (not a terminal).
+pub async fn jchomp(args: &[&str]) -> Output {
+    let run = tokio::process::Command::new(env!("CARGO_BIN_EXE_jchomp"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .output();
+    tokio::time::timeout(Duration::from_secs(30), run)
+        .await
+        .expect("jchomp did not finish")
+        .unwrap()
+}
+
+/// Standard output as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Standard error as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Sends the app's outbox and feeds it server messages until `done` holds (at most 10 s).
+pub async fn pump(app: &mut App, conn: &mut Connection, done: impl Fn(&App) -> bool) {
+    let work = async {
+        loop {
+            for msg in app.take_outbox() {
+                conn.send(&msg).await.unwrap();
+            }
+            if done(app) {
+                return;
+            }
+            let msg = conn.recv().await.unwrap();
+            app.on_message(msg, Instant::now());
+        }
+    };
+    if tokio::time::timeout(Duration::from_secs(10), work)
+        .await
+        .is_err()
+    {
+        panic!(
+            "timed out; screen:\n{}",
+            jchomp_tui::style::to_text(&app.render(80, 24, Instant::now()))
+        );
+    }
+}
+
+/// Receives until `pick` accepts a message (at most 10 s).
+pub async fn recv_until<T>(conn: &mut Connection, pick: impl Fn(ServerMessage) -> Option<T>) -> T {
+    let work = async {
+        loop {
+            if let Some(t) = pick(conn.recv().await.unwrap()) {
+                return t;
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), work)
+        .await
+        .expect("no such message")
+}
+
+/// A selection for the seat to move: one without poison if there is one.
+pub fn pick_selection(app: &App) -> Option<Cell> {
+    let state = app.room()?.state.as_ref()?;
+    let pos = state.position();
+    let safe = pos.safe_selections(&state.config);
+    let pick = if safe.is_empty() {
+        pos.selections()
+    } else {
+        safe
+    };
+    pick.iter().next().map(Cell::from_index)
+}
+
+/// The screen as plain text.
+pub fn screen(app: &App) -> String {
+    jchomp_tui::style::to_text(&app.render(80, 24, Instant::now()))
+}
+
+/// Types text into the app, key by key, then Enter.
+pub fn type_line(app: &mut App, text: &str) {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    for c in text.chars() {
+        app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    }
+    app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+}
+
+/// Creates a room with `flags` (the `jchomp create` flags, which should fill the other seats
+/// with bots) through the client's `App`, then plays seat 0 by typing coordinates until the
+/// game ends. Returns the app and its connection.
+pub async fn play_vs_bots(url: &str, flags: &str) -> (App, Connection) {
+    use jchomp_protocol::wire::RoomStatus;
+    use jchomp_tui::app::Start;
+    use jchomp_tui::cli::CreateArgs;
+    let args = CreateArgs::parse_form(flags).unwrap();
+    let mut app = App::new(url, "ann", Start::Create(args));
+    let mut conn = Connection::connect(url).await.unwrap();
+    let over = |app: &App| {
+        app.room()
+            .and_then(|r| r.state.as_ref())
+            .is_some_and(|s| s.status == RoomStatus::Finished)
+    };
+    let my_turn = |app: &App| {
+        app.room().is_some_and(|r| {
+            r.state
+                .as_ref()
+                .is_some_and(|s| s.status == RoomStatus::Playing && s.to_move == r.seat)
+        })
+    };
+    loop {
+        pump(&mut app, &mut conn, |a| over(a) || my_turn(a)).await;
+        if over(&app) {
+            return (app, conn);
+        }
+        let cell = pick_selection(&app).unwrap();
+        type_line(&mut app, &format!("{},{}", cell.row, cell.col));
+        let sent = app.take_outbox();
+        assert_eq!(
+            sent,
+            vec![jchomp_protocol::wire::ClientMessage::Move {
+                row: cell.row as i64,
+                col: cell.col as i64
+            }],
+            "{}",
+            screen(&app)
+        );
+        for m in &sent {
+            conn.send(m).await.unwrap();
+        }
+        // Wait for our move to come back before looking at the turn again.
+        let version = app.room().and_then(|r| r.state.as_ref()).map(|s| s.version);
+        pump(&mut app, &mut conn, |a| {
+            a.room().and_then(|r| r.state.as_ref()).map(|s| s.version) != version
+        })
+        .await;
+    }
+}
+
+/// A TCP proxy in front of a server whose connections can be cut, to drop a client's
+/// connection while the server stays up.
+pub struct Proxy {
+    /// The WebSocket address through the proxy.
+    pub url: String,
+    links: std::sync::Arc<std::sync::Mutex<Vec<tokio::task::AbortHandle>>>,
+    accept: tokio::task::JoinHandle<()>,
+}
+
+impl Proxy {
+    /// Starts a proxy to the server at `url` (`ws://HOST:PORT/ws`).
+    pub async fn start(url: &str) -> Proxy {
+        let target = url
+            .trim_start_matches("ws://")
+            .trim_end_matches("/ws")
+            .to_owned();
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let links = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let held = std::sync::Arc::clone(&links);
+        let accept = tokio::spawn(async move {
+            while let Ok((mut client, _)) = listener.accept().await {
+                let target = target.clone();
+                let link = tokio::spawn(async move {
+                    if let Ok(mut server) = tokio::net::TcpStream::connect(&target).await {
+                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                    }
+                });
+                held.lock().unwrap().push(link.abort_handle());
+            }
+        });
+        Proxy {
+            url: format!("ws://{addr}/ws"),
+            links,
+            accept,
+        }
+    }
+
+    /// Cuts every connection made so far (new ones are still accepted).
+    pub fn cut(&self) {
+        for link in self.links.lock().unwrap().drain(..) {
+            link.abort();
+        }
+    }
+}
+
+impl Drop for Proxy {
+    fn drop(&mut self) {
+        self.cut();
+        self.accept.abort();
+    }
+}

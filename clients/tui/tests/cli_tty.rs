@@ -1,0 +1,397 @@
+//! The interactive `jchomp` driven through a pseudo-terminal against a real server: the lobby,
+//! joining with Enter, typed coordinates, the screen restored on quit, colours and `NO_COLOR`,
+//! and resuming the seat by itself when the connection drops.
+
+#![cfg(unix)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod cli_support;
+
+use cli_support::{Proxy, TestServer, recv_until};
+use jchomp_protocol::json::ConfigJson;
+use jchomp_protocol::wire::{ClientMessage, ServerMessage};
+use jchomp_tui::connection::Connection;
+use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+use rustix::termios::{Winsize, tcsetwinsize};
+use std::fs::File;
+use std::io::{Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// `jchomp` running on an 80×24 pseudo-terminal, with everything it wrote collected.
+struct Tty {
+    child: Child,
+    keys: File,
+    output: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Tty {
+    fn spawn(args: &[&str], no_color: bool) -> Tty {
+        let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
+        grantpt(&master).unwrap();
+        unlockpt(&master).unwrap();
+        let name = ptsname(&master, Vec::new()).unwrap();
+        let slave = File::options()
+            .read(true)
+            .write(true)
+            .open(name.to_str().unwrap())
+            .unwrap();
+        let size = Winsize {
+            ws_row: 24,
+            ws_col: 80,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        tcsetwinsize(&slave, size).unwrap();
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_jchomp"));
+        cmd.args(args)
+            .env("TERM", "xterm")
+            .stdin(Stdio::from(slave.try_clone().unwrap()))
+            .stdout(Stdio::from(slave.try_clone().unwrap()))
+            .stderr(Stdio::from(slave));
+        if no_color {
+            cmd.env("NO_COLOR", "1");
+        } else {
+            cmd.env_remove("NO_COLOR");
+        }
+        let child = cmd.spawn().unwrap();
+        let master = File::from(master);
+        let keys = master.try_clone().unwrap();
+        let output = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&output);
+        std::thread::spawn(move || {
+            let mut master = master;
+            let mut buf = [0u8; 4096];
+            // Ends when the child is gone and the terminal reports an error.
+            while let Ok(n) = master.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        Tty {
+            child,
+            keys,
+            output,
+        }
+    }
+
+    fn press(&mut self, keys: &str) {
+        self.keys.write_all(keys.as_bytes()).unwrap();
+        self.keys.flush().unwrap();
+    }
+
+    fn raw(&self) -> String {
+        String::from_utf8_lossy(&self.output.lock().unwrap()).into_owned()
+    }
+
+    /// The screen as the terminal shows it now.
+    fn screen(&self) -> String {
+        render_vt(&self.raw())
+    }
+
+    /// Waits until the screen shows `text` (at most 15 s).
+    async fn wait_for(&self, text: &str) -> String {
+        for _ in 0..300 {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the screen never showed {text:?}:\n{}", self.screen());
+    }
+
+    /// Waits for the program to exit (at most 10 s) and returns whether it succeeded.
+    async fn wait_exit(&mut self) -> bool {
+        for _ in 0..200 {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.success();
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let _ = self.child.kill();
+        panic!("jchomp did not exit:\n{}", self.screen());
+    }
+}
+
+impl Drop for Tty {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A minimal terminal: applies cursor moves and clears (what the client uses) to an 80×24
+/// grid and ignores colours and modes.
+fn render_vt(data: &str) -> String {
+    let (w, h) = (80usize, 24usize);
+    let mut grid = vec![vec![' '; w]; h];
+    let (mut y, mut x) = (0usize, 0usize);
+    let mut chars = data.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            if chars.peek() != Some(&'[') {
+                continue;
+            }
+            chars.next();
+            let mut params = String::new();
+            let mut fin = ' ';
+            for p in chars.by_ref() {
+                if p.is_ascii_alphabetic() {
+                    fin = p;
+                    break;
+                }
+                params.push(p);
+            }
+            match fin {
+                'H' => {
+                    let mut it = params.split(';').map(|v| v.parse::<usize>().unwrap_or(1));
+                    y = it.next().unwrap_or(1).saturating_sub(1);
+                    x = it.next().unwrap_or(1).saturating_sub(1);
+                }
+                'K' if y < h => (x..w).for_each(|i| grid[y][i] = ' '),
+                'J' => {
+                    for (row, line) in grid.iter_mut().enumerate().skip(y) {
+                        let from = if row == y { x } else { 0 };
+                        (from..w).for_each(|i| line[i] = ' ');
+                    }
+                }
+                _ => {}
+            }
+        } else if c == '\r' || c == '\n' {
+            continue;
+        } else {
+            if y < h && x < w {
+                grid[y][x] = c;
+            }
+            x += 1;
+        }
+    }
+    let lines: Vec<String> = grid
+        .iter()
+        .map(|l| l.iter().collect::<String>().trim_end().to_owned())
+        .collect();
+    lines.join("\n")
+}
+
+async fn room_with_zoe(url: &str) -> (Connection, String) {
+    let mut zoe = Connection::connect(url).await.unwrap();
+    let config = ConfigJson {
+        rows: 4,
+        cols: 5,
+        players: 2,
+        eat: [1, 1],
+        poison: vec![[0, 0]],
+        move_time_ms: None,
+    };
+    let msg = ClientMessage::CreateRoom {
+        name: "zoe".into(),
+        config,
+    };
+    let room = zoe
+        .request(&msg, |m| match m {
+            ServerMessage::Joined { room, .. } => Some(room),
+            _ => None,
+        })
+        .await
+        .unwrap()
+        .unwrap();
+    (zoe, room)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_from_the_lobby_in_a_terminal_and_restore_it_on_quit() {
+    let server = TestServer::start().await;
+    let (mut zoe, room) = room_with_zoe(&server.url).await;
+
+    let mut tty = Tty::spawn(&["--server", &server.url, "--name", "ann"], true);
+    let screen = tty.wait_for(&format!("> {room}")).await;
+    assert!(screen.contains("lobby"), "{screen}");
+    assert!(screen.contains("zoe, -"), "{screen}");
+
+    // Enter joins the selected room; zoe (seat 0) moves first.
+    tty.press("\r");
+    tty.wait_for("zoe to move").await;
+    zoe.send(&ClientMessage::Move { row: 3, col: 4 })
+        .await
+        .unwrap();
+    let screen = tty.wait_for("Your turn").await;
+    assert!(screen.contains(" 3  #  #  #  #  ~"), "{screen}");
+    assert!(screen.contains("Last: zoe at 3,4"), "{screen}");
+
+    // A refused selection is explained; typed coordinates eat.
+    tty.press("3,4\r");
+    tty.wait_for("Cannot eat at 3,4: part of it is already eaten.")
+        .await;
+    tty.press("2,4\r");
+    recv_until(&mut zoe, |m| match m {
+        ServerMessage::Moved(m) if m.seat == 1 && (m.row, m.col) == (2, 4) => Some(()),
+        _ => None,
+    })
+    .await;
+    tty.wait_for("Last: ann at 2,4").await;
+
+    tty.press("q");
+    assert!(tty.wait_exit().await);
+    let raw = tty.raw();
+    // The alternate screen was left and the cursor shown again.
+    let left = raw
+        .rfind("\u{1b}[?1049l")
+        .expect("left the alternate screen");
+    assert!(raw.rfind("\u{1b}[?1049h").unwrap() < left);
+    assert!(
+        raw[left.saturating_sub(20)..].contains("\u{1b}[?25h"),
+        "{raw:?}"
+    );
+    assert!(!raw.contains("\u{1b}[38;5;"), "NO_COLOR was ignored");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn colours_are_used_unless_no_color_is_set() {
+    let server = TestServer::start().await;
+    let (_zoe, room) = room_with_zoe(&server.url).await;
+    let mut tty = Tty::spawn(
+        &["--server", &server.url, "--name", "eve", "watch", &room],
+        false,
+    );
+    let screen = tty.wait_for("watching").await;
+    assert!(screen.contains(" 0  P  #  #  #  #"), "{screen}");
+    tty.press("q");
+    assert!(tty.wait_exit().await);
+    assert!(tty.raw().contains("\u{1b}[38;5;"), "no colour at all");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_connection_is_resumed_by_itself() {
+    let server = TestServer::start().await;
+    let proxy = Proxy::start(&server.url).await;
+    let (mut zoe, room) = room_with_zoe(&server.url).await;
+    let mut tty = Tty::spawn(
+        &["--server", &proxy.url, "--name", "ann", "join", &room],
+        true,
+    );
+    tty.wait_for("zoe to move").await;
+
+    // The connection drops: the server marks the seat offline, the client resumes it.
+    proxy.cut();
+    recv_until(&mut zoe, |m| match m {
+        ServerMessage::Room(s) if s.seats[1].as_ref().is_some_and(|s| !s.connected) => Some(()),
+        _ => None,
+    })
+    .await;
+    recv_until(&mut zoe, |m| match m {
+        ServerMessage::Room(s) if s.seats[1].as_ref().is_some_and(|s| s.connected) => Some(()),
+        _ => None,
+    })
+    .await;
+    let screen = tty.wait_for("Back in your seat 1").await;
+    let words: Vec<&str> = screen.split_whitespace().collect();
+    let token = words
+        .windows(3)
+        .find(|w| w[0] == "jchomp" && w[1] == "resume")
+        .map(|w| w[2].to_owned())
+        .expect("the screen shows the resume command");
+
+    // The game goes on over the new connection.
+    zoe.send(&ClientMessage::Move { row: 3, col: 4 })
+        .await
+        .unwrap();
+    tty.wait_for("Your turn").await;
+    tty.press("0,4\r");
+    recv_until(&mut zoe, |m| match m {
+        ServerMessage::Moved(m) if m.seat == 1 && (m.row, m.col) == (0, 4) => Some(()),
+        _ => None,
+    })
+    .await;
+
+    // Resuming the seat from elsewhere (with the token the screen shows) ends this client's
+    // connection for good, and it says so.
+    let mut other = Tty::spawn(&["--server", &server.url, "resume", &token], true);
+    other.wait_for("zoe to move").await;
+    tty.wait_for("Your seat was resumed from another connection")
+        .await;
+    other.press("q");
+    assert!(other.wait_exit().await);
+    // Leaving a game in progress says how to come back, after the screen is restored.
+    let raw = other.raw();
+    let left = raw.rfind("\u{1b}[?1049l").unwrap();
+    assert!(raw[left..].contains(&format!("take it back with: jchomp resume {token}")));
+    tty.press("q");
+    assert!(tty.wait_exit().await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stored_game_is_stepped_through_with_the_arrow_keys() {
+    let server = TestServer::start().await;
+    let (app, _conn) = cli_support::play_vs_bots(&server.url, "--size 4x4 --bot random").await;
+    let n = app
+        .room()
+        .unwrap()
+        .state
+        .as_ref()
+        .unwrap()
+        .game
+        .moves()
+        .len();
+    let mut conn = Connection::connect(&server.url).await.unwrap();
+    let mut game = None;
+    for _ in 0..50 {
+        let msg = ClientMessage::ListGames { limit: None };
+        let games = conn
+            .request(&msg, |m| match m {
+                ServerMessage::Games { games } => Some(games),
+                _ => None,
+            })
+            .await
+            .unwrap()
+            .unwrap();
+        if let Some(g) = games.first() {
+            game = Some(g.game.clone());
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let game = game.expect("the game was stored");
+
+    let mut tty = Tty::spawn(&["--server", &server.url, "replay", &game], true);
+    tty.wait_for(&format!("replay {n}/{n}")).await;
+    tty.wait_for("Game over").await;
+    tty.press("\u{1b}[D");
+    tty.wait_for(&format!("replay {}/{n}", n - 1)).await;
+    tty.press("\u{1b}[H");
+    let screen = tty.wait_for(&format!("replay 0/{n}")).await;
+    assert!(screen.contains(" 0  P  #  #  #"), "{screen}");
+    assert!(screen.contains("ann to move"), "{screen}");
+    tty.press("q");
+    assert!(tty.wait_exit().await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_hint_key_shows_the_engines_verdicts() {
+    let server = TestServer::start().await;
+    let args = [
+        "--server",
+        &server.url,
+        "--name",
+        "ann",
+        "create",
+        "--size",
+        "4x4",
+        "--eat",
+        "2x2",
+        "--bot",
+        "random",
+    ];
+    let mut tty = Tty::spawn(&args, true);
+    tty.wait_for("Your turn").await;
+    tty.press("?");
+    // The cursor is on the poison corner: eating it loses at once.
+    let screen = tty.wait_for("hint: loses in 1").await;
+    assert!(screen.contains(" 0 [P][#]"), "{screen}");
+    tty.press("?");
+    tty.press("q");
+    assert!(tty.wait_exit().await);
+}

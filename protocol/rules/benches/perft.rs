@@ -1,0 +1,66 @@
+//! perft speed: positions visited per second (make a move + generate the valid selections) on
+//! 15×15 boards with eat sizes 1×1, 2×2 and 3×3, for the bitboard engine and, as the baseline in
+//! the same run, the brute-force model of the test kit.
+//!
+//! Run: `cargo bench -p jchomp-rules --bench perft`.
+
+// A benchmark of fixed, known-valid inputs: a failure here is a bug to see at once.
+#![allow(clippy::expect_used)]
+
+use jchomp_testkit::model;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use jchomp_rules::{Cell, Config, Position, Setup, perft};
+use std::hint::black_box;
+
+fn setup(e: i64) -> Setup {
+    Setup {
+        rows: 15,
+        cols: 15,
+        players: 2,
+        eat: [e, e],
+        poison: vec![[0, 0]],
+    }
+}
+
+/// The number of positions made (one per move) by perft to `depth`.
+fn visited(config: &Config, position: &Position, depth: u32) -> u64 {
+    if depth == 0 || position.to_move().is_none() {
+        return 0;
+    }
+    position
+        .selections()
+        .iter()
+        .map(|i| {
+            let mut child = *position;
+            child.play(config, Cell::from_index(i));
+            1 + visited(config, &child, depth - 1)
+        })
+        .sum()
+}
+
+fn bench(c: &mut Criterion) {
+    for e in 1..=3 {
+        let setup = setup(e);
+        let config = Config::new(&setup).expect("valid setup");
+        let start = Position::start(&config);
+
+        let mut group = c.benchmark_group(format!("perft 15x15 eat {e}x{e}"));
+        group.sample_size(20);
+        let depth = 2;
+        group.throughput(Throughput::Elements(visited(&config, &start, depth)));
+        group.bench_function("engine", |b| {
+            b.iter(|| perft(black_box(&config), black_box(&start), depth))
+        });
+
+        let poison: Vec<(i64, i64)> = vec![(0, 0)];
+        let model = model::Model::new(15, 15, 2, (e, e), &poison);
+        // The model's perft(1) makes one position per valid selection.
+        group.throughput(Throughput::Elements(model.valid().len() as u64));
+        group.bench_function("model", |b| b.iter(|| black_box(&model).perft(1)));
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,199 @@
+//! Unit tests for every rule of a position: checks and their order, poison, ties, turn order.
+
+use super::*;
+use crate::{Config, Game, Setup};
+
+fn config(rows: i64, cols: i64, players: i64, eat: [i64; 2], poison: &[[i64; 2]]) -> Config {
+    Config::new(&Setup {
+        rows,
+        cols,
+        players,
+        eat,
+        poison: poison.to_vec(),
+    })
+    .unwrap()
+}
+
+fn cells(bits: Bits) -> Vec<(u8, u8)> {
+    bits.iter()
+        .map(|i| (Cell::from_index(i).row, Cell::from_index(i).col))
+        .collect()
+}
+
+#[test]
+fn start_offers_every_rectangle_that_fits() {
+    let c = config(6, 7, 2, [1, 2], &[[0, 0]]);
+    let p = Position::start(&c);
+    assert_eq!(p.selections().count(), 6 * 6);
+    assert_eq!(p.to_move(), Some(0));
+    assert_eq!(p.result(), None);
+    assert_eq!(p.eaten(&c), Bits::EMPTY);
+    // Anchor (0,0) and (0,1)... only the two touching the poison are unsafe.
+    assert_eq!(p.safe_selections(&c).count(), 36 - 1);
+    let c = config(15, 15, 4, [3, 3], &[[7, 7]]);
+    let p = Position::start(&c);
+    assert_eq!(p.selections().count(), 13 * 13);
+    assert_eq!(p.safe_selections(&c).count(), 13 * 13 - 9);
+}
+
+#[test]
+fn out_of_range_covers_every_edge_and_huge_numbers() {
+    let c = config(5, 6, 2, [2, 3], &[[0, 0]]);
+    let p = Position::start(&c);
+    for (r, c2) in [
+        (-1, 0),
+        (0, -1),
+        (4, 0), // rows 4..5 reach row 5, outside a 5-row board
+        (0, 4), // cols 4..6 reach col 6
+        (5, 5),
+        (i64::MAX, 0),
+        (0, i64::MAX),
+        (i64::MIN, i64::MIN),
+    ] {
+        assert_eq!(p.check(&c, r, c2), Err(Rejection::OutOfRange), "({r},{c2})");
+    }
+    assert!(p.check(&c, 3, 3).is_ok());
+}
+
+#[test]
+fn already_eaten_means_any_cell_of_the_rectangle() {
+    let c = config(6, 6, 2, [2, 2], &[[0, 0]]);
+    let mut p = Position::start(&c);
+    p.select(&c, 4, 4).unwrap(); // eats (4..5, 4..5)
+    // The anchor (3,3) itself is uneaten, but its rectangle reaches (4,4).
+    assert!(p.uneaten().contains(Bits::index(3, 3)));
+    assert_eq!(p.check(&c, 3, 3), Err(Rejection::AlreadyEaten));
+    assert_eq!(p.check(&c, 4, 4), Err(Rejection::AlreadyEaten));
+    assert_eq!(p.check(&c, 3, 2), Ok(Cell::new(3, 2)));
+}
+
+#[test]
+fn out_of_range_is_checked_before_already_eaten() {
+    let c = config(6, 6, 2, [2, 2], &[[0, 0]]);
+    let mut p = Position::start(&c);
+    p.select(&c, 4, 4).unwrap();
+    // (5,4) overlaps eaten cells and also reaches row 6.
+    assert_eq!(p.check(&c, 5, 4), Err(Rejection::OutOfRange));
+}
+
+#[test]
+fn already_eaten_is_checked_before_poison() {
+    let c = config(6, 6, 2, [2, 2], &[[3, 3]]);
+    let mut p = Position::start(&c);
+    p.select(&c, 1, 1).unwrap(); // eats (1..2, 1..2)
+    // (2,2) covers eaten (2,2) and poison (3,3): refused, nobody loses.
+    let before = p;
+    assert_eq!(p.select(&c, 2, 2), Err(Rejection::AlreadyEaten));
+    assert_eq!(p, before);
+    assert_eq!(p.to_move(), Some(1));
+}
+
+#[test]
+fn eating_poison_loses_and_ends_the_game() {
+    let c = config(5, 5, 3, [1, 2], &[[2, 3]]);
+    let mut p = Position::start(&c);
+    p.select(&c, 0, 0).unwrap();
+    assert_eq!(
+        p.select(&c, 2, 2),
+        Ok(Status::Over(GameResult::Poisoned { loser: 1 }))
+    );
+    assert!(p.eaten(&c).contains(Bits::index(2, 3)));
+    assert_eq!(p.selections(), Bits::EMPTY);
+    assert_eq!(p.select(&c, 4, 0), Err(Rejection::GameOver));
+    assert_eq!(Rejection::GameOver.code(), "not_playing");
+}
+
+#[test]
+fn a_rejected_selection_changes_nothing_and_keeps_the_turn() {
+    let c = config(4, 4, 2, [1, 1], &[[0, 0]]);
+    let mut p = Position::start(&c);
+    let before = p;
+    assert_eq!(p.select(&c, 9, 9), Err(Rejection::OutOfRange));
+    assert_eq!(p, before);
+    p.select(&c, 3, 3).unwrap();
+    let before = p;
+    assert_eq!(p.select(&c, 3, 3), Err(Rejection::AlreadyEaten));
+    assert_eq!(p, before);
+    assert_eq!(p.to_move(), Some(1));
+}
+
+#[test]
+fn no_valid_selection_left_is_a_tie() {
+    let c = config(4, 4, 2, [3, 3], &[[0, 0]]);
+    let mut p = Position::start(&c);
+    assert_eq!(cells(p.selections()), vec![(0, 0), (0, 1), (1, 0), (1, 1)]);
+    // Eating the lower-right 3×3 leaves only row 0 and col 0: no 3×3 fits.
+    assert_eq!(p.select(&c, 1, 1), Ok(Status::Over(GameResult::Tie)));
+    assert_eq!(p.result(), Some(GameResult::Tie));
+    assert_eq!(p.to_move(), None);
+}
+
+#[test]
+fn a_poisoned_rectangle_still_counts_as_a_valid_selection() {
+    let c = config(4, 4, 2, [2, 2], &[[0, 0]]);
+    let mut p = Position::start(&c);
+    p.select(&c, 2, 2).unwrap();
+    p.select(&c, 2, 0).unwrap();
+    p.select(&c, 0, 2).unwrap();
+    // Only the 2×2 holding the poison is left: no tie, seat 1 must eat it.
+    assert_eq!(cells(p.selections()), vec![(0, 0)]);
+    assert_eq!(p.safe_selections(&c), Bits::EMPTY);
+    assert_eq!(p.to_move(), Some(1));
+    assert_eq!(
+        p.select(&c, 0, 0),
+        Ok(Status::Over(GameResult::Poisoned { loser: 1 }))
+    );
+}
+
+#[test]
+fn turns_rotate_through_three_and_four_seats() {
+    for players in [2u8, 3, 4] {
+        let c = config(8, 8, players as i64, [1, 1], &[[0, 0]]);
+        let mut g = Game::new(c);
+        let mut expected = 0u8;
+        for (r, col) in [(7, 7), (7, 6), (7, 5), (7, 4), (7, 3), (7, 2), (7, 1)] {
+            assert_eq!(g.to_move(), Some(expected));
+            g.select(r, col).unwrap();
+            expected = (expected + 1) % players;
+        }
+        assert_eq!(g.to_move(), Some(7 % players));
+        let seats: Vec<u8> = g.moves().iter().map(|m| m.seat).collect();
+        assert_eq!(seats, (0..7).map(|i| i % players).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn end_decides_timeouts_and_abandonment_only_while_playing() {
+    let c = config(4, 4, 2, [1, 1], &[[0, 0]]);
+    let mut p = Position::start(&c);
+    p.end(GameResult::Timeout { loser: 0 });
+    assert_eq!(p.result(), Some(GameResult::Timeout { loser: 0 }));
+    p.end(GameResult::Abandoned { loser: 1 });
+    assert_eq!(p.result(), Some(GameResult::Timeout { loser: 0 }));
+    assert_eq!(p.select(&c, 3, 3), Err(Rejection::GameOver));
+}
+
+#[test]
+fn from_uneaten_derives_the_status() {
+    let c = config(4, 4, 3, [2, 2], &[[0, 0]]);
+    let all = c.board();
+    assert_eq!(Position::from_uneaten(&c, all, 2).to_move(), Some(2));
+    let no_poison = all.without(Bits::single(Bits::index(0, 0)));
+    assert_eq!(
+        Position::from_uneaten(&c, no_poison, 0).result(),
+        Some(GameResult::Poisoned { loser: 2 })
+    );
+    let scattered = Bits::single(Bits::index(0, 0)) | Bits::single(Bits::index(3, 3));
+    assert_eq!(
+        Position::from_uneaten(&c, scattered, 1).result(),
+        Some(GameResult::Tie)
+    );
+}
+
+#[test]
+fn render_marks_poison_eaten_and_uneaten() {
+    let c = config(4, 5, 2, [1, 2], &[[0, 0]]);
+    let mut p = Position::start(&c);
+    p.select(&c, 3, 3).unwrap();
+    assert_eq!(p.render(&c), "P####\n#####\n#####\n###..\n");
+}

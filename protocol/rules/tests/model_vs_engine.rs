@@ -1,0 +1,172 @@
+//! The fast bitboard engine against the brute-force model: random games with random (often
+//! invalid) selections must get the same answer at every step, and perft must agree.
+
+use jchomp_testkit::model;
+
+use jchomp_rules::{Bits, Cell, Config, Game, GameResult, Setup, perft};
+use model::{Model, Outcome};
+use proptest::prelude::*;
+
+/// A random valid configuration: sizes, players, eat size and 1–4 distinct poison cells.
+fn any_setup() -> impl Strategy<Value = Setup> {
+    (4i64..=15, 4i64..=15, 2i64..=4, 1i64..=3, 1i64..=3).prop_flat_map(
+        |(rows, cols, players, e1, e2)| {
+            proptest::collection::btree_set((0..rows, 0..cols), 1..=4).prop_map(move |poison| {
+                Setup {
+                    rows,
+                    cols,
+                    players,
+                    eat: [e1, e2],
+                    poison: poison.into_iter().map(|(r, c)| [r, c]).collect(),
+                }
+            })
+        },
+    )
+}
+
+fn model_of(setup: &Setup) -> Model {
+    let poison: Vec<(i64, i64)> = setup.poison.iter().map(|&[r, c]| (r, c)).collect();
+    Model::new(
+        setup.rows,
+        setup.cols,
+        setup.players,
+        (setup.eat[0], setup.eat[1]),
+        &poison,
+    )
+}
+
+fn engine_valid(game: &Game) -> Vec<(i64, i64)> {
+    game.position()
+        .selections()
+        .iter()
+        .map(Cell::from_index)
+        .map(|c| (c.row as i64, c.col as i64))
+        .collect()
+}
+
+fn engine_eaten(game: &Game) -> Vec<(i64, i64)> {
+    game.position()
+        .eaten(game.config())
+        .iter()
+        .map(Cell::from_index)
+        .map(|c| (c.row as i64, c.col as i64))
+        .collect()
+}
+
+fn same_state(game: &Game, model: &Model) -> Result<(), TestCaseError> {
+    prop_assert_eq!(engine_valid(game), model.valid());
+    prop_assert_eq!(
+        engine_eaten(game),
+        model.eaten.iter().copied().collect::<Vec<_>>()
+    );
+    let outcome = match game.result() {
+        None => None,
+        Some(GameResult::Poisoned { loser }) => Some(Outcome::Poisoned(loser as i64)),
+        Some(GameResult::Tie) => Some(Outcome::Tie),
+        Some(other) => return Err(TestCaseError::fail(format!("unexpected {other:?}"))),
+    };
+    prop_assert_eq!(outcome, model.outcome);
+    if model.outcome.is_none() {
+        prop_assert_eq!(game.to_move().map(i64::from), Some(model.to_move));
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Random games: each step picks either a valid selection or any coordinates near the board.
+    #[test]
+    fn engine_matches_model_move_by_move(
+        setup in any_setup(),
+        picks in proptest::collection::vec((any::<bool>(), any::<u16>(), -3i64..18, -3i64..18), 1..160),
+    ) {
+        let config = Config::new(&setup).expect("generated setups are valid");
+        let mut game = Game::new(config);
+        let mut model = model_of(&setup);
+        same_state(&game, &model)?;
+        for (pick_valid, k, r, c) in picks {
+            let valid = model.valid();
+            let (r, c) = if pick_valid && !valid.is_empty() { valid[k as usize % valid.len()] } else { (r, c) };
+            let engine = game.select(r, c).map(|_| ()).map_err(|e| e.code());
+            let expected = model.select(r, c);
+            prop_assert_eq!(engine, expected, "selection ({}, {})", r, c);
+            same_state(&game, &model)?;
+        }
+    }
+
+    /// Safe selections are exactly the valid ones whose rectangle holds no poison.
+    #[test]
+    fn safe_selections_avoid_exactly_the_poison(setup in any_setup(), moves in proptest::collection::vec(any::<u16>(), 0..20)) {
+        let config = Config::new(&setup).expect("valid");
+        let mut game = Game::new(config);
+        for k in moves {
+            let safe = game.position().safe_selections(&config);
+            for index in game.position().selections().iter() {
+                let rect = config.rect(Cell::from_index(index));
+                prop_assert_eq!(safe.contains(index), !rect.intersects(config.poison_mask()));
+            }
+            let all: Vec<u32> = game.position().selections().iter().collect();
+            if all.is_empty() { break; }
+            let cell = Cell::from_index(all[k as usize % all.len()]);
+            game.select(cell.row as i64, cell.col as i64).expect("valid by construction");
+        }
+    }
+}
+
+/// perft from the engine equals perft from the model on a spread of configurations.
+#[test]
+fn perft_agrees_with_the_model() {
+    /// rows, cols, players, eat, poison, deepest depth checked.
+    type Case = (i64, i64, i64, [i64; 2], &'static [[i64; 2]], u32);
+    let cases: &[Case] = &[
+        (4, 4, 2, [1, 1], &[[0, 0]], 4),
+        (5, 6, 2, [1, 2], &[[0, 0], [4, 5]], 4),
+        (5, 5, 3, [2, 2], &[[2, 2]], 4),
+        (6, 4, 4, [3, 1], &[[0, 3], [5, 0], [2, 1]], 4),
+        (4, 7, 2, [2, 3], &[[1, 1], [3, 6], [0, 0], [2, 4]], 5),
+        (15, 15, 2, [3, 3], &[[7, 7]], 2),
+        (7, 9, 2, [1, 3], &[[0, 0]], 3),
+    ];
+    for &(rows, cols, players, eat, poison, depth) in cases {
+        let setup = Setup {
+            rows,
+            cols,
+            players,
+            eat,
+            poison: poison.to_vec(),
+        };
+        let config = Config::new(&setup).unwrap();
+        let start = jchomp_rules::Position::start(&config);
+        for d in 0..=depth {
+            assert_eq!(
+                perft(&config, &start, d),
+                model_of(&setup).perft(d),
+                "{setup:?} depth {d}"
+            );
+        }
+    }
+}
+
+/// Fixed perft figures (computed by the model) pin the rules down against both implementations
+/// drifting together.
+#[test]
+fn perft_known_values() {
+    let setup = Setup {
+        rows: 4,
+        cols: 4,
+        players: 2,
+        eat: [1, 1],
+        poison: vec![[0, 0]],
+    };
+    let config = Config::new(&setup).unwrap();
+    let start = jchomp_rules::Position::start(&config);
+    // 16 first selections; after any of them 15 cells remain, except the poisoned (0,0) ends it.
+    assert_eq!(perft(&config, &start, 1), 16);
+    assert_eq!(perft(&config, &start, 2), 1 + 15 * 15);
+    let divide = jchomp_rules::divide(&config, &start, 2);
+    assert_eq!(divide.len(), 16);
+    assert_eq!(divide[0], (Cell::new(0, 0), 1));
+    assert!(divide[1..].iter().all(|&(_, n)| n == 15));
+    assert_eq!(start.selections(), Bits::rect(0, 0, 4, 4));
+}

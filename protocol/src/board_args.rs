@@ -1,0 +1,99 @@
+//! Board flags shared by every command-line tool (`--size 5x6 --eat 1x2 --poison 0,0 --players 2`)
+//! and the parsers behind them.
+
+use crate::rules::{Config, ConfigError, Setup};
+
+/// The board configuration flags, as perft, solve, analyze, the bot client, tournaments and the
+/// `jchomp` CLI take them.
+#[derive(Clone, Debug, PartialEq, Eq, clap::Args)]
+pub struct BoardArgs {
+    /// Board size as ROWSxCOLS (each 4–15).
+    #[arg(long, value_name = "ROWSxCOLS", default_value = "6x7", value_parser = parse_pair_x)]
+    pub size: (i64, i64),
+    /// Eat size as ROWSxCOLS (each 1–3).
+    #[arg(long, value_name = "ROWSxCOLS", default_value = "1x1", value_parser = parse_pair_x)]
+    pub eat: (i64, i64),
+    /// A poison cell as ROW,COL (0-based, row 0 at the top); repeat for up to 4 cells.
+    /// Default: the top-left cell 0,0.
+    #[arg(long, value_name = "ROW,COL", value_parser = parse_cell)]
+    pub poison: Vec<(i64, i64)>,
+    /// Number of players (2–4).
+    #[arg(long, default_value_t = 2)]
+    pub players: i64,
+}
+
+impl BoardArgs {
+    /// The unvalidated setup these flags describe.
+    pub fn setup(&self) -> Setup {
+        let poison = if self.poison.is_empty() {
+            vec![[0, 0]]
+        } else {
+            self.poison.iter().map(|&(r, c)| [r, c]).collect()
+        };
+        Setup {
+            rows: self.size.0,
+            cols: self.size.1,
+            players: self.players,
+            eat: [self.eat.0, self.eat.1],
+            poison,
+        }
+    }
+
+    /// The validated configuration.
+    pub fn config(&self) -> Result<Config, ConfigError> {
+        Config::new(&self.setup())
+    }
+}
+
+fn parse_two(s: &str, sep: char, what: &str) -> Result<(i64, i64), String> {
+    let bad = || format!("expected {what}, got {s:?}");
+    let (a, b) = s.split_once(sep).ok_or_else(bad)?;
+    let a = a.trim().parse::<i64>().map_err(|_| bad())?;
+    let b = b.trim().parse::<i64>().map_err(|_| bad())?;
+    Ok((a, b))
+}
+
+/// Parses `AxB` (also `A×B`) into two integers, e.g. a board size `5x6`.
+pub fn parse_pair_x(s: &str) -> Result<(i64, i64), String> {
+    let s = s.replace('×', "x").to_ascii_lowercase();
+    parse_two(&s, 'x', "two numbers as AxB, e.g. 5x6")
+}
+
+/// Parses `ROW,COL` into two integers, e.g. a poison cell `0,0`.
+pub fn parse_cell(s: &str) -> Result<(i64, i64), String> {
+    parse_two(s, ',', "a cell as ROW,COL, e.g. 0,0")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_sizes_and_cells() {
+        assert_eq!(parse_pair_x("5x6"), Ok((5, 6)));
+        assert_eq!(parse_pair_x("15×4"), Ok((15, 4)));
+        assert_eq!(parse_cell(" 2, 3"), Ok((2, 3)));
+        assert!(parse_pair_x("5").unwrap_err().contains("AxB"));
+        assert!(parse_cell("a,b").unwrap_err().contains("ROW,COL"));
+    }
+
+    #[test]
+    fn setup_defaults_poison_to_top_left_and_validates() {
+        let args = BoardArgs {
+            size: (5, 6),
+            eat: (1, 2),
+            poison: vec![],
+            players: 3,
+        };
+        assert_eq!(args.setup().poison, vec![[0, 0]]);
+        assert!(args.config().is_ok());
+        let bad = BoardArgs {
+            size: (3, 6),
+            ..args
+        };
+        assert_eq!(
+            bad.config().unwrap_err().to_string(),
+            "rows must be 4–15, got 3"
+        );
+    }
+}

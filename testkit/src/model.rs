@@ -1,0 +1,120 @@
+//! An independent brute-force model of the JChomp rules: cells in a set, every check done cell by
+//! cell, no bit tricks. The tests and benchmarks hold the fast engine against it.
+
+use std::collections::BTreeSet;
+
+/// How a model game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// This seat ate poison.
+    Poisoned(i64),
+    /// No valid selection was left.
+    Tie,
+}
+
+/// A game in the model.
+#[derive(Clone, Debug)]
+pub struct Model {
+    pub rows: i64,
+    pub cols: i64,
+    pub players: i64,
+    pub eat: (i64, i64),
+    pub poison: BTreeSet<(i64, i64)>,
+    pub eaten: BTreeSet<(i64, i64)>,
+    pub to_move: i64,
+    pub outcome: Option<Outcome>,
+}
+
+impl Model {
+    /// A fresh game; the caller passes a configuration the engine accepted.
+    pub fn new(rows: i64, cols: i64, players: i64, eat: (i64, i64), poison: &[(i64, i64)]) -> Self {
+        Model {
+            rows,
+            cols,
+            players,
+            eat,
+            poison: poison.iter().copied().collect(),
+            eaten: BTreeSet::new(),
+            to_move: 0,
+            outcome: None,
+        }
+    }
+
+    fn rectangle(&self, r: i64, c: i64) -> Vec<(i64, i64)> {
+        let mut cells = Vec::new();
+        for dr in 0..self.eat.0 {
+            for dc in 0..self.eat.1 {
+                cells.push((r + dr, c + dc));
+            }
+        }
+        cells
+    }
+
+    fn on_board(&self, (r, c): (i64, i64)) -> bool {
+        r >= 0 && c >= 0 && r < self.rows && c < self.cols
+    }
+
+    /// Why selecting (r, c) is refused, as the wire's reason code, or `None` if it is valid.
+    pub fn refusal(&self, r: i64, c: i64) -> Option<&'static str> {
+        if self.outcome.is_some() {
+            return Some("not_playing");
+        }
+        let rect = self.rectangle(r, c);
+        if rect.iter().any(|&cell| !self.on_board(cell)) {
+            return Some("out_of_range");
+        }
+        if rect.iter().any(|cell| self.eaten.contains(cell)) {
+            return Some("already_eaten");
+        }
+        None
+    }
+
+    /// Every valid selection, row by row.
+    pub fn valid(&self) -> Vec<(i64, i64)> {
+        if self.outcome.is_some() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for r in 0..self.rows {
+            for c in 0..self.cols {
+                if self.refusal(r, c).is_none() {
+                    out.push((r, c));
+                }
+            }
+        }
+        out
+    }
+
+    /// Makes a selection, or returns the refusal code and changes nothing.
+    pub fn select(&mut self, r: i64, c: i64) -> Result<(), &'static str> {
+        if let Some(why) = self.refusal(r, c) {
+            return Err(why);
+        }
+        let rect = self.rectangle(r, c);
+        let poisoned = rect.iter().any(|cell| self.poison.contains(cell));
+        self.eaten.extend(rect);
+        if poisoned {
+            self.outcome = Some(Outcome::Poisoned(self.to_move));
+        } else if self.valid().is_empty() {
+            self.outcome = Some(Outcome::Tie);
+        } else {
+            self.to_move = (self.to_move + 1) % self.players;
+        }
+        Ok(())
+    }
+
+    /// perft as the foundation defines it.
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 || self.outcome.is_some() {
+            return 1;
+        }
+        self.valid()
+            .into_iter()
+            .map(|(r, c)| {
+                let mut child = self.clone();
+                let _ = child.select(r, c);
+                child.perft(depth - 1)
+            })
+            .sum()
+    }
+}
