@@ -6,6 +6,9 @@ use crate::record::Record;
 use crate::rules::Seat;
 use serde::{Deserialize, Serialize};
 
+/// The longest display name a server accepts, in characters (after trimming).
+pub const MAX_NAME: usize = 32;
+
 /// A message from a client to the server.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]

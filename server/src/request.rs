@@ -1,10 +1,8 @@
 //! Turning a client's text frame into a [`ClientMessage`], with `bad_request` messages that say
 //! what is wrong, and the checks on names, ids and tokens.
 
-use jchomp_protocol::wire::ClientMessage;
+use jchomp_protocol::wire::{ClientMessage, MAX_NAME};
 
-/// Longest display name, in characters.
-pub(crate) const MAX_NAME: usize = 32;
 /// Longest room id, game id or token accepted.
 pub(crate) const MAX_ID: usize = 64;
 

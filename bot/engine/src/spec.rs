@@ -1,6 +1,7 @@
 //! Bot specs: the one text syntax that names a bot everywhere (server `add_bot`, the bot client,
 //! tournaments, the command line), parsing it, printing it and building the [`Player`] it names.
 
+use crate::duration::{DurationError, parse_duration};
 use crate::player::{GreedyPlayer, Player, RandomPlayer};
 use crate::search::{Budget, SearchPlayer};
 use std::fmt;
@@ -84,17 +85,16 @@ impl BotSpec {
                     }
                 }
                 "nodes" => Ok(BotSpec::Search(Budget::Nodes(number(value)?))),
-                "time" => {
-                    let (digits, scale) = if let Some(ms) = value.strip_suffix("ms") {
-                        (ms, 1)
-                    } else if let Some(s) = value.strip_suffix('s') {
-                        (s, 1000)
-                    } else {
-                        return Err(err(format!("time needs a unit, ms or s, got {value:?}")));
-                    };
-                    let ms = number(digits)?.saturating_mul(scale);
-                    Ok(BotSpec::Search(Budget::Time(Duration::from_millis(ms))))
-                }
+                "time" => match parse_duration(value, None) {
+                    Ok(d) if !d.is_zero() => Ok(BotSpec::Search(Budget::Time(d))),
+                    Ok(_) => Err(err(format!(
+                        "time must be a positive whole number of ms or s, got {value:?}"
+                    ))),
+                    Err(DurationError::NoUnit(_)) => {
+                        Err(err(format!("time needs a unit, ms or s, got {value:?}")))
+                    }
+                    Err(e) => Err(err(e.to_string())),
+                },
                 _ => Err(err(format!(
                     "unknown search budget {key:?} (depth, nodes or time)"
                 ))),

@@ -10,7 +10,7 @@ use super::play::{Clock, Failure, Played};
 use jchomp_engine::player::{Player, RandomPlayer};
 use jchomp_protocol::connection::{Connection, ConnectionError};
 use jchomp_protocol::json::ConfigJson;
-use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
+use jchomp_protocol::wire::{ClientMessage, MAX_NAME, RoomStatus, ServerMessage};
 use jchomp_rules::{Cell, Config, Game, GameResult, Position, Seat};
 use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -155,10 +155,7 @@ async fn think(
     }
 }
 
-/// Longest display name the server takes.
-const MAX_NAME: usize = 32;
-
-/// A bot's name as the server takes it: its first 32 characters.
+/// A bot's name as the server takes it: its first [`MAX_NAME`] characters.
 fn seat_name(name: &str) -> String {
     name.chars().take(MAX_NAME).collect()
 }

@@ -3,9 +3,11 @@
 
 use clap::{Parser, Subcommand};
 use jchomp_engine::BotSpec;
+use jchomp_engine::duration::{Unit, parse_duration};
 use jchomp_protocol::board_args::BoardArgs;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::rules::ConfigError;
+use jchomp_protocol::wire::MAX_NAME;
 
 /// The server address used when `--server` is not given.
 pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:7777/ws";
@@ -156,27 +158,15 @@ impl CreateArgs {
     }
 }
 
-/// Parses a move time: plain seconds (`30`), or with a unit (`30s`, `1500ms`, `2m`), into
-/// milliseconds.
+/// Parses a move time in the one duration syntax (`30s`, `1500ms`, `2m`; a bare number is
+/// seconds) into milliseconds.
 pub fn parse_move_time(s: &str) -> Result<u64, String> {
-    let t = s.trim().to_ascii_lowercase();
-    let bad = || format!("expected a time such as 30, 30s, 1500ms or 2m, got {s:?}");
-    let (num, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
-        Some(i) => t.split_at(i),
-        None => (t.as_str(), "s"),
-    };
-    let n: u64 = num.parse().map_err(|_| bad())?;
-    let ms = match unit {
-        "ms" => Some(n),
-        "s" => n.checked_mul(1000),
-        "m" | "min" => n.checked_mul(60_000),
-        _ => None,
+    let d = parse_duration(s, Some(Unit::Seconds)).map_err(|e| e.to_string())?;
+    match u64::try_from(d.as_millis()) {
+        Ok(0) => Err("the move time must be more than zero".to_owned()),
+        Ok(ms) => Ok(ms),
+        Err(_) => Err(format!("the move time {s:?} is too long")),
     }
-    .ok_or_else(bad)?;
-    if ms == 0 {
-        return Err("the move time must be more than zero".to_owned());
-    }
-    Ok(ms)
 }
 
 /// Checks a bot spec locally and returns it in its canonical form.
@@ -185,9 +175,6 @@ pub fn parse_bot(s: &str) -> Result<String, String> {
         .map(|spec| spec.to_string())
         .map_err(|e| e.to_string())
 }
-
-/// The longest display name the server accepts, in characters.
-pub const MAX_NAME: usize = 32;
 
 /// The display name: the `--name` flag (checked as the server would: 1–32 characters after
 /// trimming, no control characters), else `$USER` (cut to fit), else `player`.
