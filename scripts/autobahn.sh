@@ -2,7 +2,7 @@
 # Runs the Autobahn WebSocket test suite against JChomp:
 #   scripts/autobahn.sh server   the server's echo path against `wstest -m fuzzingclient`
 #   scripts/autobahn.sh client   the client connection code (the `autobahn_client` example of
-#                                jchomp-clients) against `wstest -m fuzzingserver`
+#                                jchomp-tui) against `wstest -m fuzzingserver`
 #   scripts/autobahn.sh all      both (the default)
 # Installs what it needs itself: a Python 2.7 virtualenv holding the PyPI package
 # `autobahntestsuite`, outside the repository (AUTOBAHN_HOME, default ~/.cache/jchomp-autobahn).
@@ -111,7 +111,7 @@ run_client() {
     rm -rf "$out"; mkdir -p "$out"
     port="$(free_port)"
     CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$REPO/target}" "$CARGO" build --release -q \
-        --manifest-path "$REPO/Cargo.toml" -p jchomp-clients --example autobahn_client
+        --manifest-path "$REPO/Cargo.toml" -p jchomp-tui --example autobahn_client
     cat >"$HOME_DIR/fuzzingserver.json" <<JSON
 {"url": "ws://127.0.0.1:$port", "outdir": "$out", "cases": ["*"], "exclude-cases": [],
  "exclude-agent-cases": {}}
