@@ -7,6 +7,7 @@
 //! and tournaments drive them, and the terminal client asks them for hints.
 
 pub mod arena;
+pub mod classic;
 pub mod duration;
 pub mod player;
 pub mod rng;
