@@ -30,7 +30,7 @@ pub fn build(ranker: &Ranker, progress: Progress<'_>) -> Vec<u8> {
     // Rank 0 is the empty board; rank 1 is the poison alone.
     for x in 1..count {
         next_shape(&mut a, rows, cols);
-        if x as u64 % PROGRESS_EVERY == 0 {
+        if (x as u64).is_multiple_of(PROGRESS_EVERY) {
             progress(x as u64);
         }
         if plies[x] != 0 {

@@ -39,7 +39,7 @@ pub struct Solved {
 
 impl Solved {
     fn from_plies(plies: u8) -> Solved {
-        let value = if plies % 2 == 0 {
+        let value = if plies.is_multiple_of(2) {
             Value::Win
         } else {
             Value::Loss
