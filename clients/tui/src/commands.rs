@@ -23,9 +23,9 @@ pub enum CommandError {
     /// The stored game does not replay.
     #[error("the stored game does not replay: {0}")]
     Replay(#[from] ReplayError),
-    /// A flag is not usable; the text says which and why.
-    #[error("{0}")]
-    Usage(String),
+    /// The `--name` flag is not a name the server takes.
+    #[error(transparent)]
+    Name(#[from] crate::cli::NameError),
     /// The options of a new room are not valid.
     #[error(transparent)]
     Create(#[from] crate::cli::CreateError),
