@@ -10,6 +10,7 @@
 
 use futures_util::Stream;
 use std::future::poll_fn;
+use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::pin::Pin;
 use std::task::Poll;
@@ -91,25 +92,55 @@ pub fn ws_config() -> WebSocketConfig {
         .max_frame_size(Some(1 << 20))
 }
 
+/// Why a load-generator connection did not open.
+#[derive(Debug, thiserror::Error)]
+pub enum ConnectError {
+    /// No socket could be made.
+    #[error("socket: {0}")]
+    Socket(#[source] io::Error),
+    /// The socket could not take its source address.
+    #[error("bind {ip}: {error}")]
+    Bind {
+        /// The source address.
+        ip: IpAddr,
+        /// Why.
+        #[source]
+        error: io::Error,
+    },
+    /// The TCP connection failed.
+    #[error("connect: {0}")]
+    Connect(#[source] io::Error),
+    /// The WebSocket handshake failed.
+    #[error("handshake: {0}")]
+    Handshake(#[source] Box<WsError>),
+    /// Nothing within [`CONNECT_TIMEOUT`].
+    #[error("no connection within {} s", CONNECT_TIMEOUT.as_secs())]
+    Timeout,
+    /// The run stopped handing out connect slots.
+    #[error("connect slots closed")]
+    SlotsClosed,
+}
+
 /// Opens the `n`th connection to the target (TCP from its source address, then the WebSocket
 /// handshake), within [`CONNECT_TIMEOUT`].
-pub async fn connect(target: &Target, n: usize) -> Result<Ws, String> {
+pub async fn connect(target: &Target, n: usize) -> Result<Ws, ConnectError> {
     let go = async {
         let socket = if target.addr.is_ipv4() {
             TcpSocket::new_v4()
         } else {
             TcpSocket::new_v6()
         }
-        .map_err(|e| format!("socket: {e}"))?;
+        .map_err(ConnectError::Socket)?;
         if let Some(src) = target.source(n) {
-            socket
-                .bind(src)
-                .map_err(|e| format!("bind {}: {e}", src.ip()))?;
+            socket.bind(src).map_err(|error| ConnectError::Bind {
+                ip: src.ip(),
+                error,
+            })?;
         }
         let stream = socket
             .connect(target.addr)
             .await
-            .map_err(|e| format!("connect: {e}"))?;
+            .map_err(ConnectError::Connect)?;
         let _ = stream.set_nodelay(true);
         let (ws, _) = tokio_tungstenite::client_async_with_config(
             target.url.as_str(),
@@ -117,16 +148,12 @@ pub async fn connect(target: &Target, n: usize) -> Result<Ws, String> {
             Some(ws_config()),
         )
         .await
-        .map_err(|e| format!("handshake: {e}"))?;
+        .map_err(|e| ConnectError::Handshake(Box::new(e)))?;
         Ok(ws)
     };
-    match tokio::time::timeout(CONNECT_TIMEOUT, go).await {
-        Ok(r) => r,
-        Err(_) => Err(format!(
-            "no connection within {} s",
-            CONNECT_TIMEOUT.as_secs()
-        )),
-    }
+    tokio::time::timeout(CONNECT_TIMEOUT, go)
+        .await
+        .unwrap_or(Err(ConnectError::Timeout))
 }
 
 /// The next thing read on any of `conns`, with its index: a message, an error, or `None` once
