@@ -1,12 +1,13 @@
 //! The load generator's WebSocket connections: [`Target`] (where to connect and from which
 //! loopback source addresses) and [`connect`].
 //!
-//! The load generator does not use [`crate::connection::Connection`]: it must bind each socket
-//! to one of several 127.0.0.0/8 source addresses before connecting (one address runs out of
-//! ephemeral ports after a few runs of 10,000 connections), it splits each socket so that one
-//! task reads every seat of a room at once, and it keeps per-connection buffers small because it
-//! holds thousands of them. The message types are still the protocol crate's. One task drives
-//! every connection of a room, unsplit ([`next_any`] reads whichever has a message).
+//! The load generator does not use [`jchomp_protocol::connection::Connection`]: it must bind
+//! each socket to one of several 127.0.0.0/8 source addresses before connecting (one address
+//! runs out of ephemeral ports after a few runs of 10,000 connections), one task reads every
+//! seat of a room at once, and it keeps per-connection buffers smaller because it holds
+//! thousands of them. The message types and the other WebSocket limits are still the protocol
+//! crate's. One task drives every connection of a room, unsplit ([`next_any`] reads whichever
+//! has a message).
 
 use futures_util::Stream;
 use std::future::poll_fn;
@@ -81,15 +82,11 @@ impl Target {
     }
 }
 
-/// The client's WebSocket limits: small buffers (the load generator holds thousands of
-/// connections), messages up to 1 MiB.
+/// The client's WebSocket limits ([`jchomp_protocol::connection::ws_config`]: messages up to
+/// 1 MiB, small write buffers), with a smaller read buffer: the load generator holds thousands
+/// of connections.
 pub fn ws_config() -> WebSocketConfig {
-    WebSocketConfig::default()
-        .read_buffer_size(4 * 1024)
-        .write_buffer_size(0)
-        .max_write_buffer_size(256 * 1024)
-        .max_message_size(Some(1 << 20))
-        .max_frame_size(Some(1 << 20))
+    jchomp_protocol::connection::ws_config().read_buffer_size(4 * 1024)
 }
 
 /// Why a load-generator connection did not open.
