@@ -1,5 +1,5 @@
 //! The baselines: a bare tokio-tungstenite echo server ([`serve`]) and the echo side of the load
-//! ([`play`]): groups of connections taking turns, one message in flight per group, as a room
+//! (`play`): groups of connections taking turns, one message in flight per group, as a room
 //! has one move in flight. In fan-out mode a group's connections join a group on the server,
 //! which sends each message to every member, as a move goes to every seat of its room.
 
