@@ -4,7 +4,7 @@
 
 use super::echo;
 use super::plan::{Load, Shape};
-use super::process::{self, Child, ServerLaunch};
+use super::process::{self, Child, ProcessError, ServerLaunch};
 use super::report::{RunReports, describe, summarize};
 use super::run::{LoadReport, run_load};
 use super::socket::Target;
@@ -109,25 +109,51 @@ const MAX_CONNECTIONS: usize = 60_000;
 const MAX_SECS: f64 = 600.0;
 const MAX_RUNS: usize = 20;
 
+/// Why the arguments are refused before anything runs.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ArgsError {
+    /// A time out of its range.
+    #[error("--duration must be 0.1–{MAX_SECS} s, --warmup and --drain 0–{MAX_SECS} s")]
+    Times,
+    /// Too few or too many connections.
+    #[error("--connections must be 1–{MAX_CONNECTIONS}")]
+    Connections,
+    /// Too few or too many runs.
+    #[error("--runs must be 1–{MAX_RUNS}")]
+    Runs,
+    /// A rate that is not a positive number.
+    #[error("--rate must be a positive number of moves per second")]
+    Rate,
+    /// Fewer connections than one room has seats.
+    #[error("--connections must be at least {0} (one room)")]
+    OneRoom(usize),
+    /// A game run without a server.
+    #[error("say which server: --server URL or --spawn-server (or --echo-only)")]
+    NoServer,
+}
+
+/// The server to load could not be started; says how to get one.
+#[derive(Debug, thiserror::Error)]
+#[error("{0} (build it with `cargo build --release -p jchomp-server`, or pass --server-bin)")]
+struct SpawnServerError(#[source] ProcessError);
+
 impl Args {
-    fn shape(&self) -> Result<Shape, String> {
+    fn shape(&self) -> Result<Shape, ArgsError> {
         let secs = 0.0..=MAX_SECS;
         if !(0.1..=MAX_SECS).contains(&self.duration)
             || !secs.contains(&self.warmup)
             || !secs.contains(&self.drain)
         {
-            return Err(format!(
-                "--duration must be 0.1–{MAX_SECS} s, --warmup and --drain 0–{MAX_SECS} s"
-            ));
+            return Err(ArgsError::Times);
         }
         if !(1..=MAX_CONNECTIONS).contains(&self.connections) {
-            return Err(format!("--connections must be 1–{MAX_CONNECTIONS}"));
+            return Err(ArgsError::Connections);
         }
         if !(1..=MAX_RUNS).contains(&self.runs) {
-            return Err(format!("--runs must be 1–{MAX_RUNS}"));
+            return Err(ArgsError::Runs);
         }
         if self.rate.is_some_and(|r| !(r.is_finite() && r > 0.0)) {
-            return Err("--rate must be a positive number of moves per second".to_owned());
+            return Err(ArgsError::Rate);
         }
         Ok(Shape {
             connections: self.connections,
@@ -193,17 +219,17 @@ async fn serve_echo(addr: &str) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-async fn run(args: &Args) -> Result<ExitCode, String> {
+async fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let shape = args.shape()?;
-    let config = args.board.config().map_err(|e| e.to_string())?;
+    let config = args.board.config()?;
     let game = Load::game(config);
     let seats = game.seats();
     if args.connections < seats {
-        return Err(format!("--connections must be at least {seats} (one room)"));
+        return Err(ArgsError::OneRoom(seats).into());
     }
     let play_game = !args.echo_only;
     if play_game && args.server.is_none() && !args.spawn_server {
-        return Err("say which server: --server URL or --spawn-server (or --echo-only)".to_owned());
+        return Err(ArgsError::NoServer.into());
     }
     let need = args.connections as u64 + 64;
     match process::raise_nofile() {
@@ -250,10 +276,9 @@ async fn run(args: &Args) -> Result<ExitCode, String> {
                 avg.join(" ")
             );
         }
-        let mut bare_echo = async |fanout: bool| -> Result<LoadReport, String> {
+        let mut bare_echo = async |fanout: bool| -> anyhow::Result<LoadReport> {
             let child = process::spawn_echo(args.server_threads).await?;
-            let target =
-                Target::parse(&child.url, args.source_addrs()).map_err(|e| e.to_string())?;
+            let target = Target::parse(&child.url, args.source_addrs())?;
             let load = Load::Echo { seats, fanout };
             let r = run_load(target, load, shape.clone(), Some(child.pid)).await;
             drop(child);
@@ -275,7 +300,7 @@ async fn run(args: &Args) -> Result<ExitCode, String> {
             let (url, pid, child) = server_for_run(args, rooms, true).await?;
             let base = url.strip_suffix("/ws").unwrap_or(&url);
             let url = format!("{base}{ECHO_PATH}");
-            let target = Target::parse(&url, args.source_addrs()).map_err(|e| e.to_string())?;
+            let target = Target::parse(&url, args.source_addrs())?;
             let load = Load::Echo {
                 seats,
                 fanout: false,
@@ -291,7 +316,7 @@ async fn run(args: &Args) -> Result<ExitCode, String> {
         };
         let game_report = if play_game {
             let (url, pid, child) = server_for_run(args, rooms, false).await?;
-            let target = Target::parse(&url, args.source_addrs()).map_err(|e| e.to_string())?;
+            let target = Target::parse(&url, args.source_addrs())?;
             let r = run_load(target, game.clone(), shape.clone(), pid).await;
             drop::<Option<Child>>(child);
             println!("run {run} {}", describe(&r));
@@ -322,7 +347,7 @@ async fn server_for_run(
     args: &Args,
     rooms: usize,
     echo_path: bool,
-) -> Result<(String, Option<u32>, Option<Child>), String> {
+) -> anyhow::Result<(String, Option<u32>, Option<Child>)> {
     if let Some(url) = &args.server {
         return Ok((url.clone(), args.server_pid, None));
     }
@@ -337,10 +362,8 @@ async fn server_for_run(
         echo_path: echo_path.then(|| ECHO_PATH.to_owned()),
         threads: args.server_threads,
     };
-    let child = process::spawn_server(&launch).await.map_err(|e| {
-        format!(
-            "{e} (build it with `cargo build --release -p jchomp-server`, or pass --server-bin)"
-        )
-    })?;
+    let child = process::spawn_server(&launch)
+        .await
+        .map_err(SpawnServerError)?;
     Ok((child.url.clone(), Some(child.pid), Some(child)))
 }

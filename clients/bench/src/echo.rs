@@ -1,5 +1,5 @@
 //! The baselines: a bare tokio-tungstenite echo server ([`serve`]) and the echo side of the load
-//! ([`play`]): groups of connections taking turns, one message in flight per group, as a room
+//! (`play`): groups of connections taking turns, one message in flight per group, as a room
 //! has one move in flight. In fan-out mode a group's connections join a group on the server,
 //! which sends each message to every member, as a move goes to every seat of its room.
 
@@ -18,8 +18,8 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_tungstenite::WebSocketStream;
-use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
 /// The echo server's WebSocket limits: the same small buffers a lean game server would use.
 fn server_config() -> WebSocketConfig {
@@ -179,7 +179,7 @@ pub(crate) async fn play(
         n += 1;
         let sent = Instant::now();
         if let Err(e) = conns[turn].send(Message::text(text)).await {
-            tally.errors.add("send failed", e.to_string());
+            tally.errors.add("send failed", e);
             break;
         }
         loop {
@@ -208,7 +208,7 @@ pub(crate) async fn play(
                     }
                     Some(Ok(_)) => {}
                     Some(Err(e)) => {
-                        tally.errors.add("connection broke", e.to_string());
+                        tally.errors.add("connection broke", e);
                         break 'run;
                     }
                 },
@@ -231,12 +231,29 @@ pub(crate) async fn play(
     close_all(&mut conns).await;
 }
 
+/// Why a group's connections did not all join their fan-out group.
+#[derive(Debug, thiserror::Error)]
+enum JoinError {
+    /// The request could not be sent.
+    #[error(transparent)]
+    Send(#[from] WsError),
+    /// A connection answered something else, or ended.
+    #[error("connection {conn}: {answer:?}")]
+    Answer {
+        /// The connection's index in its group.
+        conn: usize,
+        /// What it read instead of `joined`.
+        answer: Option<Result<Message, WsError>>,
+    },
+    /// The run halted first.
+    #[error("stopped")]
+    Stopped,
+}
+
 /// Every connection asks to join fan-out group `g` and waits for its answer.
-async fn join_group(conns: &mut [Ws], g: usize, stage: &mut StageWatch) -> Result<(), String> {
+async fn join_group(conns: &mut [Ws], g: usize, stage: &mut StageWatch) -> Result<(), JoinError> {
     for ws in conns.iter_mut() {
-        ws.send(Message::text(format!("{GROUP_PREFIX}{g}")))
-            .await
-            .map_err(|e| e.to_string())?;
+        ws.send(Message::text(format!("{GROUP_PREFIX}{g}"))).await?;
     }
     let mut joined = vec![false; conns.len()];
     let mut from = 0;
@@ -245,11 +262,11 @@ async fn join_group(conns: &mut [Ws], g: usize, stage: &mut StageWatch) -> Resul
             (i, item) = next_any(conns, &mut from) => match item {
                 Some(Ok(Message::Text(t))) if t.as_str() == JOINED && !joined[i] => joined[i] = true,
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
-                other => return Err(format!("connection {i}: {other:?}")),
+                answer => return Err(JoinError::Answer { conn: i, answer }),
             },
             now = stage.changed() => {
                 if now == Stage::Halt {
-                    return Err("stopped".to_owned());
+                    return Err(JoinError::Stopped);
                 }
             }
         }

@@ -2,6 +2,8 @@
 //! child ([`Child`]), their resident memory ([`rss_kib`]), and this process's open-files limit
 //! ([`raise_nofile`]).
 
+use std::ffi::OsString;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
@@ -35,6 +37,32 @@ pub fn cpu_time(pid: u32) -> Option<Duration> {
     Some(Duration::from_millis(ticks * 10))
 }
 
+/// Why a child server could not be started.
+#[derive(Debug, thiserror::Error)]
+pub enum ProcessError {
+    /// The program could not be run.
+    #[error("cannot start {program:?}: {error}")]
+    Start {
+        /// The program.
+        program: OsString,
+        /// Why.
+        #[source]
+        error: io::Error,
+    },
+    /// The child has no process id: it is already gone.
+    #[error("the child exited at once")]
+    ExitedAtOnce,
+    /// The child's standard output was not captured.
+    #[error("no stdout from the child")]
+    NoStdout,
+    /// No `ws://` line within the start timeout.
+    #[error("the child did not print its address")]
+    NoAddress,
+    /// This program's own path is not known (to start it again as the echo server).
+    #[error("cannot find this program: {0}")]
+    CurrentExe(#[source] io::Error),
+}
+
 /// A server this tool started; killed (and its data directory removed) when dropped.
 #[derive(Debug)]
 pub struct Child {
@@ -56,16 +84,17 @@ impl Drop for Child {
 }
 
 /// Starts `program args…`, waits for the line it prints with `ws://…` and returns the child.
-async fn start(mut cmd: Command, data_dir: Option<PathBuf>) -> Result<Child, String> {
+async fn start(mut cmd: Command, data_dir: Option<PathBuf>) -> Result<Child, ProcessError> {
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .kill_on_drop(true);
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| format!("cannot start {:?}: {e}", cmd.as_std().get_program()))?;
-    let pid = child.id().ok_or("the child exited at once")?;
-    let stdout = child.stdout.take().ok_or("no stdout from the child")?;
+    let mut child = cmd.spawn().map_err(|error| ProcessError::Start {
+        program: cmd.as_std().get_program().to_owned(),
+        error,
+    })?;
+    let pid = child.id().ok_or(ProcessError::ExitedAtOnce)?;
+    let stdout = child.stdout.take().ok_or(ProcessError::NoStdout)?;
     let mut lines = BufReader::new(stdout).lines();
     let url = tokio::time::timeout(START_TIMEOUT, async {
         while let Ok(Some(line)) = lines.next_line().await {
@@ -78,7 +107,7 @@ async fn start(mut cmd: Command, data_dir: Option<PathBuf>) -> Result<Child, Str
     .await
     .ok()
     .flatten()
-    .ok_or("the child did not print its address")?;
+    .ok_or(ProcessError::NoAddress)?;
     // Keep reading its output so that it never blocks on a full pipe.
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
     Ok(Child {
@@ -109,7 +138,7 @@ pub struct ServerLaunch {
 /// Starts `jchomp-server` on a free loopback port with a fresh data directory and limits
 /// that admit the load: connections and rooms as asked, and a per-connection rate limit high
 /// enough for scripted seats that answer within microseconds.
-pub async fn spawn_server(launch: &ServerLaunch) -> Result<Child, String> {
+pub async fn spawn_server(launch: &ServerLaunch) -> Result<Child, ProcessError> {
     let data_dir = std::env::temp_dir().join(format!(
         "jchomp-bench-{}-{}",
         std::process::id(),
@@ -144,8 +173,8 @@ pub async fn spawn_server(launch: &ServerLaunch) -> Result<Child, String> {
 
 /// Starts this program again as a bare echo server (`--serve-echo 127.0.0.1:0`), running
 /// `threads` threads if asked (else one per CPU).
-pub async fn spawn_echo(threads: Option<u16>) -> Result<Child, String> {
-    let me = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+pub async fn spawn_echo(threads: Option<u16>) -> Result<Child, ProcessError> {
+    let me = std::env::current_exe().map_err(ProcessError::CurrentExe)?;
     let mut cmd = Command::new(me);
     cmd.args(["--serve-echo", "127.0.0.1:0"]);
     if let Some(n) = threads {
@@ -164,8 +193,8 @@ pub fn default_server_bin() -> PathBuf {
 
 /// Raises this process's soft open-files limit as far as the hard limit allows, returning the
 /// new limit, or why it could not be read or raised.
-pub fn raise_nofile() -> Result<u64, String> {
-    rlimit::increase_nofile_limit(u64::MAX).map_err(|e| e.to_string())
+pub fn raise_nofile() -> io::Result<u64> {
+    rlimit::increase_nofile_limit(u64::MAX)
 }
 
 #[cfg(test)]

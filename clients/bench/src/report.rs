@@ -143,29 +143,16 @@ pub struct RunReports {
 /// run's ratio to the echo baseline measured in the same run.
 pub fn summarize(runs: &[RunReports]) -> String {
     let games: Vec<&LoadReport> = runs.iter().filter_map(|r| r.game.as_ref()).collect();
-    let med = |v: Vec<f64>| median(&v).unwrap_or(0.0);
     let mut out = format!("median of {} run(s):", runs.len());
     if !games.is_empty() {
         let _ = write!(
             out,
             "\n  game: {:.0} moves/s; latency p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms; errors {}",
-            med(games.iter().map(|r| r.rate()).collect()),
-            med(games
-                .iter()
-                .map(|r| r.latency.p50.as_secs_f64() * 1e3)
-                .collect()),
-            med(games
-                .iter()
-                .map(|r| r.latency.p90.as_secs_f64() * 1e3)
-                .collect()),
-            med(games
-                .iter()
-                .map(|r| r.latency.p99.as_secs_f64() * 1e3)
-                .collect()),
-            med(games
-                .iter()
-                .map(|r| r.latency.max.as_secs_f64() * 1e3)
-                .collect()),
+            median_of(&games, LoadReport::rate),
+            median_of(&games, |r| r.latency.p50.as_secs_f64() * 1e3),
+            median_of(&games, |r| r.latency.p90.as_secs_f64() * 1e3),
+            median_of(&games, |r| r.latency.p99.as_secs_f64() * 1e3),
+            median_of(&games, |r| r.latency.max.as_secs_f64() * 1e3),
             games.iter().map(|r| r.tally.errors.total()).sum::<u64>(),
         );
         let kib: Vec<f64> = games
@@ -173,7 +160,8 @@ pub fn summarize(runs: &[RunReports]) -> String {
             .filter_map(|r| r.kib_per_connection())
             .collect();
         if !kib.is_empty() {
-            let _ = write!(out, "; server memory {:.1} KiB per connection", med(kib));
+            let median_kib = median(&kib).unwrap_or(0.0);
+            let _ = write!(out, "; server memory {median_kib:.1} KiB per connection");
         }
     }
     let pick = |f: fn(&RunReports) -> Option<&LoadReport>| -> Vec<&LoadReport> {
@@ -218,16 +206,19 @@ fn baseline(out: &mut String, name: &str, reports: &[&LoadReport]) {
     if reports.is_empty() {
         return;
     }
-    let med = |f: &dyn Fn(&LoadReport) -> f64| {
-        median(&reports.iter().map(|r| f(r)).collect::<Vec<_>>()).unwrap_or(0.0)
-    };
     let _ = write!(
         out,
         "\n  {name}: {:.0} messages/s; latency p50 {:.2} ms, p99 {:.2} ms",
-        med(&|r| r.rate()),
-        med(&|r| r.latency.p50.as_secs_f64() * 1e3),
-        med(&|r| r.latency.p99.as_secs_f64() * 1e3),
+        median_of(reports, LoadReport::rate),
+        median_of(reports, |r| r.latency.p50.as_secs_f64() * 1e3),
+        median_of(reports, |r| r.latency.p99.as_secs_f64() * 1e3),
     );
+}
+
+/// The median of `f` over the reports (0 when there are none).
+fn median_of(reports: &[&LoadReport], f: impl Fn(&LoadReport) -> f64) -> f64 {
+    let values: Vec<f64> = reports.iter().map(|r| f(r)).collect();
+    median(&values).unwrap_or(0.0)
 }
 
 /// Appends the median of per-run ratios and each run's, if there are any.

@@ -5,7 +5,7 @@
 use super::echo;
 use super::plan::{Live, Load, Shape, Stage, StageWatch, Window};
 use super::process::{cpu_time, rss_kib};
-use super::socket::{Target, Ws, connect};
+use super::socket::{ConnectError, Target, Ws, connect};
 use super::stats::{LatencySummary, Tally};
 use super::table::{self, TableRun};
 use std::sync::Arc;
@@ -212,7 +212,7 @@ async fn collect(set: &mut JoinSet<Tally>, tally: &mut Tally, until: Instant) {
     while !set.is_empty() {
         match tokio::time::timeout_at(until, set.join_next()).await {
             Ok(Some(Ok(t))) => tally.merge(t),
-            Ok(Some(Err(e))) => tally.errors.add("table task failed", e.to_string()),
+            Ok(Some(Err(e))) => tally.errors.add("table task failed", e),
             Ok(None) | Err(_) => break,
         }
     }
@@ -229,7 +229,7 @@ async fn table_task(ix: usize, ctx: Arc<Ctx>, stage: watch::Receiver<Stage>) -> 
     for s in 0..seats {
         let opened = match ctx.connect_slots.acquire().await {
             Ok(_permit) => connect(&ctx.target, ix * seats + s).await,
-            Err(_) => Err("connect slots closed".to_owned()),
+            Err(_) => Err(ConnectError::SlotsClosed),
         };
         match opened {
             Ok(ws) => {

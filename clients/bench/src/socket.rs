@@ -1,15 +1,17 @@
 //! The load generator's WebSocket connections: [`Target`] (where to connect and from which
 //! loopback source addresses) and [`connect`].
 //!
-//! The load generator does not use [`crate::connection::Connection`]: it must bind each socket
-//! to one of several 127.0.0.0/8 source addresses before connecting (one address runs out of
-//! ephemeral ports after a few runs of 10,000 connections), it splits each socket so that one
-//! task reads every seat of a room at once, and it keeps per-connection buffers small because it
-//! holds thousands of them. The message types are still the protocol crate's. One task drives
-//! every connection of a room, unsplit ([`next_any`] reads whichever has a message).
+//! The load generator does not use [`jchomp_protocol::connection::Connection`]: it must bind
+//! each socket to one of several 127.0.0.0/8 source addresses before connecting (one address
+//! runs out of ephemeral ports after a few runs of 10,000 connections), one task reads every
+//! seat of a room at once, and it keeps per-connection buffers smaller because it holds
+//! thousands of them. The message types and the other WebSocket limits are still the protocol
+//! crate's. One task drives every connection of a room, unsplit ([`next_any`] reads whichever
+//! has a message).
 
 use futures_util::Stream;
 use std::future::poll_fn;
+use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::pin::Pin;
 use std::task::Poll;
@@ -80,36 +82,62 @@ impl Target {
     }
 }
 
-/// The client's WebSocket limits: small buffers (the load generator holds thousands of
-/// connections), messages up to 1 MiB.
+/// The client's WebSocket limits ([`jchomp_protocol::connection::ws_config`]: messages up to
+/// 1 MiB, small write buffers), with a smaller read buffer: the load generator holds thousands
+/// of connections.
 pub fn ws_config() -> WebSocketConfig {
-    WebSocketConfig::default()
-        .read_buffer_size(4 * 1024)
-        .write_buffer_size(0)
-        .max_write_buffer_size(256 * 1024)
-        .max_message_size(Some(1 << 20))
-        .max_frame_size(Some(1 << 20))
+    jchomp_protocol::connection::ws_config().read_buffer_size(4 * 1024)
+}
+
+/// Why a load-generator connection did not open.
+#[derive(Debug, thiserror::Error)]
+pub enum ConnectError {
+    /// No socket could be made.
+    #[error("socket: {0}")]
+    Socket(#[source] io::Error),
+    /// The socket could not take its source address.
+    #[error("bind {ip}: {error}")]
+    Bind {
+        /// The source address.
+        ip: IpAddr,
+        /// Why.
+        #[source]
+        error: io::Error,
+    },
+    /// The TCP connection failed.
+    #[error("connect: {0}")]
+    Connect(#[source] io::Error),
+    /// The WebSocket handshake failed.
+    #[error("handshake: {0}")]
+    Handshake(#[source] Box<WsError>),
+    /// Nothing within [`CONNECT_TIMEOUT`].
+    #[error("no connection within {} s", CONNECT_TIMEOUT.as_secs())]
+    Timeout,
+    /// The run stopped handing out connect slots.
+    #[error("connect slots closed")]
+    SlotsClosed,
 }
 
 /// Opens the `n`th connection to the target (TCP from its source address, then the WebSocket
 /// handshake), within [`CONNECT_TIMEOUT`].
-pub async fn connect(target: &Target, n: usize) -> Result<Ws, String> {
+pub async fn connect(target: &Target, n: usize) -> Result<Ws, ConnectError> {
     let go = async {
         let socket = if target.addr.is_ipv4() {
             TcpSocket::new_v4()
         } else {
             TcpSocket::new_v6()
         }
-        .map_err(|e| format!("socket: {e}"))?;
+        .map_err(ConnectError::Socket)?;
         if let Some(src) = target.source(n) {
-            socket
-                .bind(src)
-                .map_err(|e| format!("bind {}: {e}", src.ip()))?;
+            socket.bind(src).map_err(|error| ConnectError::Bind {
+                ip: src.ip(),
+                error,
+            })?;
         }
         let stream = socket
             .connect(target.addr)
             .await
-            .map_err(|e| format!("connect: {e}"))?;
+            .map_err(ConnectError::Connect)?;
         let _ = stream.set_nodelay(true);
         let (ws, _) = tokio_tungstenite::client_async_with_config(
             target.url.as_str(),
@@ -117,16 +145,12 @@ pub async fn connect(target: &Target, n: usize) -> Result<Ws, String> {
             Some(ws_config()),
         )
         .await
-        .map_err(|e| format!("handshake: {e}"))?;
+        .map_err(|e| ConnectError::Handshake(Box::new(e)))?;
         Ok(ws)
     };
-    match tokio::time::timeout(CONNECT_TIMEOUT, go).await {
-        Ok(r) => r,
-        Err(_) => Err(format!(
-            "no connection within {} s",
-            CONNECT_TIMEOUT.as_secs()
-        )),
-    }
+    tokio::time::timeout(CONNECT_TIMEOUT, go)
+        .await
+        .unwrap_or(Err(ConnectError::Timeout))
 }
 
 /// The next thing read on any of `conns`, with its index: a message, an error, or `None` once

@@ -81,12 +81,12 @@ pub struct Errors {
 }
 
 impl Errors {
-    /// Counts one error of `kind`.
-    pub fn add(&mut self, kind: impl Into<String>, detail: impl Into<String>) {
+    /// Counts one error of `kind`; the first one's `detail` is kept as text.
+    pub fn add(&mut self, kind: impl Into<String>, detail: impl std::fmt::Display) {
         let e = self
             .kinds
             .entry(kind.into())
-            .or_insert_with(|| (0, detail.into()));
+            .or_insert_with(|| (0, detail.to_string()));
         e.0 += 1;
     }
 

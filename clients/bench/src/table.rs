@@ -128,7 +128,7 @@ pub(crate) async fn play(
                 }
                 Some(Ok(_)) => {}
                 Some(Err(e)) => {
-                    t.fail("connection broke", e.to_string());
+                    t.fail("connection broke", e);
                     next = Next::Fail;
                 }
                 None => next = Next::Fail,
@@ -218,7 +218,7 @@ impl<'a, 't> Table<'a, 't> {
         }
     }
 
-    fn fail(&mut self, kind: &str, detail: impl Into<String>) {
+    fn fail(&mut self, kind: &str, detail: impl std::fmt::Display) {
         self.tally.errors.add(kind, detail);
     }
 
@@ -240,7 +240,7 @@ impl<'a, 't> Table<'a, 't> {
             return false;
         };
         if let Err(e) = self.game.select(cell.row.into(), cell.col.into()) {
-            self.fail("local game refused", e.to_string());
+            self.fail("local game refused", e);
             return false;
         }
         let now = Instant::now();

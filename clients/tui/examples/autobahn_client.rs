@@ -9,6 +9,7 @@
 //!
 //! Usage: `autobahn_client ws://127.0.0.1:9001`
 
+use anyhow::bail;
 use futures_util::{SinkExt, StreamExt};
 use jchomp_tui::connection::ws_config;
 use std::process::ExitCode;
@@ -35,18 +36,17 @@ fn config() -> WebSocketConfig {
 /// Opens `url` as `Connection::connect` does.
 async fn open(
     url: &str,
-) -> Result<
+) -> anyhow::Result<
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
-    String,
 > {
-    tokio_tungstenite::connect_async_with_config(url, Some(config()), true)
-        .await
-        .map(|(ws, _)| ws)
-        .map_err(|e| format!("{url}: {e}"))
+    match tokio_tungstenite::connect_async_with_config(url, Some(config()), true).await {
+        Ok((ws, _)) => Ok(ws),
+        Err(e) => bail!("{url}: {e}"),
+    }
 }
 
 /// Echoes text and binary messages until the peer closes or the connection fails.
-async fn echo(url: &str) -> Result<(), String> {
+async fn echo(url: &str) -> anyhow::Result<()> {
     let mut ws = open(url).await?;
     while let Some(msg) = ws.next().await {
         let msg = match msg {
@@ -64,21 +64,22 @@ async fn echo(url: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// How many cases the suite has.
+async fn case_count(base: &str) -> anyhow::Result<u32> {
+    let mut ws = open(&format!("{base}/getCaseCount")).await?;
+    match ws.next().await {
+        Some(Ok(Message::Text(t))) => Ok(t.trim().parse::<u32>()?),
+        other => bail!("no case count: {other:?}"),
+    }
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
     let Some(base) = std::env::args().nth(1) else {
         eprintln!("usage: autobahn_client ws://HOST:PORT");
         return ExitCode::FAILURE;
     };
-    let count = async {
-        let mut ws = open(&format!("{base}/getCaseCount")).await?;
-        match ws.next().await {
-            Some(Ok(Message::Text(t))) => t.trim().parse::<u32>().map_err(|e| e.to_string()),
-            other => Err(format!("no case count: {other:?}")),
-        }
-    }
-    .await;
-    let count = match count {
+    let count = match case_count(&base).await {
         Ok(n) => n,
         Err(e) => {
             eprintln!("autobahn_client: {e}");

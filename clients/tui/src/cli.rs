@@ -2,8 +2,8 @@
 //! the lobby's create form.
 
 use clap::{Parser, Subcommand};
-use jchomp_engine::BotSpec;
-use jchomp_engine::duration::{Unit, parse_duration};
+use jchomp_engine::duration::{DurationError, Unit, parse_duration};
+use jchomp_engine::{BotSpec, SpecError};
 use jchomp_protocol::board_args::BoardArgs;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::rules::ConfigError;
@@ -139,53 +139,79 @@ impl CreateArgs {
         "--size 6x7 --eat 1x1 --poison 0,0 --players 2"
     }
 
-    /// Parses the lobby's create form (the same flags as `jchomp create`). The error is one
-    /// line in words.
-    pub fn parse_form(text: &str) -> Result<CreateArgs, String> {
+    /// Parses the lobby's create form (the same flags as `jchomp create`). The error reads as
+    /// one line in words.
+    pub fn parse_form(text: &str) -> Result<CreateArgs, FormError> {
         #[derive(Parser)]
         #[command(name = "create", no_binary_name = true)]
         struct Form {
             #[command(flatten)]
             args: CreateArgs,
         }
-        let form = Form::try_parse_from(text.split_whitespace()).map_err(|e| {
-            let rendered = e.render().to_string();
-            let first = rendered.lines().next().unwrap_or_default();
-            first.trim_start_matches("error: ").to_owned()
-        })?;
-        form.args.validate().map_err(|e| e.to_string())?;
+        let form = Form::try_parse_from(text.split_whitespace()).map_err(FormError::Flags)?;
+        form.args.validate()?;
         Ok(form.args)
     }
 }
 
+/// Why the lobby's create form is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum FormError {
+    /// The flags do not parse; shown as the first line of clap's message.
+    #[error("{}", first_line(.0))]
+    Flags(clap::Error),
+    /// The options are not valid together.
+    #[error(transparent)]
+    Create(#[from] CreateError),
+}
+
+/// The first line of a clap error, without its `error: ` prefix.
+fn first_line(e: &clap::Error) -> String {
+    let rendered = e.render().to_string();
+    let first = rendered.lines().next().unwrap_or_default();
+    first.trim_start_matches("error: ").to_owned()
+}
+
+/// Why a move time is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveTimeError {
+    /// Not a time in the one duration syntax.
+    #[error(transparent)]
+    Syntax(#[from] DurationError),
+    /// A move time of zero.
+    #[error("the move time must be more than zero")]
+    Zero,
+}
+
 /// Parses a move time in the one duration syntax (`30s`, `1500ms`, `2m`; a bare number is
 /// seconds) into milliseconds.
-pub fn parse_move_time(s: &str) -> Result<u64, String> {
-    let d = parse_duration(s, Some(Unit::Seconds)).map_err(|e| e.to_string())?;
-    match u64::try_from(d.as_millis()) {
-        Ok(0) => Err("the move time must be more than zero".to_owned()),
-        Ok(ms) => Ok(ms),
-        Err(_) => Err(format!("the move time {s:?} is too long")),
+pub fn parse_move_time(s: &str) -> Result<u64, MoveTimeError> {
+    let d = parse_duration(s, Some(Unit::Seconds))?;
+    // The duration syntax already refuses times past a u64 of milliseconds.
+    match u64::try_from(d.as_millis()).unwrap_or(u64::MAX) {
+        0 => Err(MoveTimeError::Zero),
+        ms => Ok(ms),
     }
 }
 
 /// Checks a bot spec locally and returns it in its canonical form.
-pub fn parse_bot(s: &str) -> Result<String, String> {
-    BotSpec::parse(s)
-        .map(|spec| spec.to_string())
-        .map_err(|e| e.to_string())
+pub fn parse_bot(s: &str) -> Result<String, SpecError> {
+    BotSpec::parse(s).map(|spec| spec.to_string())
 }
+
+/// A `--name` the server would refuse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("--name must be 1–{MAX_NAME} characters without control characters, got {0:?}")]
+pub struct NameError(pub String);
 
 /// The display name: the `--name` flag (checked as the server would: 1–32 characters after
 /// trimming, no control characters), else `$USER` (cut to fit), else `player`.
-pub fn display_name(flag: Option<&str>) -> Result<String, String> {
+pub fn display_name(flag: Option<&str>) -> Result<String, NameError> {
     if let Some(name) = flag {
         let name = name.trim();
         let n = name.chars().count();
         if n == 0 || n > MAX_NAME || name.chars().any(char::is_control) {
-            return Err(format!(
-                "--name must be 1–{MAX_NAME} characters without control characters, got {name:?}"
-            ));
+            return Err(NameError(name.to_owned()));
         }
         return Ok(name.to_owned());
     }
@@ -258,15 +284,21 @@ mod tests {
         assert_eq!(args.config_json().unwrap().rows, 6);
         let args = CreateArgs::parse_form("--size 8x9 --bot random --move-time 10").unwrap();
         assert_eq!(args.bots, vec!["random"]);
-        let err = CreateArgs::parse_form("--size 3x9").unwrap_err();
+        let err = CreateArgs::parse_form("--size 3x9")
+            .unwrap_err()
+            .to_string();
         assert_eq!(err, "rows must be 4–15, got 3");
-        let err = CreateArgs::parse_form("--bot random --bot greedy").unwrap_err();
+        let err = CreateArgs::parse_form("--bot random --bot greedy")
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             err,
             "2 bots cannot fit: a 2-player room has 1 free seat besides yours"
         );
         assert!(CreateArgs::parse_form("--players 3 --bot random --bot greedy").is_ok());
-        let err = CreateArgs::parse_form("--colour red").unwrap_err();
+        let err = CreateArgs::parse_form("--colour red")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("--colour"), "{err}");
         assert!(!err.contains('\n'));
     }
@@ -279,6 +311,7 @@ mod tests {
         assert!(
             display_name(Some("a\u{1b}b"))
                 .unwrap_err()
+                .to_string()
                 .contains("1–32 characters")
         );
         assert!(display_name(None).is_ok_and(|n| !n.is_empty() && n.chars().count() <= 32));

@@ -23,9 +23,9 @@ pub enum CommandError {
     /// The stored game does not replay.
     #[error("the stored game does not replay: {0}")]
     Replay(#[from] ReplayError),
-    /// A flag is not usable; the text says which and why.
-    #[error("{0}")]
-    Usage(String),
+    /// The `--name` flag is not a name the server takes.
+    #[error(transparent)]
+    Name(#[from] crate::cli::NameError),
     /// The options of a new room are not valid.
     #[error(transparent)]
     Create(#[from] crate::cli::CreateError),
@@ -34,47 +34,47 @@ pub enum CommandError {
     Io(#[from] io::Error),
 }
 
+/// Sends one request on a connection of its own and returns what `pick` takes from the answer.
+async fn ask<T>(
+    url: &str,
+    msg: &ClientMessage,
+    pick: impl FnMut(ServerMessage) -> Option<T>,
+) -> Result<T, CommandError> {
+    let mut conn = Connection::connect(url).await?;
+    let answer = conn.request(msg, pick).await??;
+    conn.close().await;
+    Ok(answer)
+}
+
 /// Fetches the room list.
 pub async fn fetch_rooms(url: &str) -> Result<Vec<RoomSummary>, CommandError> {
-    let mut conn = Connection::connect(url).await?;
-    let rooms = conn
-        .request(&ClientMessage::ListRooms, |m| match m {
-            ServerMessage::Rooms { rooms } => Some(rooms),
-            _ => None,
-        })
-        .await??;
-    conn.close().await;
-    Ok(rooms)
+    ask(url, &ClientMessage::ListRooms, |m| match m {
+        ServerMessage::Rooms { rooms } => Some(rooms),
+        _ => None,
+    })
+    .await
 }
 
 /// Fetches the most recent finished games.
 pub async fn fetch_games(url: &str, limit: u32) -> Result<Vec<GameSummary>, CommandError> {
-    let mut conn = Connection::connect(url).await?;
     let msg = ClientMessage::ListGames { limit: Some(limit) };
-    let games = conn
-        .request(&msg, |m| match m {
-            ServerMessage::Games { games } => Some(games),
-            _ => None,
-        })
-        .await??;
-    conn.close().await;
-    Ok(games)
+    ask(url, &msg, |m| match m {
+        ServerMessage::Games { games } => Some(games),
+        _ => None,
+    })
+    .await
 }
 
 /// Fetches one stored game.
 pub async fn fetch_game(url: &str, game: &str) -> Result<Record, CommandError> {
-    let mut conn = Connection::connect(url).await?;
     let msg = ClientMessage::GetGame {
         game: game.to_owned(),
     };
-    let record = conn
-        .request(&msg, |m| match m {
-            ServerMessage::Game { record } => Some(record),
-            _ => None,
-        })
-        .await??;
-    conn.close().await;
-    Ok(record)
+    ask(url, &msg, |m| match m {
+        ServerMessage::Game { record } => Some(record),
+        _ => None,
+    })
+    .await
 }
 
 /// Writes the room list as a table, or as a JSON array with `json`.

@@ -1,7 +1,8 @@
-//! Key mapping: which [`Action`] a key press means on each screen. Pure, so it is tested without
-//! a terminal.
+//! Key mapping: which [`Action`] a key press means on each screen, and typed coordinates
+//! ([`parse_coords`]). Pure, so it is tested without a terminal.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use jchomp_protocol::board_args::parse_cell;
 
 /// What a key press asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,18 +113,19 @@ pub fn action(mode: Mode, key: KeyEvent) -> Action {
     }
 }
 
-/// Parses typed coordinates `ROW,COL` (also `ROW COL`).
-pub fn parse_coords(text: &str) -> Result<(i64, i64), String> {
-    let bad = || format!("type a cell as ROW,COL, e.g. 2,3 (got {:?})", text.trim());
-    let mut parts = text
+/// Typed coordinates that are not a cell.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("type a cell as ROW,COL, e.g. 2,3 (got {0:?})")]
+pub struct CoordsError(pub String);
+
+/// Parses typed coordinates `ROW,COL` (also `ROW COL`): the cell syntax of the board flags,
+/// with spaces taken as the comma.
+pub fn parse_coords(text: &str) -> Result<(i64, i64), CoordsError> {
+    let parts: Vec<&str> = text
         .split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|p| !p.is_empty());
-    let row = parts.next().ok_or_else(bad)?.parse().map_err(|_| bad())?;
-    let col = parts.next().ok_or_else(bad)?.parse().map_err(|_| bad())?;
-    if parts.next().is_some() {
-        return Err(bad());
-    }
-    Ok((row, col))
+        .filter(|p| !p.is_empty())
+        .collect();
+    parse_cell(&parts.join(",")).map_err(|_| CoordsError(text.trim().to_owned()))
 }
 
 #[cfg(test)]
@@ -205,6 +207,11 @@ mod tests {
         assert_eq!(parse_coords("-1,0"), Ok((-1, 0)));
         assert!(parse_coords("2").is_err());
         assert!(parse_coords("2,3,4").is_err());
-        assert!(parse_coords("a,b").unwrap_err().contains("ROW,COL"));
+        assert!(
+            parse_coords("a,b")
+                .unwrap_err()
+                .to_string()
+                .contains("ROW,COL")
+        );
     }
 }

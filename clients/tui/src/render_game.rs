@@ -39,6 +39,26 @@ pub struct Notice {
     pub style: Style,
 }
 
+impl Notice {
+    /// The message wrapped to lines of at most `width` columns, in its style.
+    pub fn lines(&self, width: usize) -> impl Iterator<Item = Line> + '_ {
+        wrap(&self.text, width)
+            .into_iter()
+            .map(|l| Line::styled(l, self.style))
+    }
+}
+
+/// The bottom line of a screen: the text being typed after its prompt, with a cursor, or else
+/// the key help.
+pub fn input_or_help(input: Option<(&str, &str)>, help: Line) -> Line {
+    let Some((prompt, text)) = input else {
+        return help;
+    };
+    let mut l = Line::styled(prompt, Style::Accent);
+    l.push(text, Style::Plain).push("_", Style::Accent);
+    l
+}
+
 /// Everything the game screen shows.
 #[derive(Clone, Debug)]
 pub struct GameView<'a> {
@@ -415,19 +435,12 @@ fn parts(view: &GameView<'_>, width: usize) -> Parts {
         panel(view, sel.as_ref(), panel_width),
         board_width,
     );
-    let mut bottom = Vec::new();
-    if let Some(n) = view.notice {
-        for l in wrap(&n.text, width) {
-            bottom.push(Line::styled(l, n.style));
-        }
-    }
-    if let Some((prompt, text)) = view.input {
-        let mut l = Line::styled(prompt, Style::Accent);
-        l.push(text, Style::Plain).push("_", Style::Accent);
-        bottom.push(l);
-    } else {
-        bottom.push(help(view));
-    }
+    let mut bottom: Vec<Line> = view
+        .notice
+        .into_iter()
+        .flat_map(|n| n.lines(width))
+        .collect();
+    bottom.push(input_or_help(view.input, help(view)));
     Parts {
         title,
         body,

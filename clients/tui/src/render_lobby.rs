@@ -2,7 +2,7 @@
 //! selected line, the text being typed, a message, and the key help.
 
 use crate::explain;
-use crate::render_game::{Notice, wrap};
+use crate::render_game::{Notice, input_or_help};
 use crate::style::{Line, Style};
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::wire::{GameSummary, RoomStatus, RoomSummary};
@@ -124,21 +124,14 @@ pub fn render(view: &LobbyView<'_>, width: usize, height: usize) -> Vec<Line> {
         }
     }
     out.push(Line::new());
-    if let Some(n) = view.notice {
-        for l in wrap(&n.text, width) {
-            out.push(Line::styled(l, n.style));
-        }
-    }
-    if let Some((prompt, text)) = view.input {
-        let mut l = Line::styled(prompt, Style::Accent);
-        l.push(text, Style::Plain).push("_", Style::Accent);
-        out.push(l);
-    } else {
-        out.push(Line::styled(
+    out.extend(view.notice.into_iter().flat_map(|n| n.lines(width)));
+    out.push(input_or_help(
+        view.input,
+        Line::styled(
             "↑/↓ select  Enter join  w watch  c create  i room id  g games  r refresh  q quit",
             Style::Dim,
-        ));
-    }
+        ),
+    ));
     for l in &mut out {
         l.truncate(width);
     }
@@ -201,11 +194,7 @@ pub fn render_games(view: &GamesView<'_>, width: usize, height: usize) -> Vec<Li
         ));
     }
     out.push(Line::new());
-    if let Some(n) = view.notice {
-        for l in wrap(&n.text, width) {
-            out.push(Line::styled(l, n.style));
-        }
-    }
+    out.extend(view.notice.into_iter().flat_map(|n| n.lines(width)));
     out.push(Line::styled(
         "↑/↓ select  Enter replay  r refresh  Esc back to the rooms  q quit",
         Style::Dim,

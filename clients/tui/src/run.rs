@@ -208,7 +208,7 @@ async fn dispatch(cli: Cli) -> Result<(), CommandError> {
         }
     };
     drop(stdout);
-    let name = display_name(cli.name.as_deref()).map_err(CommandError::Usage)?;
+    let name = display_name(cli.name.as_deref())?;
     interactive(url, App::new(url, &name, start)).await
 }
 

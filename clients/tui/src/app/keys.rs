@@ -60,7 +60,7 @@ impl App {
                     }
                     self.eat();
                 }
-                Err(e) => self.say(e, Style::Bad),
+                Err(e) => self.say(e.to_string(), Style::Bad),
             },
             PromptKind::Bot => {
                 let text = text.trim();
@@ -69,14 +69,14 @@ impl App {
                 } else {
                     match parse_bot(text) {
                         Ok(spec) => self.send(ClientMessage::AddBot { bot: Some(spec) }),
-                        Err(e) => self.say(e, Style::Bad),
+                        Err(e) => self.say(e.to_string(), Style::Bad),
                     }
                 }
             }
             PromptKind::Create => match CreateArgs::parse_form(text) {
                 Ok(args) => self.create(args),
                 Err(e) => {
-                    self.say(e, Style::Bad);
+                    self.say(e.to_string(), Style::Bad);
                     self.prompt = Some((kind, text.to_owned()));
                 }
             },
