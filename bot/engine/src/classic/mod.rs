@@ -4,11 +4,13 @@
 
 mod build;
 mod db;
+mod library;
 mod rank;
 mod shape;
 
 pub use build::{Progress, build};
 pub use db::{ClassicDb, DbError, MoveValue, Solved, Value};
+pub use library::{Availability, ClassicLibrary, FILE_NAME};
 pub use rank::Ranker;
 pub use shape::{MAX_SIDE, Shape, ShapeError};
 
