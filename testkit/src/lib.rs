@@ -1,5 +1,5 @@
 //! JChomp's test kit, used only by tests, benchmarks and fuzz targets: boards from one line of
-//! notation ([`board`], [`config_json`]), the one brute-force model of the rules ([`model`]) and
+//! notation ([`board`], [`config_json`], [`timed_config_json`]), the one brute-force model of the rules ([`model`]) and
 //! the exact solver played on it ([`brute`]), the checks the fuzz targets run ([`checks`]),
 //! temporary directories ([`temp`]) and, with the `server` feature, the real server started
 //! in-process on `127.0.0.1:0` with a small test client ([`server`]).
@@ -45,5 +45,13 @@ pub fn config_json(notation: &str) -> ConfigJson {
         eat,
         poison,
         move_time_ms: None,
+    }
+}
+
+/// [`config_json`] with a move timer of `move_time_ms` for each seat.
+pub fn timed_config_json(notation: &str, move_time_ms: u64) -> ConfigJson {
+    ConfigJson {
+        move_time_ms: Some(move_time_ms),
+        ..config_json(notation)
     }
 }

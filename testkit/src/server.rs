@@ -31,6 +31,11 @@ pub fn config_value(notation: &str) -> Value {
     serde_json::to_value(crate::config_json(notation)).unwrap()
 }
 
+/// [`config_value`] with a move timer of `move_time_ms` for each seat.
+pub fn timed_config_value(notation: &str, move_time_ms: u64) -> Value {
+    serde_json::to_value(crate::timed_config_json(notation, move_time_ms)).unwrap()
+}
+
 /// Default settings with a temporary data directory.
 pub fn settings() -> Settings {
     Settings {
