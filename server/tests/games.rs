@@ -61,7 +61,22 @@ async fn two_player_game_to_poison() {
     assert_eq!(a_snap, snap);
     let version = snap["version"].as_u64().unwrap();
     let end = play_out(&mut [a, b], &cfg, version).await;
-    assert!(end["result"]["kind"] == "poisoned" || end["result"]["kind"] == "tie");
+    // play_out checked the result and the number of moves; the final snapshot must also list
+    // as eaten exactly the two cells (1×2) of every move, and nobody to move.
+    let mut expected: Vec<[u64; 2]> = end["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| {
+            let (row, col) = (m["row"].as_u64().unwrap(), m["col"].as_u64().unwrap());
+            [[row, col], [row, col + 1]]
+        })
+        .collect();
+    expected.sort_unstable();
+    let mut eaten: Vec<[u64; 2]> = serde_json::from_value(end["eaten"].clone()).unwrap();
+    eaten.sort_unstable();
+    assert_eq!(eaten, expected);
+    assert_eq!(end["to_move"], json!(null));
 }
 
 #[tokio::test]
