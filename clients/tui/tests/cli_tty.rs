@@ -8,8 +8,8 @@
 mod cli_support;
 
 use cli_support::{Proxy, TestServer, recv_until};
-use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::wire::{ClientMessage, ServerMessage};
+use jchomp_testkit::config_json;
 use jchomp_tui::connection::Connection;
 use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
 use rustix::termios::{Winsize, tcsetwinsize};
@@ -179,14 +179,7 @@ fn render_vt(data: &str) -> String {
 
 async fn room_with_zoe(url: &str) -> (Connection, String) {
     let mut zoe = Connection::connect(url).await.unwrap();
-    let config = ConfigJson {
-        rows: 4,
-        cols: 5,
-        players: 2,
-        eat: [1, 1],
-        poison: vec![[0, 0]],
-        move_time_ms: None,
-    };
+    let config = config_json("4x5 poison 0,0");
     let msg = ClientMessage::CreateRoom {
         name: "zoe".into(),
         config,
