@@ -29,23 +29,10 @@ pub fn board(notation: &str) -> Config {
 /// numbers are not checked against the rules, so that a test can send a board the server must
 /// refuse, e.g. `config_json("3x4")`; panics on a text that does not parse.
 pub fn config_json(notation: &str) -> ConfigJson {
-    let Setup {
-        rows,
-        cols,
-        players,
-        eat,
-        poison,
-    } = notation
+    let setup: Setup = notation
         .parse()
         .unwrap_or_else(|e| panic!("{notation:?} is not a board: {e}"));
-    ConfigJson {
-        rows,
-        cols,
-        players,
-        eat,
-        poison,
-        move_time_ms: None,
-    }
+    ConfigJson::from_setup(setup, None)
 }
 
 /// [`config_json`] with a move timer of `move_time_ms` for each seat.
