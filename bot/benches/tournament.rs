@@ -14,6 +14,7 @@ use jchomp_bot::tournament::starts::Starts;
 use jchomp_bot::tournament::{self, Length, Options, Settings};
 use jchomp_engine::spec::BotSpec;
 use jchomp_rules::Game;
+use jchomp_testkit::temp::TempDir;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -101,7 +102,8 @@ fn bench(c: &mut Criterion) {
                 .games
         })
     });
-    let dir = std::env::temp_dir().join(format!("jchomp-bench-tournament-{}", std::process::id()));
+    let tmp = TempDir::new("bench-tournament");
+    let dir = tmp.path();
     let mut run = 0u32;
     group.bench_function("tournament_2_threads_writing_games", |b| {
         b.iter(|| {
@@ -120,7 +122,7 @@ fn bench(c: &mut Criterion) {
             games
         })
     });
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(tmp);
     group.finish();
 }
 

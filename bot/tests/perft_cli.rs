@@ -1,11 +1,10 @@
-//! Runs `jchomp-bot perft` and holds its counts against the brute-force model in `brute/`.
+//! Runs `jchomp-bot perft` and holds its counts against the test kit's brute-force model.
 
 // Helpers outside `#[test]` functions panic on purpose when the binary misbehaves.
 #![allow(clippy::expect_used)]
 
-use jchomp_testkit::brute;
-
-use brute::Model;
+use jchomp_rules::Config;
+use jchomp_testkit::{board, model::Model};
 use std::process::Command;
 
 fn run(args: &[&str]) -> (bool, String, String) {
@@ -28,17 +27,18 @@ fn last_count(stdout: &str) -> u64 {
         .expect("a number")
 }
 
-/// The command-line flags describing a model's board.
-fn board_flags(m: &Model) -> Vec<String> {
+/// The command-line flags describing a board.
+fn board_flags(c: &Config) -> Vec<String> {
+    let (eat_rows, eat_cols) = c.eat();
     let mut v = vec![
         "--size".to_string(),
-        format!("{}x{}", m.rows, m.cols),
+        format!("{}x{}", c.rows(), c.cols()),
         "--eat".to_string(),
-        format!("{}x{}", m.eat.0, m.eat.1),
+        format!("{eat_rows}x{eat_cols}"),
     ];
-    for (r, c) in &m.poison {
+    for cell in c.poison() {
         v.push("--poison".to_string());
-        v.push(format!("{r},{c}"));
+        v.push(cell.to_string());
     }
     v
 }
@@ -46,19 +46,20 @@ fn board_flags(m: &Model) -> Vec<String> {
 #[test]
 fn perft_counts_match_the_brute_force_model() {
     let cases = [
-        (Model::new(5, 6, (1, 2), &[(0, 0), (4, 5)]), 3),
-        (Model::new(4, 4, (1, 1), &[(0, 0)]), 4),
-        (Model::new(5, 5, (2, 2), &[(2, 2)]), 4),
-        (Model::new(4, 5, (3, 1), &[(1, 1), (3, 4)]), 5),
+        ("5x6 eat 1x2 poison 0,0 poison 4,5", 3),
+        ("4x4 poison 0,0", 4),
+        ("5x5 eat 2x2 poison 2,2", 4),
+        ("4x5 eat 3x1 poison 1,1 poison 3,4", 5),
     ];
-    for (model, depth) in cases {
-        let expected = model.perft(&model.start(), depth);
+    for (notation, depth) in cases {
+        let config = board(notation);
+        let expected = Model::start(&config).perft(depth);
         let mut args = vec![
             "perft".to_string(),
             "--depth".to_string(),
             depth.to_string(),
         ];
-        args.extend(board_flags(&model));
+        args.extend(board_flags(&config));
         let argv: Vec<&str> = args.iter().map(String::as_str).collect();
         let (ok, out, err) = run(&argv);
         assert!(ok, "{err}");
@@ -74,20 +75,19 @@ fn perft_counts_match_the_brute_force_model() {
 
 #[test]
 fn divide_splits_the_total_by_first_selection() {
-    let model = Model::new(5, 6, (1, 2), &[(0, 0), (4, 5)]);
-    let start = model.start();
+    let start = Model::start(&board("5x6 eat 1x2 poison 0,0 poison 4,5"));
     let (ok, out, _) = run(&[
         "perft", "--size", "5x6", "--eat", "1x2", "--poison", "0,0", "--poison", "4,5", "--depth",
         "3", "--divide",
     ]);
     assert!(ok);
-    let moves = model.moves(&start);
+    let moves = start.valid();
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), moves.len() + 2, "{out}");
     let mut total = 0;
     for (line, m) in lines.iter().zip(&moves) {
-        let (next, poisoned) = model.play(&start, *m);
-        let n = if poisoned { 1 } else { model.perft(&next, 2) };
+        let next = start.after(m.0, m.1);
+        let n = if next.poisoned() { 1 } else { next.perft(2) };
         assert_eq!(*line, format!("{},{} {n}", m.0, m.1));
         total += n;
     }

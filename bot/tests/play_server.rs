@@ -7,34 +7,14 @@
 
 use jchomp_bot::client::{PlayOptions, Played, Target, play};
 use jchomp_engine::BotSpec;
-use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
-use jchomp_server::Settings;
+use jchomp_testkit::config_json;
+use jchomp_testkit::server::TestServer;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::oneshot;
-
-async fn start_server() -> (SocketAddr, oneshot::Sender<()>) {
-    let dir = std::env::temp_dir().join(format!("jchomp-bot-test-{}", std::process::id()));
-    let dir = dir.join(
-        format!("{:?}", std::time::SystemTime::now()).replace([' ', ':', '{', '}', ','], "_"),
-    );
-    std::fs::create_dir_all(&dir).unwrap();
-    let settings = Settings {
-        data_dir: dir,
-        ..Settings::default()
-    };
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (stop, rx) = oneshot::channel::<()>();
-    tokio::spawn(jchomp_server::run(listener, settings, async move {
-        let _ = rx.await;
-    }));
-    (addr, stop)
-}
 
 fn options(addr: SocketAddr, target: Target, name: &str, bot: &str, games: u32) -> PlayOptions {
     PlayOptions {
@@ -46,17 +26,6 @@ fn options(addr: SocketAddr, target: Target, name: &str, bot: &str, games: u32) 
         seed: 5,
         wait: Duration::from_secs(20),
         reconnects: 10,
-    }
-}
-
-fn config(rows: i64, cols: i64, eat: [i64; 2]) -> ConfigJson {
-    ConfigJson {
-        rows,
-        cols,
-        players: 2,
-        eat,
-        poison: vec![[0, 0]],
-        move_time_ms: None,
     }
 }
 
@@ -97,13 +66,14 @@ async fn run_bot(options: PlayOptions, log: Arc<Mutex<Vec<String>>>) -> Vec<Play
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_creator_and_a_joiner_play_two_games() {
-    let (addr, stop) = start_server().await;
+    let server = TestServer::start().await;
+    let addr = server.addr;
     let creator_log = Arc::new(Mutex::new(Vec::new()));
     let joiner_log = Arc::new(Mutex::new(Vec::new()));
     let creator = tokio::spawn(run_bot(
         options(
             addr,
-            Target::Create(config(5, 6, [1, 2])),
+            Target::Create(config_json("5x6 eat 1x2 poison 0,0")),
             "maker",
             "level:3",
             2,
@@ -136,7 +106,6 @@ async fn a_creator_and_a_joiner_play_two_games() {
             .iter()
             .any(|l| l.starts_with("game 2:"))
     );
-    let _ = stop.send(());
 }
 
 /// Forwards connections to `server`; the first one is cut once the server has sent `cut_after`
@@ -183,14 +152,15 @@ async fn cutting_proxy(server: SocketAddr, cut_after: usize) -> SocketAddr {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dropped_bot_resumes_its_seat_and_finishes() {
-    let (addr, stop) = start_server().await;
+    let server = TestServer::start().await;
+    let addr = server.addr;
     let proxy = cutting_proxy(addr, 3000).await;
     let cut_log = Arc::new(Mutex::new(Vec::new()));
     // 8×8 with 1×1 eats lasts 64 moves (the last eats poison): the cut falls mid-game.
     let cut = tokio::spawn(run_bot(
         options(
             proxy,
-            Target::Create(config(8, 8, [1, 1])),
+            Target::Create(config_json("8x8 poison 0,0")),
             "cut",
             "greedy",
             1,
@@ -208,5 +178,4 @@ async fn a_dropped_bot_resumes_its_seat_and_finishes() {
     assert_eq!(a[0].moves, 64);
     let log = cut_log.lock().unwrap();
     assert!(log.iter().any(|l| l.contains("resuming")), "{log:?}");
-    let _ = stop.send(());
 }

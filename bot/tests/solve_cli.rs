@@ -1,15 +1,14 @@
 //! Runs `jchomp-bot solve` and `analyze` (from the start, from a record, value only) and holds
-//! their output formats and values against the brute-force solver in `brute/`.
+//! their output formats and values against the test kit's brute-force solver.
 
 // Helpers outside `#[test]` functions panic on purpose when the binary misbehaves.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use jchomp_testkit::brute;
-
-use brute::{Model, Outcome};
 use jchomp_protocol::record::Record;
-use jchomp_rules::{Config, Game, Setup};
-use std::collections::HashMap;
+use jchomp_rules::Game;
+use jchomp_testkit::brute::{self, Memo, Outcome};
+use jchomp_testkit::model::Model;
+use jchomp_testkit::{board, temp::TempDir};
 use std::process::Command;
 
 fn run(args: &[&str]) -> String {
@@ -39,9 +38,8 @@ const BOARD: [&str; 8] = [
 
 #[test]
 fn solve_prints_value_best_and_plies_last() {
-    let model = Model::new(4, 5, (1, 2), &[(1, 1), (3, 4)]);
-    let start = model.start();
-    let (outcome, plies) = model.solve(&start, &mut HashMap::new());
+    let start = Model::start(&board("4x5 eat 1x2 poison 1,1 poison 3,4"));
+    let (outcome, plies) = brute::solve(&start, &mut Memo::new());
     let mut args = vec!["solve"];
     args.extend(BOARD);
     let out = run(&args);
@@ -56,8 +54,8 @@ fn solve_prints_value_best_and_plies_last() {
     }
     // The best selection achieves the value.
     let (r, c) = words[3].split_once(',').unwrap();
-    let best = (r.parse::<u8>().unwrap(), c.parse::<u8>().unwrap());
-    let analysed = model.analyze(&start, &mut HashMap::new());
+    let best = (r.parse::<i64>().unwrap(), c.parse::<i64>().unwrap());
+    let analysed = brute::analyze(&start, &mut Memo::new());
     assert!(analysed.iter().any(|&(m, o, _)| m == best && o == outcome));
     assert!(out.lines().any(|l| l.starts_with("nodes ")));
     assert!(out.lines().any(|l| l.starts_with("time ")));
@@ -73,26 +71,16 @@ fn solve_prints_value_best_and_plies_last() {
 
 #[test]
 fn analyze_lists_every_selection_after_a_record() {
-    let config = Config::new(&Setup {
-        rows: 5,
-        cols: 5,
-        players: 2,
-        eat: [2, 2],
-        poison: vec![[2, 2]],
-    })
-    .unwrap();
+    let config = board("5x5 eat 2x2 poison 2,2");
     let mut game = Game::new(config);
     game.select(0, 0).unwrap();
     game.select(3, 3).unwrap();
     let record = Record::from_game(&game, vec!["a".into(), "b".into()], None);
-    let path = std::env::temp_dir().join(format!("jchomp-bot-record-{}.json", std::process::id()));
+    let dir = TempDir::new("bot-record");
+    let path = dir.path().join("record.json");
     std::fs::write(&path, serde_json::to_string(&record).unwrap()).unwrap();
-    let model = Model::new(5, 5, (2, 2), &[(2, 2)]);
-    let mut cells = model.start();
-    for m in [(0, 0), (3, 3)] {
-        cells = model.play(&cells, m).0;
-    }
-    let expected = model.analyze(&cells, &mut HashMap::new());
+    let model = Model::start(&config).after(0, 0).after(3, 3);
+    let expected = brute::analyze(&model, &mut Memo::new());
     let out = run(&["analyze", "--record", path.to_str().unwrap()]);
     let lines: Vec<&str> = out
         .lines()
@@ -107,7 +95,7 @@ fn analyze_lists_every_selection_after_a_record() {
         assert_eq!(*line, want);
     }
     let solved = run(&["solve", "--record", path.to_str().unwrap()]);
-    let (outcome, _) = model.solve(&cells, &mut HashMap::new());
+    let (outcome, _) = brute::solve(&model, &mut Memo::new());
     assert!(
         solved
             .lines()
@@ -115,7 +103,6 @@ fn analyze_lists_every_selection_after_a_record() {
             .unwrap()
             .starts_with(&format!("value {} ", name(outcome)))
     );
-    let _ = std::fs::remove_file(path);
 }
 
 #[test]

@@ -6,7 +6,8 @@
 #![allow(clippy::expect_used)]
 
 use jchomp_protocol::record::Record;
-use std::path::{Path, PathBuf};
+use jchomp_testkit::temp::temp_dir;
+use std::path::Path;
 use std::process::Command;
 
 /// Runs `jchomp-bot tournament --quiet` with the flags in `flags` (split at spaces), then
@@ -26,13 +27,6 @@ fn run(flags: &str, paths: &[&Path]) -> (bool, String, String) {
     )
 }
 
-/// A fresh, empty directory for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("jchomp-tournament-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
 fn read(dir: &Path, file: &str) -> String {
     std::fs::read_to_string(dir.join(file)).expect("output file")
 }
@@ -50,7 +44,7 @@ fn results(dir: &Path) -> serde_json::Value {
 
 #[test]
 fn two_bots_write_standings_records_and_rotate_seats() {
-    let dir = temp_dir("basic");
+    let dir = temp_dir("tournament-basic");
     let (ok, stdout, stderr) = run("--bot random --bot greedy --games 40 --out", &[&dir]);
     assert!(ok, "{stderr}");
     assert!(
@@ -98,7 +92,7 @@ fn two_bots_write_standings_records_and_rotate_seats() {
 
 #[test]
 fn fixed_flags_and_openings_fix_the_configurations() {
-    let dir = temp_dir("fixed");
+    let dir = temp_dir("tournament-fixed");
     let flags = "--bot random --bot greedy --bot level:1 --players 3 --size 5x6 --eat 1x2 \
                  --rounds 2 --out";
     let (ok, _, stderr) = run(flags, &[&dir]);
@@ -130,7 +124,7 @@ fn fixed_flags_and_openings_fix_the_configurations() {
 
 #[test]
 fn results_do_not_depend_on_the_number_of_threads() {
-    let dir = temp_dir("determinism");
+    let dir = temp_dir("tournament-determinism");
     let mut outputs = Vec::new();
     for threads in ["1", "3"] {
         let out = dir.join(threads);
@@ -148,7 +142,7 @@ fn results_do_not_depend_on_the_number_of_threads() {
 
 #[test]
 fn resume_after_a_hard_stop_gives_the_uninterrupted_results() {
-    let dir = temp_dir("resume");
+    let dir = temp_dir("tournament-resume");
     let (full, cut) = (dir.join("full"), dir.join("cut"));
     let flags = "--bot random --bot greedy --games 30 --sprt elo0=-10,elo1=10 --out";
     for out in [&full, &cut] {
@@ -177,7 +171,7 @@ fn resume_after_a_hard_stop_gives_the_uninterrupted_results() {
 
 #[test]
 fn the_sprt_stops_a_lopsided_match() {
-    let dir = temp_dir("sprt");
+    let dir = temp_dir("tournament-sprt");
     let flags = "--bot search:depth=4 --bot random --size 8x8 --eat 2x2 \
                  --sprt elo0=0,elo1=100,alpha=0.05,beta=0.05 --games 2000 --out";
     let (ok, stdout, stderr) = run(flags, &[&dir]);
@@ -216,7 +210,7 @@ fn bad_flags_are_refused_with_a_reason() {
         let (ok, _, stderr) = run(flags, &[]);
         assert!(!ok && stderr.contains(reason), "{flags}: {stderr}");
     }
-    let dir = temp_dir("twice");
+    let dir = temp_dir("tournament-twice");
     let flags = "--bot random --bot greedy --games 2 --out";
     assert!(run(flags, &[&dir]).0);
     let (ok, _, stderr) = run(flags, &[&dir]);
@@ -226,7 +220,7 @@ fn bad_flags_are_refused_with_a_reason() {
 
 #[test]
 fn ctrl_c_stops_after_writing_what_is_done() {
-    let dir = temp_dir("interrupt");
+    let dir = temp_dir("tournament-interrupt");
     let child = Command::new(env!("CARGO_BIN_EXE_jchomp-bot"))
         .args(
             "tournament --quiet --bot search:depth=3 --bot greedy --size 8x8 --eat 2x2".split(' '),
@@ -267,7 +261,7 @@ fn ctrl_c_stops_after_writing_what_is_done() {
 
 #[test]
 fn a_gauntlet_seats_the_first_bot_in_every_game() {
-    let dir = temp_dir("gauntlet");
+    let dir = temp_dir("tournament-gauntlet");
     let flags = "--bot random --bot greedy --bot level:1 --bot random --gauntlet --players 3 \
                  --rounds 2 --out";
     let (ok, stdout, stderr) = run(flags, &[&dir]);

@@ -1,4 +1,4 @@
-//! A small tournament through a real server: `jchomp_server::run` in this process on
+//! A small tournament through a real server: the test kit's server in this process on
 //! 127.0.0.1:0 with a temporary data directory, and `jchomp-bot tournament --server` playing
 //! every game in a room of it, each bot its own WebSocket connection. The server stores the same
 //! games, and the same tournament in-process plays exactly the same ones.
@@ -9,10 +9,10 @@
 use futures_util::{SinkExt, StreamExt};
 use jchomp_protocol::record::Record;
 use jchomp_protocol::wire::{ClientMessage, ServerMessage};
-use std::path::PathBuf;
+use jchomp_testkit::server::TestServer;
+use jchomp_testkit::temp::TempDir;
 use std::process::Command;
 use std::time::Duration;
-use tokio::net::TcpListener;
 use tokio_tungstenite::tungstenite::Message;
 
 /// The tournament played both against the server and in-process: one group of three bots,
@@ -33,15 +33,6 @@ const TOURNAMENT: [&str; 14] = [
     "--rounds",
     "2",
 ];
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "jchomp-tournament-server-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
 
 /// Asks the server for its stored games (as `list_games` and `get_game` return them).
 async fn stored_games(url: &str) -> Vec<Record> {
@@ -79,25 +70,15 @@ async fn stored_games(url: &str) -> Vec<Record> {
 #[test]
 fn a_small_tournament_plays_every_game_in_a_server_room() {
     let rt = tokio::runtime::Runtime::new().expect("a runtime");
-    let data = temp_dir("data");
-    let listener = rt
-        .block_on(TcpListener::bind("127.0.0.1:0"))
-        .expect("binds");
-    let url = format!("ws://{}/ws", listener.local_addr().expect("address"));
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let settings = jchomp_server::Settings {
-        data_dir: data.clone(),
-        ..jchomp_server::Settings::default()
-    };
-    let server = rt.spawn(jchomp_server::run(listener, settings, async move {
-        let _ = stopped.await;
-    }));
+    let server = rt.block_on(TestServer::start());
+    let url = server.url();
 
-    let out = temp_dir("out");
+    let out_dir = TempDir::new("tournament-out");
+    let out = out_dir.path();
     let output = Command::new(env!("CARGO_BIN_EXE_jchomp-bot"))
         .args(TOURNAMENT)
         .args(["--concurrency", "2", "--server", &url, "--out"])
-        .arg(&out)
+        .arg(out)
         .output()
         .expect("runs jchomp-bot");
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -137,11 +118,12 @@ fn a_small_tournament_plays_every_game_in_a_server_room() {
     }
 
     // The same tournament in-process plays the very same games.
-    let local = temp_dir("local");
+    let local_dir = TempDir::new("tournament-local");
+    let local = local_dir.path();
     let status = Command::new(env!("CARGO_BIN_EXE_jchomp-bot"))
         .args(TOURNAMENT)
         .arg("--out")
-        .arg(&local)
+        .arg(local)
         .output()
         .expect("runs jchomp-bot")
         .status;
@@ -150,16 +132,6 @@ fn a_small_tournament_plays_every_game_in_a_server_room() {
         std::fs::read_to_string(local.join("games.jsonl")).expect("games.jsonl"),
         std::fs::read_to_string(out.join("games.jsonl")).expect("games.jsonl")
     );
-    let _ = std::fs::remove_dir_all(&local);
 
-    let _ = stop.send(());
-    rt.block_on(async {
-        tokio::time::timeout(Duration::from_secs(10), server)
-            .await
-            .expect("the server stops")
-            .expect("joins")
-            .expect("runs cleanly");
-    });
-    let _ = std::fs::remove_dir_all(&out);
-    let _ = std::fs::remove_dir_all(&data);
+    rt.block_on(server.shut_down()).expect("runs cleanly");
 }

@@ -1,7 +1,7 @@
 //! Board flags shared by every command-line tool (`--size 5x6 --eat 1x2 --poison 0,0 --players 2`)
 //! and the parsers behind them.
 
-use crate::rules::{Config, ConfigError, Setup};
+use crate::rules::{Config, ConfigError, Setup, notation};
 
 /// The board configuration flags, as perft, solve, analyze, the bot client, tournaments and the
 /// `jchomp` CLI take them.
@@ -45,23 +45,16 @@ impl BoardArgs {
     }
 }
 
-fn parse_two(s: &str, sep: char, what: &str) -> Result<(i64, i64), String> {
-    let bad = || format!("expected {what}, got {s:?}");
-    let (a, b) = s.split_once(sep).ok_or_else(bad)?;
-    let a = a.trim().parse::<i64>().map_err(|_| bad())?;
-    let b = b.trim().parse::<i64>().map_err(|_| bad())?;
-    Ok((a, b))
-}
-
-/// Parses `AxB` (also `A×B`) into two integers, e.g. a board size `5x6`.
+/// Parses `AxB` (also `A×B`) into two integers, e.g. a board size `5x6`: the rules' notation
+/// token, with its message for clap.
 pub fn parse_pair_x(s: &str) -> Result<(i64, i64), String> {
-    let s = s.replace('×', "x").to_ascii_lowercase();
-    parse_two(&s, 'x', "two numbers as AxB, e.g. 5x6")
+    notation::parse_pair_x(s).map_err(|e| e.to_string())
 }
 
-/// Parses `ROW,COL` into two integers, e.g. a poison cell `0,0`.
+/// Parses `ROW,COL` into two integers, e.g. a poison cell `0,0`: the rules' notation token,
+/// with its message for clap.
 pub fn parse_cell(s: &str) -> Result<(i64, i64), String> {
-    parse_two(s, ',', "a cell as ROW,COL, e.g. 0,0")
+    notation::parse_cell(s).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

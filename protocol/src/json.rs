@@ -28,13 +28,18 @@ pub struct ConfigJson {
 impl ConfigJson {
     /// The JSON form of a validated configuration.
     pub fn new(config: &Config, move_time_ms: Option<u64>) -> ConfigJson {
+        ConfigJson::from_setup(config.to_setup(), move_time_ms)
+    }
+
+    /// The JSON form of a setup, valid or not.
+    pub fn from_setup(setup: Setup, move_time_ms: Option<u64>) -> ConfigJson {
         let Setup {
             rows,
             cols,
             players,
             eat,
             poison,
-        } = config.to_setup();
+        } = setup;
         ConfigJson {
             rows,
             cols,

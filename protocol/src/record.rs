@@ -149,18 +149,10 @@ impl Record {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Config, Setup};
+    use jchomp_testkit::board;
 
     fn game() -> Game {
-        let config = Config::new(&Setup {
-            rows: 4,
-            cols: 5,
-            players: 2,
-            eat: [1, 2],
-            poison: vec![[0, 0]],
-        })
-        .unwrap();
-        let mut g = Game::new(config);
+        let mut g = Game::new(board("4x5 eat 1x2 poison 0,0"));
         for (r, c) in [(3, 3), (1, 1), (2, 0), (0, 3)] {
             g.select(r, c).unwrap();
         }

@@ -247,19 +247,14 @@ impl StoreHandle {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jchomp_protocol::json::{ConfigJson, ResultJson};
+    use jchomp_protocol::json::ResultJson;
+    use jchomp_testkit::config_json;
+    use jchomp_testkit::temp::TempDir;
 
     fn record(id: &str) -> Record {
         Record {
             id: Some(id.to_string()),
-            config: ConfigJson {
-                rows: 4,
-                cols: 4,
-                players: 2,
-                eat: [1, 1],
-                poison: vec![[0, 0]],
-                move_time_ms: None,
-            },
+            config: config_json("4x4 poison 0,0"),
             seats: vec!["a".into(), "b".into()],
             moves: vec![],
             result: Some(ResultJson::Abandoned { loser: 1 }),
@@ -268,17 +263,12 @@ mod tests {
         }
     }
 
-    fn temp_dir(tag: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("jchomp-store-{tag}-{}", uuid::Uuid::new_v4()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
     #[test]
     fn saves_lists_newest_first_and_reopens() {
-        let dir = temp_dir("reopen");
+        let tmp = TempDir::new("store-reopen");
+        let dir = tmp.path();
         {
-            let store = Store::open(&dir).unwrap();
+            let store = Store::open(dir).unwrap();
             store.save(&[record("a"), record("b")]).unwrap();
             store.save(&[record("c")]).unwrap();
             let ids: Vec<String> = store
@@ -290,7 +280,7 @@ mod tests {
             assert_eq!(ids, ["c", "b", "a"]);
             assert_eq!(store.list(2).unwrap().len(), 2);
         }
-        let store = Store::open(&dir).unwrap();
+        let store = Store::open(dir).unwrap();
         assert_eq!(store.get("b").unwrap(), Some(record("b")));
         assert_eq!(store.get("zz").unwrap(), None);
         // Saving an id again replaces the record and makes it the newest.
@@ -302,6 +292,5 @@ mod tests {
             .map(|g| g.game)
             .collect();
         assert_eq!(ids, ["a", "c", "b"]);
-        std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{TestServer, config, settings};
+use common::{TestServer, config_value, settings};
 use jchomp_server::Settings;
 use serde_json::json;
 use std::time::Duration;
@@ -21,7 +21,7 @@ async fn a_bot_with_a_huge_budget_does_not_starve_other_rooms() {
     // The attacker: a big board, a bot told to search 120 plies deep, no move timer.
     let mut attacker = server.client().await;
     attacker
-        .create("x", config(15, 15, 2, [1, 1], &[[0, 0], [14, 14]]))
+        .create("x", config_value("15x15 poison 0,0 poison 14,14"))
         .await;
     attacker
         .send(json!({"type":"add_bot","bot":"search:depth=120"}))
@@ -32,7 +32,7 @@ async fn a_bot_with_a_huge_budget_does_not_starve_other_rooms() {
     tokio::time::sleep(Duration::from_millis(50)).await;
     // A player in another room, against a random bot, waiting for the only bot thread.
     let mut player = server.client().await;
-    player.create("p", config(4, 4, 2, [1, 1], &[[0, 0]])).await;
+    player.create("p", config_value("4x4 poison 0,0")).await;
     player.send(json!({"type":"add_bot","bot":"random"})).await;
     player.until("room").await;
     player.send(json!({"type":"move","row":3,"col":3})).await;

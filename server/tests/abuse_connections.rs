@@ -166,7 +166,7 @@ async fn a_half_open_seat_is_dropped_and_its_game_abandoned() {
     // socket open, as with a peer that vanished without closing).
     let mut ghost = Raw::upgrade(server.addr, "/ws").await;
     ghost
-        .text(&json!({"type":"create_room","name":"ghost","config":common::config(4, 4, 2, [1, 1], &[[0, 0]])}).to_string())
+        .text(&json!({"type":"create_room","name":"ghost","config":common::config_value("4x4 poison 0,0")}).to_string())
         .await;
     let room: serde_json::Value = serde_json::from_str(&ghost.next_text().await.unwrap()).unwrap();
     let room = room["room"].as_str().unwrap().to_string();

@@ -7,7 +7,7 @@ mod abuse_support;
 mod common;
 
 use abuse_support::{Bystanders, Raw, encode, ending_of, still_serving};
-use common::{TestServer, config};
+use common::{TestServer, config_value};
 use serde_json::json;
 use tokio::io::AsyncWriteExt;
 
@@ -17,7 +17,7 @@ async fn floods_of_game_list_requests_do_not_slow_the_game() {
     // A hundred one-move games (a 3×3 bite leaves no room for another: a tie), against a bot.
     let mut host = server.client().await;
     for _ in 0..100 {
-        host.create("host", config(4, 4, 2, [3, 3], &[[3, 3]]))
+        host.create("host", config_value("4x4 eat 3x3 poison 3,3"))
             .await;
         host.send(json!({"type":"add_bot"})).await;
         host.until("room").await;

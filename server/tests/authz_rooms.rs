@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{Client, TestServer, config};
+use common::{Client, TestServer, config_value};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -16,7 +16,7 @@ const QUIET: Duration = Duration::from_millis(100);
 /// A two-player room in play; returns (room, host, guest, host token, guest token).
 async fn playing(server: &TestServer) -> (String, Client, Client, String, String) {
     let mut a = server.client().await;
-    let (room, ta) = a.create("a", config(5, 5, 2, [1, 1], &[[0, 0]])).await;
+    let (room, ta) = a.create("a", config_value("5x5 poison 0,0")).await;
     let mut b = server.client().await;
     let (_, tb, snap) = b.join(&room, "b").await;
     assert_eq!(snap["status"], "playing");
@@ -62,7 +62,9 @@ async fn a_token_dies_with_its_seat_and_its_room() {
     let server = TestServer::start().await;
     // A seat left in a waiting room: its token is gone.
     let mut a = server.client().await;
-    let (room, _) = a.create("a", config(4, 4, 3, [1, 1], &[[0, 0]])).await;
+    let (room, _) = a
+        .create("a", config_value("4x4 poison 0,0 players 3"))
+        .await;
     let mut b = server.client().await;
     let (_, token_b, _) = b.join(&room, "b").await;
     b.send(json!({"type":"leave"})).await;
@@ -105,7 +107,9 @@ async fn a_token_dies_with_its_seat_and_its_room() {
 async fn spectators_cannot_move_add_bots_or_act_for_a_seat() {
     let server = TestServer::start().await;
     let mut a = server.client().await;
-    let (room, _) = a.create("a", config(4, 4, 3, [1, 1], &[[0, 0]])).await;
+    let (room, _) = a
+        .create("a", config_value("4x4 poison 0,0 players 3"))
+        .await;
     let mut eve = server.client().await;
     eve.send(json!({"type":"spectate","room":room})).await;
     eve.expect("room").await;
@@ -142,7 +146,9 @@ async fn spectators_cannot_move_add_bots_or_act_for_a_seat() {
 async fn only_the_host_adds_bots_and_the_role_passes_on() {
     let server = TestServer::start().await;
     let mut a = server.client().await;
-    let (room, _) = a.create("a", config(4, 4, 4, [1, 1], &[[0, 0]])).await;
+    let (room, _) = a
+        .create("a", config_value("4x4 poison 0,0 players 4"))
+        .await;
     let mut b = server.client().await;
     b.join(&room, "b").await;
     a.expect("room").await;
@@ -203,7 +209,9 @@ async fn a_resumed_seat_shuts_out_the_old_connection_for_good() {
 async fn no_token_reaches_anyone_but_its_owner() {
     let server = TestServer::start().await;
     let mut a = server.client().await;
-    let (room, ta) = a.create("a", config(4, 4, 3, [1, 1], &[[0, 0]])).await;
+    let (room, ta) = a
+        .create("a", config_value("4x4 poison 0,0 players 3"))
+        .await;
     let mut watcher = server.client().await;
     watcher.send(json!({"type":"spectate","room":room})).await;
     watcher.expect("room").await;

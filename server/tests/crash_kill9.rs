@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{Client, config, local_game, pick};
+use common::{Client, config_value, local_game, pick};
 use jchomp_protocol::record::Record;
 use serde_json::json;
 use std::net::SocketAddr;
@@ -41,7 +41,7 @@ fn spawn_server(dir: &Path) -> (Server, SocketAddr) {
 /// Two clients playing game after game until the server dies; pushes the id of every game
 /// whose final snapshot reached both players.
 async fn play_games(addr: SocketAddr, finished: Arc<Mutex<Vec<String>>>, seen: Arc<Notify>) {
-    let cfg = config(4, 5, 2, [1, 1], &[[0, 0]]);
+    let cfg = config_value("4x5 poison 0,0");
     let mut a = Client::connect(addr).await;
     let mut b = Client::connect(addr).await;
     loop {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{TestServer, config, settings};
+use common::{TestServer, config_value, settings};
 use futures_util::SinkExt;
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
@@ -57,28 +57,22 @@ async fn invalid_configs_name_field_range_and_value() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     let cases = [
+        (config_value("3x4 poison 0,0"), "rows must be 4–15, got 3"),
+        (config_value("4x16 poison 0,0"), "cols must be 4–15, got 16"),
         (
-            config(3, 4, 2, [1, 1], &[[0, 0]]),
-            "rows must be 4–15, got 3",
-        ),
-        (
-            config(4, 16, 2, [1, 1], &[[0, 0]]),
-            "cols must be 4–15, got 16",
-        ),
-        (
-            config(4, 4, 5, [1, 1], &[[0, 0]]),
+            config_value("4x4 poison 0,0 players 5"),
             "players must be 2–4, got 5",
         ),
         (
-            config(4, 4, 2, [0, 1], &[[0, 0]]),
+            config_value("4x4 eat 0x1 poison 0,0"),
             "eat[0] must be 1–3, got 0",
         ),
         (
-            config(4, 4, 2, [1, 1], &[]),
+            json!({"rows":4,"cols":4,"players":2,"eat":[1,1],"poison":[]}),
             "poison must list 1–4 cells, got 0",
         ),
         (
-            config(4, 4, 2, [1, 1], &[[4, 0]]),
+            config_value("4x4 poison 4,0"),
             "poison[0] must lie inside the 4×4 board (row 0–3, col 0–3), got [4,0]",
         ),
         (
@@ -116,12 +110,12 @@ async fn room_errors_and_forbidden_requests() {
     a.send(json!({"type":"get_game","game":"nope"})).await;
     a.expect_error("no_such_game").await;
 
-    let (room, _) = a.create("a", config(4, 4, 2, [1, 1], &[[0, 0]])).await;
+    let (room, _) = a.create("a", config_value("4x4 poison 0,0")).await;
     // Joining your own room again, or creating another while seated in a waiting room.
     a.send(json!({"type":"join_room","room":room,"name":"a2"}))
         .await;
     a.expect_error("forbidden").await;
-    a.send(json!({"type":"create_room","name":"a","config":config(4, 4, 2, [1, 1], &[[0, 0]])}))
+    a.send(json!({"type":"create_room","name":"a","config":config_value("4x4 poison 0,0")}))
         .await;
     let e = a.expect_error("forbidden").await;
     assert!(
@@ -153,9 +147,9 @@ async fn room_and_connection_caps() {
     })
     .await;
     let mut a = server.client().await;
-    a.create("a", config(4, 4, 2, [1, 1], &[[0, 0]])).await;
+    a.create("a", config_value("4x4 poison 0,0")).await;
     let mut b = server.client().await;
-    b.send(json!({"type":"create_room","name":"b","config":config(4, 4, 2, [1, 1], &[[0, 0]])}))
+    b.send(json!({"type":"create_room","name":"b","config":config_value("4x4 poison 0,0")}))
         .await;
     b.expect_error("server_full").await;
     // A third connection is refused with HTTP 503.
@@ -213,7 +207,7 @@ async fn an_oversized_frame_closes_with_1009_and_others_carry_on() {
 async fn hostile_input_never_hurts_the_server() {
     let server = TestServer::start().await;
     let mut a = server.client().await;
-    let (room, _) = a.create("a", config(4, 4, 2, [2, 2], &[[0, 0]])).await;
+    let (room, _) = a.create("a", config_value("4x4 eat 2x2 poison 0,0")).await;
     let mut b = server.client().await;
     b.join(&room, "b").await;
     a.expect("room").await;

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Client, TestServer, config, play_out};
+use common::{Client, TestServer, config_value, play_out, timed_config_value};
 use serde_json::json;
 
 /// Creates a room for `cfg`, fills it with people, and returns the room id, the clients
@@ -38,7 +38,7 @@ async fn full_room(server: &TestServer, cfg: &serde_json::Value) -> (String, Vec
 #[tokio::test]
 async fn two_player_game_to_poison() {
     let server = TestServer::start().await;
-    let cfg = config(4, 5, 2, [1, 2], &[[0, 0]]);
+    let cfg = config_value("4x5 eat 1x2 poison 0,0");
     let mut a = server.client().await;
     let (room, _) = a.create("alice", cfg.clone()).await;
     let mut b = server.client().await;
@@ -61,14 +61,29 @@ async fn two_player_game_to_poison() {
     assert_eq!(a_snap, snap);
     let version = snap["version"].as_u64().unwrap();
     let end = play_out(&mut [a, b], &cfg, version).await;
-    assert!(end["result"]["kind"] == "poisoned" || end["result"]["kind"] == "tie");
+    // play_out checked the result and the number of moves; the final snapshot must also list
+    // as eaten exactly the two cells (1×2) of every move, and nobody to move.
+    let mut expected: Vec<[u64; 2]> = end["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| {
+            let (row, col) = (m["row"].as_u64().unwrap(), m["col"].as_u64().unwrap());
+            [[row, col], [row, col + 1]]
+        })
+        .collect();
+    expected.sort_unstable();
+    let mut eaten: Vec<[u64; 2]> = serde_json::from_value(end["eaten"].clone()).unwrap();
+    eaten.sort_unstable();
+    assert_eq!(eaten, expected);
+    assert_eq!(end["to_move"], json!(null));
 }
 
 #[tokio::test]
 async fn three_and_four_player_games() {
     let server = TestServer::start().await;
     for players in [3, 4] {
-        let cfg = config(5, 6, players, [1, 1], &[[0, 0], [4, 5]]);
+        let cfg = config_value(&format!("5x6 poison 0,0 poison 4,5 players {players}"));
         let (_, mut clients, version) = full_room(&server, &cfg).await;
         let end = play_out(&mut clients, &cfg, version).await;
         assert_eq!(end["result"]["kind"], "poisoned");
@@ -80,7 +95,7 @@ async fn three_and_four_player_games() {
 async fn a_move_that_leaves_no_selection_is_a_tie() {
     let server = TestServer::start().await;
     // Every 2×2 block of a 4×4 board covers a centre cell: eating the centre ends the game.
-    let cfg = config(4, 4, 2, [2, 2], &[[0, 0]]);
+    let cfg = config_value("4x4 eat 2x2 poison 0,0");
     let (_, mut clients, version) = full_room(&server, &cfg).await;
     clients[0]
         .send(json!({"type":"move","row":1,"col":1}))
@@ -101,7 +116,7 @@ async fn a_move_that_leaves_no_selection_is_a_tie() {
 #[tokio::test]
 async fn spectators_see_everything_and_cannot_move() {
     let server = TestServer::start().await;
-    let cfg = config(4, 4, 2, [1, 1], &[[3, 3]]);
+    let cfg = config_value("4x4 poison 3,3");
     let (room, mut clients, version) = full_room(&server, &cfg).await;
     let mut spectator = server.client().await;
     spectator.send(json!({"type":"spectate","room":room})).await;
@@ -139,8 +154,7 @@ async fn the_room_list_shows_rooms_seats_and_status() {
     let mut a = server.client().await;
     a.send(json!({"type":"list_rooms"})).await;
     assert_eq!(a.expect("rooms").await["rooms"], json!([]));
-    let cfg =
-        json!({"rows":6,"cols":7,"players":2,"eat":[1,2],"poison":[[0,0]],"move_time_ms":30000});
+    let cfg = timed_config_value("6x7 eat 1x2 poison 0,0", 30_000);
     let (room, _) = a.create("alice", cfg.clone()).await;
     let mut b = server.client().await;
     b.send(json!({"type":"list_rooms"})).await;
@@ -160,13 +174,14 @@ async fn many_rooms_in_parallel() {
     let games = (0..40).map(|i| {
         let server = &server;
         async move {
-            let cfg = config(
+            let cfg = config_value(&format!(
+                "{}x{} eat {}x{} poison 0,0 players {}",
                 4 + i % 5,
                 4 + i % 7,
-                2 + i % 3,
-                [1 + i % 2, 1 + i % 3],
-                &[[0, 0]],
-            );
+                1 + i % 2,
+                1 + i % 3,
+                2 + i % 3
+            ));
             let (_, mut clients, version) = full_room(server, &cfg).await;
             play_out(&mut clients, &cfg, version).await
         }

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{TestServer, config, settings};
+use common::{TestServer, config_value, settings};
 use futures_util::SinkExt;
 use jchomp_server::Settings;
 use serde_json::json;
@@ -82,7 +82,7 @@ async fn a_stalled_reader_is_dropped_and_never_delays_its_room() {
     .await;
     let _owners = many_rooms(&server).await;
     let mut a = server.client().await;
-    let cfg = config(8, 8, 2, [1, 1], &[[0, 0]]);
+    let cfg = config_value("8x8 poison 0,0");
     let (room, _) = a.create("a", cfg).await;
     let mut b = server.client().await;
     b.join(&room, "b").await;

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{TestServer, config};
+use common::{TestServer, config_value};
 use serde_json::json;
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
@@ -33,9 +33,9 @@ async fn metrics_count_connections_rooms_games_and_moves() {
     assert_eq!(status, "HTTP/1.1 200 OK");
     assert!(body.contains("# TYPE jchomp_connections gauge"), "{body}");
     let mut a = server.client().await;
-    let (room, _) = a.create("a", config(4, 4, 2, [1, 1], &[[0, 0]])).await;
+    let (room, _) = a.create("a", config_value("4x4 poison 0,0")).await;
     let mut w = server.client().await;
-    w.create("w", config(4, 4, 2, [1, 1], &[[0, 0]])).await;
+    w.create("w", config_value("4x4 poison 0,0")).await;
     let mut b = server.client().await;
     b.join(&room, "b").await;
     a.expect("room").await;
@@ -66,7 +66,7 @@ async fn metrics_count_connections_rooms_games_and_moves() {
 async fn shutdown_tells_clients_and_returns_quickly() {
     let server = TestServer::start().await;
     let mut a = server.client().await;
-    a.create("a", config(4, 4, 2, [1, 1], &[[0, 0]])).await;
+    a.create("a", config_value("4x4 poison 0,0")).await;
     // A client that never reads does not hold the shutdown up for long either.
     let mut silent = server.client().await;
     silent.send(json!({"type":"list_rooms"})).await;
@@ -85,7 +85,7 @@ async fn the_binary_exits_cleanly_on_sigterm_even_while_a_bot_thinks() {
     let (mut child, addr) = common::spawn_binary(&dir, &["--grace-secs", "5"], "error");
     // A bot that would think for a minute.
     let mut a = common::Client::connect(addr).await;
-    a.create("a", config(15, 15, 2, [1, 1], &[[0, 0]])).await;
+    a.create("a", config_value("15x15 poison 0,0")).await;
     a.send(json!({"type":"add_bot","bot":"search:time=60s"}))
         .await;
     a.expect("room").await;

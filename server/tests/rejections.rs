@@ -4,14 +4,14 @@
 
 mod common;
 
-use common::{Client, TestServer, config};
+use common::{Client, TestServer, config_value};
 use serde_json::json;
 use std::time::Duration;
 
 /// A 2-player 5×5 room with eat 2×2, seats filled; returns (room, seat 0, seat 1).
 async fn playing(server: &TestServer) -> (String, Client, Client) {
     let mut a = server.client().await;
-    let (room, _) = a.create("a", config(5, 5, 2, [2, 2], &[[4, 4]])).await;
+    let (room, _) = a.create("a", config_value("5x5 eat 2x2 poison 4,4")).await;
     let mut b = server.client().await;
     b.join(&room, "b").await;
     a.expect("room").await;
@@ -32,7 +32,7 @@ async fn every_reason_in_order() {
 
     // not_playing beats out_of_range while the room waits.
     let mut w = server.client().await;
-    w.create("w", config(4, 4, 2, [1, 1], &[[0, 0]])).await;
+    w.create("w", config_value("4x4 poison 0,0")).await;
     w.send(mv(99, 99)).await;
     let r = w.expect_rejected("not_playing").await;
     assert!(

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{TestServer, config, local_game, pick};
+use common::{TestServer, config_value, local_game, pick};
 use futures_util::StreamExt;
 use serde_json::json;
 use std::time::Duration;
@@ -14,7 +14,7 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 async fn resume_takes_over_the_seat_and_closes_the_older_connection() {
     let server = TestServer::start().await;
     let mut a = server.client().await;
-    let (room, _) = a.create("a", config(4, 4, 2, [1, 1], &[[3, 3]])).await;
+    let (room, _) = a.create("a", config_value("4x4 poison 3,3")).await;
     let mut b = server.client().await;
     let (_, token, snap) = b.join(&room, "b").await;
     a.expect("room").await;
@@ -60,7 +60,9 @@ async fn resume_takes_over_the_seat_and_closes_the_older_connection() {
 async fn leave_frees_a_waiting_seat_and_abandons_a_game() {
     let server = TestServer::start().await;
     let mut a = server.client().await;
-    let (room, _) = a.create("a", config(4, 4, 3, [1, 1], &[[3, 3]])).await;
+    let (room, _) = a
+        .create("a", config_value("4x4 poison 3,3 players 3"))
+        .await;
     let mut b = server.client().await;
     let (_, token, _) = b.join(&room, "b").await;
     a.expect("room").await;
@@ -88,7 +90,7 @@ async fn leave_frees_a_waiting_seat_and_abandons_a_game() {
     assert_eq!(end["seats"][2]["connected"], false);
     assert_eq!(b.expect("room").await["result"], end["result"]);
     // From a finished room one may go straight to another.
-    a.create("a", config(4, 4, 2, [1, 1], &[[0, 0]])).await;
+    a.create("a", config_value("4x4 poison 0,0")).await;
 }
 
 #[tokio::test]
@@ -96,7 +98,7 @@ async fn the_host_plays_whole_games_against_bots() {
     let server = TestServer::start().await;
     for spec in [None, Some("random"), Some("greedy"), Some("level:1")] {
         let mut a = server.client().await;
-        let cfg = config(5, 5, 3, [1, 1], &[[4, 4]]);
+        let cfg = config_value("5x5 poison 4,4 players 3");
         a.create("host", cfg.clone()).await;
         for _ in 0..2 {
             let msg = match spec {
@@ -134,7 +136,7 @@ async fn the_host_plays_whole_games_against_bots() {
 async fn a_bad_bot_spec_is_a_bad_request_listing_the_valid_forms() {
     let server = TestServer::start().await;
     let mut a = server.client().await;
-    a.create("host", config(4, 4, 2, [1, 1], &[[0, 0]])).await;
+    a.create("host", config_value("4x4 poison 0,0")).await;
     a.send(json!({"type":"add_bot","bot":"grandmaster"})).await;
     let e = a.expect_error("bad_request").await;
     assert!(e["message"].as_str().unwrap().contains("random"), "{e}");
@@ -144,7 +146,7 @@ async fn a_bad_bot_spec_is_a_bad_request_listing_the_valid_forms() {
 async fn a_spectator_may_take_a_free_seat() {
     let server = TestServer::start().await;
     let mut a = server.client().await;
-    let (room, _) = a.create("a", config(4, 4, 2, [1, 1], &[[0, 0]])).await;
+    let (room, _) = a.create("a", config_value("4x4 poison 0,0")).await;
     let mut s = server.client().await;
     s.send(json!({"type":"spectate","room":room})).await;
     assert_eq!(s.expect("room").await["status"], "waiting");
@@ -157,7 +159,9 @@ async fn a_spectator_may_take_a_free_seat() {
 async fn a_full_room_admits_nobody_even_in_a_race() {
     let server = TestServer::start().await;
     let mut a = server.client().await;
-    let (room, _) = a.create("a", config(4, 4, 4, [1, 1], &[[0, 0]])).await;
+    let (room, _) = a
+        .create("a", config_value("4x4 poison 0,0 players 4"))
+        .await;
     let mut clients = Vec::new();
     for _ in 0..12 {
         clients.push(server.client().await);

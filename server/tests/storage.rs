@@ -4,16 +4,14 @@
 
 mod common;
 
-use common::{Client, TestServer, config, settings};
+use common::{Client, TestServer, config_value, settings, timed_config_value};
 use jchomp_protocol::record::Record;
 use serde_json::{Value, json};
 use std::time::Duration;
 
 /// Plays a one-move game (seat 0 eats the poison) and returns the room id.
 async fn quick_game(a: &mut Client, b: &mut Client, addr_name: &str) -> String {
-    let (room, _) = a
-        .create(addr_name, config(4, 4, 2, [1, 1], &[[0, 0]]))
-        .await;
+    let (room, _) = a.create(addr_name, config_value("4x4 poison 0,0")).await;
     b.join(&room, "bob").await;
     a.expect("room").await;
     a.send(json!({"type":"move","row":0,"col":0})).await;
@@ -77,7 +75,7 @@ async fn finished_games_are_listed_newest_first_and_fetched_as_records() {
 async fn abandoned_and_timed_out_games_are_stored_too() {
     let server = TestServer::start().await;
     let mut a = server.client().await;
-    let cfg = json!({"rows":4,"cols":4,"players":2,"eat":[1,1],"poison":[[0,0]],"move_time_ms":50});
+    let cfg = timed_config_value("4x4 poison 0,0", 50);
     let (room, _) = a.create("a", cfg).await;
     let mut b = server.client().await;
     b.join(&room, "b").await;
@@ -114,15 +112,12 @@ async fn records_survive_a_graceful_restart() {
     let games = wait_listed(&mut c, &room).await;
     assert_eq!(games.len(), 1);
     // A second server cannot open the same database while the first holds it.
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let clash = jchomp_server::run(
-        listener,
-        jchomp_server::Settings {
-            data_dir: server.data_dir.clone(),
-            ..jchomp_server::Settings::default()
-        },
-        std::future::pending(),
-    )
+    let clash = TestServer::start_with(jchomp_server::Settings {
+        data_dir: server.data_dir.clone(),
+        ..jchomp_server::Settings::default()
+    })
+    .await
+    .stop()
     .await;
     assert!(
         matches!(clash, Err(jchomp_server::ServerError::Store { .. })),

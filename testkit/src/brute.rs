@@ -1,6 +1,8 @@
-//! An independent brute-force model of JChomp for the tests: cells in a set, rectangles checked
-//! cell by cell, no bitboards, plus a memoised exact solver for two players.
+//! The exact two-player solver, played out on the one brute-force model of the rules
+//! ([`crate::model`]): every line tried, positions memoised by the cells eaten.
 
+use crate::model::{self, Model};
+use jchomp_rules::Cell;
 use std::collections::{BTreeSet, HashMap};
 
 /// Outcome for the seat to move.
@@ -14,194 +16,105 @@ pub enum Outcome {
     Loss,
 }
 
-/// A board described plainly.
-#[derive(Clone, Debug)]
-pub struct Model {
-    pub rows: u8,
-    pub cols: u8,
-    pub eat: (u8, u8),
-    pub poison: Vec<(u8, u8)>,
-}
-
-/// The cells not yet eaten.
-pub type Cells = BTreeSet<(u8, u8)>;
-
-impl Model {
-    pub fn new(rows: u8, cols: u8, eat: (u8, u8), poison: &[(u8, u8)]) -> Model {
-        Model {
-            rows,
-            cols,
-            eat,
-            poison: poison.to_vec(),
+impl Outcome {
+    /// The same result seen by the other seat.
+    fn flip(self) -> Outcome {
+        match self {
+            Outcome::Win => Outcome::Loss,
+            Outcome::Tie => Outcome::Tie,
+            Outcome::Loss => Outcome::Win,
         }
-    }
-
-    /// Every cell of the board.
-    pub fn start(&self) -> Cells {
-        let mut s = Cells::new();
-        for r in 0..self.rows {
-            for c in 0..self.cols {
-                s.insert((r, c));
-            }
-        }
-        s
-    }
-
-    /// The cells of the rectangle anchored at (r, c), or `None` if it leaves the board.
-    pub fn rect(&self, r: u8, c: u8) -> Option<Vec<(u8, u8)>> {
-        if r + self.eat.0 > self.rows || c + self.eat.1 > self.cols {
-            return None;
-        }
-        let mut v = Vec::new();
-        for i in 0..self.eat.0 {
-            for j in 0..self.eat.1 {
-                v.push((r + i, c + j));
-            }
-        }
-        Some(v)
-    }
-
-    /// Valid selections, row by row.
-    pub fn moves(&self, cells: &Cells) -> Vec<(u8, u8)> {
-        let mut out = Vec::new();
-        for r in 0..self.rows {
-            for c in 0..self.cols {
-                if let Some(rect) = self.rect(r, c)
-                    && rect.iter().all(|x| cells.contains(x))
-                {
-                    out.push((r, c));
-                }
-            }
-        }
-        out
-    }
-
-    /// Makes a selection: the cells left and whether it ate poison.
-    pub fn play(&self, cells: &Cells, m: (u8, u8)) -> (Cells, bool) {
-        let mut next = cells.clone();
-        let mut poisoned = false;
-        for x in self.rect(m.0, m.1).unwrap_or_default() {
-            next.remove(&x);
-            poisoned |= self.poison.contains(&x);
-        }
-        (next, poisoned)
-    }
-
-    /// perft as issue 2 defines it.
-    pub fn perft(&self, cells: &Cells, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let moves = self.moves(cells);
-        if moves.is_empty() {
-            return 1;
-        }
-        moves
-            .into_iter()
-            .map(|m| {
-                let (next, poisoned) = self.play(cells, m);
-                if poisoned {
-                    1
-                } else {
-                    self.perft(&next, depth - 1)
-                }
-            })
-            .sum()
-    }
-
-    /// Exact two-player value for the seat to move and plies to the end (winners hurry, losers
-    /// delay; for a tie the plies are whatever line was found first).
-    pub fn solve(
-        &self,
-        cells: &Cells,
-        memo: &mut HashMap<Cells, (Outcome, u32)>,
-    ) -> (Outcome, u32) {
-        if let Some(&v) = memo.get(cells) {
-            return v;
-        }
-        let moves = self.moves(cells);
-        let mut best: Option<(Outcome, u32)> = None;
-        for m in moves {
-            let (next, poisoned) = self.play(cells, m);
-            let mine = if poisoned {
-                (Outcome::Loss, 1)
-            } else if self.moves(&next).is_empty() {
-                (Outcome::Tie, 1)
-            } else {
-                let (o, p) = self.solve(&next, memo);
-                let flipped = match o {
-                    Outcome::Win => Outcome::Loss,
-                    Outcome::Tie => Outcome::Tie,
-                    Outcome::Loss => Outcome::Win,
-                };
-                (flipped, p + 1)
-            };
-            best = Some(match best {
-                None => mine,
-                Some(b) => better(b, mine),
-            });
-        }
-        let v = best.unwrap_or((Outcome::Tie, 0));
-        memo.insert(cells.clone(), v);
-        v
-    }
-
-    /// Value of every valid selection for the seat to move, in board order.
-    pub fn analyze(
-        &self,
-        cells: &Cells,
-        memo: &mut HashMap<Cells, (Outcome, u32)>,
-    ) -> Vec<((u8, u8), Outcome, u32)> {
-        self.moves(cells)
-            .into_iter()
-            .map(|m| {
-                let (next, poisoned) = self.play(cells, m);
-                if poisoned {
-                    (m, Outcome::Loss, 1)
-                } else if self.moves(&next).is_empty() {
-                    (m, Outcome::Tie, 1)
-                } else {
-                    let (o, p) = self.solve(&next, memo);
-                    let o = match o {
-                        Outcome::Win => Outcome::Loss,
-                        Outcome::Tie => Outcome::Tie,
-                        Outcome::Loss => Outcome::Win,
-                    };
-                    (m, o, p + 1)
-                }
-            })
-            .collect()
     }
 }
 
-/// The better of two results for the seat choosing.
+/// A selection as (row, col), as the model takes it.
+pub type Selection = (i64, i64);
+
+/// Values already found on one board, by the cells eaten: outcome and plies to the end.
+pub type Memo = HashMap<BTreeSet<(i64, i64)>, (Outcome, u32)>;
+
+/// The engine's cell for a selection of the model, so that a test can set the two side by side.
+pub fn cell((row, col): Selection) -> Cell {
+    Cell::new(
+        u8::try_from(row).expect("a row on the board"),
+        u8::try_from(col).expect("a column on the board"),
+    )
+}
+
+/// The value of the valid selection `m` for the seat making it.
+fn value_of(game: &Model, m: Selection, memo: &mut Memo) -> (Outcome, u32) {
+    let next = game.after(m.0, m.1);
+    match next.outcome {
+        Some(model::Outcome::Poisoned(_)) => (Outcome::Loss, 1),
+        Some(model::Outcome::Tie) => (Outcome::Tie, 1),
+        None => {
+            let (o, p) = solve(&next, memo);
+            (o.flip(), p + 1)
+        }
+    }
+}
+
+/// Exact two-player value for the seat to move and plies to the end (winners hurry, losers
+/// delay; for a tie the plies are whatever line was found first). A finished game is a tie in
+/// no plies.
+pub fn solve(game: &Model, memo: &mut Memo) -> (Outcome, u32) {
+    assert_eq!(game.players, 2, "the brute-force solver plays two players");
+    if let Some(&v) = memo.get(&game.eaten) {
+        return v;
+    }
+    let v = game
+        .valid()
+        .into_iter()
+        .map(|m| value_of(game, m, memo))
+        .reduce(better)
+        .unwrap_or((Outcome::Tie, 0));
+    memo.insert(game.eaten.clone(), v);
+    v
+}
+
+/// Value of every valid selection for the seat to move, in board order.
+pub fn analyze(game: &Model, memo: &mut Memo) -> Vec<(Selection, Outcome, u32)> {
+    assert_eq!(game.players, 2, "the brute-force solver plays two players");
+    game.valid()
+        .into_iter()
+        .map(|m| {
+            let (o, p) = value_of(game, m, memo);
+            (m, o, p)
+        })
+        .collect()
+}
+
+/// The better of two results for the seat choosing (the first one when they are as good).
 fn better(a: (Outcome, u32), b: (Outcome, u32)) -> (Outcome, u32) {
     let rank = |(o, p): (Outcome, u32)| -> i64 {
         match o {
-            Outcome::Win => 2_000 - p as i64,
+            Outcome::Win => 2_000 - i64::from(p),
             Outcome::Tie => 0,
-            Outcome::Loss => -2_000 + p as i64,
+            Outcome::Loss => -2_000 + i64::from(p),
         }
     };
     if rank(b) > rank(a) { b } else { a }
 }
 
-/// The engine's configuration for the same board (two players), so that tests can set the
-/// engine and the model side by side. The model itself uses nothing of the engine.
-pub fn engine_config(m: &Model) -> jchomp_protocol::rules::Config {
-    let setup = jchomp_protocol::rules::Setup {
-        rows: m.rows as i64,
-        cols: m.cols as i64,
-        players: 2,
-        eat: [m.eat.0 as i64, m.eat.1 as i64],
-        poison: m
-            .poison
-            .iter()
-            .map(|&(r, c)| [r as i64, c as i64])
-            .collect(),
-    };
-    match jchomp_protocol::rules::Config::new(&setup) {
-        Ok(config) => config,
-        Err(e) => panic!("the model's board is not a valid configuration: {e}"),
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board;
+
+    #[test]
+    fn eating_the_last_safe_cell_wins_and_poison_loses() {
+        // 4×4, 1×1 eats, poison in the corner: 15 safe cells, so the first player eats the
+        // last safe one and the second must take the poison.
+        let game = Model::start(&board("4x4 poison 0,0"));
+        let mut memo = Memo::new();
+        assert_eq!(solve(&game, &mut memo), (Outcome::Win, 16));
+        let values = analyze(&game, &mut memo);
+        assert_eq!(values.len(), 16);
+        assert_eq!(values[0], ((0, 0), Outcome::Loss, 1));
+        assert!(
+            values[1..]
+                .iter()
+                .all(|&(_, o, p)| (o, p) == (Outcome::Win, 16))
+        );
     }
 }

@@ -1,10 +1,11 @@
-//! JChomp's test kit, used only by tests, benchmarks and fuzz targets: the one brute-force model
-//! of the rules ([`model`]) and the exact solver built on it ([`brute`]), the checks the fuzz
-//! targets run ([`checks`]), temporary directories ([`temp`]) and, with the `server` feature, the
-//! real server started in-process on `127.0.0.1:0` with a small test client ([`server`]).
+//! JChomp's test kit, used only by tests, benchmarks and fuzz targets: boards from one line of
+//! notation ([`board`], [`config_json`], [`timed_config_json`]), the one brute-force model of the rules ([`model`]) and
+//! the exact solver played on it ([`brute`]), the checks the fuzz targets run ([`checks`]),
+//! temporary directories ([`temp`]) and, with the `server` feature, the real server started
+//! in-process on `127.0.0.1:0` with a small test client ([`server`]).
 //!
 //! Code here may panic on anything unexpected: a panic is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 pub mod brute;
 pub mod checks;
@@ -12,3 +13,32 @@ pub mod model;
 #[cfg(feature = "server")]
 pub mod server;
 pub mod temp;
+
+use jchomp_protocol::json::ConfigJson;
+use jchomp_rules::{Config, Setup};
+
+/// The configuration a board notation names, e.g. `board("6x7 eat 1x2 poison 0,0")`; panics
+/// on a board that does not parse or breaks a rule.
+pub fn board(notation: &str) -> Config {
+    notation
+        .parse()
+        .unwrap_or_else(|e| panic!("{notation:?} is not a valid board: {e}"))
+}
+
+/// The JSON configuration (no move timer) for a board notation, as a client would send it. The
+/// numbers are not checked against the rules, so that a test can send a board the server must
+/// refuse, e.g. `config_json("3x4")`; panics on a text that does not parse.
+pub fn config_json(notation: &str) -> ConfigJson {
+    let setup: Setup = notation
+        .parse()
+        .unwrap_or_else(|e| panic!("{notation:?} is not a board: {e}"));
+    ConfigJson::from_setup(setup, None)
+}
+
+/// [`config_json`] with a move timer of `move_time_ms` for each seat.
+pub fn timed_config_json(notation: &str, move_time_ms: u64) -> ConfigJson {
+    ConfigJson {
+        move_time_ms: Some(move_time_ms),
+        ..config_json(notation)
+    }
+}

@@ -1,6 +1,11 @@
-//! An independent brute-force model of the JChomp rules: cells in a set, every check done cell by
-//! cell, no bit tricks. The tests and benchmarks hold the fast engine against it.
+//! The one brute-force model of the JChomp rules: cells in a set, every check done cell by cell,
+//! no bit tricks. The tests, benchmarks and fuzz checks hold the fast engine against it, and the
+//! exact solver ([`crate::brute`]) plays on it.
+//!
+//! A model game may start from a [`Config`], but only reads its numbers: nothing of the engine
+//! (`Position`, `Bits`) decides anything here.
 
+use jchomp_rules::Config;
 use std::collections::BTreeSet;
 
 /// How a model game ended.
@@ -15,13 +20,21 @@ pub enum Outcome {
 /// A game in the model.
 #[derive(Clone, Debug)]
 pub struct Model {
+    /// Board rows.
     pub rows: i64,
+    /// Board columns.
     pub cols: i64,
+    /// Number of seats.
     pub players: i64,
+    /// Eat size as (rows, cols).
     pub eat: (i64, i64),
+    /// The poison cells as (row, col).
     pub poison: BTreeSet<(i64, i64)>,
+    /// The cells eaten so far.
     pub eaten: BTreeSet<(i64, i64)>,
+    /// The seat to move (meaningless once the game is over).
     pub to_move: i64,
+    /// How the game ended, once it has.
     pub outcome: Option<Outcome>,
 }
 
@@ -38,6 +51,23 @@ impl Model {
             to_move: 0,
             outcome: None,
         }
+    }
+
+    /// A fresh game on the board of a configuration (its sizes, players, eat and poison only).
+    pub fn start(config: &Config) -> Self {
+        let (eat_rows, eat_cols) = config.eat();
+        let poison: Vec<(i64, i64)> = config
+            .poison()
+            .iter()
+            .map(|c| (i64::from(c.row), i64::from(c.col)))
+            .collect();
+        Model::new(
+            config.rows().into(),
+            config.cols().into(),
+            config.players().into(),
+            (eat_rows.into(), eat_cols.into()),
+            &poison,
+        )
     }
 
     fn rectangle(&self, r: i64, c: i64) -> Vec<(i64, i64)> {
@@ -101,6 +131,20 @@ impl Model {
             self.to_move = (self.to_move + 1) % self.players;
         }
         Ok(())
+    }
+
+    /// The game after a selection that must be valid.
+    pub fn after(&self, r: i64, c: i64) -> Model {
+        let mut next = self.clone();
+        if let Err(why) = next.select(r, c) {
+            panic!("({r}, {c}) is not a valid selection: {why}");
+        }
+        next
+    }
+
+    /// Whether the game ended with a seat eating poison.
+    pub fn poisoned(&self) -> bool {
+        matches!(self.outcome, Some(Outcome::Poisoned(_)))
     }
 
     /// perft as the foundation defines it.

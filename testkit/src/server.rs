@@ -1,5 +1,6 @@
 //! The real server started in this process on `127.0.0.1:0` with a temporary data directory,
-//! and a small WebSocket client that speaks the JSON protocol as raw JSON values.
+//! the one way every test starts it; and a small WebSocket client that speaks the JSON protocol
+//! as raw JSON values.
 
 use futures_util::{SinkExt, StreamExt};
 use jchomp_server::{ServerError, Settings};
@@ -24,6 +25,17 @@ pub fn temp_dir() -> PathBuf {
     crate::temp::temp_dir("server-test")
 }
 
+/// The JSON configuration for a board notation, as a client sends it in `create_room`, e.g.
+/// `config_value("4x4 players 3")` (unchecked: see [`crate::config_json`]).
+pub fn config_value(notation: &str) -> Value {
+    serde_json::to_value(crate::config_json(notation)).unwrap()
+}
+
+/// [`config_value`] with a move timer of `move_time_ms` for each seat.
+pub fn timed_config_value(notation: &str, move_time_ms: u64) -> Value {
+    serde_json::to_value(crate::timed_config_json(notation, move_time_ms)).unwrap()
+}
+
 /// Default settings with a temporary data directory.
 pub fn settings() -> Settings {
     Settings {
@@ -32,9 +44,11 @@ pub fn settings() -> Settings {
     }
 }
 
-/// A server running in this process.
+/// A server running in this process: stopped, and its data directory removed, when dropped.
 pub struct TestServer {
+    /// The address it listens on.
     pub addr: SocketAddr,
+    /// Its data directory.
     pub data_dir: PathBuf,
     stop: Option<oneshot::Sender<()>>,
     handle: Option<JoinHandle<Result<(), ServerError>>>,
@@ -47,7 +61,8 @@ impl TestServer {
         TestServer::start_with(settings()).await
     }
 
-    /// Starts a server with these settings.
+    /// Starts a server with these settings (their data directory is the server's, removed when
+    /// it is dropped: take it from [`settings`] or [`temp_dir`]).
     pub async fn start_with(settings: Settings) -> TestServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
@@ -88,6 +103,14 @@ impl TestServer {
             .unwrap()
     }
 
+    /// Shuts the server down, waits for `run` to return, then removes the data directory.
+    pub async fn shut_down(self) -> Result<(), ServerError> {
+        let dir = self.data_dir.clone();
+        let result = self.stop().await;
+        let _ = std::fs::remove_dir_all(dir);
+        result
+    }
+
     /// One plain HTTP GET; returns the status line and the body.
     pub async fn http_get(&self, path: &str) -> (String, String) {
         let mut s = TcpStream::connect(self.addr).await.unwrap();
@@ -111,6 +134,16 @@ impl TestServer {
             .parse()
             .unwrap()
     }
+
+    /// The sum of every sample of a metric in `/metrics`, whatever its labels.
+    pub async fn metric_sum(&self, name: &str) -> u64 {
+        let (_, body) = self.http_get("/metrics").await;
+        body.lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter(|l| l.split(['{', ' ']).next() == Some(name))
+            .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+            .sum()
+    }
 }
 
 impl Drop for TestServer {
@@ -126,6 +159,7 @@ impl Drop for TestServer {
 
 /// A WebSocket client.
 pub struct Client {
+    /// The connection.
     pub ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
 }
 

@@ -6,7 +6,8 @@ use jchomp_engine::arena::play_game;
 use jchomp_engine::scoring::seat_score;
 use jchomp_engine::search::{Budget, MultiMode, SearchPlayer};
 use jchomp_engine::{Player, RandomPlayer};
-use jchomp_rules::{Config, GameResult, Setup};
+use jchomp_rules::{Config, GameResult};
+use jchomp_testkit::board;
 
 /// Who sits in a seat.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,10 +55,10 @@ fn main() {
         .unwrap_or(60);
     let budget = Budget::Nodes(20_000);
     let boards = [
-        (6, 7, 3, [1, 2], vec![[2, 3]]),
-        (6, 6, 3, [2, 2], vec![[2, 2]]),
-        (7, 7, 4, [2, 1], vec![[3, 3]]),
-        (6, 6, 4, [1, 2], vec![[0, 0], [5, 5]]),
+        ("6x7 eat 1x2 poison 2,3", 3),
+        ("6x6 eat 2x2 poison 2,2", 3),
+        ("7x7 eat 2x1 poison 3,3", 4),
+        ("6x6 eat 1x2 poison 0,0 poison 5,5", 4),
     ];
     let paranoid = Kind::Search(MultiMode::Paranoid);
     let maxn = Kind::Search(MultiMode::MaxN);
@@ -68,17 +69,8 @@ fn main() {
         "| board | players | paranoid vs max^n | max^n vs paranoid | paranoid vs random | max^n vs random |"
     );
     println!("|---|---|---|---|---|---|");
-    for (rows, cols, players, eat, poison) in boards {
-        let poison_text: Vec<String> = poison.iter().map(|[r, c]| format!("{r},{c}")).collect();
-        let Ok(config) = Config::new(&Setup {
-            rows,
-            cols,
-            players,
-            eat,
-            poison,
-        }) else {
-            continue;
-        };
+    for (notation, players) in boards {
+        let config = board(&format!("{notation} players {players}"));
         let cells = [
             series(&config, paranoid, maxn, budget, games),
             series(&config, maxn, paranoid, budget, games),
@@ -86,14 +78,8 @@ fn main() {
             series(&config, maxn, Kind::Random, budget, games),
         ];
         println!(
-            "| {rows}x{cols} eat {}x{} poison {} | {players} | {:.3} | {:.3} | {:.3} | {:.3} |",
-            eat[0],
-            eat[1],
-            poison_text.join(" "),
-            cells[0],
-            cells[1],
-            cells[2],
-            cells[3]
+            "| {notation} | {players} | {:.3} | {:.3} | {:.3} | {:.3} |",
+            cells[0], cells[1], cells[2], cells[3]
         );
     }
 }

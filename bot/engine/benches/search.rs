@@ -4,22 +4,10 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use jchomp_engine::search::{Budget, Engine, Table, solve};
-use jchomp_rules::{Config, Position, Setup, perft};
+use jchomp_rules::{Config, Position, perft};
+use jchomp_testkit::board;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-
-fn config(rows: i64, cols: i64, eat: [i64; 2], poison: Vec<[i64; 2]>) -> Config {
-    match Config::new(&Setup {
-        rows,
-        cols,
-        players: 2,
-        eat,
-        poison,
-    }) {
-        Ok(c) => c,
-        Err(e) => panic!("bad benchmark board: {e}"),
-    }
-}
 
 /// Nodes of one depth-limited search from the start, on a fresh engine.
 fn search_nodes(c: &Config, depth: u32) -> u64 {
@@ -34,9 +22,9 @@ fn search_speed(cr: &mut Criterion) {
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(6));
     for (name, c, depth, perft_depth) in [
-        ("8x8_eat1x2", config(8, 8, [1, 2], vec![[3, 3]]), 6, 4),
-        ("8x8_eat2x2", config(8, 8, [2, 2], vec![[3, 3]]), 7, 4),
-        ("10x10_eat1x1", config(10, 10, [1, 1], vec![[0, 0]]), 4, 3),
+        ("8x8_eat1x2", board("8x8 eat 1x2 poison 3,3"), 6, 4),
+        ("8x8_eat2x2", board("8x8 eat 2x2 poison 3,3"), 7, 4),
+        ("10x10_eat1x1", board("10x10 poison 0,0"), 4, 3),
     ] {
         let nodes = search_nodes(&c, depth);
         eprintln!("{name}: search depth {depth} visits {nodes} nodes");
@@ -71,9 +59,9 @@ fn solve_times(cr: &mut Criterion) {
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(10));
     for (name, c) in [
-        ("6x6_eat1x2_poison0,0", config(6, 6, [1, 2], vec![[0, 0]])),
-        ("6x7_eat1x2_poison2,3", config(6, 7, [1, 2], vec![[2, 3]])),
-        ("7x7_eat2x2_poison3,3", config(7, 7, [2, 2], vec![[3, 3]])),
+        ("6x6_eat1x2_poison0,0", board("6x6 eat 1x2 poison 0,0")),
+        ("6x7_eat1x2_poison2,3", board("6x7 eat 1x2 poison 2,3")),
+        ("7x7_eat2x2_poison3,3", board("7x7 eat 2x2 poison 3,3")),
     ] {
         let mut tt = Table::with_megabytes(64);
         group.bench_function(name, |b| {

@@ -105,22 +105,11 @@ impl Player for GreedyPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jchomp_rules::Setup;
-
-    fn config(eat: [i64; 2], poison: Vec<[i64; 2]>) -> Config {
-        Config::new(&Setup {
-            rows: 4,
-            cols: 4,
-            players: 2,
-            eat,
-            poison,
-        })
-        .unwrap()
-    }
+    use jchomp_testkit::board;
 
     #[test]
     fn greedy_takes_the_win_and_random_avoids_poison() {
-        let c = config([1, 1], vec![[0, 0]]);
+        let c = board("4x4 poison 0,0");
         // Uneaten: the poison and two more cells; eating one leaves the opponent only poison.
         let uneaten = Bits::single(0) | Bits::single(1) | Bits::single(2);
         let p = Position::from_uneaten(&c, uneaten, 0);

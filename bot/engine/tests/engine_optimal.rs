@@ -1,54 +1,48 @@
 //! The search engine, given depth enough to see the end, plays optimally: its choice keeps the
-//! exact value the brute-force solver in `brute/` gives, with and without contempt for ties.
+//! exact value the test kit's brute-force solver gives, with and without contempt for ties.
 
 // Helpers outside `#[test]` functions panic on purpose when a check fails.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use jchomp_testkit::brute;
-
-use brute::{Model, Outcome};
 use jchomp_engine::Rng;
 use jchomp_engine::search::{Budget, Engine};
-use jchomp_rules::{Cell, Config, Position, Setup};
-use std::collections::HashMap;
-
-fn config(m: &Model) -> Config {
-    brute::engine_config(m)
-}
+use jchomp_rules::Position;
+use jchomp_testkit::brute::{self, Memo, Outcome};
+use jchomp_testkit::{board, model::Model};
 
 #[test]
 fn deep_search_keeps_the_exact_value() {
-    let models = [
-        Model::new(4, 5, (1, 2), &[(1, 1), (3, 4)]),
-        Model::new(5, 5, (1, 2), &[(2, 2)]),
-        Model::new(5, 4, (2, 1), &[(2, 1)]),
-        Model::new(5, 5, (2, 2), &[(1, 1), (3, 3)]),
+    let boards = [
+        "4x5 eat 1x2 poison 1,1 poison 3,4",
+        "5x5 eat 1x2 poison 2,2",
+        "5x4 eat 2x1 poison 2,1",
+        "5x5 eat 2x2 poison 1,1 poison 3,3",
     ];
     let mut rng = Rng::new(7);
-    for model in models {
-        let c = config(&model);
-        let mut memo = HashMap::new();
+    for notation in boards {
+        let c = board(notation);
+        let mut memo = Memo::new();
         for contempt in [0, 150] {
             for game in 0..4 {
                 let mut engine = Engine::new(4, game).with_contempt(contempt);
-                let mut cells = model.start();
+                let mut model = Model::start(&c);
                 let mut position = Position::start(&c);
                 while position.to_move().is_some() {
-                    let analysed = model.analyze(&cells, &mut memo);
-                    let value = |m: (u8, u8)| {
+                    let analysed = brute::analyze(&model, &mut memo);
+                    let value = |m: brute::Selection| {
                         analysed
                             .iter()
                             .find(|(x, _, _)| *x == m)
                             .map(|&(_, o, p)| (o, p))
                     };
-                    let best = model.solve(&cells, &mut memo).0;
+                    let best = brute::solve(&model, &mut memo).0;
                     // The engine moves on even plies, a random safe player on odd ones.
                     let m = if position.to_move() == Some(0) {
                         let r = engine.search(&c, &position, Budget::Depth(40), None);
                         let cell = r.best.unwrap();
-                        let m = (cell.row, cell.col);
+                        let m = (i64::from(cell.row), i64::from(cell.col));
                         let (o, _) = value(m).expect("valid");
-                        assert_eq!(o, best, "{model:?} {cells:?} chose {m:?}");
+                        assert_eq!(o, best, "{notation} {:?} chose {m:?}", model.eaten);
                         m
                     } else {
                         let safe: Vec<_> = analysed
@@ -62,8 +56,8 @@ fn deep_search_keeps_the_exact_value() {
                             safe[rng.below(safe.len() as u64) as usize]
                         }
                     };
-                    cells = model.play(&cells, m).0;
-                    position.play(&c, Cell::new(m.0, m.1));
+                    model = model.after(m.0, m.1);
+                    position.play(&c, brute::cell(m));
                 }
             }
         }
@@ -77,21 +71,14 @@ fn node_budgets_keep_the_exact_value_on_large_row_boards() {
     // With 1×k or k×1 eats every row or column is its own region, so the region solver values
     // these boards at once, and a node budget must play a selection of the best value.
     let boards = [
-        (15, 15, [1, 2], vec![[7, 7]]),
-        (14, 14, [1, 3], vec![[0, 0]]),
-        (13, 12, [2, 1], vec![[6, 5], [0, 11]]),
-        (15, 14, [3, 1], vec![[14, 0]]),
+        "15x15 eat 1x2 poison 7,7",
+        "14x14 eat 1x3 poison 0,0",
+        "13x12 eat 2x1 poison 6,5 poison 0,11",
+        "15x14 eat 3x1 poison 14,0",
     ];
     let mut wins = 0;
-    for (rows, cols, eat, poison) in boards {
-        let c = Config::new(&Setup {
-            rows,
-            cols,
-            players: 2,
-            eat,
-            poison,
-        })
-        .unwrap();
+    for notation in boards {
+        let c = board(notation);
         let p = Position::start(&c);
         let mut solver = RegionSolver::new(16);
         let mut limits = Limits::unlimited(None);
@@ -105,10 +92,7 @@ fn node_budgets_keep_the_exact_value_on_large_row_boards() {
                 .choose(&c, &p)
                 .unwrap();
             let (_, value) = values.iter().find(|(a, _)| *a == cell.index()).unwrap();
-            assert_eq!(
-                *value, best,
-                "{spec} on {rows}x{cols} eat {eat:?} chose {cell}"
-            );
+            assert_eq!(*value, best, "{spec} on {notation} chose {cell}");
         }
     }
     assert!(wins > 0, "at least one board is a first-player win");

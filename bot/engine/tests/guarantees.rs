@@ -7,32 +7,23 @@
 
 use jchomp_engine::player::immediate_wins;
 use jchomp_engine::{BotSpec, Player, RandomPlayer};
-use jchomp_rules::{Config, Game, Setup};
+use jchomp_rules::{Config, Game};
+use jchomp_testkit::board;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 fn configs() -> Vec<Config> {
-    let setups = [
-        (5, 6, 2, [1, 2], vec![[0, 0], [4, 5]]),
-        (6, 6, 2, [2, 2], vec![[2, 3]]),
-        (6, 7, 3, [1, 2], vec![[2, 3]]),
-        (5, 5, 4, [2, 1], vec![[0, 0], [2, 2]]),
-        (7, 5, 3, [1, 3], vec![[3, 1]]),
-        (4, 4, 2, [1, 1], vec![[1, 1]]),
-    ];
-    setups
-        .into_iter()
-        .map(|(rows, cols, players, eat, poison)| {
-            Config::new(&Setup {
-                rows,
-                cols,
-                players,
-                eat,
-                poison,
-            })
-            .unwrap()
-        })
-        .collect()
+    [
+        "5x6 eat 1x2 poison 0,0 poison 4,5",
+        "6x6 eat 2x2 poison 2,3",
+        "6x7 eat 1x2 poison 2,3 players 3",
+        "5x5 eat 2x1 poison 0,0 poison 2,2 players 4",
+        "7x5 eat 1x3 poison 3,1 players 3",
+        "4x4 poison 1,1",
+    ]
+    .into_iter()
+    .map(board)
+    .collect()
 }
 
 #[test]
@@ -87,14 +78,7 @@ fn bots_above_random_keep_their_promises() {
 
 #[test]
 fn a_raised_stop_flag_ends_a_long_search_with_a_safe_selection() {
-    let config = Config::new(&Setup {
-        rows: 15,
-        cols: 15,
-        players: 2,
-        eat: [2, 2],
-        poison: vec![[7, 7]],
-    })
-    .unwrap();
+    let config = board("15x15 eat 2x2 poison 7,7");
     let game = Game::new(config);
     for spec in [
         "search:time=3600s",

@@ -183,18 +183,10 @@ impl OutDir {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jchomp_rules::{Config, Setup};
+    use jchomp_testkit::board;
 
     fn game() -> Game {
-        let config = Config::new(&Setup {
-            rows: 4,
-            cols: 4,
-            players: 2,
-            eat: [1, 2],
-            poison: vec![[0, 0]],
-        })
-        .unwrap();
-        let mut g = Game::new(config);
+        let mut g = Game::new(board("4x4 eat 1x2 poison 0,0"));
         g.select(3, 2).unwrap();
         g.end(GameResult::Timeout { loser: 1 });
         g

@@ -120,19 +120,13 @@ fn forfeit(mut game: Game, seat: Seat, failure: Failure) -> Played {
 mod tests {
     use super::*;
     use jchomp_engine::player::{GreedyPlayer, RandomPlayer};
-    use jchomp_rules::{Cell, Position, Setup};
+    use jchomp_rules::{Cell, Position};
+    use jchomp_testkit::board;
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
 
     fn config() -> Config {
-        Config::new(&Setup {
-            rows: 5,
-            cols: 6,
-            players: 2,
-            eat: [1, 2],
-            poison: vec![[0, 0]],
-        })
-        .unwrap()
+        board("5x6 eat 1x2 poison 0,0")
     }
 
     struct Panics;

@@ -293,7 +293,8 @@ async fn seat_and_play(
 mod tests {
     use super::super::watchdog::Watchdog;
     use super::*;
-    use jchomp_rules::Setup;
+    use jchomp_testkit::board;
+    use jchomp_testkit::server::TestServer;
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
 
@@ -315,31 +316,9 @@ mod tests {
     /// Plays one game on a fresh in-process server.
     fn play(first: Box<dyn Player>, limits: [Option<Duration>; 2]) -> Played {
         let rt = tokio::runtime::Runtime::new().unwrap();
-        let data = std::env::temp_dir().join(format!(
-            "jchomp-tournament-unit-{}-{}",
-            std::process::id(),
-            next_id()
-        ));
-        let listener = rt
-            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-            .unwrap();
-        let url = format!("ws://{}/ws", listener.local_addr().unwrap());
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let settings = jchomp_server::Settings {
-            data_dir: data.clone(),
-            ..jchomp_server::Settings::default()
-        };
-        rt.spawn(jchomp_server::run(listener, settings, async move {
-            let _ = stopped.await;
-        }));
-        let config = Config::new(&Setup {
-            rows: 4,
-            cols: 5,
-            players: 2,
-            eat: [1, 1],
-            poison: vec![[0, 0]],
-        })
-        .unwrap();
+        let server = rt.block_on(TestServer::start());
+        let url = server.url();
+        let config = board("4x5 poison 0,0");
         let dog = Watchdog::new(1, Arc::new(AtomicBool::new(false)));
         let alarm = dog.alarm(0);
         let clock = Clock {
@@ -348,26 +327,16 @@ mod tests {
         };
         let names = ["a".to_string(), "b".to_string()];
         let mut players: Vec<Box<dyn Player>> = vec![first, Box::new(RandomPlayer::new(3))];
-        let played = rt
-            .block_on(play_on_server(
-                &url,
-                &config,
-                &names,
-                &mut players,
-                &limits,
-                clock,
-            ))
-            .unwrap()
-            .unwrap();
-        let _ = stop.send(());
-        let _ = std::fs::remove_dir_all(&data);
-        played
-    }
-
-    fn next_id() -> u64 {
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        NEXT.fetch_add(1, Ordering::Relaxed)
+        rt.block_on(play_on_server(
+            &url,
+            &config,
+            &names,
+            &mut players,
+            &limits,
+            clock,
+        ))
+        .unwrap()
+        .unwrap()
     }
 
     #[test]

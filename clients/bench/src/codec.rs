@@ -122,14 +122,7 @@ mod tests {
         assert!(parse("{").is_err());
         let snap = Snapshot {
             room: "abc".into(),
-            config: jchomp_protocol::json::ConfigJson {
-                rows: 4,
-                cols: 4,
-                players: 2,
-                eat: [1, 1],
-                poison: vec![[0, 0]],
-                move_time_ms: None,
-            },
+            config: jchomp_testkit::config_json("4x4 poison 0,0"),
             seats: vec![None, None],
             status: RoomStatus::Waiting,
             to_move: None,

@@ -433,7 +433,7 @@ impl<'a, 't> Table<'a, 't> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jchomp_protocol::rules::Setup;
+    use jchomp_testkit::board;
 
     fn moved_text(m: &Moved) -> String {
         serde_json::to_string(&ServerMessage::Moved(m.clone())).unwrap()
@@ -441,14 +441,7 @@ mod tests {
 
     #[test]
     fn every_copy_of_a_moved_is_checked_even_when_not_parsed_again() {
-        let config = Config::new(&Setup {
-            rows: 4,
-            cols: 4,
-            players: 3,
-            eat: [1, 1],
-            poison: vec![[0, 0]],
-        })
-        .unwrap();
+        let config = board("4x4 poison 0,0 players 3");
         let json = ConfigJson::new(&config, None);
         let live = Live::default();
         let now = Instant::now();

@@ -1,13 +1,13 @@
 //! The `jchomp-bench` binary end to end: an echo-only run (the tool starts its own echo servers,
-//! plain and fan-out, as children with the threads asked) prints its figures and exits 0; a game run against an in-process server prints the
-//! game's figures; refused arguments exit non-zero with a reason.
+//! plain and fan-out, as children with the threads asked) prints its figures and exits 0; a game
+//! run against the test kit's in-process server prints the game's figures; refused arguments
+//! exit non-zero with a reason.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use jchomp_testkit::server::{TestServer, settings};
 use std::process::Output;
 use std::time::Duration;
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
 
 async fn bench(args: &[&str]) -> Output {
     let run = tokio::process::Command::new(env!("CARGO_BIN_EXE_jchomp-bench"))
@@ -68,19 +68,13 @@ async fn an_echo_only_run_reports_messages_per_second() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_run_against_a_given_server_reports_moves() {
-    let dir = std::env::temp_dir().join(format!("jchomp-bench-cli-{}", std::process::id()));
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("ws://{}/ws", listener.local_addr().unwrap());
-    let settings = jchomp_server::Settings {
-        data_dir: dir.clone(),
+    let server = TestServer::start_with(jchomp_server::Settings {
         rate_limit_per_sec: 1_000_000,
         rate_limit_burst: 1_000_000,
-        ..jchomp_server::Settings::default()
-    };
-    let (stop, stopped) = oneshot::channel::<()>();
-    let server = tokio::spawn(jchomp_server::run(listener, settings, async move {
-        let _ = stopped.await;
-    }));
+        ..settings()
+    })
+    .await;
+    let url = server.url();
     let out = bench(&[
         "--server",
         &url,
@@ -102,9 +96,7 @@ async fn a_game_run_against_a_given_server_reports_moves() {
     assert!(text.contains("moves/s over 0.5 s"), "{text}");
     assert!(text.contains(", 0 unfinished"), "{text}");
     assert!(text.contains("errors: 0"), "{text}");
-    let _ = stop.send(());
-    let _ = server.await;
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = server.shut_down().await;
 }
 
 #[tokio::test]

@@ -9,11 +9,11 @@ use jchomp_bench::echo;
 use jchomp_bench::plan::{Load, Shape};
 use jchomp_bench::run::{LoadReport, run_load};
 use jchomp_bench::socket::Target;
-use jchomp_protocol::rules::{Config, Setup};
+use jchomp_protocol::rules::Config;
+use jchomp_testkit::board;
 use jchomp_testkit::server::{TestServer, settings};
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
 /// A server in this process with the given per-connection rate limit; stops when dropped.
@@ -26,30 +26,8 @@ async fn server(rate_per_sec: u32) -> TestServer {
     .await
 }
 
-/// The sum of every sample of a metric in `GET /metrics`.
-async fn metric(server: &TestServer, name: &str) -> u64 {
-    let mut s = TcpStream::connect(server.addr).await.unwrap();
-    s.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        .await
-        .unwrap();
-    let mut body = String::new();
-    s.read_to_string(&mut body).await.unwrap();
-    body.lines()
-        .filter(|l| !l.starts_with('#'))
-        .filter(|l| l.split(['{', ' ']).next() == Some(name))
-        .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
-        .sum()
-}
-
 fn config(players: i64) -> Config {
-    Config::new(&Setup {
-        rows: 5,
-        cols: 6,
-        players,
-        eat: [1, 1],
-        poison: vec![[0, 0]],
-    })
-    .unwrap()
+    board(&format!("5x6 poison 0,0 players {players}"))
 }
 
 fn shape(connections: usize) -> Shape {
@@ -89,18 +67,18 @@ async fn every_reported_move_was_accepted_and_every_game_finished() {
         assert!(r.latency.p50 <= r.latency.p99 && r.latency.p99 <= r.latency.max);
     }
     // The server's own counters: every move the tool counted, nothing refused.
-    assert_eq!(metric(&server, "jchomp_moves_rejected_total").await, 0);
-    assert_eq!(metric(&server, "jchomp_bad_requests_total").await, 0);
-    let moves = metric(&server, "jchomp_moves_total").await;
-    let games = metric(&server, "jchomp_games_finished_total").await;
+    assert_eq!(server.metric_sum("jchomp_moves_rejected_total").await, 0);
+    assert_eq!(server.metric_sum("jchomp_bad_requests_total").await, 0);
+    let moves = server.metric_sum("jchomp_moves_total").await;
+    let games = server.metric_sum("jchomp_games_finished_total").await;
     assert!(moves > 0 && games > 0);
     let again = run(&server.url(), Load::game(config(2)), shape(4)).await;
     assert_eq!(
-        metric(&server, "jchomp_moves_total").await - moves,
+        server.metric_sum("jchomp_moves_total").await - moves,
         again.tally.answered
     );
     assert_eq!(
-        metric(&server, "jchomp_games_finished_total").await - games,
+        server.metric_sum("jchomp_games_finished_total").await - games,
         again.tally.games_finished
     );
 }

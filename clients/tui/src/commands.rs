@@ -196,20 +196,14 @@ pub fn replay_text(record: &Record, width: usize) -> Result<String, ReplayError>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jchomp_protocol::json::{ConfigJson, MoveJson, ResultJson};
+    use jchomp_protocol::json::{MoveJson, ResultJson};
     use jchomp_protocol::wire::RoomStatus;
+    use jchomp_testkit::config_json;
 
     fn record() -> Record {
         Record {
             id: Some("g1".into()),
-            config: ConfigJson {
-                rows: 4,
-                cols: 4,
-                players: 2,
-                eat: [1, 1],
-                poison: vec![[0, 0]],
-                move_time_ms: None,
-            },
+            config: config_json("4x4 poison 0,0"),
             seats: vec!["ann".into(), "bob".into()],
             moves: vec![
                 MoveJson {

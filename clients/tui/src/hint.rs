@@ -174,7 +174,7 @@ pub fn analyse_within(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jchomp_protocol::rules::Setup;
+    use jchomp_testkit::board;
 
     #[test]
     fn labels_fit_three_columns() {
@@ -184,22 +184,11 @@ mod tests {
         assert_eq!(Verdict::Unknown.label(), "?");
     }
 
-    fn config(rows: i64, cols: i64, players: i64) -> Config {
-        Config::new(&Setup {
-            rows,
-            cols,
-            players,
-            eat: [1, 1],
-            poison: vec![[0, 0]],
-        })
-        .unwrap()
-    }
-
     #[test]
     fn a_small_position_gets_a_verdict_for_every_selection() {
         // 4×4 with poison in the corner, 1×1 eat: plain Chomp, a first-player win; eating the
         // poison loses at once.
-        let c = config(4, 4, 2);
+        let c = board("4x4 poison 0,0");
         let pos = Position::start(&c);
         let hints = analyse_within(&c, &pos, None).unwrap();
         assert_eq!(hints.selections.len() as u32, pos.selections().count());
@@ -215,7 +204,7 @@ mod tests {
 
     #[test]
     fn more_than_two_players_is_explained() {
-        let c = config(4, 4, 3);
+        let c = board("4x4 poison 0,0 players 3");
         let err = analyse(&c, &Position::start(&c)).unwrap_err();
         assert_eq!(
             err.to_string(),
@@ -225,24 +214,10 @@ mod tests {
 
     #[test]
     fn large_positions_are_refused() {
-        let config = Config::new(&Setup {
-            rows: 15,
-            cols: 15,
-            players: 2,
-            eat: [1, 1],
-            poison: vec![[0, 0]],
-        })
-        .unwrap();
+        let config = board("15x15 poison 0,0");
         let err = analyse(&config, &Position::start(&config)).unwrap_err();
         assert!(matches!(err, HintError::TooLarge { uneaten: 225, .. }));
-        let config = Config::new(&Setup {
-            rows: 8,
-            cols: 8,
-            players: 2,
-            eat: [1, 1],
-            poison: vec![[0, 0]],
-        })
-        .unwrap();
+        let config = board("8x8 poison 0,0");
         let limit = Duration::from_millis(1);
         let err = analyse_within(&config, &Position::start(&config), Some(limit)).unwrap_err();
         assert_eq!(err, HintError::TooSlow(limit));

@@ -490,8 +490,9 @@ pub fn render_within(view: &GameView<'_>, width: usize, height: usize) -> Vec<Li
 mod tests {
     use super::*;
     use crate::style::to_text;
-    use jchomp_protocol::json::{ConfigJson, MoveJson, ResultJson};
+    use jchomp_protocol::json::{MoveJson, ResultJson};
     use jchomp_protocol::wire::{SeatInfo, Snapshot};
+    use jchomp_testkit::timed_config_json;
 
     fn seat(name: &str, bot: bool, connected: bool) -> Option<SeatInfo> {
         Some(SeatInfo {
@@ -501,15 +502,9 @@ mod tests {
         })
     }
 
-    fn state(rows: i64, cols: i64, eat: [i64; 2], moves: &[(i64, i64)]) -> RoomState {
-        let config = ConfigJson {
-            rows,
-            cols,
-            players: 2,
-            eat,
-            poison: vec![[0, 0], [rows - 1, cols - 1]],
-            move_time_ms: Some(30_000),
-        };
+    /// A room playing `board` (30 s a move) after `moves`.
+    fn state(board: &str, moves: &[(i64, i64)]) -> RoomState {
+        let config = timed_config_json(board, 30_000);
         let moves: Vec<MoveJson> = moves
             .iter()
             .enumerate()
@@ -563,7 +558,7 @@ mod tests {
 
     #[test]
     fn small_board_shows_labels_symbols_seats_and_clock() {
-        let st = state(4, 5, [1, 2], &[(2, 3), (0, 1)]);
+        let st = state("4x5 eat 1x2 poison 0,0 poison 3,4", &[(2, 3), (0, 1)]);
         let text = to_text(&render(&view(&st), 80));
         let expected = "\
 JChomp  room r7 · 4×5 · eat 1×2 · 2 players
@@ -582,7 +577,7 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit
 
     #[test]
     fn cursor_marks_valid_poisoned_and_refused_selections() {
-        let st = state(4, 5, [1, 2], &[(2, 3)]);
+        let st = state("4x5 eat 1x2 poison 0,0 poison 3,4", &[(2, 3)]);
         let mut v = view(&st);
         v.me = Some(1);
         v.cursor = Some((1, 1));
@@ -613,7 +608,7 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit
 
     #[test]
     fn symbols_differ_and_styles_differ_for_each_kind_of_cell() {
-        let st = state(4, 5, [1, 2], &[(2, 3), (0, 1)]);
+        let st = state("4x5 eat 1x2 poison 0,0 poison 3,4", &[(2, 3), (0, 1)]);
         let lines = render(&view(&st), 80);
         let row0 = &lines[2];
         let styles: Vec<Style> = row0.0.iter().map(|s| s.style).collect();
@@ -639,7 +634,7 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit
 
     #[test]
     fn a_15x15_board_fits_80x24() {
-        let st = state(15, 15, [2, 2], &[(5, 5), (0, 1)]);
+        let st = state("15x15 eat 2x2 poison 0,0 poison 14,14", &[(5, 5), (0, 1)]);
         let mut v = view(&st);
         let notice = Notice {
             text: "It is not your turn.".into(),
@@ -657,7 +652,7 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit
 
     #[test]
     fn result_and_dropped_seats_are_shown() {
-        let mut st = state(4, 5, [1, 2], &[(2, 3)]);
+        let mut st = state("4x5 eat 1x2 poison 0,0 poison 3,4", &[(2, 3)]);
         st.status = RoomStatus::Finished;
         st.to_move = None;
         st.result = Some(ResultJson::Abandoned { loser: 1 });
@@ -673,7 +668,7 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit
 
     #[test]
     fn hints_label_the_valid_anchors() {
-        let st = state(4, 5, [1, 2], &[(2, 3)]);
+        let st = state("4x5 eat 1x2 poison 0,0 poison 3,4", &[(2, 3)]);
         let hints = Hints {
             selections: vec![
                 (Cell::new(1, 1), Verdict::Win(3)),
@@ -689,7 +684,7 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit
 
     #[test]
     fn a_short_terminal_keeps_the_message_and_the_keys() {
-        let st = state(15, 15, [1, 1], &[(5, 5)]);
+        let st = state("15x15 poison 0,0 poison 14,14", &[(5, 5)]);
         let mut v = view(&st);
         let notice = Notice {
             text: "It is not your turn.".into(),

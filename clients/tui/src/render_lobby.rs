@@ -214,14 +214,7 @@ mod tests {
     fn room(id: &str, status: RoomStatus) -> RoomSummary {
         RoomSummary {
             room: id.into(),
-            config: ConfigJson {
-                rows: 6,
-                cols: 7,
-                players: 2,
-                eat: [1, 2],
-                poison: vec![[0, 0]],
-                move_time_ms: Some(30_000),
-            },
+            config: jchomp_testkit::timed_config_json("6x7 eat 1x2 poison 0,0", 30_000),
             seats: vec![
                 Some(SeatInfo {
                     name: "alice".into(),

@@ -190,14 +190,7 @@ mod tests {
     pub(crate) fn snapshot() -> Snapshot {
         Snapshot {
             room: "r1".into(),
-            config: ConfigJson {
-                rows: 4,
-                cols: 5,
-                players: 2,
-                eat: [1, 2],
-                poison: vec![[0, 0]],
-                move_time_ms: None,
-            },
+            config: jchomp_testkit::config_json("4x5 eat 1x2 poison 0,0"),
             seats: vec![None, None],
             status: RoomStatus::Playing,
             to_move: Some(1),

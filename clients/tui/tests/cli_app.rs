@@ -50,7 +50,7 @@ async fn start(url: &str, name: &str, start: Start) -> (App, Connection) {
 async fn create_with_bots_then_play_to_the_end_with_typed_coordinates() {
     let server = TestServer::start().await;
     let flags = "--size 5x5 --eat 1x2 --players 3 --bot greedy --bot random";
-    let (app, _conn) = play_vs_bots(&server.url, flags).await;
+    let (app, _conn) = play_vs_bots(&server.url(), flags).await;
     let text = screen(&app);
     assert!(text.contains("Game over"), "{text}");
     assert!(text.contains("[bot]"), "{text}");
@@ -64,7 +64,7 @@ async fn create_with_bots_then_play_to_the_end_with_typed_coordinates() {
 #[tokio::test]
 async fn join_watch_and_play_with_the_cursor() {
     let server = TestServer::start().await;
-    let url = server.url.as_str();
+    let url: &str = &server.url();
     let (mut ann, mut ann_conn, room) = create(url, "--size 4x5 --eat 1x1").await;
     assert_eq!(status(&ann), Some(RoomStatus::Waiting));
     assert!(
@@ -143,7 +143,7 @@ async fn join_watch_and_play_with_the_cursor() {
 #[tokio::test]
 async fn host_adds_a_bot_with_a_key_and_errors_read_as_words() {
     let server = TestServer::start().await;
-    let url = server.url.as_str();
+    let url: &str = &server.url();
     let (mut ann, mut conn, room) = create(url, "--size 4x4 --players 2").await;
 
     // Someone else may not add bots.
@@ -183,7 +183,7 @@ async fn host_adds_a_bot_with_a_key_and_errors_read_as_words() {
 #[tokio::test]
 async fn a_dropped_seat_is_resumed_and_the_game_goes_on() {
     let server = TestServer::start().await;
-    let url = server.url.as_str();
+    let url: &str = &server.url();
     let (mut ann, ann_conn, room) = create(url, "--size 4x4").await;
     let (mut bob, mut bob_conn) = start(url, "bob", Start::Join(room.clone())).await;
     pump(&mut bob, &mut bob_conn, |a| {
@@ -244,7 +244,7 @@ async fn a_dropped_seat_is_resumed_and_the_game_goes_on() {
 #[tokio::test]
 async fn the_lobby_lists_rooms_and_joins_the_selected_one() {
     let server = TestServer::start().await;
-    let url = server.url.as_str();
+    let url: &str = &server.url();
     let (_ann, _ann_conn, room) = create(url, "--size 6x7 --eat 1x2").await;
     let (mut bob, mut bob_conn) = start(url, "bob", Start::Lobby).await;
     pump(&mut bob, &mut bob_conn, |a| !a.rooms().is_empty()).await;
@@ -262,7 +262,7 @@ async fn the_lobby_lists_rooms_and_joins_the_selected_one() {
 #[tokio::test]
 async fn the_lobby_lists_finished_games_and_replays_one() {
     let server = TestServer::start().await;
-    let url = server.url.as_str();
+    let url: &str = &server.url();
     let (played, _conn) = play_vs_bots(url, "--size 4x4 --bot greedy").await;
     let n = moves(&played);
     let (mut app, mut conn) = start(url, "bob", Start::Lobby).await;

@@ -12,7 +12,7 @@ use jchomp_protocol::wire::{GameSummary, RoomStatus, RoomSummary};
 #[tokio::test]
 async fn rooms_lists_rooms_as_json_and_as_a_table() {
     let server = TestServer::start().await;
-    let url = server.url.as_str();
+    let url: &str = &server.url();
     let out = jchomp(&["rooms", "--json", "--server", url]).await;
     assert!(out.status.success(), "{}", stderr(&out));
     let rooms: Vec<RoomSummary> = serde_json::from_str(&stdout(&out)).unwrap();
@@ -58,7 +58,7 @@ async fn rooms_lists_rooms_as_json_and_as_a_table() {
 #[tokio::test]
 async fn finished_games_are_listed_and_replayed() {
     let server = TestServer::start().await;
-    let url = server.url.as_str();
+    let url: &str = &server.url();
     let (app, _conn) = play_vs_bots(url, "--size 4x4 --eat 1x1 --bot random").await;
     let state = app.room().unwrap().state.clone().unwrap();
     let result = state.result.unwrap();
@@ -106,7 +106,7 @@ async fn finished_games_are_listed_and_replayed() {
 #[tokio::test]
 async fn server_errors_and_bad_flags_are_reported_in_words() {
     let server = TestServer::start().await;
-    let url = server.url.as_str();
+    let url: &str = &server.url();
     let out = jchomp(&["replay", "no-such-game", "--server", url]).await;
     assert!(!out.status.success());
     let err = stderr(&out);

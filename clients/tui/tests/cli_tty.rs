@@ -8,8 +8,8 @@
 mod cli_support;
 
 use cli_support::{Proxy, TestServer, recv_until};
-use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::wire::{ClientMessage, ServerMessage};
+use jchomp_testkit::config_json;
 use jchomp_tui::connection::Connection;
 use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
 use rustix::termios::{Winsize, tcsetwinsize};
@@ -179,14 +179,7 @@ fn render_vt(data: &str) -> String {
 
 async fn room_with_zoe(url: &str) -> (Connection, String) {
     let mut zoe = Connection::connect(url).await.unwrap();
-    let config = ConfigJson {
-        rows: 4,
-        cols: 5,
-        players: 2,
-        eat: [1, 1],
-        poison: vec![[0, 0]],
-        move_time_ms: None,
-    };
+    let config = config_json("4x5 poison 0,0");
     let msg = ClientMessage::CreateRoom {
         name: "zoe".into(),
         config,
@@ -205,9 +198,9 @@ async fn room_with_zoe(url: &str) -> (Connection, String) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn play_from_the_lobby_in_a_terminal_and_restore_it_on_quit() {
     let server = TestServer::start().await;
-    let (mut zoe, room) = room_with_zoe(&server.url).await;
+    let (mut zoe, room) = room_with_zoe(&server.url()).await;
 
-    let mut tty = Tty::spawn(&["--server", &server.url, "--name", "ann"], true);
+    let mut tty = Tty::spawn(&["--server", &server.url(), "--name", "ann"], true);
     let screen = tty.wait_for(&format!("> {room}")).await;
     assert!(screen.contains("lobby"), "{screen}");
     assert!(screen.contains("zoe, -"), "{screen}");
@@ -252,9 +245,9 @@ async fn play_from_the_lobby_in_a_terminal_and_restore_it_on_quit() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn colours_are_used_unless_no_color_is_set() {
     let server = TestServer::start().await;
-    let (_zoe, room) = room_with_zoe(&server.url).await;
+    let (_zoe, room) = room_with_zoe(&server.url()).await;
     let mut tty = Tty::spawn(
-        &["--server", &server.url, "--name", "eve", "watch", &room],
+        &["--server", &server.url(), "--name", "eve", "watch", &room],
         false,
     );
     let screen = tty.wait_for("watching").await;
@@ -267,8 +260,8 @@ async fn colours_are_used_unless_no_color_is_set() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dropped_connection_is_resumed_by_itself() {
     let server = TestServer::start().await;
-    let proxy = Proxy::start(&server.url).await;
-    let (mut zoe, room) = room_with_zoe(&server.url).await;
+    let proxy = Proxy::start(&server.url()).await;
+    let (mut zoe, room) = room_with_zoe(&server.url()).await;
     let mut tty = Tty::spawn(
         &["--server", &proxy.url, "--name", "ann", "join", &room],
         true,
@@ -309,7 +302,7 @@ async fn a_dropped_connection_is_resumed_by_itself() {
 
     // Resuming the seat from elsewhere (with the token the screen shows) ends this client's
     // connection for good, and it says so.
-    let mut other = Tty::spawn(&["--server", &server.url, "resume", &token], true);
+    let mut other = Tty::spawn(&["--server", &server.url(), "resume", &token], true);
     other.wait_for("zoe to move").await;
     tty.wait_for("Your seat was resumed from another connection")
         .await;
@@ -326,7 +319,7 @@ async fn a_dropped_connection_is_resumed_by_itself() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stored_game_is_stepped_through_with_the_arrow_keys() {
     let server = TestServer::start().await;
-    let (app, _conn) = cli_support::play_vs_bots(&server.url, "--size 4x4 --bot random").await;
+    let (app, _conn) = cli_support::play_vs_bots(&server.url(), "--size 4x4 --bot random").await;
     let n = app
         .room()
         .unwrap()
@@ -336,7 +329,7 @@ async fn a_stored_game_is_stepped_through_with_the_arrow_keys() {
         .game
         .moves()
         .len();
-    let mut conn = Connection::connect(&server.url).await.unwrap();
+    let mut conn = Connection::connect(&server.url()).await.unwrap();
     let mut game = None;
     for _ in 0..50 {
         let msg = ClientMessage::ListGames { limit: None };
@@ -356,7 +349,7 @@ async fn a_stored_game_is_stepped_through_with_the_arrow_keys() {
     }
     let game = game.expect("the game was stored");
 
-    let mut tty = Tty::spawn(&["--server", &server.url, "replay", &game], true);
+    let mut tty = Tty::spawn(&["--server", &server.url(), "replay", &game], true);
     tty.wait_for(&format!("replay {n}/{n}")).await;
     tty.wait_for("Game over").await;
     tty.press("\u{1b}[D");
@@ -374,7 +367,7 @@ async fn the_hint_key_shows_the_engines_verdicts() {
     let server = TestServer::start().await;
     let args = [
         "--server",
-        &server.url,
+        &server.url(),
         "--name",
         "ann",
         "create",

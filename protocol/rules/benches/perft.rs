@@ -4,24 +4,11 @@
 //!
 //! Run: `cargo bench -p jchomp-rules --bench perft`.
 
-// A benchmark of fixed, known-valid inputs: a failure here is a bug to see at once.
-#![allow(clippy::expect_used)]
-
-use jchomp_testkit::model;
+use jchomp_testkit::{board, model};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use jchomp_rules::{Cell, Config, Position, Setup, perft};
+use jchomp_rules::{Cell, Config, Position, perft};
 use std::hint::black_box;
-
-fn setup(e: i64) -> Setup {
-    Setup {
-        rows: 15,
-        cols: 15,
-        players: 2,
-        eat: [e, e],
-        poison: vec![[0, 0]],
-    }
-}
 
 /// The number of positions made (one per move) by perft to `depth`.
 fn visited(config: &Config, position: &Position, depth: u32) -> u64 {
@@ -41,8 +28,7 @@ fn visited(config: &Config, position: &Position, depth: u32) -> u64 {
 
 fn bench(c: &mut Criterion) {
     for e in 1..=3 {
-        let setup = setup(e);
-        let config = Config::new(&setup).expect("valid setup");
+        let config = board(&format!("15x15 eat {e}x{e} poison 0,0"));
         let start = Position::start(&config);
 
         let mut group = c.benchmark_group(format!("perft 15x15 eat {e}x{e}"));
@@ -53,8 +39,7 @@ fn bench(c: &mut Criterion) {
             b.iter(|| perft(black_box(&config), black_box(&start), depth))
         });
 
-        let poison: Vec<(i64, i64)> = vec![(0, 0)];
-        let model = model::Model::new(15, 15, 2, (e, e), &poison);
+        let model = model::Model::start(&config);
         // The model's perft(1) makes one position per valid selection.
         group.throughput(Throughput::Elements(model.valid().len() as u64));
         group.bench_function("model", |b| b.iter(|| black_box(&model).perft(1)));

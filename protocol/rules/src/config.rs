@@ -330,13 +330,7 @@ mod tests {
     use super::*;
 
     fn setup() -> Setup {
-        Setup {
-            rows: 6,
-            cols: 7,
-            players: 2,
-            eat: [1, 2],
-            poison: vec![[0, 0]],
-        }
+        "6x7 eat 1x2 poison 0,0".parse().unwrap()
     }
 
     #[test]
@@ -433,14 +427,7 @@ mod tests {
 
     #[test]
     fn poison_zone_marks_anchors_covering_poison() {
-        let c = Config::new(&Setup {
-            rows: 5,
-            cols: 5,
-            players: 2,
-            eat: [2, 3],
-            poison: vec![[2, 0], [4, 4]],
-        })
-        .unwrap();
+        let c: Config = "5x5 eat 2x3 poison 2,0 poison 4,4".parse().unwrap();
         // Anchors fit in rows 0–3 and cols 0–2.
         let expected = vec![Cell::new(1, 0), Cell::new(2, 0), Cell::new(3, 2)];
         let got: Vec<Cell> = c.poison_zone().iter().map(Cell::from_index).collect();

@@ -2,11 +2,13 @@
 //!
 //! A [`Setup`] (unvalidated, any numbers) becomes a [`Config`] only through [`Config::new`].
 //! A [`Position`] is `Copy`: the uneaten cells as a 256-bit [`Bits`] board, the valid
-//! selections (computed bit-parallel on every move) and the [`Status`].
+//! selections (computed bit-parallel on every move) and the [`Status`]. A board is also written
+//! on one line (`"6x7 eat 1x2 poison 0,0"`): see [`notation`].
 
 mod bits;
 mod config;
 mod game;
+pub mod notation;
 mod perft;
 mod position;
 
@@ -15,5 +17,6 @@ pub use config::{
     BOARD_SIZE, Cell, Config, ConfigError, EAT_SIZE, Field, MAX_POISON, PLAYERS, Seat, Setup,
 };
 pub use game::{Game, Move};
+pub use notation::NotationError;
 pub use perft::{divide, perft};
 pub use position::{GameResult, Position, Rejection, Status, anchors};

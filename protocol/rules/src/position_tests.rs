@@ -1,17 +1,11 @@
 //! Unit tests for every rule of a position: checks and their order, poison, ties, turn order.
 
 use super::*;
-use crate::{Config, Game, Setup};
+use crate::{Config, Game};
 
-fn config(rows: i64, cols: i64, players: i64, eat: [i64; 2], poison: &[[i64; 2]]) -> Config {
-    Config::new(&Setup {
-        rows,
-        cols,
-        players,
-        eat,
-        poison: poison.to_vec(),
-    })
-    .unwrap()
+/// The configuration a board notation names.
+fn config(notation: &str) -> Config {
+    notation.parse().unwrap()
 }
 
 fn cells(bits: Bits) -> Vec<(u8, u8)> {
@@ -22,7 +16,7 @@ fn cells(bits: Bits) -> Vec<(u8, u8)> {
 
 #[test]
 fn start_offers_every_rectangle_that_fits() {
-    let c = config(6, 7, 2, [1, 2], &[[0, 0]]);
+    let c = config("6x7 eat 1x2 poison 0,0");
     let p = Position::start(&c);
     assert_eq!(p.selections().count(), 6 * 6);
     assert_eq!(p.to_move(), Some(0));
@@ -30,7 +24,7 @@ fn start_offers_every_rectangle_that_fits() {
     assert_eq!(p.eaten(&c), Bits::EMPTY);
     // Anchor (0,0) and (0,1)... only the two touching the poison are unsafe.
     assert_eq!(p.safe_selections(&c).count(), 36 - 1);
-    let c = config(15, 15, 4, [3, 3], &[[7, 7]]);
+    let c = config("15x15 eat 3x3 poison 7,7 players 4");
     let p = Position::start(&c);
     assert_eq!(p.selections().count(), 13 * 13);
     assert_eq!(p.safe_selections(&c).count(), 13 * 13 - 9);
@@ -38,7 +32,7 @@ fn start_offers_every_rectangle_that_fits() {
 
 #[test]
 fn out_of_range_covers_every_edge_and_huge_numbers() {
-    let c = config(5, 6, 2, [2, 3], &[[0, 0]]);
+    let c = config("5x6 eat 2x3 poison 0,0");
     let p = Position::start(&c);
     for (r, c2) in [
         (-1, 0),
@@ -57,7 +51,7 @@ fn out_of_range_covers_every_edge_and_huge_numbers() {
 
 #[test]
 fn already_eaten_means_any_cell_of_the_rectangle() {
-    let c = config(6, 6, 2, [2, 2], &[[0, 0]]);
+    let c = config("6x6 eat 2x2 poison 0,0");
     let mut p = Position::start(&c);
     p.select(&c, 4, 4).unwrap(); // eats (4..5, 4..5)
     // The anchor (3,3) itself is uneaten, but its rectangle reaches (4,4).
@@ -69,7 +63,7 @@ fn already_eaten_means_any_cell_of_the_rectangle() {
 
 #[test]
 fn out_of_range_is_checked_before_already_eaten() {
-    let c = config(6, 6, 2, [2, 2], &[[0, 0]]);
+    let c = config("6x6 eat 2x2 poison 0,0");
     let mut p = Position::start(&c);
     p.select(&c, 4, 4).unwrap();
     // (5,4) overlaps eaten cells and also reaches row 6.
@@ -78,7 +72,7 @@ fn out_of_range_is_checked_before_already_eaten() {
 
 #[test]
 fn already_eaten_is_checked_before_poison() {
-    let c = config(6, 6, 2, [2, 2], &[[3, 3]]);
+    let c = config("6x6 eat 2x2 poison 3,3");
     let mut p = Position::start(&c);
     p.select(&c, 1, 1).unwrap(); // eats (1..2, 1..2)
     // (2,2) covers eaten (2,2) and poison (3,3): refused, nobody loses.
@@ -90,7 +84,7 @@ fn already_eaten_is_checked_before_poison() {
 
 #[test]
 fn eating_poison_loses_and_ends_the_game() {
-    let c = config(5, 5, 3, [1, 2], &[[2, 3]]);
+    let c = config("5x5 eat 1x2 poison 2,3 players 3");
     let mut p = Position::start(&c);
     p.select(&c, 0, 0).unwrap();
     assert_eq!(
@@ -105,7 +99,7 @@ fn eating_poison_loses_and_ends_the_game() {
 
 #[test]
 fn a_rejected_selection_changes_nothing_and_keeps_the_turn() {
-    let c = config(4, 4, 2, [1, 1], &[[0, 0]]);
+    let c = config("4x4 poison 0,0");
     let mut p = Position::start(&c);
     let before = p;
     assert_eq!(p.select(&c, 9, 9), Err(Rejection::OutOfRange));
@@ -119,7 +113,7 @@ fn a_rejected_selection_changes_nothing_and_keeps_the_turn() {
 
 #[test]
 fn no_valid_selection_left_is_a_tie() {
-    let c = config(4, 4, 2, [3, 3], &[[0, 0]]);
+    let c = config("4x4 eat 3x3 poison 0,0");
     let mut p = Position::start(&c);
     assert_eq!(cells(p.selections()), vec![(0, 0), (0, 1), (1, 0), (1, 1)]);
     // Eating the lower-right 3×3 leaves only row 0 and col 0: no 3×3 fits.
@@ -130,7 +124,7 @@ fn no_valid_selection_left_is_a_tie() {
 
 #[test]
 fn a_poisoned_rectangle_still_counts_as_a_valid_selection() {
-    let c = config(4, 4, 2, [2, 2], &[[0, 0]]);
+    let c = config("4x4 eat 2x2 poison 0,0");
     let mut p = Position::start(&c);
     p.select(&c, 2, 2).unwrap();
     p.select(&c, 2, 0).unwrap();
@@ -148,7 +142,7 @@ fn a_poisoned_rectangle_still_counts_as_a_valid_selection() {
 #[test]
 fn turns_rotate_through_three_and_four_seats() {
     for players in [2u8, 3, 4] {
-        let c = config(8, 8, players as i64, [1, 1], &[[0, 0]]);
+        let c = config(&format!("8x8 poison 0,0 players {players}"));
         let mut g = Game::new(c);
         let mut expected = 0u8;
         for (r, col) in [(7, 7), (7, 6), (7, 5), (7, 4), (7, 3), (7, 2), (7, 1)] {
@@ -164,7 +158,7 @@ fn turns_rotate_through_three_and_four_seats() {
 
 #[test]
 fn end_decides_timeouts_and_abandonment_only_while_playing() {
-    let c = config(4, 4, 2, [1, 1], &[[0, 0]]);
+    let c = config("4x4 poison 0,0");
     let mut p = Position::start(&c);
     p.end(GameResult::Timeout { loser: 0 });
     assert_eq!(p.result(), Some(GameResult::Timeout { loser: 0 }));
@@ -175,7 +169,7 @@ fn end_decides_timeouts_and_abandonment_only_while_playing() {
 
 #[test]
 fn from_uneaten_derives_the_status() {
-    let c = config(4, 4, 3, [2, 2], &[[0, 0]]);
+    let c = config("4x4 eat 2x2 poison 0,0 players 3");
     let all = c.board();
     assert_eq!(Position::from_uneaten(&c, all, 2).to_move(), Some(2));
     let no_poison = all.without(Bits::single(Bits::index(0, 0)));
@@ -192,7 +186,7 @@ fn from_uneaten_derives_the_status() {
 
 #[test]
 fn render_marks_poison_eaten_and_uneaten() {
-    let c = config(4, 5, 2, [1, 2], &[[0, 0]]);
+    let c = config("4x5 eat 1x2 poison 0,0");
     let mut p = Position::start(&c);
     p.select(&c, 3, 3).unwrap();
     assert_eq!(p.render(&c), "P####\n#####\n#####\n###..\n");

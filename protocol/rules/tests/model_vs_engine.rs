@@ -1,7 +1,7 @@
 //! The fast bitboard engine against the brute-force model: random games with random (often
 //! invalid) selections must get the same answer at every step, and perft must agree.
 
-use jchomp_testkit::model;
+use jchomp_testkit::{board, model};
 
 use jchomp_rules::{Bits, Cell, Config, Game, GameResult, Setup, perft};
 use model::{Model, Outcome};
@@ -21,17 +21,6 @@ fn any_setup() -> impl Strategy<Value = Setup> {
                 }
             })
         },
-    )
-}
-
-fn model_of(setup: &Setup) -> Model {
-    let poison: Vec<(i64, i64)> = setup.poison.iter().map(|&[r, c]| (r, c)).collect();
-    Model::new(
-        setup.rows,
-        setup.cols,
-        setup.players,
-        (setup.eat[0], setup.eat[1]),
-        &poison,
     )
 }
 
@@ -83,7 +72,7 @@ proptest! {
     ) {
         let config = Config::new(&setup).expect("generated setups are valid");
         let mut game = Game::new(config);
-        let mut model = model_of(&setup);
+        let mut model = Model::start(&config);
         same_state(&game, &model)?;
         for (pick_valid, k, r, c) in picks {
             let valid = model.valid();
@@ -117,32 +106,24 @@ proptest! {
 /// perft from the engine equals perft from the model on a spread of configurations.
 #[test]
 fn perft_agrees_with_the_model() {
-    /// rows, cols, players, eat, poison, deepest depth checked.
-    type Case = (i64, i64, i64, [i64; 2], &'static [[i64; 2]], u32);
-    let cases: &[Case] = &[
-        (4, 4, 2, [1, 1], &[[0, 0]], 4),
-        (5, 6, 2, [1, 2], &[[0, 0], [4, 5]], 4),
-        (5, 5, 3, [2, 2], &[[2, 2]], 4),
-        (6, 4, 4, [3, 1], &[[0, 3], [5, 0], [2, 1]], 4),
-        (4, 7, 2, [2, 3], &[[1, 1], [3, 6], [0, 0], [2, 4]], 5),
-        (15, 15, 2, [3, 3], &[[7, 7]], 2),
-        (7, 9, 2, [1, 3], &[[0, 0]], 3),
+    // The board and the deepest depth checked.
+    let cases = [
+        ("4x4 poison 0,0", 4),
+        ("5x6 eat 1x2 poison 0,0 poison 4,5", 4),
+        ("5x5 eat 2x2 poison 2,2 players 3", 4),
+        ("6x4 eat 3x1 poison 0,3 poison 5,0 poison 2,1 players 4", 4),
+        ("4x7 eat 2x3 poison 1,1 poison 3,6 poison 0,0 poison 2,4", 5),
+        ("15x15 eat 3x3 poison 7,7", 2),
+        ("7x9 eat 1x3 poison 0,0", 3),
     ];
-    for &(rows, cols, players, eat, poison, depth) in cases {
-        let setup = Setup {
-            rows,
-            cols,
-            players,
-            eat,
-            poison: poison.to_vec(),
-        };
-        let config = Config::new(&setup).unwrap();
+    for (notation, depth) in cases {
+        let config = board(notation);
         let start = jchomp_rules::Position::start(&config);
         for d in 0..=depth {
             assert_eq!(
                 perft(&config, &start, d),
-                model_of(&setup).perft(d),
-                "{setup:?} depth {d}"
+                Model::start(&config).perft(d),
+                "{notation} depth {d}"
             );
         }
     }
@@ -152,14 +133,7 @@ fn perft_agrees_with_the_model() {
 /// drifting together.
 #[test]
 fn perft_known_values() {
-    let setup = Setup {
-        rows: 4,
-        cols: 4,
-        players: 2,
-        eat: [1, 1],
-        poison: vec![[0, 0]],
-    };
-    let config = Config::new(&setup).unwrap();
+    let config = board("4x4 poison 0,0");
     let start = jchomp_rules::Position::start(&config);
     // 16 first selections; after any of them 15 cells remain, except the poisoned (0,0) ends it.
     assert_eq!(perft(&config, &start, 1), 16);

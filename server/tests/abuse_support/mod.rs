@@ -2,7 +2,7 @@
 //! can break the protocol on purpose), and checks that the server still serves everyone else.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
-use crate::common::{Client, TestServer, config};
+use crate::common::{Client, TestServer, config_value};
 use serde_json::json;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -199,7 +199,7 @@ impl Bystanders {
     /// Two clients playing on a 15×15 board (room for 100+ moves).
     pub async fn start(server: &TestServer) -> Bystanders {
         let mut a = server.client().await;
-        let (room, _) = a.create("a", config(15, 15, 2, [1, 1], &[[0, 0]])).await;
+        let (room, _) = a.create("a", config_value("15x15 poison 0,0")).await;
         let mut b = server.client().await;
         b.join(&room, "b").await;
         a.expect("room").await;

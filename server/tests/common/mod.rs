@@ -16,7 +16,7 @@ pub async fn open_rooms(server: &TestServer, n: usize) -> Vec<Client> {
         let mut o = server.client().await;
         o.create(
             "owner-with-a-long-name-for-bulk",
-            config(15, 15, 4, [1, 1], &[[0, 0], [14, 14], [0, 14], [14, 0]]),
+            config_value("15x15 poison 0,0 poison 14,14 poison 0,14 poison 14,0 players 4"),
         )
         .await;
         owners.push(o);
@@ -24,7 +24,8 @@ pub async fn open_rooms(server: &TestServer, n: usize) -> Vec<Client> {
     owners
 }
 
-/// A configuration as JSON.
+/// A configuration as JSON from its numbers: the timer tests' older form of [`config_value`],
+/// which every other test uses.
 pub fn config(rows: i64, cols: i64, players: i64, eat: [i64; 2], poison: &[[i64; 2]]) -> Value {
     json!({"rows":rows,"cols":cols,"players":players,"eat":eat,"poison":poison})
 }

@@ -61,18 +61,12 @@ pub fn seat_salt(seat: Seat, kind: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jchomp_rules::{Position, Setup};
+    use jchomp_rules::Position;
+    use jchomp_testkit::board;
 
     #[test]
     fn cover_is_the_union_of_the_rectangles() {
-        let c = Config::new(&Setup {
-            rows: 5,
-            cols: 5,
-            players: 2,
-            eat: [2, 3],
-            poison: vec![[0, 0]],
-        })
-        .unwrap();
+        let c = board("5x5 eat 2x3 poison 0,0");
         let p = Position::start(&c);
         assert_eq!(cover(&c, p.selections()), c.board());
         let one = Bits::single(Bits::index(1, 1));

@@ -327,29 +327,18 @@ fn to_outcome(v: i8) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jchomp_rules::Setup;
-
-    fn config(rows: i64, cols: i64, eat: [i64; 2], poison: Vec<[i64; 2]>) -> Config {
-        Config::new(&Setup {
-            rows,
-            cols,
-            players: 2,
-            eat,
-            poison,
-        })
-        .unwrap()
-    }
+    use jchomp_testkit::board;
 
     #[test]
     fn rows_are_regions_for_horizontal_eats() {
-        let c = config(5, 6, [1, 2], vec![[0, 0]]);
+        let c = board("5x6 eat 1x2 poison 0,0");
         let mut n = 0;
         split(&c, Position::start(&c).selections(), |r| {
             assert_eq!(r.count(), 5);
             n += 1;
         });
         assert_eq!(n, 5);
-        let c = config(5, 6, [2, 2], vec![[0, 0]]);
+        let c = board("5x6 eat 2x2 poison 0,0");
         let mut n = 0;
         split(&c, Position::start(&c).selections(), |_| n += 1);
         assert_eq!(n, 1);
@@ -367,7 +356,7 @@ mod tests {
     fn dawson_kayles_grundy_values() {
         // A row of n cells with 1×2 eats is Dawson's Kayles: 0 0 1 1 2 0 3 1 1 0 3 3 2 2 4.
         let expected = [0u8, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4];
-        let c = config(15, 15, [1, 2], vec![[14, 14]]);
+        let c = board("15x15 eat 1x2 poison 14,14");
         let mut solver = RegionSolver::new(10);
         solver.prepare(&c);
         let mut limits = Limits::unlimited(None);

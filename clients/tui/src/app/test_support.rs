@@ -3,8 +3,8 @@
 
 use super::{App, Start};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::wire::{ClientMessage, RoomStatus, SeatInfo, ServerMessage, Snapshot};
+use jchomp_testkit::timed_config_json;
 use std::time::Instant;
 
 pub(crate) fn key(c: KeyCode) -> KeyEvent {
@@ -22,14 +22,7 @@ pub(crate) fn seat(name: &str) -> Option<SeatInfo> {
 pub(crate) fn snapshot(version: u64, to_move: u8) -> Snapshot {
     Snapshot {
         room: "r1".into(),
-        config: ConfigJson {
-            rows: 4,
-            cols: 5,
-            players: 2,
-            eat: [1, 1],
-            poison: vec![[0, 0]],
-            move_time_ms: Some(30_000),
-        },
+        config: timed_config_json("4x5 poison 0,0", 30_000),
         seats: vec![seat("me"), seat("you")],
         status: RoomStatus::Playing,
         to_move: Some(to_move),

@@ -1,79 +1,17 @@
-//! Shared helpers for the `jchomp` integration tests: a real server on 127.0.0.1:0 with a
-//! temporary data directory, running the `jchomp` binary, and driving the client's `App`
+//! Shared helpers for the `jchomp` integration tests: the test kit's server in this process on
+//! 127.0.0.1:0, running the `jchomp` binary, and driving the client's `App`
 //! against the server without a terminal.
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use jchomp_protocol::rules::Cell;
 use jchomp_protocol::wire::ServerMessage;
+pub use jchomp_testkit::server::TestServer;
 use jchomp_tui::app::App;
 use jchomp_tui::connection::Connection;
-use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::process::Output;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
-use tokio::sync::oneshot;
-
-/// A server started in this process, shut down and its data removed when dropped.
-pub struct TestServer {
-    /// The WebSocket address.
-    pub url: String,
-    /// The listening address (for plain HTTP: `/metrics`).
-    pub addr: SocketAddr,
-    dir: PathBuf,
-    stop: Option<oneshot::Sender<()>>,
-}
-
-static NEXT: AtomicU32 = AtomicU32::new(0);
-
-impl TestServer {
-    /// Starts a server with default settings and a fresh data directory.
-    pub async fn start() -> TestServer {
-        TestServer::start_with(jchomp_server::Settings::default()).await
-    }
-
-    /// Starts a server with `settings` and a fresh data directory (which replaces theirs).
-    pub async fn start_with(settings: jchomp_server::Settings) -> TestServer {
-        let dir = std::env::temp_dir().join(format!(
-            "jchomp-cli-test-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let settings = jchomp_server::Settings {
-            data_dir: dir.clone(),
-            ..settings
-        };
-        let (stop, stopped) = oneshot::channel::<()>();
-        tokio::spawn(async move {
-            let shutdown = async move {
-                let _ = stopped.await;
-            };
-            jchomp_server::run(listener, settings, shutdown)
-                .await
-                .unwrap();
-        });
-        TestServer {
-            url: format!("ws://{addr}/ws"),
-            addr,
-            dir,
-            stop: Some(stop),
-        }
-    }
-}
-
-impl Drop for TestServer {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
 
 /// Runs `jchomp ARGS…` with its output captured (not a terminal).
 pub async fn jchomp(args: &[&str]) -> Output {

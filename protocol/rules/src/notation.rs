@@ -1,0 +1,264 @@
+//! Board notation, one line a board: `"6x7 eat 1x2 poison 0,0"`, parsed into a [`Setup`] or a
+//! [`Config`] and printed back from a [`Config`]; and the token parsers (`AxB`, `R,C`) behind it
+//! that every command-line flag shares.
+//!
+//! Grammar: `ROWSxCOLS`, then in any order `eat RxC`, `poison R,C` (repeatable) and `players N`.
+//! `×` stands for `x`, case does not matter. Defaults: eat 1x1, poison 0,0 when none is given,
+//! two players.
+
+use crate::config::{Config, ConfigError, Setup};
+use std::fmt;
+use std::str::FromStr;
+
+/// An example board, as the error messages show it.
+const EXAMPLE: &str = "6x7 eat 1x2 poison 0,0";
+
+/// Why a text is not a board.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotationError {
+    /// The text does not start with a board size.
+    #[error("expected a board such as \"{EXAMPLE}\", got {0:?}")]
+    Board(String),
+    /// A value is not two numbers joined by `x`.
+    #[error("expected two numbers as AxB, e.g. 5x6, got {0:?}")]
+    Pair(String),
+    /// A value is not a cell.
+    #[error("expected a cell as ROW,COL, e.g. 0,0, got {0:?}")]
+    Cell(String),
+    /// A value is not a whole number.
+    #[error("expected a number of players, e.g. 3, got {0:?}")]
+    Players(String),
+    /// A word that names no setting.
+    #[error("unknown word {0:?} in a board: after the size come eat RxC, poison R,C and players N")]
+    Unknown(String),
+    /// A setting with nothing after it.
+    #[error("{0} needs a value, as in \"{EXAMPLE} players 3\"")]
+    Missing(&'static str),
+    /// `eat` or `players` given twice.
+    #[error("{0} is given twice; only poison may be repeated")]
+    Repeated(&'static str),
+    /// The board reads well but breaks a rule (for a [`Config`]).
+    #[error(transparent)]
+    Invalid(#[from] ConfigError),
+}
+
+fn parse_two(s: &str, sep: char) -> Option<(i64, i64)> {
+    let (a, b) = s.split_once(sep)?;
+    Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+}
+
+/// Parses `AxB` (also `A×B`, `AXB`) into two integers, e.g. a board size `5x6`.
+pub fn parse_pair_x(s: &str) -> Result<(i64, i64), NotationError> {
+    parse_two(&s.replace('×', "x").to_ascii_lowercase(), 'x')
+        .ok_or_else(|| NotationError::Pair(s.to_string()))
+}
+
+/// Parses `ROW,COL` into two integers, e.g. a poison cell `0,0`.
+pub fn parse_cell(s: &str) -> Result<(i64, i64), NotationError> {
+    parse_two(s, ',').ok_or_else(|| NotationError::Cell(s.to_string()))
+}
+
+impl FromStr for Setup {
+    type Err = NotationError;
+
+    /// Reads a board in the notation; the numbers are not checked against the rules.
+    fn from_str(s: &str) -> Result<Setup, NotationError> {
+        let mut words = s.split_whitespace();
+        let (rows, cols) = words
+            .next()
+            .and_then(|w| parse_pair_x(w).ok())
+            .ok_or_else(|| NotationError::Board(s.trim().to_string()))?;
+        let mut eat = None;
+        let mut players = None;
+        let mut poison = Vec::new();
+        while let Some(word) = words.next() {
+            let key = match word.to_ascii_lowercase().as_str() {
+                "eat" => "eat",
+                "poison" => "poison",
+                "players" => "players",
+                _ => return Err(NotationError::Unknown(word.to_string())),
+            };
+            let value = words.next().ok_or(NotationError::Missing(key))?;
+            match key {
+                "eat" if eat.is_some() => return Err(NotationError::Repeated(key)),
+                "eat" => eat = Some(parse_pair_x(value)?),
+                "players" if players.is_some() => return Err(NotationError::Repeated(key)),
+                "players" => {
+                    let n = value.parse::<i64>();
+                    players = Some(n.map_err(|_| NotationError::Players(value.to_string()))?);
+                }
+                _ => poison.push(parse_cell(value)?),
+            }
+        }
+        let (eat_rows, eat_cols) = eat.unwrap_or((1, 1));
+        if poison.is_empty() {
+            poison.push((0, 0));
+        }
+        Ok(Setup {
+            rows,
+            cols,
+            players: players.unwrap_or(2),
+            eat: [eat_rows, eat_cols],
+            poison: poison.into_iter().map(|(r, c)| [r, c]).collect(),
+        })
+    }
+}
+
+impl FromStr for Config {
+    type Err = NotationError;
+
+    /// Reads a board in the notation and checks it against the rules.
+    fn from_str(s: &str) -> Result<Config, NotationError> {
+        Ok(Config::new(&s.parse::<Setup>()?)?)
+    }
+}
+
+impl fmt::Display for Config {
+    /// The board in the notation: size, eat, every poison cell, and the players unless two;
+    /// parsing it gives the same configuration.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (eat_rows, eat_cols) = self.eat();
+        write!(
+            f,
+            "{}x{} eat {eat_rows}x{eat_cols}",
+            self.rows(),
+            self.cols()
+        )?;
+        for cell in self.poison() {
+            write!(f, " poison {cell}")?;
+        }
+        if self.players() != 2 {
+            write!(f, " players {}", self.players())?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_examples_with_defaults() {
+        let s: Setup = "6x7 eat 1x2 poison 0,0".parse().unwrap();
+        assert_eq!(
+            s,
+            Setup {
+                rows: 6,
+                cols: 7,
+                players: 2,
+                eat: [1, 2],
+                poison: vec![[0, 0]],
+            }
+        );
+        let s: Setup = "5x6 eat 1x2 poison 0,0 poison 4,5 players 3"
+            .parse()
+            .unwrap();
+        assert_eq!((s.players, s.poison), (3, vec![[0, 0], [4, 5]]));
+        let s: Setup = "4x5".parse().unwrap();
+        assert_eq!((s.eat, s.players, s.poison), ([1, 1], 2, vec![[0, 0]]));
+    }
+
+    #[test]
+    fn clauses_come_in_any_order_in_any_case() {
+        let a: Config = "5×6 PLAYERS 4 Poison 1,2 eat 2X1 poison 3,3"
+            .parse()
+            .unwrap();
+        let b: Config = "5x6 eat 2x1 poison 1,2 poison 3,3 players 4"
+            .parse()
+            .unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.players(), 4);
+    }
+
+    #[test]
+    fn display_round_trips() {
+        for text in [
+            "6x7 eat 1x2 poison 0,0",
+            "5x6 eat 1x2 poison 0,0 poison 4,5 players 3",
+            "15x4 eat 3x3 poison 14,3 poison 0,0 poison 7,2 poison 1,1 players 4",
+            "4x4 eat 1x1 poison 3,3",
+        ] {
+            let config: Config = text.parse().unwrap();
+            assert_eq!(config.to_string(), text);
+            assert_eq!(config.to_string().parse::<Config>(), Ok(config));
+        }
+        let short: Config = "4x5".parse().unwrap();
+        assert_eq!(short.to_string(), "4x5 eat 1x1 poison 0,0");
+    }
+
+    #[test]
+    fn every_error_says_what_was_expected() {
+        let cases = [
+            (
+                "",
+                "expected a board such as \"6x7 eat 1x2 poison 0,0\", got \"\"",
+            ),
+            (
+                " eat 1x2 ",
+                "expected a board such as \"6x7 eat 1x2 poison 0,0\", got \"eat 1x2\"",
+            ),
+            (
+                "6by7",
+                "expected a board such as \"6x7 eat 1x2 poison 0,0\", got \"6by7\"",
+            ),
+            (
+                "6x7 eat 1-2",
+                "expected two numbers as AxB, e.g. 5x6, got \"1-2\"",
+            ),
+            (
+                "6x7 poison 0;0",
+                "expected a cell as ROW,COL, e.g. 0,0, got \"0;0\"",
+            ),
+            (
+                "6x7 players two",
+                "expected a number of players, e.g. 3, got \"two\"",
+            ),
+            (
+                "6x7 bite 1x2",
+                "unknown word \"bite\" in a board: after the size come eat RxC, poison R,C and players N",
+            ),
+            (
+                "6x7 eat",
+                "eat needs a value, as in \"6x7 eat 1x2 poison 0,0 players 3\"",
+            ),
+            (
+                "6x7 eat 1x2 eat 2x1",
+                "eat is given twice; only poison may be repeated",
+            ),
+            (
+                "6x7 players 2 players 3",
+                "players is given twice; only poison may be repeated",
+            ),
+        ];
+        for (text, message) in cases {
+            let err = text.parse::<Setup>().unwrap_err();
+            assert_eq!(err.to_string(), message, "{text:?}");
+            assert_eq!(text.parse::<Config>().unwrap_err(), err, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_config_must_obey_the_rules() {
+        let err = "3x7".parse::<Config>().unwrap_err();
+        assert!(matches!(err, NotationError::Invalid(_)), "{err:?}");
+        assert_eq!(err.to_string(), "rows must be 4–15, got 3");
+        assert_eq!(
+            "6x7 poison 6,0".parse::<Config>().unwrap_err().to_string(),
+            "poison[0] must lie inside the 6×7 board (row 0–5, col 0–6), got [6,0]"
+        );
+        // The setup itself is read as written.
+        assert_eq!("3x7".parse::<Setup>().map(|s| s.rows), Ok(3));
+    }
+
+    #[test]
+    fn token_parsers_read_pairs_and_cells() {
+        assert_eq!(parse_pair_x("5x6"), Ok((5, 6)));
+        assert_eq!(parse_pair_x("15×4"), Ok((15, 4)));
+        assert_eq!(parse_pair_x("2X3"), Ok((2, 3)));
+        assert_eq!(parse_cell(" 2, 3"), Ok((2, 3)));
+        assert_eq!(parse_cell("-1,0"), Ok((-1, 0)));
+        assert_eq!(parse_pair_x("5"), Err(NotationError::Pair("5".into())));
+        assert_eq!(parse_cell("a,b"), Err(NotationError::Cell("a,b".into())));
+    }
+}
