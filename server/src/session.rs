@@ -2,7 +2,6 @@
 //! handling of each client message. Room requests go to the room's task; answers about the
 //! room come back through the connection's outgoing queue.
 
-use crate::metrics::inc;
 use crate::outbox::Peer;
 use crate::request::{check_name, parse, plausible_id};
 use crate::room::{self, LeaveOutcome, Refusal, RoomEvent};
@@ -174,14 +173,14 @@ impl Session {
             message,
         };
         let Some(m) = &self.member else {
-            inc(&self.ctx.metrics.moves_rejected);
+            self.ctx.metrics.moves_rejected.inc();
             return self.reply(&not_seated("you are not in a room".to_string()));
         };
         let peer = self.peer.clone();
         if m.tx.send(RoomEvent::Move { peer, row, col }).await.is_err() {
             let message = format!("room {} has closed", m.room);
             self.member = None;
-            inc(&self.ctx.metrics.moves_rejected);
+            self.ctx.metrics.moves_rejected.inc();
             self.reply(&not_seated(message));
         }
     }
@@ -337,7 +336,7 @@ impl Session {
     }
 
     fn bad_request(&self, message: String) {
-        inc(&self.ctx.metrics.bad_requests);
+        self.ctx.metrics.bad_requests.inc();
         self.error(ErrorCode::BadRequest, message);
     }
 }

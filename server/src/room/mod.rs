@@ -169,7 +169,7 @@ pub(crate) fn create(
         creator,
         name,
     );
-    crate::metrics::inc(&ctx.metrics.rooms_created);
+    ctx.metrics.rooms_created.inc();
     tokio::spawn(run_room(room, rx));
     Ok((id, tx))
 }
