@@ -39,7 +39,7 @@ impl Session {
     pub(crate) async fn handle_text(&mut self, text: &str) {
         match parse(text) {
             Ok(msg) => self.handle(msg).await,
-            Err(message) => self.bad_request(message),
+            Err(e) => self.bad_request(e.to_string()),
         }
     }
 
@@ -82,7 +82,7 @@ impl Session {
     async fn create(&mut self, name: String, config: ConfigJson) {
         let name = match check_name(&name) {
             Ok(n) => n,
-            Err(m) => return self.bad_request(m),
+            Err(e) => return self.bad_request(e.to_string()),
         };
         let valid = match config.validate() {
             Ok(c) => c,
@@ -111,7 +111,7 @@ impl Session {
     async fn join(&mut self, room: String, name: String) {
         let name = match check_name(&name) {
             Ok(n) => n,
-            Err(m) => return self.bad_request(m),
+            Err(e) => return self.bad_request(e.to_string()),
         };
         let Some(tx) = self.find_room(&room) else {
             return;
