@@ -50,7 +50,7 @@ pub async fn run(
             settings.max_connections.min(Semaphore::MAX_PERMITS),
         )),
         settings,
-        lobby: Lobby::default(),
+        lobby: Arc::new(Lobby::default()),
         metrics,
         store,
         shutdown: shutdown_rx,

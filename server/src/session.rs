@@ -102,7 +102,13 @@ impl Session {
             return;
         }
         let canonical = ConfigJson::new(&valid, config.move_time_ms);
-        match room::create(&self.ctx, valid, canonical, self.peer.clone(), name) {
+        match room::create(
+            self.ctx.room_context(),
+            valid,
+            canonical,
+            self.peer.clone(),
+            name,
+        ) {
             Ok((room, tx)) => self.member = Some(Member { room, tx }),
             Err(r) => self.refused(r),
         }
