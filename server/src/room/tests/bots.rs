@@ -20,10 +20,7 @@ const STOPPED: Duration = Duration::from_secs(20);
 
 /// A room with `a` in seat 0 and a bot of `spec` in seat 1; `a` has read every greeting.
 async fn against(h: &Harness, cfg: ConfigJson, spec: Option<&str>) -> (Driven, TestPeer) {
-    let mut a = h.peer();
-    let mut room = h.open(&cfg, &a);
-    a.take("joined");
-    a.take("room");
+    let (mut room, mut a) = h.hosted(&cfg);
     room.add_bot(&a, spec).await;
     let snap = a.take("room");
     assert_eq!(snap["status"], "playing");
@@ -41,6 +38,44 @@ async fn bot_move(room: &mut Driven) -> (Seat, usize, Option<Box<dyn Player>>, B
         } => (seat, ply, player, outcome),
         _ => panic!("expected a bot's move"),
     }
+}
+
+/// Takes the bot's answer from the room's channel and hands the room `outcome` instead (with
+/// the bot's player, or, unless `keep_player`, as if it had panicked); returns the `moved` that
+/// `a` is sent.
+async fn answer(
+    room: &mut Driven,
+    a: &mut TestPeer,
+    outcome: BotOutcome,
+    keep_player: bool,
+) -> Value {
+    let (seat, ply, player, _) = bot_move(room).await;
+    let player = player.filter(|_| keep_player);
+    room.handle(RoomEvent::BotMoved {
+        seat,
+        ply,
+        player,
+        outcome,
+    })
+    .await;
+    a.take("moved")
+}
+
+/// The cell of a `moved`.
+fn cell(moved: &Value) -> (i64, i64) {
+    (
+        moved["row"].as_i64().unwrap(),
+        moved["col"].as_i64().unwrap(),
+    )
+}
+
+/// A corner cell of a 4×4 board not in `taken` (each is free while the bottom-right corner's
+/// neighbours are being eaten).
+fn free_cell(taken: &[(i64, i64)]) -> (i64, i64) {
+    [(3, 2), (2, 3), (2, 2), (3, 1), (1, 3)]
+        .into_iter()
+        .find(|c| !taken.contains(c))
+        .unwrap()
 }
 
 /// Whether a `moved` is seat 1's, on a cell not yet eaten before it.
@@ -91,24 +126,14 @@ async fn add_bot_without_a_spec_adds_a_random_bot() {
 async fn a_panicked_bot_is_replaced_by_a_random_player() {
     let h = Harness::new();
     let (mut room, mut a) = against(&h, config(4, 4, 2), Some("greedy")).await;
+    let mut taken = vec![(3, 3)];
     room.play(&a, 3, 3).await;
     a.take("moved");
-    let (seat, ply, _, _) = bot_move(&mut room).await;
-    let panicked = RoomEvent::BotMoved {
-        seat,
-        ply,
-        player: None,
-        outcome: BotOutcome::Panicked,
-    };
-    room.handle(panicked).await;
-    let moved = a.take("moved");
-    assert!(bots_valid_move(&moved, &[(3, 3)]), "{moved}");
+    let moved = answer(&mut room, &mut a, BotOutcome::Panicked, false).await;
+    assert!(bots_valid_move(&moved, &taken), "{moved}");
+    taken.push(cell(&moved));
     // The stand-in plays the bot's next turns.
-    let (r, c) = (
-        moved["row"].as_i64().unwrap(),
-        moved["col"].as_i64().unwrap(),
-    );
-    let next = if (r, c) == (3, 2) { (2, 3) } else { (3, 2) };
+    let next = free_cell(&taken);
     room.play(&a, next.0, next.1).await;
     a.take("moved");
     let ev = room.next_bot_move().await;
@@ -120,44 +145,19 @@ async fn a_panicked_bot_is_replaced_by_a_random_player() {
 async fn a_bot_that_passes_or_names_an_eaten_cell_plays_a_random_move() {
     let h = Harness::new();
     let (mut room, mut a) = against(&h, config(4, 4, 2), Some("greedy")).await;
+    let mut taken = vec![(3, 3)];
     room.play(&a, 3, 3).await;
     a.take("moved");
-    let (seat, ply, player, _) = bot_move(&mut room).await;
-    let eaten = RoomEvent::BotMoved {
-        seat,
-        ply,
-        player,
-        outcome: BotOutcome::Chose(Cell::new(3, 3)),
-    };
-    room.handle(eaten).await;
-    let moved = a.take("moved");
-    assert!(bots_valid_move(&moved, &[(3, 3)]), "{moved}");
-    let taken = [
-        (3, 3),
-        (
-            moved["row"].as_i64().unwrap(),
-            moved["col"].as_i64().unwrap(),
-        ),
-    ];
-    let next = [(3, 2), (2, 3), (2, 2)]
-        .into_iter()
-        .find(|c| !taken.contains(c))
-        .unwrap();
+    let eaten = BotOutcome::Chose(Cell::new(3, 3));
+    let moved = answer(&mut room, &mut a, eaten, true).await;
+    assert!(bots_valid_move(&moved, &taken), "{moved}");
+    taken.push(cell(&moved));
+    let next = free_cell(&taken);
+    taken.push(next);
     room.play(&a, next.0, next.1).await;
     a.take("moved");
-    let (seat, ply, player, _) = bot_move(&mut room).await;
-    let passed = RoomEvent::BotMoved {
-        seat,
-        ply,
-        player,
-        outcome: BotOutcome::Passed,
-    };
-    room.handle(passed).await;
-    let moved = a.take("moved");
-    assert!(
-        bots_valid_move(&moved, &[taken[0], taken[1], next]),
-        "{moved}"
-    );
+    let moved = answer(&mut room, &mut a, BotOutcome::Passed, true).await;
+    assert!(bots_valid_move(&moved, &taken), "{moved}");
 }
 
 #[tokio::test(start_paused = true)]

@@ -75,6 +75,15 @@ impl Harness {
         self.try_open(config, creator).unwrap()
     }
 
+    /// A room of `config` with its host ("a") in seat 0, who has read its greeting.
+    pub fn hosted(&self, config: &ConfigJson) -> (Driven, TestPeer) {
+        let mut a = self.peer();
+        let room = self.open(config, &a);
+        a.take("joined");
+        a.take("room");
+        (room, a)
+    }
+
     /// [`Harness::open`], or why the room was refused.
     pub fn try_open(&self, config: &ConfigJson, creator: &TestPeer) -> Result<Driven, Refusal> {
         let (config, json) = validated(config);

@@ -12,10 +12,7 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 /// A room of `cfg` with `a` (the host) in seat 0 and `b` in seat 1, greetings read; returns b's
 /// token and the last snapshot b read.
 async fn with_b(h: &Harness, cfg: ConfigJson) -> (Driven, TestPeer, TestPeer, String, Value) {
-    let mut a = h.peer();
-    let mut room = h.open(&cfg, &a);
-    a.take("joined");
-    a.take("room");
+    let (mut room, mut a) = h.hosted(&cfg);
     let mut b = h.peer();
     assert_eq!(room.join(&b, "b").await, Ok(1));
     let token = b.take("joined")["token"].as_str().unwrap().to_string();
@@ -118,10 +115,7 @@ async fn spectators_watch_and_may_not_move() {
 #[tokio::test(start_paused = true)]
 async fn a_spectator_who_joins_is_told_once() {
     let h = Harness::new();
-    let mut a = h.peer();
-    let mut room = h.open(&config(4, 4, 3), &a);
-    a.take("joined");
-    a.take("room");
+    let (mut room, mut a) = h.hosted(&config(4, 4, 3));
     let mut c = h.peer();
     room.spectate(&c).await.unwrap();
     c.take("room");
@@ -172,11 +166,8 @@ async fn resuming_a_connected_seat_closes_the_old_connection() {
 #[tokio::test(start_paused = true)]
 async fn moves_are_checked_in_the_documented_order() {
     let h = Harness::new();
-    let mut a = h.peer();
-    let mut room = h.open(&config(4, 4, 3), &a);
+    let (mut room, mut a) = h.hosted(&config(4, 4, 3));
     let id = room.id();
-    a.take("joined");
-    a.take("room");
     let mut nobody = h.peer();
     room.play(&nobody, 3, 3).await;
     let r = nobody.take_rejected("not_seated");
@@ -232,11 +223,8 @@ async fn moves_are_checked_in_the_documented_order() {
 #[tokio::test(start_paused = true)]
 async fn only_the_host_adds_bots_and_only_known_ones_to_free_seats() {
     let h = Harness::new();
-    let mut a = h.peer();
-    let mut room = h.open(&config(4, 4, 3), &a);
+    let (mut room, mut a) = h.hosted(&config(4, 4, 3));
     let id = room.id();
-    a.take("joined");
-    a.take("room");
     let mut b = h.peer();
     room.join(&b, "b").await.unwrap();
     b.take("joined");
@@ -264,18 +252,16 @@ async fn only_the_host_adds_bots_and_only_known_ones_to_free_seats() {
 #[tokio::test(start_paused = true)]
 async fn the_host_role_passes_on_when_the_host_leaves_a_waiting_room() {
     let h = Harness::new();
-    let mut a = h.peer();
-    let mut room = h.open(&config(4, 4, 3), &a);
-    a.take("joined");
-    a.take("room");
+    let (mut room, mut a) = h.hosted(&config(4, 4, 3));
     let mut b = h.peer();
     room.join(&b, "b").await.unwrap();
     b.take("joined");
-    b.take("room");
+    assert_eq!(b.take("room"), a.take("room"));
     assert_eq!(room.leave(&a, false).await, LeaveOutcome::Left);
     assert_eq!(b.take("room")["seats"][0], json!(null));
     room.add_bot(&b, Some("random")).await;
     assert_eq!(b.take("room")["seats"][0]["bot"], true);
+    a.assert_silent();
 }
 
 #[tokio::test(start_paused = true)]
@@ -303,10 +289,7 @@ async fn a_seat_in_play_stays_unless_it_leaves_for_good() {
 #[tokio::test(start_paused = true)]
 async fn a_dropped_seat_in_a_waiting_room_is_freed_at_once() {
     let h = Harness::new();
-    let mut a = h.peer();
-    let mut room = h.open(&config(4, 4, 3), &a);
-    a.take("joined");
-    a.take("room");
+    let (mut room, mut a) = h.hosted(&config(4, 4, 3));
     let b = h.peer();
     room.join(&b, "b").await.unwrap();
     a.take("room");
