@@ -21,6 +21,7 @@ async fn with_b(h: &Harness, cfg: ConfigJson) -> (Driven, TestPeer, TestPeer, St
     (room, a, b, token, snap)
 }
 
+/// A join or resume refused with this code and message.
 fn refusal(code: ErrorCode, message: String) -> Result<u8, Refusal> {
     Err(Refusal::new(code, message))
 }

@@ -36,6 +36,7 @@ fn listed_rooms(h: &Harness) -> serde_json::Value {
     serde_json::from_str::<serde_json::Value>(text.as_str()).unwrap()["rooms"].take()
 }
 
+/// `n` milliseconds.
 fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
 }
