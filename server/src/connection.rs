@@ -4,7 +4,6 @@
 
 use crate::http::{self, HeadError};
 use crate::link::{Event, Link};
-use crate::metrics::{dec, inc};
 use crate::outbox::{Peer, PeerSignal, next_conn_id};
 use crate::rate::TokenBucket;
 use crate::session::Session;
@@ -29,7 +28,7 @@ const CLOSE_WAIT: Duration = Duration::from_secs(1);
 /// Serves one accepted TCP connection.
 pub(crate) async fn serve_tcp(mut stream: TcpStream, addr: SocketAddr, ctx: Arc<Shared>) {
     let Ok(_permit) = ctx.conn_slots.clone().try_acquire_owned() else {
-        inc(&ctx.metrics.connections_refused);
+        ctx.metrics.connections_refused.inc();
         tracing::warn!(%addr, "connection refused: connection limit reached");
         let body = "the server is at its connection limit\n";
         let _ = http::respond(&mut stream, "503 Service Unavailable", "text/plain", body).await;
@@ -72,7 +71,7 @@ pub(crate) async fn serve_tcp(mut stream: TcpStream, addr: SocketAddr, ctx: Arc<
         }
         ("GET", "/metrics") => {
             let body = ctx.metrics.render(ctx.lobby.counts());
-            let _ = http::respond(&mut stream, "200 OK", "text/plain; version=0.0.4", &body).await;
+            let _ = http::respond(&mut stream, "200 OK", crate::metrics::CONTENT_TYPE, &body).await;
         }
         (_, "/healthz" | "/metrics") => {
             let _ = http::respond(&mut stream, "405 Method Not Allowed", TEXT, "use GET\n").await;
@@ -128,8 +127,8 @@ enum End {
 async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Shared>, echo: bool) {
     let id = next_conn_id();
     let started = Instant::now();
-    inc(&ctx.metrics.connections_open);
-    inc(&ctx.metrics.connections_total);
+    ctx.metrics.connections_open.inc();
+    ctx.metrics.connections_total.inc();
     tracing::info!(conn = id, %addr, "connection opened");
     let s = &ctx.settings;
     let (tx, rx) = mpsc::channel(s.outgoing_queue.max(1));
@@ -233,7 +232,7 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
                         continue;
                     }
                     if !bucket.take(std::time::Instant::now()) {
-                        inc(&ctx.metrics.rate_limited);
+                        ctx.metrics.rate_limited.inc();
                         peer.send_msg(&ServerMessage::Error {
                             code: ErrorCode::RateLimited,
                             message: format!(
@@ -246,7 +245,7 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
                     }
                     match msg {
                         Message::Text(text) => {
-                            inc(&ctx.metrics.messages_in);
+                            ctx.metrics.messages_in.inc();
                             if echo {
                                 peer.send(&text);
                             } else {
@@ -254,7 +253,7 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
                             }
                         }
                         Message::Binary(data) => {
-                            inc(&ctx.metrics.messages_in);
+                            ctx.metrics.messages_in.inc();
                             if echo {
                                 peer.send_binary(data);
                             } else {
@@ -271,7 +270,7 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
     drop(session);
     let slow = signal.slow.load(Ordering::Relaxed);
     if end == End::Dropped && slow {
-        inc(&ctx.metrics.slow_disconnects);
+        ctx.metrics.slow_disconnects.inc();
     } else if end == End::Closed {
         peer.close(CloseCode::Normal, "");
     }
@@ -281,7 +280,7 @@ async fn serve_ws(ws: WebSocketStream<TcpStream>, addr: SocketAddr, ctx: Arc<Sha
     if end != End::Dropped {
         let _ = timeout(CLOSE_WAIT, link.finish()).await;
     }
-    dec(&ctx.metrics.connections_open);
+    ctx.metrics.connections_open.dec();
     let reason = if slow { "slow reader" } else { end.as_str() };
     tracing::info!(conn = id, %addr, reason, secs = started.elapsed().as_secs_f64(), "connection closed");
 }

@@ -1,6 +1,7 @@
 //! `jchomp-server`: parses flags into [`Settings`], binds, prints the address and serves until
 //! Ctrl-C or SIGTERM.
 
+use anyhow::anyhow;
 use clap::Parser;
 use jchomp_server::{DEFAULT_ADDR, Settings, run};
 use std::io::Write;
@@ -9,6 +10,16 @@ use std::process::ExitCode;
 use std::time::Duration;
 use tokio::net::TcpListener;
 
+/// The embedded defaults: every flag's default, as `--help` shows it, is read from here.
+fn defaults() -> Settings {
+    Settings::default()
+}
+
+/// A duration in whole milliseconds, for a flag's default.
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
 /// The JChomp WebSocket game server.
 #[derive(Debug, Parser)]
 #[command(version, about)]
@@ -16,51 +27,51 @@ struct Args {
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, default_value = DEFAULT_ADDR)]
     addr: String,
-    /// Directory for the game database (default: jchomp-data).
-    #[arg(long)]
-    data_dir: Option<PathBuf>,
-    /// Seconds a dropped seat is held for `resume` (default 60).
-    #[arg(long)]
-    grace_secs: Option<u64>,
-    /// Largest incoming message in bytes (default 65536).
-    #[arg(long)]
-    max_message_bytes: Option<usize>,
-    /// Sustained messages per second per connection (default 1000).
-    #[arg(long)]
-    rate_limit: Option<u32>,
-    /// Burst of messages per connection (default 2000).
-    #[arg(long)]
-    rate_burst: Option<u32>,
-    /// Seconds without any frame from a client before it is closed (default 45).
-    #[arg(long)]
-    idle_secs: Option<u64>,
-    /// Seconds between pings to a quiet client (default 15).
-    #[arg(long)]
-    ping_secs: Option<u64>,
-    /// Most rooms at once (default 1000).
-    #[arg(long)]
-    max_rooms: Option<usize>,
-    /// Most connections at once (default 4096).
-    #[arg(long)]
-    max_connections: Option<usize>,
-    /// Messages queued per client before it is dropped as a slow reader (default 256).
-    #[arg(long)]
-    queue: Option<usize>,
-    /// Longest a server bot thinks about one move, in milliseconds (default 5000).
-    #[arg(long)]
-    bot_think_ms: Option<u64>,
+    /// Directory for the game database.
+    #[arg(long, default_value_os_t = defaults().data_dir)]
+    data_dir: PathBuf,
+    /// Seconds a dropped seat is held for `resume`.
+    #[arg(long, default_value_t = defaults().grace.as_secs())]
+    grace_secs: u64,
+    /// Largest incoming message in bytes.
+    #[arg(long, default_value_t = defaults().max_message_size)]
+    max_message_bytes: usize,
+    /// Sustained messages per second per connection.
+    #[arg(long, default_value_t = defaults().rate_limit_per_sec)]
+    rate_limit: u32,
+    /// Burst of messages per connection.
+    #[arg(long, default_value_t = defaults().rate_limit_burst)]
+    rate_burst: u32,
+    /// Seconds without any frame from a client before it is closed.
+    #[arg(long, default_value_t = defaults().idle_timeout.as_secs())]
+    idle_secs: u64,
+    /// Seconds between pings to a quiet client.
+    #[arg(long, default_value_t = defaults().ping_interval.as_secs())]
+    ping_secs: u64,
+    /// Most rooms at once.
+    #[arg(long, default_value_t = defaults().max_rooms)]
+    max_rooms: usize,
+    /// Most connections at once.
+    #[arg(long, default_value_t = defaults().max_connections)]
+    max_connections: usize,
+    /// Messages queued per client before it is dropped as a slow reader.
+    #[arg(long, default_value_t = defaults().outgoing_queue)]
+    queue: usize,
+    /// Longest a server bot thinks about one move, in milliseconds.
+    #[arg(long, default_value_t = millis(defaults().bot_think_cap))]
+    bot_think_ms: u64,
     /// Test only: echo WebSocket messages on this path (e.g. /echo) for protocol test suites.
     #[arg(long)]
     echo_path: Option<String>,
-    /// Seconds a finished room stays listed (default 120).
-    #[arg(long)]
-    linger_secs: Option<u64>,
-    /// Seconds one write to a client may take before it is dropped as stalled (default 10).
-    #[arg(long)]
-    write_timeout_secs: Option<u64>,
-    /// Bot moves computed at the same time (default: the number of CPUs).
-    #[arg(long)]
-    bot_threads: Option<usize>,
+    /// Seconds a finished room stays listed.
+    #[arg(long, default_value_t = defaults().finished_linger.as_secs())]
+    linger_secs: u64,
+    /// Seconds one write to a client may take before it is dropped as stalled.
+    #[arg(long, default_value_t = defaults().write_timeout.as_secs())]
+    write_timeout_secs: u64,
+    /// Bot moves computed at the same time (by default, the number of CPUs).
+    #[arg(long, default_value_t = defaults().bot_threads)]
+    bot_threads: usize,
     /// Threads serving connections and rooms (default: the number of CPUs). Where other busy
     /// processes share the CPUs (a load generator on the same machine, say), fewer threads
     /// than CPUs spend less time handing work between them; see docs/PERFORMANCE.md.
@@ -69,55 +80,27 @@ struct Args {
 }
 
 impl Args {
+    /// The settings the flags ask for; the rest are the defaults.
     fn settings(&self) -> Settings {
-        let mut s = Settings::default();
         let secs = Duration::from_secs;
-        if let Some(v) = &self.data_dir {
-            s.data_dir = v.clone();
+        Settings {
+            data_dir: self.data_dir.clone(),
+            grace: secs(self.grace_secs),
+            max_message_size: self.max_message_bytes,
+            rate_limit_per_sec: self.rate_limit,
+            rate_limit_burst: self.rate_burst,
+            idle_timeout: secs(self.idle_secs),
+            ping_interval: secs(self.ping_secs.max(1)),
+            max_rooms: self.max_rooms,
+            max_connections: self.max_connections,
+            outgoing_queue: self.queue,
+            bot_think_cap: Duration::from_millis(self.bot_think_ms.max(1)),
+            echo_path: self.echo_path.clone(),
+            finished_linger: secs(self.linger_secs),
+            write_timeout: secs(self.write_timeout_secs.max(1)),
+            bot_threads: self.bot_threads.max(1),
+            ..defaults()
         }
-        if let Some(v) = self.grace_secs {
-            s.grace = secs(v);
-        }
-        if let Some(v) = self.max_message_bytes {
-            s.max_message_size = v;
-        }
-        if let Some(v) = self.rate_limit {
-            s.rate_limit_per_sec = v;
-        }
-        if let Some(v) = self.rate_burst {
-            s.rate_limit_burst = v;
-        }
-        if let Some(v) = self.idle_secs {
-            s.idle_timeout = secs(v);
-        }
-        if let Some(v) = self.ping_secs {
-            s.ping_interval = secs(v.max(1));
-        }
-        if let Some(v) = self.max_rooms {
-            s.max_rooms = v;
-        }
-        if let Some(v) = self.max_connections {
-            s.max_connections = v;
-        }
-        if let Some(v) = self.queue {
-            s.outgoing_queue = v;
-        }
-        if let Some(v) = self.bot_think_ms {
-            s.bot_think_cap = Duration::from_millis(v.max(1));
-        }
-        if let Some(v) = &self.echo_path {
-            s.echo_path = Some(v.clone());
-        }
-        if let Some(v) = self.linger_secs {
-            s.finished_linger = secs(v);
-        }
-        if let Some(v) = self.write_timeout_secs {
-            s.write_timeout = secs(v.max(1));
-        }
-        if let Some(v) = self.bot_threads {
-            s.bot_threads = v.max(1);
-        }
-        s
     }
 }
 
@@ -160,48 +143,117 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
-    let args = Args::parse();
-    let mut builder = tokio::runtime::Builder::new_multi_thread();
-    if let Some(n) = args.threads {
-        builder.worker_threads(usize::from(n));
-    }
-    let runtime = match builder.enable_all().build() {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("jchomp-server: cannot start the runtime: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let code = runtime.block_on(serve(args));
-    // Bots still thinking on blocking threads have been told to stop; do not wait for them.
-    runtime.shutdown_timeout(Duration::from_millis(300));
-    code
-}
-
-/// Binds, prints the address and runs the server until a signal.
-async fn serve(args: Args) -> ExitCode {
-    let listener = match TcpListener::bind(&args.addr).await {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("jchomp-server: cannot listen on {}: {e}", args.addr);
-            return ExitCode::FAILURE;
-        }
-    };
-    let addr = match listener.local_addr() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("jchomp-server: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let shutdown = shutdown_signal();
-    println!("jchomp-server listening on ws://{addr}/ws");
-    let _ = std::io::stdout().flush();
-    match run(listener, args.settings(), shutdown).await {
+    match start(Args::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("jchomp-server: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Starts the runtime and serves on it. Every error carries its cause in its message.
+fn start(args: Args) -> anyhow::Result<()> {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if let Some(n) = args.threads {
+        builder.worker_threads(usize::from(n));
+    }
+    let runtime = builder
+        .enable_all()
+        .build()
+        .map_err(|e| anyhow!("cannot start the runtime: {e}"))?;
+    let served = runtime.block_on(serve(args));
+    // Bots still thinking on blocking threads have been told to stop; do not wait for them.
+    runtime.shutdown_timeout(Duration::from_millis(300));
+    served
+}
+
+/// Binds, prints the address and runs the server until a signal.
+async fn serve(args: Args) -> anyhow::Result<()> {
+    let listener = TcpListener::bind(&args.addr)
+        .await
+        .map_err(|e| anyhow!("cannot listen on {}: {e}", args.addr))?;
+    let addr = listener.local_addr()?;
+    let shutdown = shutdown_signal();
+    println!("jchomp-server listening on ws://{addr}/ws");
+    let _ = std::io::stdout().flush();
+    run(listener, args.settings(), shutdown).await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_flags_are_consistent() {
+        Args::command().debug_assert();
+    }
+
+    #[test]
+    fn no_flags_means_the_default_settings() {
+        let args = Args::try_parse_from(["jchomp-server"]).unwrap();
+        assert_eq!(args.settings(), Settings::default());
+        assert_eq!(args.addr, DEFAULT_ADDR);
+        assert_eq!(args.threads, None);
+    }
+
+    #[test]
+    fn help_shows_the_default_settings() {
+        let help = Args::command().render_help().to_string();
+        let d = Settings::default();
+        for (flag, default) in [
+            ("--addr", DEFAULT_ADDR.to_string()),
+            ("--data-dir", d.data_dir.display().to_string()),
+            ("--grace-secs", d.grace.as_secs().to_string()),
+            ("--max-message-bytes", d.max_message_size.to_string()),
+            ("--rate-limit", d.rate_limit_per_sec.to_string()),
+            ("--rate-burst", d.rate_limit_burst.to_string()),
+            ("--idle-secs", d.idle_timeout.as_secs().to_string()),
+            ("--ping-secs", d.ping_interval.as_secs().to_string()),
+            ("--max-rooms", d.max_rooms.to_string()),
+            ("--max-connections", d.max_connections.to_string()),
+            ("--queue", d.outgoing_queue.to_string()),
+            ("--bot-think-ms", d.bot_think_cap.as_millis().to_string()),
+            ("--linger-secs", d.finished_linger.as_secs().to_string()),
+            (
+                "--write-timeout-secs",
+                d.write_timeout.as_secs().to_string(),
+            ),
+            ("--bot-threads", d.bot_threads.to_string()),
+        ] {
+            let line = help
+                .lines()
+                .skip_while(|l| !l.trim_start().starts_with(&format!("{flag} ")))
+                .find(|l| l.contains("[default: "))
+                .unwrap_or_else(|| panic!("no default for {flag} in\n{help}"));
+            assert!(
+                line.contains(&format!("[default: {default}]")),
+                "{flag}: {line}"
+            );
+        }
+    }
+
+    #[test]
+    fn flags_set_their_settings() {
+        let args = Args::try_parse_from([
+            "jchomp-server",
+            "--grace-secs",
+            "5",
+            "--ping-secs",
+            "0",
+            "--bot-think-ms",
+            "250",
+            "--queue",
+            "9",
+        ])
+        .unwrap();
+        let s = args.settings();
+        assert_eq!(s.grace, Duration::from_secs(5));
+        assert_eq!(s.ping_interval, Duration::from_secs(1));
+        assert_eq!(s.bot_think_cap, Duration::from_millis(250));
+        assert_eq!(s.outgoing_queue, 9);
+        assert_eq!(s.max_rooms, Settings::default().max_rooms);
     }
 }

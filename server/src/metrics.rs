@@ -1,53 +1,109 @@
-//! [`Metrics`]: the server's counters and gauges, rendered as Prometheus text for `GET /metrics`.
+//! [`Metrics`]: the server's counters and gauges, each declared once (its name, its help, its
+//! type) in a `prometheus-client` registry, and their OpenMetrics text for `GET /metrics`.
 
-use std::fmt::Write as _;
-use std::sync::atomic::{AtomicU64, Ordering};
+use jchomp_protocol::rules::GameResult;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::registry::Registry;
 
-/// Counters and gauges, updated with relaxed atomics from every task.
-#[derive(Debug, Default)]
-pub(crate) struct Metrics {
+/// The content type of [`Metrics::render`]'s text.
+pub(crate) const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+/// One label and its value.
+type Label = [(&'static str, &'static str); 1];
+
+/// The values of the `result` label of `jchomp_games_finished_total`, in [`result_index`] order.
+const RESULTS: [&str; 4] = ["poisoned", "tie", "timeout", "abandoned"];
+
+/// The values of the `status` label of `jchomp_rooms`.
+const STATUSES: [&str; 3] = ["waiting", "playing", "finished"];
+
+/// Declares [`Metrics`]: each metric once, as a field whose doc comment is its help text and
+/// whose name is registered with it. A counter's name gets `_total` when rendered.
+macro_rules! declare_metrics {
+    ($( #[doc = $help:literal] $field:ident: $kind:ty = $name:literal, )*) => {
+        /// Every counter and gauge of the server; updating one is an atomic operation.
+        #[derive(Debug)]
+        pub(crate) struct Metrics {
+            registry: Registry,
+            /// The counters of `games_finished` by label, taken out once so that counting a
+            /// finished game takes no lock.
+            finished_by: [Counter; RESULTS.len()],
+            $( #[doc = $help] pub $field: $kind, )*
+        }
+
+        impl Metrics {
+            /// Every metric at zero, registered under its name and help.
+            fn declared() -> Self {
+                let mut registry = Registry::default();
+                $(
+                    let $field = <$kind>::default();
+                    registry.register($name, help($help), $field.clone());
+                )*
+                Metrics { registry, finished_by: Default::default(), $( $field, )* }
+            }
+        }
+    };
+}
+
+declare_metrics! {
     /// WebSocket connections open now.
-    pub connections_open: AtomicU64,
-    /// WebSocket connections accepted since start.
-    pub connections_total: AtomicU64,
-    /// TCP connections refused because `max_connections` was reached.
-    pub connections_refused: AtomicU64,
-    /// Client messages received.
-    pub messages_in: AtomicU64,
-    /// Requests answered with `bad_request`.
-    pub bad_requests: AtomicU64,
-    /// Connections closed for flooding.
-    pub rate_limited: AtomicU64,
-    /// Connections dropped because their outgoing queue was full or a write stalled.
-    pub slow_disconnects: AtomicU64,
-    /// Rooms created since start.
-    pub rooms_created: AtomicU64,
-    /// Accepted moves.
-    pub moves: AtomicU64,
-    /// Refused moves.
-    pub moves_rejected: AtomicU64,
-    /// Games finished, by how they ended.
-    pub games_poisoned: AtomicU64,
-    /// Games ended in a tie.
-    pub games_tie: AtomicU64,
-    /// Games ended by a turn timeout.
-    pub games_timeout: AtomicU64,
-    /// Games ended by an abandoned seat.
-    pub games_abandoned: AtomicU64,
+    connections_open: Gauge = "jchomp_connections",
+    /// WebSocket connections accepted.
+    connections_total: Counter = "jchomp_connections",
+    /// TCP connections refused at the connection cap.
+    connections_refused: Counter = "jchomp_connections_refused",
+    /// Rooms by status.
+    rooms: Family<Label, Gauge> = "jchomp_rooms",
+    /// Rooms created.
+    rooms_created: Counter = "jchomp_rooms_created",
+    /// Games finished, by result kind.
+    games_finished: Family<Label, Counter> = "jchomp_games_finished",
     /// Game records committed to the database.
-    pub games_stored: AtomicU64,
-    /// Game records that failed to be stored.
-    pub store_errors: AtomicU64,
+    games_stored: Counter = "jchomp_games_stored",
+    /// Game records that could not be stored.
+    store_errors: Counter = "jchomp_store_errors",
+    /// Accepted moves.
+    moves: Counter = "jchomp_moves",
+    /// Refused moves.
+    moves_rejected: Counter = "jchomp_moves_rejected",
+    /// Client messages received.
+    messages_in: Counter = "jchomp_messages",
+    /// Requests answered with bad_request.
+    bad_requests: Counter = "jchomp_bad_requests",
+    /// Connections closed for flooding.
+    rate_limited: Counter = "jchomp_rate_limited",
+    /// Connections dropped as slow readers.
+    slow_disconnects: Counter = "jchomp_slow_disconnects",
 }
 
-/// Adds one to a counter.
-pub(crate) fn inc(c: &AtomicU64) {
-    c.fetch_add(1, Ordering::Relaxed);
+impl Default for Metrics {
+    /// Every metric at zero; every label value is listed from the start.
+    fn default() -> Self {
+        let mut m = Metrics::declared();
+        m.finished_by = RESULTS.map(|r| m.games_finished.get_or_create_owned(&[("result", r)]));
+        for status in STATUSES {
+            m.rooms.get_or_create_owned(&[("status", status)]);
+        }
+        m
+    }
 }
 
-/// Subtracts one from a gauge.
-pub(crate) fn dec(c: &AtomicU64) {
-    c.fetch_sub(1, Ordering::Relaxed);
+/// A help text from a doc comment: trimmed, without the full stop the registry adds.
+fn help(doc: &str) -> &str {
+    let doc = doc.trim();
+    doc.strip_suffix('.').unwrap_or(doc)
+}
+
+/// The index of a result's kind in [`RESULTS`].
+fn result_index(result: &GameResult) -> usize {
+    match result {
+        GameResult::Poisoned { .. } => 0,
+        GameResult::Tie => 1,
+        GameResult::Timeout { .. } => 2,
+        GameResult::Abandoned { .. } => 3,
+    }
 }
 
 /// Rooms by status, counted at scrape time.
@@ -62,110 +118,22 @@ pub(crate) struct RoomCounts {
 }
 
 impl Metrics {
-    /// The Prometheus text exposition of every metric.
+    /// Counts a finished game by how it ended.
+    pub(crate) fn game_finished(&self, result: &GameResult) {
+        self.finished_by[result_index(result)].inc();
+    }
+
+    /// The OpenMetrics text of every metric, with the room gauges set to `rooms`.
     pub(crate) fn render(&self, rooms: RoomCounts) -> String {
-        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
-        let mut out = String::with_capacity(2048);
-        let mut metric = |name: &str, kind: &str, help: &str, lines: &[(&str, u64)]| {
-            let _ = writeln!(out, "# HELP {name} {help}");
-            let _ = writeln!(out, "# TYPE {name} {kind}");
-            for (labels, value) in lines {
-                let _ = writeln!(out, "{name}{labels} {value}");
-            }
-        };
-        metric(
-            "jchomp_connections",
-            "gauge",
-            "WebSocket connections open now.",
-            &[("", get(&self.connections_open))],
-        );
-        metric(
-            "jchomp_connections_total",
-            "counter",
-            "WebSocket connections accepted.",
-            &[("", get(&self.connections_total))],
-        );
-        metric(
-            "jchomp_connections_refused_total",
-            "counter",
-            "TCP connections refused at the connection cap.",
-            &[("", get(&self.connections_refused))],
-        );
-        metric(
-            "jchomp_rooms",
-            "gauge",
-            "Rooms by status.",
-            &[
-                ("{status=\"waiting\"}", rooms.waiting as u64),
-                ("{status=\"playing\"}", rooms.playing as u64),
-                ("{status=\"finished\"}", rooms.finished as u64),
-            ],
-        );
-        metric(
-            "jchomp_rooms_created_total",
-            "counter",
-            "Rooms created.",
-            &[("", get(&self.rooms_created))],
-        );
-        metric(
-            "jchomp_games_finished_total",
-            "counter",
-            "Games finished, by result kind.",
-            &[
-                ("{result=\"poisoned\"}", get(&self.games_poisoned)),
-                ("{result=\"tie\"}", get(&self.games_tie)),
-                ("{result=\"timeout\"}", get(&self.games_timeout)),
-                ("{result=\"abandoned\"}", get(&self.games_abandoned)),
-            ],
-        );
-        metric(
-            "jchomp_games_stored_total",
-            "counter",
-            "Game records committed to the database.",
-            &[("", get(&self.games_stored))],
-        );
-        metric(
-            "jchomp_store_errors_total",
-            "counter",
-            "Game records that could not be stored.",
-            &[("", get(&self.store_errors))],
-        );
-        metric(
-            "jchomp_moves_total",
-            "counter",
-            "Accepted moves.",
-            &[("", get(&self.moves))],
-        );
-        metric(
-            "jchomp_moves_rejected_total",
-            "counter",
-            "Refused moves.",
-            &[("", get(&self.moves_rejected))],
-        );
-        metric(
-            "jchomp_messages_total",
-            "counter",
-            "Client messages received.",
-            &[("", get(&self.messages_in))],
-        );
-        metric(
-            "jchomp_bad_requests_total",
-            "counter",
-            "Requests answered with bad_request.",
-            &[("", get(&self.bad_requests))],
-        );
-        metric(
-            "jchomp_rate_limited_total",
-            "counter",
-            "Connections closed for flooding.",
-            &[("", get(&self.rate_limited))],
-        );
-        metric(
-            "jchomp_slow_disconnects_total",
-            "counter",
-            "Connections dropped as slow readers.",
-            &[("", get(&self.slow_disconnects))],
-        );
+        let counts = [rooms.waiting, rooms.playing, rooms.finished];
+        for (status, n) in STATUSES.into_iter().zip(counts) {
+            let n = i64::try_from(n).unwrap_or(i64::MAX);
+            self.rooms.get_or_create(&[("status", status)]).set(n);
+        }
+        let mut out = String::with_capacity(4096);
+        if let Err(e) = prometheus_client::encoding::text::encode(&mut out, &self.registry) {
+            tracing::error!(error = %e, "cannot encode the metrics");
+        }
         out
     }
 }
@@ -175,22 +143,54 @@ mod tests {
     use super::*;
 
     #[test]
-    fn renders_prometheus_text() {
+    fn renders_openmetrics_text() {
         let m = Metrics::default();
-        inc(&m.moves);
-        inc(&m.moves);
-        inc(&m.games_tie);
+        m.moves.inc();
+        m.moves.inc();
+        m.game_finished(&GameResult::Tie);
         let text = m.render(RoomCounts {
             waiting: 1,
             playing: 2,
             finished: 3,
         });
-        assert!(text.contains("# TYPE jchomp_moves_total counter\njchomp_moves_total 2\n"));
+        assert!(text.contains("# TYPE jchomp_moves counter\njchomp_moves_total 2\n"));
+        assert!(
+            text.contains("# HELP jchomp_moves Accepted moves.\n"),
+            "{text}"
+        );
         assert!(text.contains("jchomp_rooms{status=\"playing\"} 2\n"));
         assert!(text.contains("jchomp_games_finished_total{result=\"tie\"} 1\n"));
+        assert!(text.contains("jchomp_games_finished_total{result=\"timeout\"} 0\n"));
+        assert!(text.contains("# TYPE jchomp_connections gauge\njchomp_connections 0\n"));
+        assert!(text.ends_with("# EOF\n"));
         for line in text.lines().filter(|l| !l.starts_with('#')) {
             let (_, value) = line.rsplit_once(' ').unwrap();
             value.parse::<u64>().unwrap();
+        }
+    }
+
+    #[test]
+    fn every_documented_metric_is_rendered() {
+        let text = Metrics::default().render(RoomCounts::default());
+        for line in [
+            "jchomp_connections 0",
+            "jchomp_connections_total 0",
+            "jchomp_connections_refused_total 0",
+            "jchomp_rooms{status=\"waiting\"} 0",
+            "jchomp_rooms{status=\"finished\"} 0",
+            "jchomp_rooms_created_total 0",
+            "jchomp_games_finished_total{result=\"poisoned\"} 0",
+            "jchomp_games_finished_total{result=\"abandoned\"} 0",
+            "jchomp_games_stored_total 0",
+            "jchomp_store_errors_total 0",
+            "jchomp_moves_total 0",
+            "jchomp_moves_rejected_total 0",
+            "jchomp_messages_total 0",
+            "jchomp_bad_requests_total 0",
+            "jchomp_rate_limited_total 0",
+            "jchomp_slow_disconnects_total 0",
+        ] {
+            assert!(text.lines().any(|l| l == line), "no {line:?} in\n{text}");
         }
     }
 }

@@ -19,11 +19,42 @@ struct MoveFields {
     col: i64,
 }
 
+/// Why a client's message is a bad request; the message is what the client is told.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum BadRequest {
+    /// The text is not JSON.
+    #[error("not JSON: {0}")]
+    NotJson(serde_json::Error),
+    /// The JSON is not an object.
+    #[error("every message is a JSON object with a \"type\"")]
+    NotAnObject,
+    /// The `type` is not a string.
+    #[error("\"type\" must be a string")]
+    TypeNotAString,
+    /// There is no `type`.
+    #[error("missing field `type`")]
+    NoType,
+    /// The type is unknown or its fields are wrong.
+    #[error("{0}")]
+    Fields(serde_json::Error),
+}
+
+/// Why a display name is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum BadName {
+    /// Empty or too long, once trimmed; holds its length in characters.
+    #[error("name must be 1–{MAX_NAME} characters, got {0}")]
+    Length(usize),
+    /// It holds a control character.
+    #[error("name must not contain control characters")]
+    Control,
+}
+
 /// Parses a client message, or says why it is a bad request.
 ///
 /// A well-formed message is read straight into [`ClientMessage`] (one pass, no intermediate
 /// tree); only a message that fails is read again as a JSON value, to say what is wrong.
-pub(crate) fn parse(text: &str) -> Result<ClientMessage, String> {
+pub(crate) fn parse(text: &str) -> Result<ClientMessage, BadRequest> {
     // A move (the bulk of the traffic) as clients write it, tag first, is read straight into
     // its fields: an internally tagged enum buffers every field before it knows the variant.
     if text.starts_with(MOVE_PREFIX)
@@ -35,32 +66,31 @@ pub(crate) fn parse(text: &str) -> Result<ClientMessage, String> {
 }
 
 /// Parses any client message through the enum, or says why it is a bad request.
-fn parse_any(text: &str) -> Result<ClientMessage, String> {
+fn parse_any(text: &str) -> Result<ClientMessage, BadRequest> {
     if let Ok(msg) = serde_json::from_str::<ClientMessage>(text) {
         return Ok(msg);
     }
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let value: serde_json::Value = serde_json::from_str(text).map_err(BadRequest::NotJson)?;
     let Some(obj) = value.as_object() else {
-        return Err("every message is a JSON object with a \"type\"".to_string());
+        return Err(BadRequest::NotAnObject);
     };
     match obj.get("type") {
         Some(serde_json::Value::String(_)) => {}
-        Some(_) => return Err("\"type\" must be a string".to_string()),
-        None => return Err("missing field `type`".to_string()),
+        Some(_) => return Err(BadRequest::TypeNotAString),
+        None => return Err(BadRequest::NoType),
     }
-    serde_json::from_value(value).map_err(|e| e.to_string())
+    serde_json::from_value(value).map_err(BadRequest::Fields)
 }
 
 /// A trimmed display name of 1–32 characters without control characters.
-pub(crate) fn check_name(name: &str) -> Result<String, String> {
+pub(crate) fn check_name(name: &str) -> Result<String, BadName> {
     let name = name.trim();
     let len = name.chars().count();
     if !(1..=MAX_NAME).contains(&len) {
-        return Err(format!("name must be 1–{MAX_NAME} characters, got {len}"));
+        return Err(BadName::Length(len));
     }
     if name.chars().any(char::is_control) {
-        return Err("name must not contain control characters".to_string());
+        return Err(BadName::Control);
     }
     Ok(name.to_string())
 }
@@ -73,6 +103,19 @@ pub(crate) fn plausible_id(id: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A parse with the error as the client reads it.
+    fn parse(text: &str) -> Result<ClientMessage, String> {
+        super::parse(text).map_err(|e| e.to_string())
+    }
+
+    fn parse_any(text: &str) -> Result<ClientMessage, String> {
+        super::parse_any(text).map_err(|e| e.to_string())
+    }
+
+    fn check_name(name: &str) -> Result<String, String> {
+        super::check_name(name).map_err(|e| e.to_string())
+    }
 
     #[test]
     fn parses_the_contract_messages() {

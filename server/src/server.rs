@@ -10,7 +10,6 @@ use crate::shared::{Shared, ws_config};
 use crate::store::{Store, StoreHandle};
 use std::future::Future;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, mpsc, watch};
@@ -40,7 +39,7 @@ pub async fn run(
         } else {
             &counted.store_errors
         };
-        c.fetch_add(n as u64, Ordering::Relaxed);
+        c.inc_by(n as u64);
     });
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let (done_tx, mut done_rx) = mpsc::channel::<()>(1);
@@ -51,7 +50,7 @@ pub async fn run(
             settings.max_connections.min(Semaphore::MAX_PERMITS),
         )),
         settings,
-        lobby: Lobby::default(),
+        lobby: Arc::new(Lobby::default()),
         metrics,
         store,
         shutdown: shutdown_rx,

@@ -2,7 +2,6 @@
 //! handling of each client message. Room requests go to the room's task; answers about the
 //! room come back through the connection's outgoing queue.
 
-use crate::metrics::inc;
 use crate::outbox::Peer;
 use crate::request::{check_name, parse, plausible_id};
 use crate::room::{self, LeaveOutcome, Refusal, RoomEvent};
@@ -40,7 +39,7 @@ impl Session {
     pub(crate) async fn handle_text(&mut self, text: &str) {
         match parse(text) {
             Ok(msg) => self.handle(msg).await,
-            Err(message) => self.bad_request(message),
+            Err(e) => self.bad_request(e.to_string()),
         }
     }
 
@@ -83,7 +82,7 @@ impl Session {
     async fn create(&mut self, name: String, config: ConfigJson) {
         let name = match check_name(&name) {
             Ok(n) => n,
-            Err(m) => return self.bad_request(m),
+            Err(e) => return self.bad_request(e.to_string()),
         };
         let valid = match config.validate() {
             Ok(c) => c,
@@ -103,7 +102,13 @@ impl Session {
             return;
         }
         let canonical = ConfigJson::new(&valid, config.move_time_ms);
-        match room::create(&self.ctx, valid, canonical, self.peer.clone(), name) {
+        match room::create(
+            self.ctx.room_context(),
+            valid,
+            canonical,
+            self.peer.clone(),
+            name,
+        ) {
             Ok((room, tx)) => self.member = Some(Member { room, tx }),
             Err(r) => self.refused(r),
         }
@@ -112,7 +117,7 @@ impl Session {
     async fn join(&mut self, room: String, name: String) {
         let name = match check_name(&name) {
             Ok(n) => n,
-            Err(m) => return self.bad_request(m),
+            Err(e) => return self.bad_request(e.to_string()),
         };
         let Some(tx) = self.find_room(&room) else {
             return;
@@ -174,14 +179,14 @@ impl Session {
             message,
         };
         let Some(m) = &self.member else {
-            inc(&self.ctx.metrics.moves_rejected);
+            self.ctx.metrics.moves_rejected.inc();
             return self.reply(&not_seated("you are not in a room".to_string()));
         };
         let peer = self.peer.clone();
         if m.tx.send(RoomEvent::Move { peer, row, col }).await.is_err() {
             let message = format!("room {} has closed", m.room);
             self.member = None;
-            inc(&self.ctx.metrics.moves_rejected);
+            self.ctx.metrics.moves_rejected.inc();
             self.reply(&not_seated(message));
         }
     }
@@ -337,7 +342,7 @@ impl Session {
     }
 
     fn bad_request(&self, message: String) {
-        inc(&self.ctx.metrics.bad_requests);
+        self.ctx.metrics.bad_requests.inc();
         self.error(ErrorCode::BadRequest, message);
     }
 }

@@ -1,8 +1,10 @@
-//! [`Shared`]: what every connection and room task of one server shares. Each task holds an
-//! `Arc<Shared>`; `run` knows every task has ended when the last one is dropped.
+//! [`Shared`]: what every connection task of one server shares, and the [`RoomContext`] it hands
+//! each new room. Each task holds an `Arc<Shared>` or a room context; `run` knows every task has
+//! ended when the last of them is dropped.
 
 use crate::lobby::Lobby;
 use crate::metrics::Metrics;
+use crate::room::{RoomContext, RoomSettings};
 use crate::settings::Settings;
 use crate::store::StoreHandle;
 use std::sync::Arc;
@@ -15,12 +17,12 @@ pub(crate) struct Shared {
     /// Limits and timers.
     pub settings: Settings,
     /// Rooms and seat tokens.
-    pub lobby: Lobby,
+    pub lobby: Arc<Lobby>,
     /// Counters for `/metrics`.
     pub metrics: Arc<Metrics>,
     /// The game database.
     pub store: StoreHandle,
-    /// Bounds how many bot moves are computed at once.
+    /// Bounds how many bot moves are computed at once (for the rooms).
     pub bot_slots: Arc<Semaphore>,
     /// Bounds the connections served at once.
     pub conn_slots: Arc<Semaphore>,
@@ -28,7 +30,8 @@ pub(crate) struct Shared {
     pub shutdown: watch::Receiver<bool>,
     /// WebSocket limits derived from the settings.
     pub ws_config: WebSocketConfig,
-    /// Dropped with the last `Arc<Shared>`, which tells `run` every task is done.
+    /// Dropped with the last `Arc<Shared>` and room context, which tells `run` every task is
+    /// done.
     pub _done: mpsc::Sender<()>,
 }
 
@@ -36,6 +39,19 @@ impl Shared {
     /// Whether the server is shutting down.
     pub(crate) fn shutting_down(&self) -> bool {
         *self.shutdown.borrow()
+    }
+
+    /// The part of the server a new room sees.
+    pub(crate) fn room_context(&self) -> RoomContext {
+        RoomContext {
+            settings: RoomSettings::from(&self.settings),
+            lobby: self.lobby.clone(),
+            metrics: self.metrics.clone(),
+            bot_slots: self.bot_slots.clone(),
+            store: self.store.clone(),
+            shutdown: self.shutdown.clone(),
+            _done: self._done.clone(),
+        }
     }
 }
 

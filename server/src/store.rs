@@ -41,6 +41,9 @@ pub enum StoreError {
     /// A stored record is not valid JSON.
     #[error("corrupt record: {0}")]
     Json(#[from] serde_json::Error),
+    /// The blocking task reading the database failed.
+    #[error("{0}")]
+    Task(#[from] tokio::task::JoinError),
 }
 
 macro_rules! db_err {
@@ -226,21 +229,15 @@ impl StoreHandle {
     }
 
     /// The newest games, off the async threads.
-    pub(crate) async fn list(&self, limit: usize) -> Result<Vec<GameSummary>, String> {
+    pub(crate) async fn list(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
         let store = self.store.clone();
-        match tokio::task::spawn_blocking(move || store.list(limit)).await {
-            Ok(r) => r.map_err(|e| e.to_string()),
-            Err(e) => Err(e.to_string()),
-        }
+        tokio::task::spawn_blocking(move || store.list(limit)).await?
     }
 
     /// One record, off the async threads.
-    pub(crate) async fn get(&self, id: String) -> Result<Option<Record>, String> {
+    pub(crate) async fn get(&self, id: String) -> Result<Option<Record>, StoreError> {
         let store = self.store.clone();
-        match tokio::task::spawn_blocking(move || store.get(&id)).await {
-            Ok(r) => r.map_err(|e| e.to_string()),
-            Err(e) => Err(e.to_string()),
-        }
+        tokio::task::spawn_blocking(move || store.get(&id)).await?
     }
 }
 

@@ -2,7 +2,7 @@
 //! that no room task waits for it.
 
 use super::{BotOutcome, RoomEvent};
-use jchomp_engine::{BotSpec, Player, RandomPlayer};
+use jchomp_engine::{BotSpec, Player, RandomPlayer, SpecError};
 use jchomp_protocol::rules::{Config, Position, Seat};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,8 +17,8 @@ pub(crate) const DEFAULT_SPEC: &str = "random";
 pub(crate) fn build(
     spec: &str,
     stop: Arc<AtomicBool>,
-) -> Result<(String, Box<dyn Player>), String> {
-    let spec = BotSpec::parse(spec).map_err(|e| e.to_string())?;
+) -> Result<(String, Box<dyn Player>), SpecError> {
+    let spec = BotSpec::parse(spec)?;
     let mut player = spec.build(uuid::Uuid::new_v4().as_u128() as u64);
     player.set_stop(stop);
     Ok((spec.to_string(), player))
@@ -166,7 +166,7 @@ mod tests {
     fn specs_are_checked_and_named_canonically() {
         let stop = Arc::new(AtomicBool::new(false));
         assert_eq!(build(" random ", stop.clone()).unwrap().0, "random");
-        let err = build("grandmaster", stop).err().unwrap();
+        let err = build("grandmaster", stop).err().unwrap().to_string();
         assert!(err.contains("level:"), "{err}");
     }
 }

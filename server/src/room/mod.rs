@@ -2,20 +2,24 @@
 //! set of [`RoomEvent`]s from connections, bot threads and its own timers.
 
 mod bots;
+mod context;
 mod play;
 mod requests;
 mod seats;
 mod state;
 mod view;
 
+#[cfg(test)]
+mod tests;
+
+pub(crate) use context::{RoomContext, RoomSettings};
+
 use crate::outbox::{ConnId, Peer};
-use crate::shared::Shared;
 use jchomp_engine::Player;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::rules::{Cell, Config, Seat};
 use jchomp_protocol::wire::ErrorCode;
 use state::Room;
-use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
@@ -139,39 +143,43 @@ pub(crate) enum RoomEvent {
 /// Creates a room with `creator` in seat 0 as host, registers it and starts its task.
 /// Returns the room id and channel.
 pub(crate) fn create(
-    ctx: &Arc<Shared>,
+    ctx: RoomContext,
     config: Config,
     config_json: ConfigJson,
     creator: Peer,
     name: String,
 ) -> Result<(String, mpsc::Sender<RoomEvent>), Refusal> {
+    let (room, rx) = open(ctx, config, config_json, creator, name)?;
+    let opened = (room.id.clone(), room.me.clone());
+    tokio::spawn(run_room(room, rx));
+    Ok(opened)
+}
+
+/// Registers a new room and builds its state, with `creator` in seat 0 as host; returns it with
+/// its channel's receiving end, for a task (or a test) to drive.
+fn open(
+    ctx: RoomContext,
+    config: Config,
+    config_json: ConfigJson,
+    creator: Peer,
+    name: String,
+) -> Result<(Room, mpsc::Receiver<RoomEvent>), Refusal> {
     let (tx, rx) = mpsc::channel(ctx.settings.room_queue.max(1));
+    let max_rooms = ctx.settings.max_rooms;
     let id = ctx
         .lobby
-        .register(ctx.settings.max_rooms, tx.clone(), |id| {
+        .register(max_rooms, tx.clone(), |id| {
             state::initial_summary(id, &config, &config_json)
         })
         .map_err(|_| {
             Refusal::new(
                 ErrorCode::ServerFull,
-                format!(
-                    "the server holds its maximum of {} rooms; try again later",
-                    ctx.settings.max_rooms
-                ),
+                format!("the server holds its maximum of {max_rooms} rooms; try again later"),
             )
         })?;
-    let room = Room::new(
-        id.clone(),
-        ctx.clone(),
-        tx.clone(),
-        config,
-        config_json,
-        creator,
-        name,
-    );
-    crate::metrics::inc(&ctx.metrics.rooms_created);
-    tokio::spawn(run_room(room, rx));
-    Ok((id, tx))
+    ctx.metrics.rooms_created.inc();
+    let room = Room::new(id, ctx, tx, config, config_json, creator, name);
+    Ok((room, rx))
 }
 
 /// The room task: handles events and timers until the room closes or the server shuts down.
@@ -205,12 +213,7 @@ async fn run_room(mut room: Room, mut rx: mpsc::Receiver<RoomEvent>) {
                 room.on_timers(Instant::now());
             }
         }
-        // A finished game is announced only once its record is durable.
-        if let Some(record) = room.take_record() {
-            room.ctx().store.save(record).await;
-        }
-        room.release_ending();
-        if room.should_close() {
+        if room.settle().await {
             break;
         }
     }

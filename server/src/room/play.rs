@@ -4,7 +4,6 @@
 use super::bots;
 use super::state::{Occupant, Room, SeatSlot};
 use super::{BotOutcome, millis, now_ms};
-use crate::metrics::inc;
 use crate::settings::after;
 use jchomp_engine::Player;
 use jchomp_protocol::json::ResultJson;
@@ -67,7 +66,7 @@ impl Room {
     /// After an accepted move: `moved` to everyone, then the end of the game or the next turn.
     /// The `moved` and the snapshot that end a game wait in `ending` until its record is stored.
     pub(super) fn after_move(&mut self, seat: Seat, row: i64, col: i64) {
-        inc(&self.ctx.metrics.moves);
+        self.ctx.metrics.moves.inc();
         self.version += 1;
         let result = self.game.result();
         let moved = ServerMessage::Moved(Moved {
@@ -119,13 +118,7 @@ impl Room {
                 Occupant::Bot { stop, .. } => stop.store(true, Ordering::Relaxed),
             }
         }
-        let m = &self.ctx.metrics;
-        inc(match result {
-            GameResult::Poisoned { .. } => &m.games_poisoned,
-            GameResult::Tie => &m.games_tie,
-            GameResult::Timeout { .. } => &m.games_timeout,
-            GameResult::Abandoned { .. } => &m.games_abandoned,
-        });
+        self.ctx.metrics.game_finished(&result);
         let names = self
             .seats
             .iter()

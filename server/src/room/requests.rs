@@ -175,8 +175,8 @@ impl Room {
         };
         let spec = spec.unwrap_or_else(|| bots::DEFAULT_SPEC.to_string());
         let stop = Arc::new(AtomicBool::new(false));
-        let (spec, player) =
-            bots::build(&spec, stop.clone()).map_err(|e| Refusal::new(ErrorCode::BadRequest, e))?;
+        let (spec, player) = bots::build(&spec, stop.clone())
+            .map_err(|e| Refusal::new(ErrorCode::BadRequest, e.to_string()))?;
         self.seats[i] = Some(SeatSlot {
             name: spec.clone(),
             token: None,

@@ -2,10 +2,9 @@
 //! timers and lifecycle. Only the room task touches it; sending to peers never waits. The
 //! handlers live in `requests.rs`, `play.rs`, `seats.rs` and `view.rs`.
 
-use super::RoomEvent;
+use super::{RoomContext, RoomEvent};
 use crate::lobby::new_token;
 use crate::outbox::Peer;
-use crate::shared::Shared;
 use jchomp_engine::Player;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::record::Record;
@@ -63,7 +62,7 @@ impl SeatSlot {
 /// One room's state, owned by its task.
 pub(crate) struct Room {
     pub(super) id: String,
-    pub(super) ctx: Arc<Shared>,
+    pub(super) ctx: RoomContext,
     pub(super) me: mpsc::Sender<RoomEvent>,
     pub(super) config: Config,
     pub(super) config_json: ConfigJson,
@@ -99,7 +98,7 @@ impl Room {
     /// A waiting room with `creator` in seat 0 as host.
     pub(crate) fn new(
         id: String,
-        ctx: Arc<Shared>,
+        ctx: RoomContext,
         me: mpsc::Sender<RoomEvent>,
         config: Config,
         config_json: ConfigJson,
@@ -138,8 +137,8 @@ impl Room {
         }
     }
 
-    /// The shared server state.
-    pub(crate) fn ctx(&self) -> &Arc<Shared> {
+    /// What the room sees of the server.
+    pub(crate) fn ctx(&self) -> &RoomContext {
         &self.ctx
     }
 
@@ -242,16 +241,17 @@ impl Room {
         }
     }
 
-    /// The record of the game that just finished, to be stored.
-    pub(crate) fn take_record(&mut self) -> Option<Record> {
-        self.record.take()
-    }
-
-    /// Sends the messages announcing the end of the game, once its record is stored.
-    pub(crate) fn release_ending(&mut self) {
+    /// After an event or a timer: stores the game that just finished (if one did) and then
+    /// announces its end, so that a game a player has seen end survives a crash. Returns
+    /// whether the room should close.
+    pub(crate) async fn settle(&mut self) -> bool {
+        if let Some(record) = self.record.take() {
+            self.ctx.store.save(record).await;
+        }
         for msg in std::mem::take(&mut self.ending) {
             self.broadcast(&msg);
         }
+        self.should_close()
     }
 
     /// Whether the room should close: nobody left in a waiting room, nobody connected to a

@@ -2,7 +2,6 @@
 //! serialisation per broadcast.
 
 use super::state::{Room, SeatSlot};
-use crate::metrics::inc;
 use crate::outbox::{Peer, encode};
 use jchomp_protocol::json::{MoveJson, ResultJson};
 use jchomp_protocol::rules::{Cell, Seat};
@@ -22,7 +21,7 @@ impl Room {
 
     /// Sends a `move_rejected` to the sender and counts it.
     pub(super) fn reject(&self, peer: &Peer, reason: RejectReason, message: String) {
-        inc(&self.ctx.metrics.moves_rejected);
+        self.ctx.metrics.moves_rejected.inc();
         peer.send_msg(&ServerMessage::MoveRejected { reason, message });
     }
 
