@@ -9,6 +9,31 @@ use serde::{Deserialize, Serialize};
 /// The longest display name a server accepts, in characters (after trimming).
 pub const MAX_NAME: usize = 32;
 
+/// Why a display name is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadName {
+    /// Empty or too long, once trimmed; holds its length in characters.
+    #[error("name must be 1–{MAX_NAME} characters, got {0}")]
+    Length(usize),
+    /// It holds a control character.
+    #[error("name must not contain control characters")]
+    Control,
+}
+
+/// The one rule for display names, on the server and in every client: trimmed, 1–[`MAX_NAME`]
+/// characters, no control characters. Returns the trimmed name.
+pub fn check_name(name: &str) -> Result<&str, BadName> {
+    let name = name.trim();
+    let len = name.chars().count();
+    if !(1..=MAX_NAME).contains(&len) {
+        return Err(BadName::Length(len));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(BadName::Control);
+    }
+    Ok(name)
+}
+
 /// A message from a client to the server.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]

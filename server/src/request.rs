@@ -1,7 +1,7 @@
 //! Turning a client's text frame into a [`ClientMessage`], with `bad_request` messages that say
 //! what is wrong, and the checks on names, ids and tokens.
 
-use jchomp_protocol::wire::{ClientMessage, MAX_NAME};
+use jchomp_protocol::wire::{BadName, ClientMessage, check_name};
 
 /// Longest room id, game id or token accepted.
 pub(crate) const MAX_ID: usize = 64;
@@ -39,17 +39,6 @@ pub(crate) enum BadRequest {
     Fields(serde_json::Error),
 }
 
-/// Why a display name is refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum BadName {
-    /// Empty or too long, once trimmed; holds its length in characters.
-    #[error("name must be 1–{MAX_NAME} characters, got {0}")]
-    Length(usize),
-    /// It holds a control character.
-    #[error("name must not contain control characters")]
-    Control,
-}
-
 /// Parses a client message, or says why it is a bad request.
 ///
 /// A well-formed message is read straight into [`ClientMessage`] (one pass, no intermediate
@@ -82,17 +71,9 @@ fn parse_any(text: &str) -> Result<ClientMessage, BadRequest> {
     serde_json::from_value(value).map_err(BadRequest::Fields)
 }
 
-/// A trimmed display name of 1–32 characters without control characters.
-pub(crate) fn check_name(name: &str) -> Result<String, BadName> {
-    let name = name.trim();
-    let len = name.chars().count();
-    if !(1..=MAX_NAME).contains(&len) {
-        return Err(BadName::Length(len));
-    }
-    if name.chars().any(char::is_control) {
-        return Err(BadName::Control);
-    }
-    Ok(name.to_string())
+/// A trimmed display name by the protocol's one rule ([`check_name`]).
+pub(crate) fn checked_name(name: &str) -> Result<String, BadName> {
+    check_name(name).map(str::to_owned)
 }
 
 /// Whether an id or token is short enough to look up.
@@ -114,7 +95,7 @@ mod tests {
     }
 
     fn check_name(name: &str) -> Result<String, String> {
-        super::check_name(name).map_err(|e| e.to_string())
+        super::checked_name(name).map_err(|e| e.to_string())
     }
 
     #[test]

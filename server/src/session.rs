@@ -3,7 +3,7 @@
 //! room come back through the connection's outgoing queue.
 
 use crate::outbox::Peer;
-use crate::request::{check_name, parse, plausible_id};
+use crate::request::{checked_name, parse, plausible_id};
 use crate::room::{self, LeaveOutcome, Refusal, RoomEvent};
 use crate::shared::Shared;
 use jchomp_protocol::json::ConfigJson;
@@ -80,7 +80,7 @@ impl Session {
     }
 
     async fn create(&mut self, name: String, config: ConfigJson) {
-        let name = match check_name(&name) {
+        let name = match checked_name(&name) {
             Ok(n) => n,
             Err(e) => return self.bad_request(e.to_string()),
         };
@@ -115,7 +115,7 @@ impl Session {
     }
 
     async fn join(&mut self, room: String, name: String) {
-        let name = match check_name(&name) {
+        let name = match checked_name(&name) {
             Ok(n) => n,
             Err(e) => return self.bad_request(e.to_string()),
         };

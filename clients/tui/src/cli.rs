@@ -7,7 +7,7 @@ use jchomp_engine::{BotSpec, SpecError};
 use jchomp_protocol::board_args::BoardArgs;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::rules::ConfigError;
-use jchomp_protocol::wire::MAX_NAME;
+use jchomp_protocol::wire::{MAX_NAME, check_name};
 
 /// The server address used when `--server` is not given.
 pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:7777/ws";
@@ -208,12 +208,9 @@ pub struct NameError(pub String);
 /// trimming, no control characters), else `$USER` (cut to fit), else `player`.
 pub fn display_name(flag: Option<&str>) -> Result<String, NameError> {
     if let Some(name) = flag {
-        let name = name.trim();
-        let n = name.chars().count();
-        if n == 0 || n > MAX_NAME || name.chars().any(char::is_control) {
-            return Err(NameError(name.to_owned()));
-        }
-        return Ok(name.to_owned());
+        return check_name(name)
+            .map(str::to_owned)
+            .map_err(|_| NameError(name.trim().to_owned()));
     }
     let user: String = std::env::var("USER")
         .unwrap_or_default()
