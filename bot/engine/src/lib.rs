@@ -1,8 +1,8 @@
 //! The JChomp bots as a library, on the rules alone: the [`Player`] interface every bot
 //! implements, bot specs ([`BotSpec`], the one syntax that names a bot), the search engine
 //! ([`search`]), exact solving, the one scoring definition ([`scoring`]), a seeded generator
-//! ([`Rng`]), one bot's turn with its panic caught and its deadline kept ([`think`]) and the game
-//! loop between players ([`arena`]).
+//! ([`Rng`]), one bot's turn with its panic caught and its deadline kept ([`think`]) and the one
+//! game loop between players, with time limits and failures ([`arena`]).
 //!
 //! It knows nothing of JSON or sockets, and of runtimes only behind the `tokio` feature (see
 //! [`think`]): the server seats these players, the bot client and tournaments drive them, and the

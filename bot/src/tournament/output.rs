@@ -2,9 +2,9 @@
 //! `games.jsonl` (one game record per line, in game-index order, the record's `id` being the
 //! index) and `results.json` (standings, every pairing's tally and the SPRT).
 
-use super::play::Failure;
 use super::results::Results;
 use super::settings::Settings;
+use jchomp_engine::arena::Failure;
 use jchomp_protocol::record::Record;
 use jchomp_rules::{Game, GameResult, Seat};
 use std::fs::{self, File, OpenOptions};

@@ -6,7 +6,8 @@
 //! A bot thinks on a blocking thread while every connection goes on being read (answering the
 //! server's pings), and the messages read early are kept in order.
 
-use super::play::{Clock, Failure, Played};
+use super::play::Clock;
+use jchomp_engine::arena::{Failure, Played};
 use jchomp_engine::player::{Player, RandomPlayer};
 use jchomp_protocol::connection::{Connection, ConnectionError};
 use jchomp_protocol::json::ConfigJson;

@@ -2,7 +2,7 @@
 //! directory as games finish, in game-index order.
 
 use super::output::{self, OutDir};
-use super::play::{Clock, Failure, play_game};
+use super::play::Clock;
 use super::progress::Progress;
 use super::results::Results;
 use super::runner::{End, Flow, Pool};
@@ -10,6 +10,7 @@ use super::schedule::{Schedule, Slot, derive_seed};
 use super::server::play_on_server;
 use super::settings::Settings;
 use super::standings::Standings;
+use jchomp_engine::arena::{Failure, play_game};
 use jchomp_engine::player::Player;
 use jchomp_engine::search::Budget;
 use jchomp_rules::{GameResult, Seat};
@@ -125,7 +126,7 @@ fn play_one(
     let seat_limits: Vec<Option<Duration>> = slot.seats.iter().map(|&b| limits[b]).collect();
     let seat_names: Vec<String> = slot.seats.iter().map(|&b| names[b].clone()).collect();
     let played = match &settings.server {
-        None => play_game(&config, &mut players, &seat_limits, clock)?,
+        None => play_game(&config, &mut players, &seat_limits, &clock)?,
         Some(url) => {
             let runtime = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
