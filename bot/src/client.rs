@@ -5,13 +5,14 @@
 use jchomp_engine::player::Player;
 use jchomp_engine::scoring::seat_score;
 use jchomp_engine::spec::BotSpec;
+use jchomp_engine::think::{Outcome, Stop, think};
 use jchomp_protocol::connection::{Connection, ConnectionError, Resumed};
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::wire::{ClientMessage, ErrorCode, RoomStatus, ServerMessage, Snapshot};
-use jchomp_rules::{Config, Game, GameResult, Seat};
+use jchomp_rules::{Cell, Game, GameResult, Seat};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 /// Where the first game is played.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -276,7 +277,7 @@ async fn one_game(
             return Ok((played, config));
         }
         if t.status == RoomStatus::Playing && t.game.to_move() == Some(seat) && !pending {
-            let cell = think(player, stop, t).await?;
+            let cell = choose(player, stop, t).await?;
             ws.send(&ClientMessage::Move {
                 row: i64::from(cell.row),
                 col: i64::from(cell.col),
@@ -288,36 +289,28 @@ async fn one_game(
     }
 }
 
-/// Chooses a move on a blocking thread, raising the stop flag before the room's move timer.
-async fn think(
+/// Chooses a move on a blocking thread (the engine's [`think`]), raising the stop flag with
+/// three tenths of the room's move timer left (a margin for the network).
+async fn choose(
     slot: &mut Option<Box<dyn Player>>,
     stop: &Arc<AtomicBool>,
     t: &Tracker,
-) -> Result<jchomp_rules::Cell, String> {
-    let mut player = slot.take().ok_or("the bot was lost")?;
-    let config: Config = *t.game.config();
-    let position = *t.game.position();
-    stop.store(false, Ordering::Relaxed);
-    let alarm = t.config.move_time_ms.map(|ms| {
-        let stop = stop.clone();
-        tokio::spawn(async move {
-            // Answer with a margin for the network.
-            tokio::time::sleep(Duration::from_millis(ms * 7 / 10)).await;
-            stop.store(true, Ordering::Relaxed);
-        })
-    });
-    let joined = tokio::task::spawn_blocking(move || {
-        let cell = player.choose(&config, &position);
-        (player, cell)
-    })
-    .await
-    .map_err(|e| format!("the bot failed: {e}"))?;
-    if let Some(a) = alarm {
-        a.abort();
+) -> Result<Cell, String> {
+    let player = slot.take().ok_or("the bot was lost")?;
+    let stop = Stop {
+        flag: Arc::clone(stop),
+        at: t
+            .config
+            .move_time_ms
+            .map(|ms| Instant::now() + Duration::from_millis(ms * 7 / 10)),
+    };
+    let thought = think(player, *t.game.config(), *t.game.position(), Some(stop)).await;
+    *slot = thought.player;
+    match thought.outcome {
+        Outcome::Chose(cell) => Ok(cell),
+        Outcome::Passed => Err("the bot found no selection".to_string()),
+        Outcome::Panicked => Err("the bot failed: it panicked".to_string()),
     }
-    let (player, cell) = joined;
-    *slot = Some(player);
-    cell.ok_or_else(|| "the bot found no selection".to_string())
 }
 
 /// Reconnects and resumes the seat, retrying with growing pauses.

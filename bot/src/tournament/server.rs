@@ -3,18 +3,18 @@
 //! in seat order, and each bot's selections go through the protocol. The room's turn timer
 //! (`move_time_ms`) is the longest time limit among its bots, so the server judges overtime; a
 //! bot that panics or has no valid selection leaves the game, which the server ends `abandoned`.
-//! A bot thinks on a blocking thread while every connection goes on being read (answering the
-//! server's pings), and the messages read early are kept in order.
+//! A bot thinks on a blocking thread (the engine's [`think`]) while every connection goes on
+//! being read (answering the server's pings), and the messages read early are kept in order.
 
 use super::play::Clock;
-use jchomp_engine::arena::{Failure, Played};
+use jchomp_engine::arena::{Failure, Played, Timer};
 use jchomp_engine::player::{Player, RandomPlayer};
+use jchomp_engine::think::think;
 use jchomp_protocol::connection::{Connection, ConnectionError};
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::wire::{ClientMessage, MAX_NAME, RoomStatus, ServerMessage};
-use jchomp_rules::{Cell, Config, Game, GameResult, Position, Seat};
+use jchomp_rules::{Config, Game, GameResult, Seat};
 use std::collections::VecDeque;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
 /// How long to wait for the server's answer beyond the turn timer.
@@ -139,23 +139,6 @@ pub async fn play_on_server(
     result
 }
 
-/// Runs `player` on a blocking thread (so that the connections are read meanwhile) and hands it
-/// back with its answer; a panic is caught.
-async fn think(
-    mut player: Box<dyn Player>,
-    config: Config,
-    position: Position,
-) -> (Option<Box<dyn Player>>, Result<Option<Cell>, ()>) {
-    let handle = tokio::task::spawn_blocking(move || {
-        let choice = catch_unwind(AssertUnwindSafe(|| player.choose(&config, &position)));
-        (player, choice.map_err(|_| ()))
-    });
-    match handle.await {
-        Ok((player, choice)) => (Some(player), choice),
-        Err(_) => (None, Err(())),
-    }
-}
-
 /// A bot's name as the server takes it: its first [`MAX_NAME`] characters.
 fn seat_name(name: &str) -> String {
     name.chars().take(MAX_NAME).collect()
@@ -209,35 +192,24 @@ async fn seat_and_play(
     // Moves each connection has reported so far (every seat hears every move).
     let mut heard = vec![0usize; seats.conns.len()];
     while let Some(seat) = game.to_move() {
-        if clock.watchdog.aborted() {
+        if clock.aborted() {
             return Ok(None);
         }
         let s = usize::from(seat);
-        match timer {
-            Some(limit) => clock.watchdog.arm(clock.alarm, limit),
-            None => clock.watchdog.ready(clock.alarm),
-        }
+        clock.start(timer);
         let position = *game.position();
         let player = std::mem::replace(&mut players[s], Box::new(RandomPlayer::new(0)));
-        let (back, choice) = seats.pump_until(think(player, *config, position)).await?;
-        if let Some(player) = back {
+        // The watchdog raises the bot's stop flag: no stop for `think` to keep.
+        let thought = seats
+            .pump_until(think(player, *config, position, None))
+            .await?;
+        if let Some(player) = thought.player {
             players[s] = player;
         }
         if timer.is_some() {
-            clock.watchdog.disarm(clock.alarm);
+            clock.stop();
         }
-        let cell = match choice {
-            Err(_) => Err(Failure::Crash),
-            Ok(Some(cell))
-                if position
-                    .check(config, i64::from(cell.row), i64::from(cell.col))
-                    .is_ok() =>
-            {
-                Ok(cell)
-            }
-            Ok(_) => Err(Failure::Illegal),
-        };
-        match cell {
+        match Failure::judge(thought.outcome, config, &position) {
             Ok(cell) => seats.conns[s]
                 .send(&ClientMessage::Move {
                     row: i64::from(cell.row),
@@ -294,24 +266,10 @@ async fn seat_and_play(
 mod tests {
     use super::super::watchdog::Watchdog;
     use super::*;
-    use jchomp_rules::Setup;
+    use jchomp_engine::testing::{Panics, Sleeps};
+    use jchomp_rules::{Cell, Position, Setup};
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
-
-    struct Panics;
-    impl Player for Panics {
-        fn choose(&mut self, _: &Config, _: &Position) -> Option<Cell> {
-            panic!("this bot always panics (on purpose, in a test)")
-        }
-    }
-
-    struct Sleeps;
-    impl Player for Sleeps {
-        fn choose(&mut self, c: &Config, p: &Position) -> Option<Cell> {
-            std::thread::sleep(Duration::from_millis(1000));
-            RandomPlayer::new(0).choose(c, p)
-        }
-    }
 
     /// Plays one game on a fresh in-process server.
     fn play(first: Box<dyn Player>, limits: [Option<Duration>; 2]) -> Played {
@@ -384,7 +342,8 @@ mod tests {
         assert_eq!(p.failure, Some((0, Failure::Crash)));
         assert_eq!(p.game.result(), Some(GameResult::Abandoned { loser: 0 }));
 
-        let p = play(Box::new(Sleeps), [Some(Duration::from_millis(20)), None]);
+        let sleeps = Sleeps(Duration::from_millis(1000));
+        let p = play(Box::new(sleeps), [Some(Duration::from_millis(20)), None]);
         assert_eq!(p.failure, Some((0, Failure::Overtime)));
         assert_eq!(p.game.result(), Some(GameResult::Timeout { loser: 0 }));
     }
