@@ -5,13 +5,74 @@
 use jchomp_engine::player::Player;
 use jchomp_engine::scoring::seat_score;
 use jchomp_engine::spec::BotSpec;
-use jchomp_protocol::connection::{Connection, ConnectionError, Resumed};
+use jchomp_engine::think::{Outcome, Stop, think};
+use jchomp_protocol::connection::{Connection, ConnectionError, Resumed, ServerError};
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::wire::{ClientMessage, ErrorCode, RoomStatus, ServerMessage, Snapshot};
-use jchomp_rules::{Config, Game, GameResult, Seat};
+use jchomp_rules::{Cell, ConfigError, Game, GameResult, Rejection, Seat};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Why the bot client stopped. Each message is whole: it includes the message of the error it
+/// wraps, which is therefore not given as a source.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// Talking to the server failed.
+    #[error("{0}")]
+    Connection(ConnectionError),
+    /// The server answered a request with an error.
+    #[error("the server refused: {message} ({code:?})")]
+    Refused {
+        /// The error code.
+        code: ErrorCode,
+        /// The server's explanation.
+        message: String,
+    },
+    /// A room snapshot held a configuration the rules refuse.
+    #[error("the server sent a bad configuration: {0}")]
+    BadConfig(ConfigError),
+    /// A room snapshot held a move the rules refuse.
+    #[error("the server sent a bad move ({row},{col}): {reason}")]
+    BadSnapshotMove {
+        /// Its row.
+        row: i64,
+        /// Its column.
+        col: i64,
+        /// Why the rules refuse it.
+        reason: Rejection,
+    },
+    /// The server announced a move the rules refuse.
+    #[error("the server sent a bad move: {0}")]
+    BadMove(Rejection),
+    /// No room to join for the next game.
+    #[error("no waiting room with the same configuration appeared within {secs} s")]
+    NoRoom {
+        /// How long the client looked, in seconds.
+        secs: u64,
+    },
+    /// The bot panicked in an earlier turn and is gone.
+    #[error("the bot was lost")]
+    BotLost,
+    /// The bot panicked.
+    #[error("the bot failed: it panicked")]
+    BotPanicked,
+    /// The bot answered no selection.
+    #[error("the bot found no selection")]
+    NoSelection,
+    /// Reconnecting after a dropped connection failed.
+    #[error("could not reconnect: {0}")]
+    Reconnect(ConnectionError),
+    /// The server refused to give the seat back.
+    #[error("could not resume the seat: {0}")]
+    ResumeRefused(ServerError),
+}
+
+impl From<ConnectionError> for ClientError {
+    fn from(e: ConnectionError) -> ClientError {
+        ClientError::Connection(e)
+    }
+}
 
 /// Where the first game is played.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,15 +130,16 @@ struct Tracker {
 }
 
 impl Tracker {
-    fn load(snap: &Snapshot) -> Result<Tracker, String> {
-        let config = snap
-            .config
-            .validate()
-            .map_err(|e| format!("the server sent a bad configuration: {e}"))?;
+    fn load(snap: &Snapshot) -> Result<Tracker, ClientError> {
+        let config = snap.config.validate().map_err(ClientError::BadConfig)?;
         let mut game = Game::new(config);
         for m in &snap.moves {
             game.select(m.row, m.col)
-                .map_err(|e| format!("the server sent a bad move ({},{}): {e}", m.row, m.col))?;
+                .map_err(|reason| ClientError::BadSnapshotMove {
+                    row: m.row,
+                    col: m.col,
+                    reason,
+                })?;
         }
         Ok(Tracker {
             config: snap.config.clone(),
@@ -89,9 +151,9 @@ impl Tracker {
     }
 }
 
-/// Why the client stopped.
-fn server_error(code: ErrorCode, message: &str) -> String {
-    format!("the server refused: {message} ({code:?})")
+/// The server's refusal of a request.
+fn server_error(code: ErrorCode, message: String) -> ClientError {
+    ClientError::Refused { code, message }
 }
 
 /// Plays `options.games` games and returns them; `log` receives one line per event worth
@@ -99,7 +161,7 @@ fn server_error(code: ErrorCode, message: &str) -> String {
 pub async fn play(
     options: &PlayOptions,
     log: &mut (dyn FnMut(String) + Send),
-) -> Result<Vec<Played>, String> {
+) -> Result<Vec<Played>, ClientError> {
     let mut player = options.spec.build(options.seed);
     let stop = Arc::new(AtomicBool::new(false));
     player.set_stop(stop.clone());
@@ -154,13 +216,13 @@ async fn find_room(
     options: &PlayOptions,
     config: &ConfigJson,
     previous: &str,
-) -> Result<String, String> {
-    let mut ws = Connection::connect(&options.url).await.map_err(words)?;
+) -> Result<String, ClientError> {
+    let mut ws = Connection::connect(&options.url).await?;
     let deadline = tokio::time::Instant::now() + options.wait;
     loop {
-        ws.send(&ClientMessage::ListRooms).await.map_err(words)?;
+        ws.send(&ClientMessage::ListRooms).await?;
         loop {
-            match ws.recv_within(options.wait).await.map_err(words)? {
+            match ws.recv_within(options.wait).await? {
                 ServerMessage::Rooms { rooms } => {
                     let found = rooms.into_iter().find(|r| {
                         r.status == RoomStatus::Waiting
@@ -174,15 +236,14 @@ async fn find_room(
                     }
                     break;
                 }
-                ServerMessage::Error { code, message } => return Err(server_error(code, &message)),
+                ServerMessage::Error { code, message } => return Err(server_error(code, message)),
                 _ => {}
             }
         }
         if tokio::time::Instant::now() >= deadline {
-            return Err(format!(
-                "no waiting room with the same configuration appeared within {} s",
-                options.wait.as_secs()
-            ));
+            return Err(ClientError::NoRoom {
+                secs: options.wait.as_secs(),
+            });
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
@@ -195,8 +256,8 @@ async fn one_game(
     player: &mut Option<Box<dyn Player>>,
     stop: &Arc<AtomicBool>,
     log: &mut (dyn FnMut(String) + Send),
-) -> Result<(Played, ConfigJson), String> {
-    let mut ws = Connection::connect(&options.url).await.map_err(words)?;
+) -> Result<(Played, ConfigJson), ClientError> {
+    let mut ws = Connection::connect(&options.url).await?;
     ws.send(&match target {
         Target::Join(room) => ClientMessage::JoinRoom {
             room: room.clone(),
@@ -207,12 +268,11 @@ async fn one_game(
             config: config.clone(),
         },
     })
-    .await
-    .map_err(words)?;
+    .await?;
     let (room, seat, token) = loop {
-        match ws.recv_within(options.wait).await.map_err(words)? {
+        match ws.recv_within(options.wait).await? {
             ServerMessage::Joined { room, seat, token } => break (room, seat, token),
-            ServerMessage::Error { code, message } => return Err(server_error(code, &message)),
+            ServerMessage::Error { code, message } => return Err(server_error(code, message)),
             _ => {}
         }
     };
@@ -220,7 +280,7 @@ async fn one_game(
     let mut tracker: Option<Tracker> = None;
     let mut pending = false;
     loop {
-        let msg = match ws.recv_within(options.wait).await.map_err(words) {
+        let msg = match ws.recv_within(options.wait).await {
             Ok(msg) => msg,
             Err(e) => {
                 log(format!("connection lost ({e}); resuming"));
@@ -238,24 +298,22 @@ async fn one_game(
                 let in_step = tracker.as_ref().is_some_and(|t| m.version == t.version + 1);
                 match tracker.as_mut() {
                     Some(t) if in_step => {
-                        t.game
-                            .select(m.row, m.col)
-                            .map_err(|e| format!("the server sent a bad move: {e}"))?;
+                        t.game.select(m.row, m.col).map_err(ClientError::BadMove)?;
                         t.version = m.version;
                         t.status = m.status;
                         t.result = m.result.map(Into::into);
                         pending = false;
                     }
-                    _ => ws.send(&ClientMessage::Sync).await.map_err(words)?,
+                    _ => ws.send(&ClientMessage::Sync).await?,
                 }
             }
             ServerMessage::MoveRejected { .. } => {
                 pending = false;
-                ws.send(&ClientMessage::Sync).await.map_err(words)?;
+                ws.send(&ClientMessage::Sync).await?;
             }
             ServerMessage::Error { code, message } => {
                 if matches!(code, ErrorCode::BadToken | ErrorCode::ShuttingDown) {
-                    return Err(server_error(code, &message));
+                    return Err(server_error(code, message));
                 }
                 log(format!("server error: {message}"));
             }
@@ -276,62 +334,48 @@ async fn one_game(
             return Ok((played, config));
         }
         if t.status == RoomStatus::Playing && t.game.to_move() == Some(seat) && !pending {
-            let cell = think(player, stop, t).await?;
+            let cell = choose(player, stop, t).await?;
             ws.send(&ClientMessage::Move {
                 row: i64::from(cell.row),
                 col: i64::from(cell.col),
             })
-            .await
-            .map_err(words)?;
+            .await?;
             pending = true;
         }
     }
 }
 
-/// Chooses a move on a blocking thread, raising the stop flag before the room's move timer.
-async fn think(
+/// Chooses a move on a blocking thread (the engine's [`think`]), raising the stop flag with
+/// three tenths of the room's move timer left (a margin for the network).
+async fn choose(
     slot: &mut Option<Box<dyn Player>>,
     stop: &Arc<AtomicBool>,
     t: &Tracker,
-) -> Result<jchomp_rules::Cell, String> {
-    let mut player = slot.take().ok_or("the bot was lost")?;
-    let config: Config = *t.game.config();
-    let position = *t.game.position();
-    stop.store(false, Ordering::Relaxed);
-    let alarm = t.config.move_time_ms.map(|ms| {
-        let stop = stop.clone();
-        tokio::spawn(async move {
-            // Answer with a margin for the network.
-            tokio::time::sleep(Duration::from_millis(ms * 7 / 10)).await;
-            stop.store(true, Ordering::Relaxed);
-        })
-    });
-    let joined = tokio::task::spawn_blocking(move || {
-        let cell = player.choose(&config, &position);
-        (player, cell)
-    })
-    .await
-    .map_err(|e| format!("the bot failed: {e}"))?;
-    if let Some(a) = alarm {
-        a.abort();
+) -> Result<Cell, ClientError> {
+    let player = slot.take().ok_or(ClientError::BotLost)?;
+    let stop = Stop {
+        flag: Arc::clone(stop),
+        at: t
+            .config
+            .move_time_ms
+            .map(|ms| Instant::now() + Duration::from_millis(ms * 7 / 10)),
+    };
+    let thought = think(player, *t.game.config(), *t.game.position(), Some(stop)).await;
+    *slot = thought.player;
+    match thought.outcome {
+        Outcome::Chose(cell) => Ok(cell),
+        Outcome::Passed => Err(ClientError::NoSelection),
+        Outcome::Panicked => Err(ClientError::BotPanicked),
     }
-    let (player, cell) = joined;
-    *slot = Some(player);
-    cell.ok_or_else(|| "the bot found no selection".to_string())
 }
 
 /// Reconnects and resumes the seat, retrying with growing pauses.
-async fn resume(options: &PlayOptions, token: &str) -> Result<Connection, String> {
+async fn resume(options: &PlayOptions, token: &str) -> Result<Connection, ClientError> {
     match jchomp_protocol::connection::resume(&options.url, token, options.reconnects.max(1))
         .await
-        .map_err(|e| format!("could not reconnect: {e}"))?
+        .map_err(ClientError::Reconnect)?
     {
         Resumed::Seat(conn, _joined) => Ok(conn),
-        Resumed::Refused(_, refused) => Err(format!("could not resume the seat: {refused}")),
+        Resumed::Refused(_, refused) => Err(ClientError::ResumeRefused(refused)),
     }
-}
-
-/// A connection failure in words, as the bot client reports it.
-fn words(e: ConnectionError) -> String {
-    e.to_string()
 }

@@ -1,5 +1,5 @@
-//! `jchomp-bot`: perft, solve, analyze and the bot client, as subcommands. A thin shell over
-//! the `cmd` modules.
+//! `jchomp-bot`: perft, solve, analyze, tournaments and the bot client, as subcommands. A thin
+//! shell over the `cmd` modules; an error ends it with `jchomp-bot: ` and the error's causes.
 
 mod cmd;
 
@@ -11,7 +11,7 @@ fn main() -> ExitCode {
     match cmd::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("jchomp-bot: {e}");
+            eprintln!("jchomp-bot: {e:#}");
             ExitCode::FAILURE
         }
     }

@@ -2,7 +2,7 @@
 //! against the others of the other kind) and each against random opponents, seats rotated,
 //! equal node budgets. Prints a table; run with `cargo bench -p jchomp-engine --bench multi`.
 
-use jchomp_engine::arena::play_game;
+use jchomp_engine::arena::{Played, Untimed, play_game};
 use jchomp_engine::scoring::seat_score;
 use jchomp_engine::search::{Budget, MultiMode, SearchPlayer};
 use jchomp_engine::{Player, RandomPlayer};
@@ -36,12 +36,19 @@ fn series(config: &Config, hero: Kind, villain: Kind, budget: Budget, games: u32
                 build(kind, budget, u64::from(g) * 16 + u64::from(s))
             })
             .collect();
-        let result = match play_game(config, &mut players) {
-            Ok(game) => game.result().unwrap_or(GameResult::Tie),
-            Err(e) => {
-                eprintln!("{e}");
+        let result = match play_game(config, &mut players, &[], &Untimed) {
+            Some(Played {
+                game,
+                failure: None,
+            }) => game.result().unwrap_or(GameResult::Tie),
+            Some(Played {
+                failure: Some((seat, failure)),
+                ..
+            }) => {
+                eprintln!("seat {seat} failed: {}", failure.name());
                 return f64::NAN;
             }
+            None => return f64::NAN,
         };
         total += seat_score(result, hero_seat);
     }

@@ -1,6 +1,7 @@
 //! `jchomp-bot analyze`: every valid selection with its exact value and plies to the end.
 
 use super::start::{StartArgs, describe};
+use anyhow::anyhow;
 use jchomp_engine::BotSpec;
 use jchomp_engine::search::{Budget, Outcome, Table, analyze};
 use std::io::Write;
@@ -20,23 +21,22 @@ pub struct AnalyzeArgs {
     table_mb: usize,
 }
 
-fn parse_budget(s: &str) -> Result<Budget, String> {
+fn parse_budget(s: &str) -> anyhow::Result<Budget> {
     match BotSpec::parse(&format!("search:{s}")) {
         Ok(BotSpec::Search(b)) => Ok(b),
-        Ok(_) => Err(format!("not a budget: {s:?}")),
-        Err(e) => Err(e.reason),
+        Ok(_) => Err(anyhow!("not a budget: {s:?}")),
+        Err(e) => Err(anyhow!(e.reason)),
     }
 }
 
 /// Prints one line per valid selection (`R,C win plies N`, `R,C loss plies N`, `R,C tie` or
 /// `R,C unsolved estimate S depth D`), then nodes and time.
-pub fn run(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), String> {
+pub fn run(args: &AnalyzeArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let (config, position) = args.start.load()?;
     let mut lines = vec![describe(&config, &position)];
     let mut tt = Table::with_megabytes(args.table_mb);
     let clock = Instant::now();
-    let (values, nodes) =
-        analyze(&config, &position, &mut tt, args.budget, None).map_err(|e| e.to_string())?;
+    let (values, nodes) = analyze(&config, &position, &mut tt, args.budget, None)?;
     for v in values {
         lines.push(match v.value {
             Some((Outcome::Tie, _)) => format!("{} tie", v.cell),
@@ -51,7 +51,7 @@ pub fn run(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), String> {
     lines.push(format!("nodes {nodes}"));
     lines.push(format!("time {:.3} s", clock.elapsed().as_secs_f64()));
     for l in lines {
-        writeln!(out, "{l}").map_err(|e| e.to_string())?;
+        writeln!(out, "{l}")?;
     }
     Ok(())
 }

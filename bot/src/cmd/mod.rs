@@ -32,7 +32,7 @@ enum Command {
 }
 
 /// Runs one parsed command line, printing to standard output.
-pub fn run(cli: Cli) -> Result<(), String> {
+pub fn run(cli: Cli) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     match cli.command {
         Command::Perft(args) => perft::run(&args, &mut out),

@@ -19,14 +19,14 @@ pub struct PerftArgs {
 }
 
 /// Prints the count (and with `--divide` the split) to `out`; the last line is `nodes N`.
-pub fn run(args: &PerftArgs, out: &mut impl Write) -> Result<(), String> {
-    let config = args.board.config().map_err(|e| e.to_string())?;
+pub fn run(args: &PerftArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let config = args.board.config()?;
     let start = Position::start(&config);
     let clock = Instant::now();
     let nodes = if args.divide {
         let split = divide(&config, &start, args.depth);
         for (cell, n) in &split {
-            writeln!(out, "{cell} {n}").map_err(|e| e.to_string())?;
+            writeln!(out, "{cell} {n}")?;
         }
         if args.depth == 0 {
             1
@@ -43,6 +43,6 @@ pub fn run(args: &PerftArgs, out: &mut impl Write) -> Result<(), String> {
         secs,
         nodes as f64 / secs.max(1e-9)
     )
-    .and_then(|()| writeln!(out, "nodes {nodes}"))
-    .map_err(|e| e.to_string())
+    .and_then(|()| writeln!(out, "nodes {nodes}"))?;
+    Ok(())
 }

@@ -47,11 +47,11 @@ pub struct PlayArgs {
 }
 
 /// Plays and prints one line per event; the last line is `played N won W tied T lost L`.
-pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<(), String> {
+pub fn run(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let target = match &args.room {
         Some(room) => Target::Join(room.clone()),
         None => {
-            let config = args.board.config().map_err(|e| e.to_string())?;
+            let config = args.board.config()?;
             Target::Create(ConfigJson::new(&config, args.move_time_ms))
         }
     };
@@ -68,8 +68,7 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
-        .build()
-        .map_err(|e| e.to_string())?;
+        .build()?;
     // `block_on` polls on this thread, which already holds the (reentrant) stdout lock.
     let played = runtime.block_on(async {
         play(&options, &mut |line| {
@@ -85,6 +84,6 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<(), String> {
         count("won"),
         count("tie"),
         count("lost")
-    )
-    .map_err(|e| e.to_string())
+    )?;
+    Ok(())
 }

@@ -20,22 +20,21 @@ pub struct SolveArgs {
 }
 
 /// Solves and prints; the last line is `value win|tie|loss best R,C plies N`.
-pub fn run(args: &SolveArgs, out: &mut impl Write) -> Result<(), String> {
+pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let (config, position) = args.start.load()?;
-    writeln!(out, "{}", describe(&config, &position)).map_err(|e| e.to_string())?;
+    writeln!(out, "{}", describe(&config, &position))?;
     if args.value_only {
         let clock = Instant::now();
-        let (outcome, best, nodes) =
-            solve_value(&config, &position, None).map_err(|e| e.to_string())?;
+        let (outcome, best, nodes) = solve_value(&config, &position, None)?;
         let secs = clock.elapsed().as_secs_f64();
-        return writeln!(out, "nodes {nodes}")
+        writeln!(out, "nodes {nodes}")
             .and_then(|()| writeln!(out, "time {secs:.3} s"))
-            .and_then(|()| writeln!(out, "value {} best {best}", outcome.name()))
-            .map_err(|e| e.to_string());
+            .and_then(|()| writeln!(out, "value {} best {best}", outcome.name()))?;
+        return Ok(());
     }
     let mut tt = Table::with_megabytes(args.table_mb);
     let clock = Instant::now();
-    let s = solve(&config, &position, &mut tt, None).map_err(|e| e.to_string())?;
+    let s = solve(&config, &position, &mut tt, None)?;
     let secs = clock.elapsed().as_secs_f64();
     writeln!(out, "nodes {}", s.nodes)
         .and_then(|()| {
@@ -53,6 +52,6 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> Result<(), String> {
                 s.best,
                 s.plies
             )
-        })
-        .map_err(|e| e.to_string())
+        })?;
+    Ok(())
 }

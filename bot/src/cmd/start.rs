@@ -1,6 +1,7 @@
 //! The starting position of `solve` and `analyze`: the board flags, or a game record's
 //! configuration after its moves.
 
+use anyhow::{Context, anyhow};
 use jchomp_protocol::board_args::BoardArgs;
 use jchomp_protocol::record::Record;
 use jchomp_rules::{Config, Position};
@@ -19,20 +20,21 @@ pub struct StartArgs {
 
 impl StartArgs {
     /// The configuration and the position to start from.
-    pub fn load(&self) -> Result<(Config, Position), String> {
+    pub fn load(&self) -> anyhow::Result<(Config, Position)> {
         match &self.record {
             None => {
-                let config = self.board.config().map_err(|e| e.to_string())?;
+                let config = self.board.config()?;
                 Ok((config, Position::start(&config)))
             }
             Some(path) => {
                 let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                // The replay error's message holds its causes: it is printed whole.
                 let record: Record = serde_json::from_str(&text)
-                    .map_err(|e| format!("{} is not a game record: {e}", path.display()))?;
+                    .map_err(|e| anyhow!("{} is not a game record: {e}", path.display()))?;
                 let game = record
                     .replay()
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                    .map_err(|e| anyhow!("{}: {e}", path.display()))?;
                 Ok((*game.config(), *game.position()))
             }
         }

@@ -1,6 +1,7 @@
 //! `jchomp-bot tournament`: tournaments between bots (round robin or gauntlet), with standings,
 //! Elo, an optional SPRT, an output directory that `--resume` continues, and Ctrl-C handling.
 
+use anyhow::{Context, bail};
 use jchomp_bot::tournament::report;
 use jchomp_bot::tournament::sprt::SprtParams;
 use jchomp_bot::tournament::starts::{Starts, parse_openings};
@@ -90,12 +91,12 @@ impl TournamentArgs {
     }
 
     /// The settings these flags describe.
-    fn settings(&self) -> Result<Settings, String> {
+    fn settings(&self) -> anyhow::Result<Settings> {
         let players = self.players.unwrap_or(2);
         let starts = match &self.openings {
             Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                let text =
+                    std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
                 Starts::Openings {
                     configs: parse_openings(&text, players)?,
                 }
@@ -175,7 +176,7 @@ fn print(outcome: &Outcome, dir: Option<&PathBuf>, out: &mut impl Write) -> std:
 }
 
 /// Runs the tournament and prints its standings to `out`.
-pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<(), String> {
+pub fn run(args: &TournamentArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let interrupt = Arc::new(AtomicBool::new(false));
     catch_ctrl_c(Arc::clone(&interrupt));
     let options = Options {
@@ -190,11 +191,11 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<(), String> {
     let (outcome, dir) = match &args.resume {
         Some(dir) => {
             if args.defines_settings() {
-                return Err(format!(
+                bail!(
                     "--resume takes the settings stored in {}; only --concurrency and --quiet \
                      may be given with it",
                     dir.display()
-                ));
+                );
             }
             (tournament::resume(dir, &options)?, Some(dir))
         }
@@ -203,5 +204,6 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<(), String> {
             args.out.as_ref(),
         ),
     };
-    print(&outcome, dir, out).map_err(|e| e.to_string())
+    print(&outcome, dir, out)?;
+    Ok(())
 }

@@ -26,4 +26,4 @@ mod tourney;
 mod watchdog;
 
 pub use settings::{Length, Settings};
-pub use tourney::{Finished, Options, Outcome, Stop, resume, run};
+pub use tourney::{Finished, Options, Outcome, Stop, TournamentError, resume, run};

@@ -2,14 +2,93 @@
 //! `games.jsonl` (one game record per line, in game-index order, the record's `id` being the
 //! index) and `results.json` (standings, every pairing's tally and the SPRT).
 
-use super::play::Failure;
 use super::results::Results;
-use super::settings::Settings;
-use jchomp_protocol::record::Record;
+use super::settings::{Settings, SettingsError};
+use jchomp_engine::arena::Failure;
+use jchomp_protocol::record::{Record, ReplayError};
 use jchomp_rules::{Game, GameResult, Seat};
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+
+/// Why the output directory could not be written or read back. Each message is whole: it
+/// includes the message of the error it wraps, which is therefore not given as a source.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// A file could not be read or written.
+    #[error("{}: {error}", path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// What went wrong.
+        error: std::io::Error,
+    },
+    /// A value could not be written as JSON.
+    #[error("{0}")]
+    Json(serde_json::Error),
+    /// The directory already holds a tournament.
+    #[error("{dir} already holds a tournament; continue it with --resume {dir}", dir = .0.display())]
+    Taken(PathBuf),
+    /// The stored settings are not JSON settings.
+    #[error("{}: {error}", path.display())]
+    BadSettings {
+        /// The settings file.
+        path: PathBuf,
+        /// What is wrong with it.
+        error: serde_json::Error,
+    },
+    /// The stored settings do not make a tournament.
+    #[error("{}: {error}", path.display())]
+    InvalidSettings {
+        /// The settings file.
+        path: PathBuf,
+        /// What is wrong with them.
+        error: SettingsError,
+    },
+    /// A stored game is refused; `line` counts from 1.
+    #[error("{} line {line}: {error}", path.display())]
+    Line {
+        /// The games file.
+        path: PathBuf,
+        /// The line.
+        line: usize,
+        /// What is wrong with it.
+        error: LineError,
+    },
+}
+
+/// What is wrong with one line of `games.jsonl`.
+#[derive(Debug, thiserror::Error)]
+pub enum LineError {
+    /// It is not a JSON game record.
+    #[error("{0}")]
+    Json(serde_json::Error),
+    /// Its failure field names no failure.
+    #[error("unknown failure {0:?}")]
+    UnknownFailure(String),
+    /// Its id is not its index.
+    #[error("expected id \"{index}\", got {got:?}")]
+    WrongId {
+        /// The line's index.
+        index: u64,
+        /// The id it holds.
+        got: Option<String>,
+    },
+    /// Its seats are not the bots scheduled.
+    #[error("seats {seats:?} are not the scheduled {names:?}")]
+    WrongSeats {
+        /// The seats it names.
+        seats: Vec<String>,
+        /// The bots scheduled.
+        names: Vec<String>,
+    },
+    /// Its moves do not replay.
+    #[error("{0}")]
+    Replay(ReplayError),
+    /// Its game has no result.
+    #[error("the game is not finished")]
+    Unfinished,
+}
 
 /// The settings file.
 pub const SETTINGS_FILE: &str = "tournament.json";
@@ -22,8 +101,12 @@ pub const RESULTS_FILE: &str = "results.json";
 /// `"overtime"` (the loser is the result's `loser`).
 pub const FAILURE_FIELD: &str = "failure";
 
-fn io(path: &Path, e: impl std::fmt::Display) -> String {
-    format!("{}: {e}", path.display())
+/// An I/O failure on `path`.
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> OutputError {
+    move |error| OutputError::Io {
+        path: path.to_path_buf(),
+        error,
+    }
 }
 
 /// The JSON line of one game: its record with the game index as `id`, plus `failure` when a
@@ -33,10 +116,10 @@ pub fn record_line(
     game: &Game,
     names: Vec<String>,
     failure: Option<(Seat, Failure)>,
-) -> Result<String, String> {
+) -> Result<String, OutputError> {
     let mut record = Record::from_game(game, names, None);
     record.id = Some(index.to_string());
-    let mut text = serde_json::to_string(&record).map_err(|e| e.to_string())?;
+    let mut text = serde_json::to_string(&record).map_err(OutputError::Json)?;
     if let Some((_, kind)) = failure
         && text.ends_with('}')
     {
@@ -58,29 +141,30 @@ pub struct StoredGame {
 
 /// Parses and checks line `index` of `games.jsonl`: the id must be the index, the seats the
 /// expected names, and the record must replay.
-pub fn parse_line(line: &str, index: u64, names: &[String]) -> Result<StoredGame, String> {
-    let value: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+pub fn parse_line(line: &str, index: u64, names: &[String]) -> Result<StoredGame, LineError> {
+    let value: serde_json::Value = serde_json::from_str(line).map_err(LineError::Json)?;
     let failure = match value.get(FAILURE_FIELD).and_then(|f| f.as_str()) {
         None => None,
         Some("crash") => Some(Failure::Crash),
         Some("illegal") => Some(Failure::Illegal),
         Some("overtime") => Some(Failure::Overtime),
-        Some(other) => return Err(format!("unknown failure {other:?}")),
+        Some(other) => return Err(LineError::UnknownFailure(other.to_string())),
     };
-    let record: Record = serde_json::from_value(value).map_err(|e| e.to_string())?;
+    let record: Record = serde_json::from_value(value).map_err(LineError::Json)?;
     if record.id.as_deref() != Some(index.to_string().as_str()) {
-        return Err(format!("expected id \"{index}\", got {:?}", record.id));
+        return Err(LineError::WrongId {
+            index,
+            got: record.id,
+        });
     }
     if record.seats != names {
-        return Err(format!(
-            "seats {:?} are not the scheduled {:?}",
-            record.seats, names
-        ));
+        return Err(LineError::WrongSeats {
+            seats: record.seats,
+            names: names.to_vec(),
+        });
     }
-    let game = record.replay().map_err(|e| e.to_string())?;
-    let result = game
-        .result()
-        .ok_or_else(|| "the game is not finished".to_string())?;
+    let game = record.replay().map_err(LineError::Replay)?;
+    let result = game.result().ok_or(LineError::Unfinished)?;
     Ok(StoredGame {
         result,
         failure: failure.and_then(|f| result.loser().map(|l| (l, f))),
@@ -97,19 +181,16 @@ pub struct OutDir {
 impl OutDir {
     /// Creates `dir` (if needed) for a new tournament and writes its settings. Refuses a
     /// directory that already holds a tournament.
-    pub fn create(dir: &Path, settings: &Settings) -> Result<OutDir, String> {
-        fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    pub fn create(dir: &Path, settings: &Settings) -> Result<OutDir, OutputError> {
+        fs::create_dir_all(dir).map_err(io(dir))?;
         let settings_path = dir.join(SETTINGS_FILE);
         if settings_path.exists() {
-            return Err(format!(
-                "{} already holds a tournament; continue it with --resume {0}",
-                dir.display()
-            ));
+            return Err(OutputError::Taken(dir.to_path_buf()));
         }
-        let text = serde_json::to_string_pretty(settings).map_err(|e| e.to_string())?;
-        fs::write(&settings_path, text + "\n").map_err(|e| io(&settings_path, e))?;
+        let text = serde_json::to_string_pretty(settings).map_err(OutputError::Json)?;
+        fs::write(&settings_path, text + "\n").map_err(io(&settings_path))?;
         let games_path = dir.join(GAMES_FILE);
-        let games = File::create(&games_path).map_err(|e| io(&games_path, e))?;
+        let games = File::create(&games_path).map_err(io(&games_path))?;
         Ok(OutDir {
             dir: dir.to_path_buf(),
             games: BufWriter::new(games),
@@ -119,14 +200,23 @@ impl OutDir {
     /// Opens a tournament's directory to continue it: its settings and the games already
     /// played (a damaged last line, from a hard stop, is cut off). `check(index, line)` reads
     /// each line; the first line it refuses ends the games kept.
-    pub fn resume<F>(dir: &Path, mut check: F) -> Result<(OutDir, Settings), String>
+    pub fn resume<F>(dir: &Path, mut check: F) -> Result<(OutDir, Settings), OutputError>
     where
-        F: FnMut(&Settings, u64, &str) -> Result<(), String>,
+        F: FnMut(&Settings, u64, &str) -> Result<(), LineError>,
     {
         let settings_path = dir.join(SETTINGS_FILE);
-        let text = fs::read_to_string(&settings_path).map_err(|e| io(&settings_path, e))?;
-        let settings: Settings = serde_json::from_str(&text).map_err(|e| io(&settings_path, e))?;
-        settings.validate().map_err(|e| io(&settings_path, e))?;
+        let text = fs::read_to_string(&settings_path).map_err(io(&settings_path))?;
+        let settings: Settings =
+            serde_json::from_str(&text).map_err(|error| OutputError::BadSettings {
+                path: settings_path.clone(),
+                error,
+            })?;
+        settings
+            .validate()
+            .map_err(|error| OutputError::InvalidSettings {
+                path: settings_path.clone(),
+                error,
+            })?;
         let games_path = dir.join(GAMES_FILE);
         let text = fs::read_to_string(&games_path).unwrap_or_default();
         let mut kept = 0usize;
@@ -135,16 +225,19 @@ impl OutDir {
             let Some(line_text) = line.strip_suffix('\n') else {
                 break;
             };
-            check(&settings, index as u64, line_text)
-                .map_err(|e| format!("{} line {}: {e}", games_path.display(), index + 1))?;
+            check(&settings, index as u64, line_text).map_err(|error| OutputError::Line {
+                path: games_path.clone(),
+                line: index + 1,
+                error,
+            })?;
             kept += line.len();
         }
         let file = OpenOptions::new()
             .create(true)
             .append(true)
             .open(&games_path)
-            .map_err(|e| io(&games_path, e))?;
-        file.set_len(kept as u64).map_err(|e| io(&games_path, e))?;
+            .map_err(io(&games_path))?;
+        file.set_len(kept as u64).map_err(io(&games_path))?;
         Ok((
             OutDir {
                 dir: dir.to_path_buf(),
@@ -155,28 +248,26 @@ impl OutDir {
     }
 
     /// Appends one game's line.
-    pub fn append(&mut self, line: &str) -> Result<(), String> {
+    pub fn append(&mut self, line: &str) -> Result<(), OutputError> {
         self.games
             .write_all(line.as_bytes())
             .and_then(|()| self.games.write_all(b"\n"))
-            .map_err(|e| io(&self.dir.join(GAMES_FILE), e))
+            .map_err(io(&self.dir.join(GAMES_FILE)))
     }
 
     /// Writes buffered lines to the file.
-    pub fn flush(&mut self) -> Result<(), String> {
-        self.games
-            .flush()
-            .map_err(|e| io(&self.dir.join(GAMES_FILE), e))
+    pub fn flush(&mut self) -> Result<(), OutputError> {
+        self.games.flush().map_err(io(&self.dir.join(GAMES_FILE)))
     }
 
     /// Writes `results.json` (through a temporary file, so a reader never sees half of it).
-    pub fn write_results(&mut self, results: &Results<'_>) -> Result<(), String> {
+    pub fn write_results(&mut self, results: &Results<'_>) -> Result<(), OutputError> {
         self.flush()?;
         let path = self.dir.join(RESULTS_FILE);
         let tmp = self.dir.join(format!("{RESULTS_FILE}.tmp"));
-        let text = serde_json::to_string_pretty(results).map_err(|e| e.to_string())?;
-        fs::write(&tmp, text + "\n").map_err(|e| io(&tmp, e))?;
-        fs::rename(&tmp, &path).map_err(|e| io(&path, e))
+        let text = serde_json::to_string_pretty(results).map_err(OutputError::Json)?;
+        fs::write(&tmp, text + "\n").map_err(io(&tmp))?;
+        fs::rename(&tmp, &path).map_err(io(&path))
     }
 }
 
@@ -201,19 +292,14 @@ mod tests {
         let stored = parse_line(&line, 7, &names).unwrap();
         assert_eq!(stored.result, GameResult::Timeout { loser: 1 });
         assert_eq!(stored.failure, Some((1, Failure::Overtime)));
-        assert!(
-            parse_line(&line, 8, &names)
-                .unwrap_err()
-                .contains("expected id \"8\"")
-        );
+        let refusal = |line: &str, index, names: &[String]| {
+            parse_line(line, index, names).unwrap_err().to_string()
+        };
+        assert!(refusal(&line, 8, &names).contains("expected id \"8\""));
         let swapped = vec!["b".to_string(), "a".to_string()];
-        assert!(
-            parse_line(&line, 7, &swapped)
-                .unwrap_err()
-                .contains("scheduled")
-        );
+        assert!(refusal(&line, 7, &swapped).contains("scheduled"));
         let bad = line.replace("\"row\":3", "\"row\":9");
-        assert!(parse_line(&bad, 7, &names).unwrap_err().contains("move 0"));
+        assert!(refusal(&bad, 7, &names).contains("move 0"));
         let plain = record_line(0, &game(), names.clone(), None).unwrap();
         assert!(!plain.contains("failure"));
     }

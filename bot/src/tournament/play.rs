@@ -1,50 +1,13 @@
-//! Plays one game in-process between boxed [`Player`]s. A bot that panics, answers with no
-//! valid selection, or overruns its time limit loses that game; nothing else is disturbed.
+//! The clock of a tournament's games: a worker's alarm on the tournament's watchdog, as the
+//! engine's [`Timer`]. Games in-process are the engine's one game loop ([`play_game`]) on this
+//! clock; a bot that panics, answers with no valid selection, or overruns its time limit loses
+//! that game ([`Failure`]), and nothing else is disturbed.
 
 use super::watchdog::{Alarm, Watchdog};
-use jchomp_engine::player::Player;
-use jchomp_rules::{Config, Game, GameResult, Seat};
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::time::{Duration, Instant};
-
-/// How a bot failed, costing it the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Failure {
-    /// It panicked (recorded as `abandoned`).
-    Crash,
-    /// It answered with no selection, or an invalid one (recorded as `abandoned`).
-    Illegal,
-    /// It answered after its time limit (recorded as `timeout`).
-    Overtime,
-}
-
-impl Failure {
-    /// The name used in `results.json`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Failure::Crash => "crash",
-            Failure::Illegal => "illegal",
-            Failure::Overtime => "overtime",
-        }
-    }
-
-    /// The result of a game in which `seat` failed this way.
-    pub const fn result(self, seat: Seat) -> GameResult {
-        match self {
-            Failure::Overtime => GameResult::Timeout { loser: seat },
-            Failure::Crash | Failure::Illegal => GameResult::Abandoned { loser: seat },
-        }
-    }
-}
-
-/// A finished game and, if a bot failed, which seat and how.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Played {
-    /// The game, over.
-    pub game: Game,
-    /// The seat that failed, if one did.
-    pub failure: Option<(Seat, Failure)>,
-}
+use jchomp_engine::arena::Timer;
+#[cfg(doc)]
+use jchomp_engine::arena::{Failure, play_game};
+use std::time::Duration;
 
 /// Where a worker's moves are timed: the watchdog and the worker's alarm.
 #[derive(Clone, Copy, Debug)]
@@ -55,156 +18,79 @@ pub struct Clock<'a> {
     pub alarm: &'a Alarm,
 }
 
-/// Plays `config` from its start, seat `s` played by `players[s]`, whose moves may take at most
-/// `limits[s]` (no limit if `None`). Returns `None` if the tournament stopped meanwhile.
-pub fn play_game(
-    config: &Config,
-    players: &mut [Box<dyn Player>],
-    limits: &[Option<Duration>],
-    clock: Clock<'_>,
-) -> Option<Played> {
-    let mut game = Game::new(*config);
-    while let Some(seat) = game.to_move() {
-        if clock.watchdog.aborted() {
-            return None;
-        }
-        let s = usize::from(seat);
-        let limit = limits.get(s).copied().flatten();
-        let started = match limit {
-            Some(l) => {
-                clock.watchdog.arm(clock.alarm, l);
-                Some(Instant::now())
-            }
-            None => {
-                clock.watchdog.ready(clock.alarm);
-                None
-            }
-        };
-        let position = *game.position();
-        let player = &mut players[s];
-        let choice = catch_unwind(AssertUnwindSafe(|| player.choose(config, &position)));
-        if let Some(started) = started {
-            clock.watchdog.disarm(clock.alarm);
-            if clock.watchdog.aborted() {
-                return None;
-            }
-            if limit.is_some_and(|l| started.elapsed() > l) {
-                return Some(forfeit(game, seat, Failure::Overtime));
-            }
-        }
-        let failure = match choice {
-            Err(_) => Failure::Crash,
-            Ok(None) => Failure::Illegal,
-            Ok(Some(cell)) => match game.select(i64::from(cell.row), i64::from(cell.col)) {
-                Ok(_) => continue,
-                Err(_) => Failure::Illegal,
-            },
-        };
-        return Some(forfeit(game, seat, failure));
+impl Timer for Clock<'_> {
+    /// Whether the tournament is stopping.
+    fn aborted(&self) -> bool {
+        self.watchdog.aborted()
     }
-    Some(Played {
-        game,
-        failure: None,
-    })
-}
 
-fn forfeit(mut game: Game, seat: Seat, failure: Failure) -> Played {
-    game.end(failure.result(seat));
-    Played {
-        game,
-        failure: Some((seat, failure)),
+    /// Arms the alarm for a move with a limit; lowers its stop flag for any move.
+    fn start(&self, limit: Option<Duration>) {
+        match limit {
+            Some(l) => self.watchdog.arm(self.alarm, l),
+            None => self.watchdog.ready(self.alarm),
+        }
+    }
+
+    /// Disarms the alarm.
+    fn stop(&self) {
+        self.watchdog.disarm(self.alarm);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jchomp_engine::player::{GreedyPlayer, RandomPlayer};
-    use jchomp_rules::{Cell, Position};
-    use jchomp_testkit::board;
+    use jchomp_engine::arena::{Failure, Played, play_game};
+    use jchomp_engine::player::{Player, RandomPlayer};
+    use jchomp_engine::testing::{Stubborn, config};
+    use jchomp_rules::GameResult;
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
 
-    fn config() -> Config {
-        board("5x6 eat 1x2 poison 0,0")
-    }
-
-    struct Panics;
-    impl Player for Panics {
-        fn choose(&mut self, _: &Config, _: &Position) -> Option<Cell> {
-            panic!("this bot always panics (on purpose, in a test)")
-        }
-    }
-
-    struct Cheats;
-    impl Player for Cheats {
-        fn choose(&mut self, _: &Config, _: &Position) -> Option<Cell> {
-            Some(Cell::new(14, 14))
-        }
-    }
-
-    struct Sleeps;
-    impl Player for Sleeps {
-        fn choose(&mut self, c: &Config, p: &Position) -> Option<Cell> {
-            std::thread::sleep(Duration::from_millis(30));
-            RandomPlayer::new(0).choose(c, p)
-        }
-    }
-
-    fn play(players: Vec<Box<dyn Player>>, limits: &[Option<Duration>]) -> Played {
-        let dog = Watchdog::new(1, Arc::new(AtomicBool::new(false)));
+    /// Plays one game on a watching watchdog (whose tournament is stopping if `abort`), the
+    /// bots' stop flag being the alarm's.
+    fn play(
+        players: [Box<dyn Player>; 2],
+        limits: &[Option<Duration>],
+        abort: bool,
+    ) -> Option<Played> {
+        let dog = Watchdog::new(1, Arc::new(AtomicBool::new(abort)));
         let alarm = dog.alarm(0);
-        let mut players = players;
-        play_game(
-            &config(),
-            &mut players,
-            limits,
-            Clock {
-                watchdog: &dog,
-                alarm: &alarm,
-            },
-        )
-        .unwrap()
+        let clock = Clock {
+            watchdog: &dog,
+            alarm: &alarm,
+        };
+        let mut players = Vec::from(players);
+        for p in &mut players {
+            p.set_stop(alarm.stop_flag());
+        }
+        std::thread::scope(|s| {
+            s.spawn(|| dog.watch());
+            let played = play_game(&config(), &mut players, limits, &clock);
+            dog.finish();
+            played
+        })
     }
 
     #[test]
-    fn a_normal_game_ends_by_the_rules() {
-        let p = play(
-            vec![
-                Box::new(RandomPlayer::new(1)),
-                Box::new(GreedyPlayer::new(2)),
-            ],
-            &[None, None],
-        );
-        assert_eq!(p.failure, None);
-        assert!(matches!(
-            p.game.result(),
-            Some(GameResult::Poisoned { .. } | GameResult::Tie)
-        ));
-    }
-
-    #[test]
-    fn panics_illegal_moves_and_overtime_lose_the_game() {
-        let p = play(
-            vec![Box::new(RandomPlayer::new(1)), Box::new(Panics)],
-            &[None, None],
-        );
-        assert_eq!(p.failure, Some((1, Failure::Crash)));
-        assert_eq!(p.game.result(), Some(GameResult::Abandoned { loser: 1 }));
-        assert_eq!(p.game.moves().len(), 1);
-
-        let p = play(
-            vec![Box::new(Cheats), Box::new(RandomPlayer::new(1))],
-            &[None, None],
-        );
-        assert_eq!(p.failure, Some((0, Failure::Illegal)));
-        assert!(p.game.moves().is_empty());
-
-        let p = play(
-            vec![Box::new(RandomPlayer::new(1)), Box::new(Sleeps)],
-            &[None, Some(Duration::from_millis(1))],
-        );
+    fn the_watchdog_stops_an_overrunning_bot_which_then_loses() {
+        let players: [Box<dyn Player>; 2] = [
+            Box::new(RandomPlayer::new(1)),
+            Box::new(Stubborn::default()),
+        ];
+        let limits = [None, Some(Duration::from_millis(20))];
+        let p = play(players, &limits, false).unwrap();
         assert_eq!(p.failure, Some((1, Failure::Overtime)));
         assert_eq!(p.game.result(), Some(GameResult::Timeout { loser: 1 }));
+    }
+
+    #[test]
+    fn a_stopping_tournament_gives_the_game_up() {
+        let players: [Box<dyn Player>; 2] = [
+            Box::new(RandomPlayer::new(1)),
+            Box::new(RandomPlayer::new(2)),
+        ];
+        assert_eq!(play(players, &[], true), None);
     }
 }

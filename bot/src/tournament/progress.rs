@@ -1,21 +1,19 @@
 //! The live progress line on standard error: games done, rate and ETA (and the SPRT's LLR).
-//! Drawn only when standard error is a terminal, at most ten times a second, so that logs and
-//! pipes get no noise.
+//! `indicatif` draws it: only when standard error is a terminal, at most ten times a second,
+//! cleared at the end, so that logs and pipes get no noise. Its text is [`line()`].
 
-use std::io::{IsTerminal, Write};
-use std::time::{Duration, Instant};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::time::Duration;
 
-/// How often the line is redrawn at most.
-const REDRAW: Duration = Duration::from_millis(100);
+/// How often the line is redrawn at most, per second.
+const REDRAWS: u8 = 10;
 /// Width of the bar in characters.
 const WIDTH: usize = 30;
 
 /// The progress line.
 #[derive(Debug)]
 pub struct Progress {
-    enabled: bool,
-    started: Instant,
-    last: Option<Instant>,
+    bar: ProgressBar,
     first: u64,
     total: Option<u64>,
 }
@@ -62,37 +60,37 @@ impl Progress {
     /// A progress line for games `first..total`, shown if `wanted` and standard error is a
     /// terminal.
     pub fn new(wanted: bool, first: u64, total: Option<u64>) -> Progress {
-        Progress {
-            enabled: wanted && std::io::stderr().is_terminal(),
-            started: Instant::now(),
-            last: None,
-            first,
-            total,
+        let target = if wanted {
+            ProgressDrawTarget::stderr_with_hz(REDRAWS)
+        } else {
+            ProgressDrawTarget::hidden()
+        };
+        let bar = ProgressBar::with_draw_target(total, target);
+        if let Ok(style) = ProgressStyle::with_template("{msg}") {
+            bar.set_style(style);
         }
+        bar.set_position(first);
+        Progress { bar, first, total }
     }
 
-    /// Redraws the line if enough time has passed.
+    /// Shows `done` games (and `extra` after them); `indicatif` redraws when it is time to.
     pub fn update(&mut self, done: u64, extra: &str) {
-        if !self.enabled || self.last.is_some_and(|t| t.elapsed() < REDRAW) {
+        if self.bar.is_hidden() {
             return;
         }
-        self.last = Some(Instant::now());
-        let text = line(done, self.first, self.total, self.started.elapsed(), extra);
-        let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r\x1b[2K{text}");
-        let _ = err.flush();
+        let text = line(done, self.first, self.total, self.bar.elapsed(), extra);
+        self.bar.set_message(text);
+        self.bar.set_position(done);
     }
 
     /// Clears the line.
     pub fn finish(&mut self) {
-        if self.enabled && self.last.is_some() {
-            let _ = write!(std::io::stderr().lock(), "\r\x1b[2K");
-        }
+        self.bar.finish_and_clear();
     }
 
     /// Time since the start.
     pub fn elapsed(&self) -> Duration {
-        self.started.elapsed()
+        self.bar.elapsed()
     }
 }
 

@@ -3,18 +3,75 @@
 //! in seat order, and each bot's selections go through the protocol. The room's turn timer
 //! (`move_time_ms`) is the longest time limit among its bots, so the server judges overtime; a
 //! bot that panics or has no valid selection leaves the game, which the server ends `abandoned`.
-//! A bot thinks on a blocking thread while every connection goes on being read (answering the
-//! server's pings), and the messages read early are kept in order.
+//! A bot thinks on a blocking thread (the engine's [`think`]) while every connection goes on
+//! being read (answering the server's pings), and the messages read early are kept in order.
 
-use super::play::{Clock, Failure, Played};
+use super::play::Clock;
+use jchomp_engine::arena::{Failure, Played, Timer};
 use jchomp_engine::player::{Player, RandomPlayer};
+use jchomp_engine::think::think;
 use jchomp_protocol::connection::{Connection, ConnectionError};
 use jchomp_protocol::json::ConfigJson;
-use jchomp_protocol::wire::{ClientMessage, MAX_NAME, RoomStatus, ServerMessage};
-use jchomp_rules::{Cell, Config, Game, GameResult, Position, Seat};
+use jchomp_protocol::wire::{ClientMessage, ErrorCode, MAX_NAME, RoomStatus, ServerMessage};
+use jchomp_rules::{Config, Game, GameResult, Rejection, Seat};
 use std::collections::VecDeque;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
+
+/// Why a game through the server could not be played. Each message is whole: it includes the
+/// message of the error it wraps, which is therefore not given as a source.
+#[derive(Debug, thiserror::Error)]
+pub enum RoomError {
+    /// Talking to the server failed.
+    #[error("{0}")]
+    Connection(ConnectionError),
+    /// The server finished the room without saying how the game ended.
+    #[error("the server finished the room without a result")]
+    NoResult,
+    /// The server refused a request.
+    #[error("the server refused a request ({code:?}): {message}")]
+    Refused {
+        /// The error code.
+        code: ErrorCode,
+        /// The server's explanation.
+        message: String,
+    },
+    /// The server refused a move the rules accept.
+    #[error("the server refused a move: {0}")]
+    MoveRefused(String),
+    /// The server refused to seat a bot.
+    #[error("the server refused to seat a bot ({code:?}): {message}")]
+    SeatRefused {
+        /// The error code.
+        code: ErrorCode,
+        /// The server's explanation.
+        message: String,
+    },
+    /// The server seated a bot elsewhere than in the seat it was scheduled for.
+    #[error("the server gave seat {given} to the bot for seat {scheduled}")]
+    WrongSeat {
+        /// The seat the server gave.
+        given: Seat,
+        /// The seat scheduled.
+        scheduled: usize,
+    },
+    /// The server accepted a move the rules refuse.
+    #[error("the server accepted a move the rules refuse: {0}")]
+    RulesRefuse(Rejection),
+    /// The server and the rules disagree on how the game ended.
+    #[error("the server ended the game {server:?}, the rules {rules:?}")]
+    ResultDiffers {
+        /// The server's result.
+        server: Option<GameResult>,
+        /// The rules' result.
+        rules: Option<GameResult>,
+    },
+}
+
+impl From<ConnectionError> for RoomError {
+    fn from(e: ConnectionError) -> RoomError {
+        RoomError::Connection(e)
+    }
+}
 
 /// How long to wait for the server's answer beyond the turn timer.
 const ANSWER: Duration = Duration::from_secs(30);
@@ -33,7 +90,7 @@ enum Seen {
     Other,
 }
 
-fn seen(msg: ServerMessage) -> Result<Seen, String> {
+fn seen(msg: ServerMessage) -> Result<Seen, RoomError> {
     Ok(match msg {
         ServerMessage::Moved(m) => Seen::Moved {
             row: m.row,
@@ -42,16 +99,10 @@ fn seen(msg: ServerMessage) -> Result<Seen, String> {
         },
         ServerMessage::Room(s) if s.status == RoomStatus::Finished => match s.result {
             Some(r) => Seen::Ended(r.into()),
-            None => return Err("the server finished the room without a result".into()),
+            None => return Err(RoomError::NoResult),
         },
-        ServerMessage::Error { code, message } => {
-            return Err(format!(
-                "the server refused a request ({code:?}): {message}"
-            ));
-        }
-        ServerMessage::MoveRejected { message, .. } => {
-            return Err(format!("the server refused a move: {message}"));
-        }
+        ServerMessage::Error { code, message } => return Err(RoomError::Refused { code, message }),
+        ServerMessage::MoveRejected { message, .. } => return Err(RoomError::MoveRefused(message)),
         _ => Seen::Other,
     })
 }
@@ -65,16 +116,16 @@ struct Seats {
 
 impl Seats {
     /// Seat `i`'s next message: a kept one first, else one from its connection.
-    async fn next(&mut self, i: usize, wait: Duration) -> Result<ServerMessage, String> {
+    async fn next(&mut self, i: usize, wait: Duration) -> Result<ServerMessage, RoomError> {
         match self.inbox[i].pop_front() {
             Some(msg) => Ok(msg),
-            None => self.conns[i].recv_within(wait).await.map_err(words),
+            None => Ok(self.conns[i].recv_within(wait).await?),
         }
     }
 
     /// Reads every connection (which also answers the server's pings) until `work` is done,
     /// keeping the messages for [`Seats::next`].
-    async fn pump_until<F: Future>(&mut self, work: F) -> Result<F::Output, String> {
+    async fn pump_until<F: Future>(&mut self, work: F) -> Result<F::Output, RoomError> {
         let mut work = std::pin::pin!(work);
         let Seats { conns, inbox } = self;
         loop {
@@ -83,29 +134,22 @@ impl Seats {
             );
             tokio::select! {
                 done = &mut work => return Ok(done),
-                (msg, i, _) = any => inbox[i].push_back(msg.map_err(words)?),
+                (msg, i, _) = any => inbox[i].push_back(msg?),
             }
         }
     }
-}
-
-/// A connection failure in words, as the tournament reports it.
-fn words(e: ConnectionError) -> String {
-    e.to_string()
 }
 
 /// How long a connection may stay silent while a bot thinks (the server pings every few seconds).
 const IDLE: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// Waits on `conn` for the `joined` answer and returns the room and seat.
-async fn joined(conn: &mut Connection) -> Result<(String, Seat), String> {
+async fn joined(conn: &mut Connection) -> Result<(String, Seat), RoomError> {
     loop {
-        match conn.recv_within(ANSWER).await.map_err(words)? {
+        match conn.recv_within(ANSWER).await? {
             ServerMessage::Joined { room, seat, .. } => return Ok((room, seat)),
             ServerMessage::Error { code, message } => {
-                return Err(format!(
-                    "the server refused to seat a bot ({code:?}): {message}"
-                ));
+                return Err(RoomError::SeatRefused { code, message });
             }
             _ => {}
         }
@@ -121,11 +165,11 @@ pub async fn play_on_server(
     players: &mut [Box<dyn Player>],
     limits: &[Option<Duration>],
     clock: Clock<'_>,
-) -> Result<Option<Played>, String> {
+) -> Result<Option<Played>, RoomError> {
     let timer = limits.iter().flatten().max().copied();
     let mut conns = Vec::with_capacity(names.len());
     for _ in names {
-        conns.push(Connection::connect(url).await.map_err(words)?);
+        conns.push(Connection::connect(url).await?);
     }
     let mut seats = Seats {
         inbox: conns.iter().map(|_| VecDeque::new()).collect(),
@@ -136,23 +180,6 @@ pub async fn play_on_server(
         conn.close().await;
     }
     result
-}
-
-/// Runs `player` on a blocking thread (so that the connections are read meanwhile) and hands it
-/// back with its answer; a panic is caught.
-async fn think(
-    mut player: Box<dyn Player>,
-    config: Config,
-    position: Position,
-) -> (Option<Box<dyn Player>>, Result<Option<Cell>, ()>) {
-    let handle = tokio::task::spawn_blocking(move || {
-        let choice = catch_unwind(AssertUnwindSafe(|| player.choose(&config, &position)));
-        (player, choice.map_err(|_| ()))
-    });
-    match handle.await {
-        Ok((player, choice)) => (Some(player), choice),
-        Err(_) => (None, Err(())),
-    }
 }
 
 /// A bot's name as the server takes it: its first [`MAX_NAME`] characters.
@@ -166,27 +193,26 @@ async fn seat_bots(
     config: &Config,
     names: &[String],
     move_time_ms: Option<u64>,
-) -> Result<(), String> {
+) -> Result<(), RoomError> {
     conns[0]
         .send(&ClientMessage::CreateRoom {
             name: seat_name(&names[0]),
             config: ConfigJson::new(config, move_time_ms),
         })
-        .await
-        .map_err(words)?;
+        .await?;
     let (room, _) = joined(&mut conns[0]).await?;
     for (s, conn) in conns.iter_mut().enumerate().skip(1) {
         conn.send(&ClientMessage::JoinRoom {
             room: room.clone(),
             name: seat_name(&names[s]),
         })
-        .await
-        .map_err(words)?;
+        .await?;
         let (_, seat) = joined(conn).await?;
         if usize::from(seat) != s {
-            return Err(format!(
-                "the server gave seat {seat} to the bot for seat {s}"
-            ));
+            return Err(RoomError::WrongSeat {
+                given: seat,
+                scheduled: s,
+            });
         }
     }
     Ok(())
@@ -199,7 +225,7 @@ async fn seat_and_play(
     players: &mut [Box<dyn Player>],
     timer: Option<Duration>,
     clock: Clock<'_>,
-) -> Result<Option<Played>, String> {
+) -> Result<Option<Played>, RoomError> {
     let move_time_ms = timer.map(|t| t.as_millis().max(1) as u64);
     seat_bots(&mut seats.conns, config, names, move_time_ms).await?;
     let wait = timer.unwrap_or_default() + ANSWER;
@@ -208,48 +234,35 @@ async fn seat_and_play(
     // Moves each connection has reported so far (every seat hears every move).
     let mut heard = vec![0usize; seats.conns.len()];
     while let Some(seat) = game.to_move() {
-        if clock.watchdog.aborted() {
+        if clock.aborted() {
             return Ok(None);
         }
         let s = usize::from(seat);
-        match timer {
-            Some(limit) => clock.watchdog.arm(clock.alarm, limit),
-            None => clock.watchdog.ready(clock.alarm),
-        }
+        clock.start(timer);
         let position = *game.position();
         let player = std::mem::replace(&mut players[s], Box::new(RandomPlayer::new(0)));
-        let (back, choice) = seats.pump_until(think(player, *config, position)).await?;
-        if let Some(player) = back {
+        // The watchdog raises the bot's stop flag: no stop for `think` to keep.
+        let thought = seats
+            .pump_until(think(player, *config, position, None))
+            .await?;
+        if let Some(player) = thought.player {
             players[s] = player;
         }
         if timer.is_some() {
-            clock.watchdog.disarm(clock.alarm);
+            clock.stop();
         }
-        let cell = match choice {
-            Err(_) => Err(Failure::Crash),
-            Ok(Some(cell))
-                if position
-                    .check(config, i64::from(cell.row), i64::from(cell.col))
-                    .is_ok() =>
-            {
-                Ok(cell)
+        match Failure::judge(thought.outcome, config, &position) {
+            Ok(cell) => {
+                seats.conns[s]
+                    .send(&ClientMessage::Move {
+                        row: i64::from(cell.row),
+                        col: i64::from(cell.col),
+                    })
+                    .await?
             }
-            Ok(_) => Err(Failure::Illegal),
-        };
-        match cell {
-            Ok(cell) => seats.conns[s]
-                .send(&ClientMessage::Move {
-                    row: i64::from(cell.row),
-                    col: i64::from(cell.col),
-                })
-                .await
-                .map_err(words)?,
             Err(f) => {
                 failure = Some((seat, f));
-                seats.conns[s]
-                    .send(&ClientMessage::Leave)
-                    .await
-                    .map_err(words)?;
+                seats.conns[s].send(&ClientMessage::Leave).await?;
             }
         }
         // Read the mover's messages up to its own move or the end of the game (after a leave,
@@ -269,13 +282,12 @@ async fn seat_and_play(
                     if heard[reader] <= game.moves().len() {
                         continue; // Another seat's move, already played from its own connection.
                     }
-                    game.select(row, col)
-                        .map_err(|e| format!("the server accepted a move the rules refuse: {e}"))?;
+                    game.select(row, col).map_err(RoomError::RulesRefuse)?;
                     if result.is_some() && game.result() != result {
-                        return Err(format!(
-                            "the server ended the game {result:?}, the rules {:?}",
-                            game.result()
-                        ));
+                        return Err(RoomError::ResultDiffers {
+                            server: result,
+                            rules: game.result(),
+                        });
                     }
                 }
                 Seen::Ended(r) => game.end(r),
@@ -293,25 +305,12 @@ async fn seat_and_play(
 mod tests {
     use super::super::watchdog::Watchdog;
     use super::*;
+    use jchomp_engine::testing::{Panics, Sleeps};
+    use jchomp_rules::{Cell, Position};
     use jchomp_testkit::board;
     use jchomp_testkit::server::TestServer;
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
-
-    struct Panics;
-    impl Player for Panics {
-        fn choose(&mut self, _: &Config, _: &Position) -> Option<Cell> {
-            panic!("this bot always panics (on purpose, in a test)")
-        }
-    }
-
-    struct Sleeps;
-    impl Player for Sleeps {
-        fn choose(&mut self, c: &Config, p: &Position) -> Option<Cell> {
-            std::thread::sleep(Duration::from_millis(1000));
-            RandomPlayer::new(0).choose(c, p)
-        }
-    }
 
     /// Plays one game on a fresh in-process server.
     fn play(first: Box<dyn Player>, limits: [Option<Duration>; 2]) -> Played {
@@ -327,16 +326,19 @@ mod tests {
         };
         let names = ["a".to_string(), "b".to_string()];
         let mut players: Vec<Box<dyn Player>> = vec![first, Box::new(RandomPlayer::new(3))];
-        rt.block_on(play_on_server(
-            &url,
-            &config,
-            &names,
-            &mut players,
-            &limits,
-            clock,
-        ))
-        .unwrap()
-        .unwrap()
+        let played = rt
+            .block_on(play_on_server(
+                &url,
+                &config,
+                &names,
+                &mut players,
+                &limits,
+                clock,
+            ))
+            .unwrap()
+            .unwrap();
+        rt.block_on(server.shut_down()).unwrap();
+        played
     }
 
     #[test]
@@ -352,7 +354,8 @@ mod tests {
         assert_eq!(p.failure, Some((0, Failure::Crash)));
         assert_eq!(p.game.result(), Some(GameResult::Abandoned { loser: 0 }));
 
-        let p = play(Box::new(Sleeps), [Some(Duration::from_millis(20)), None]);
+        let sleeps = Sleeps(Duration::from_millis(1000));
+        let p = play(Box::new(sleeps), [Some(Duration::from_millis(20)), None]);
         assert_eq!(p.failure, Some((0, Failure::Overtime)));
         assert_eq!(p.game.result(), Some(GameResult::Timeout { loser: 0 }));
     }

@@ -2,14 +2,55 @@
 //! length, early stop, venue). Stored as `tournament.json` so that `--resume` replays it exactly.
 
 use super::schedule::Schedule;
-use super::sprt::SprtParams;
-use super::starts::Starts;
+use super::sprt::{SprtError, SprtParams};
+use super::starts::{Starts, StartsError};
 use jchomp_engine::spec::BotSpec;
 use jchomp_rules::PLAYERS;
 use serde::{Deserialize, Serialize};
 
 /// Games played when neither `--games` nor `--rounds` is given (and no SPRT runs).
 pub const DEFAULT_GAMES: u64 = 100;
+
+/// Why settings do not make a tournament.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    /// Seats per game out of range.
+    #[error("players must be {lo}–{hi}, got {got}")]
+    Players {
+        /// Fewest seats.
+        lo: u8,
+        /// Most seats.
+        hi: u8,
+        /// Seats asked for.
+        got: u8,
+    },
+    /// Fewer than two bots.
+    #[error("a tournament needs at least two bots (--bot SPEC, repeated)")]
+    TooFewBots,
+    /// Fewer bots than seats.
+    #[error("{players}-player games need at least {players} bots, got {bots}")]
+    BotsForSeats {
+        /// Seats per game.
+        players: usize,
+        /// Bots given.
+        bots: usize,
+    },
+    /// An SPRT with other than two bots in two-player games.
+    #[error("--sprt needs exactly two bots and two-player games")]
+    SprtShape,
+    /// The SPRT's parameters are refused.
+    #[error("{0}")]
+    Sprt(SprtError),
+    /// Neither a length nor an SPRT to end the tournament.
+    #[error("a tournament without --sprt needs --games or --rounds")]
+    NoLength,
+    /// A length of zero.
+    #[error("--games and --rounds must be at least 1")]
+    ZeroLength,
+    /// The start configurations are refused.
+    #[error("{0}")]
+    Starts(StartsError),
+}
 
 /// How long a tournament runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,36 +90,40 @@ pub struct Settings {
 
 impl Settings {
     /// Checks the settings hang together; the message says what is wrong.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), SettingsError> {
         let (lo, hi) = PLAYERS;
         if !(lo..=hi).contains(&self.players) {
-            return Err(format!("players must be {lo}–{hi}, got {}", self.players));
+            return Err(SettingsError::Players {
+                lo,
+                hi,
+                got: self.players,
+            });
         }
         let p = self.players as usize;
         if self.bots.len() < 2 {
-            return Err("a tournament needs at least two bots (--bot SPEC, repeated)".into());
+            return Err(SettingsError::TooFewBots);
         }
         if self.bots.len() < p {
-            return Err(format!(
-                "{p}-player games need at least {p} bots, got {}",
-                self.bots.len()
-            ));
+            return Err(SettingsError::BotsForSeats {
+                players: p,
+                bots: self.bots.len(),
+            });
         }
         if let Some(sprt) = &self.sprt {
             if self.bots.len() != 2 || self.players != 2 {
-                return Err("--sprt needs exactly two bots and two-player games".into());
+                return Err(SettingsError::SprtShape);
             }
-            sprt.validate()?;
+            sprt.validate().map_err(SettingsError::Sprt)?;
         } else if self.length == Length::UntilDecided {
-            return Err("a tournament without --sprt needs --games or --rounds".into());
+            return Err(SettingsError::NoLength);
         }
         match self.length {
-            Length::Games(0) | Length::Rounds(0) => {
-                return Err("--games and --rounds must be at least 1".into());
-            }
+            Length::Games(0) | Length::Rounds(0) => return Err(SettingsError::ZeroLength),
             _ => {}
         }
-        self.starts.validate(self.players)?;
+        self.starts
+            .validate(self.players)
+            .map_err(SettingsError::Starts)?;
         Ok(())
     }
 
@@ -166,13 +211,14 @@ mod tests {
     #[test]
     fn bad_settings_are_refused() {
         let mut s = settings(&["random"]);
-        assert!(s.validate().unwrap_err().contains("at least two bots"));
+        let refusal = |s: &Settings| s.validate().unwrap_err().to_string();
+        assert!(refusal(&s).contains("at least two bots"));
         s = settings(&["random", "greedy"]);
         s.players = 3;
-        assert!(s.validate().unwrap_err().contains("at least 3 bots"));
+        assert!(refusal(&s).contains("at least 3 bots"));
         s.players = 2;
         s.length = Length::UntilDecided;
-        assert!(s.validate().unwrap_err().contains("--games or --rounds"));
+        assert!(refusal(&s).contains("--games or --rounds"));
         s.length = Length::Games(0);
         assert!(s.validate().is_err());
     }

@@ -19,6 +19,43 @@ use std::fmt;
 /// Pseudo-pairs every pentanomial class starts with.
 pub const PRIOR: f64 = 0.2;
 
+/// Why `--sprt` parameters are refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SprtError {
+    /// A part is not `KEY=VALUE`.
+    #[error("expected KEY=VALUE in --sprt, got {0:?}")]
+    NotKeyValue(String),
+    /// A value is not a number.
+    #[error("--sprt {key} must be a number, got {value:?}")]
+    NotANumber {
+        /// The key, as given.
+        key: String,
+        /// The value, as given.
+        value: String,
+    },
+    /// A key the test does not have.
+    #[error("unknown --sprt key {0:?} (elo0, elo1, alpha, beta)")]
+    UnknownKey(String),
+    /// `elo0` is not below `elo1` (or one is not finite).
+    #[error("--sprt needs elo0 < elo1, got {elo0} and {elo1}")]
+    EloOrder {
+        /// Elo difference under H0.
+        elo0: f64,
+        /// Elo difference under H1.
+        elo1: f64,
+    },
+    /// An error rate outside (0, 1), or rates that add up to 1 or more.
+    #[error(
+        "--sprt alpha and beta must lie in (0, 1) with alpha + beta < 1, got {alpha} and {beta}"
+    )]
+    Rates {
+        /// Chance of accepting H1 when H0 holds.
+        alpha: f64,
+        /// Chance of accepting H0 when H1 holds.
+        beta: f64,
+    },
+}
+
 /// The test's hypotheses and error rates: `--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SprtParams {
@@ -45,26 +82,22 @@ impl Default for SprtParams {
 
 impl SprtParams {
     /// Parses `elo0=0,elo1=10,alpha=0.05,beta=0.05`; keys left out keep these defaults.
-    pub fn parse(text: &str) -> Result<SprtParams, String> {
+    pub fn parse(text: &str) -> Result<SprtParams, SprtError> {
         let mut p = SprtParams::default();
         for part in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (key, value) = part
                 .split_once('=')
-                .ok_or_else(|| format!("expected KEY=VALUE in --sprt, got {part:?}"))?;
-            let value: f64 = value
-                .trim()
-                .parse()
-                .map_err(|_| format!("--sprt {key} must be a number, got {value:?}"))?;
+                .ok_or_else(|| SprtError::NotKeyValue(part.to_string()))?;
+            let value: f64 = value.trim().parse().map_err(|_| SprtError::NotANumber {
+                key: key.to_string(),
+                value: value.to_string(),
+            })?;
             match key.trim() {
                 "elo0" => p.elo0 = value,
                 "elo1" => p.elo1 = value,
                 "alpha" => p.alpha = value,
                 "beta" => p.beta = value,
-                other => {
-                    return Err(format!(
-                        "unknown --sprt key {other:?} (elo0, elo1, alpha, beta)"
-                    ));
-                }
+                other => return Err(SprtError::UnknownKey(other.to_string())),
             }
         }
         p.validate()?;
@@ -72,19 +105,19 @@ impl SprtParams {
     }
 
     /// Checks `elo0 < elo1` and error rates in (0, 1) with `alpha + beta < 1`.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), SprtError> {
         if !self.elo0.is_finite() || !self.elo1.is_finite() || self.elo0 >= self.elo1 {
-            return Err(format!(
-                "--sprt needs elo0 < elo1, got {} and {}",
-                self.elo0, self.elo1
-            ));
+            return Err(SprtError::EloOrder {
+                elo0: self.elo0,
+                elo1: self.elo1,
+            });
         }
         let rate = |x: f64| x > 0.0 && x < 1.0;
         if !rate(self.alpha) || !rate(self.beta) || self.alpha + self.beta >= 1.0 {
-            return Err(format!(
-                "--sprt alpha and beta must lie in (0, 1) with alpha + beta < 1, got {} and {}",
-                self.alpha, self.beta
-            ));
+            return Err(SprtError::Rates {
+                alpha: self.alpha,
+                beta: self.beta,
+            });
         }
         Ok(())
     }
@@ -230,9 +263,15 @@ mod tests {
         assert!(
             SprtParams::parse("gamma=1")
                 .unwrap_err()
+                .to_string()
                 .contains("unknown")
         );
-        assert!(SprtParams::parse("elo1").unwrap_err().contains("KEY=VALUE"));
+        assert!(
+            SprtParams::parse("elo1")
+                .unwrap_err()
+                .to_string()
+                .contains("KEY=VALUE")
+        );
         let (lo, hi) = SprtParams::default().bounds();
         // ln(0.05/0.95) and ln(0.95/0.05).
         assert!(close(lo, -2.944439) && close(hi, 2.944439));

@@ -3,9 +3,9 @@
 //! bot, for Elo; and the SPRT's pairs. Scores come from [`jchomp_engine::scoring`], the one definition.
 
 use super::elo::{self, Estimate, Samples};
-use super::play::Failure;
 use super::schedule::{Schedule, Slot};
 use super::sprt::{Sprt, SprtParams};
+use jchomp_engine::arena::Failure;
 use jchomp_engine::scoring::seat_score;
 use jchomp_rules::{GameResult, Seat};
 use serde::Serialize;

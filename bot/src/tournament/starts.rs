@@ -5,8 +5,57 @@
 use super::schedule::derive_seed;
 use jchomp_engine::rng::Rng;
 use jchomp_protocol::json::ConfigJson;
-use jchomp_rules::{BOARD_SIZE, Config, EAT_SIZE, MAX_POISON, Setup};
+use jchomp_rules::{BOARD_SIZE, Config, ConfigError, EAT_SIZE, MAX_POISON, Setup};
 use serde::{Deserialize, Serialize};
+
+/// Why start configurations are refused.
+#[derive(Debug, thiserror::Error)]
+pub enum StartsError {
+    /// The fixed fields make an invalid configuration.
+    #[error("{0}")]
+    Config(ConfigError),
+    /// An opening is an invalid configuration; `number` counts from 1.
+    #[error("opening {number}: {reason}")]
+    Opening {
+        /// Which opening.
+        number: usize,
+        /// Why the rules refuse it.
+        reason: ConfigError,
+    },
+    /// A line of the openings file is refused; `line` counts from 1.
+    #[error("openings line {line}: {reason}")]
+    OpeningsLine {
+        /// Which line.
+        line: usize,
+        /// What is wrong with it.
+        reason: OpeningError,
+    },
+    /// The openings file holds no configuration.
+    #[error("the openings file holds no configuration")]
+    NoOpenings,
+}
+
+/// What is wrong with one line of an openings file.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningError {
+    /// It is not JSON, or not a configuration object.
+    #[error("{0}")]
+    Json(serde_json::Error),
+    /// It is JSON but not an object.
+    #[error("expected a JSON object")]
+    NotObject,
+    /// It names another number of players than the tournament's.
+    #[error("players is {given}, but the tournament plays {players}-player games")]
+    Players {
+        /// The `players` field as given.
+        given: serde_json::Value,
+        /// The tournament's players per game.
+        players: u8,
+    },
+    /// The rules refuse the configuration.
+    #[error("{0}")]
+    Config(ConfigError),
+}
 
 /// Where the start configuration of each round comes from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -114,25 +163,31 @@ impl Starts {
     }
 
     /// The validated configuration of round `round`.
-    pub fn config(&self, players: u8, seed: u64, round: u64) -> Result<Config, String> {
-        Config::new(&self.setup(players, seed, round)).map_err(|e| e.to_string())
+    pub fn config(&self, players: u8, seed: u64, round: u64) -> Result<Config, ConfigError> {
+        Config::new(&self.setup(players, seed, round))
     }
 
     /// Checks that every configuration these starts can produce is valid.
-    pub fn validate(&self, players: u8) -> Result<(), String> {
+    pub fn validate(&self, players: u8) -> Result<(), StartsError> {
         match self {
             Starts::Openings { configs } => {
                 if configs.is_empty() {
-                    return Err("the openings file holds no configuration".into());
+                    return Err(StartsError::NoOpenings);
                 }
                 for (i, _) in configs.iter().enumerate() {
                     self.config(players, 0, i as u64)
-                        .map_err(|e| format!("opening {}: {e}", i + 1))?;
+                        .map_err(|reason| StartsError::Opening {
+                            number: i + 1,
+                            reason,
+                        })?;
                 }
                 Ok(())
             }
             // Fixed fields are checked by one draw; drawn fields are always in range.
-            _ => self.config(players, 0, 0).map(|_| ()),
+            _ => self
+                .config(players, 0, 0)
+                .map(|_| ())
+                .map_err(StartsError::Config),
         }
     }
 }
@@ -140,36 +195,43 @@ impl Starts {
 /// Reads an openings file: one JSON configuration object per line, as in game records
 /// (`{"rows":6,"cols":7,"eat":[1,2],"poison":[[0,0]]}`). `players` may be left out; if given it
 /// must equal the tournament's. Blank lines and lines starting with `#` are skipped.
-pub fn parse_openings(text: &str, players: u8) -> Result<Vec<ConfigJson>, String> {
+pub fn parse_openings(text: &str, players: u8) -> Result<Vec<ConfigJson>, StartsError> {
     let mut configs = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let bad = |e: String| format!("openings line {}: {e}", i + 1);
+        let bad = |reason: OpeningError| StartsError::OpeningsLine {
+            line: i + 1,
+            reason,
+        };
         let mut value: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
+            serde_json::from_str(line).map_err(|e| bad(OpeningError::Json(e)))?;
         let object = value
             .as_object_mut()
-            .ok_or_else(|| bad("expected a JSON object".into()))?;
+            .ok_or_else(|| bad(OpeningError::NotObject))?;
         let given = object
             .entry("players")
             .or_insert_with(|| serde_json::Value::from(players));
         if given.as_i64() != Some(i64::from(players)) {
-            return Err(bad(format!(
-                "players is {given}, but the tournament plays {players}-player games"
-            )));
+            return Err(bad(OpeningError::Players {
+                given: given.clone(),
+                players,
+            }));
         }
-        let config: ConfigJson = serde_json::from_value(value).map_err(|e| bad(e.to_string()))?;
-        config.validate().map_err(|e| bad(e.to_string()))?;
+        let config: ConfigJson =
+            serde_json::from_value(value).map_err(|e| bad(OpeningError::Json(e)))?;
+        config
+            .validate()
+            .map_err(|e| bad(OpeningError::Config(e)))?;
         configs.push(ConfigJson {
             move_time_ms: None,
             ..config
         });
     }
     if configs.is_empty() {
-        return Err("the openings file holds no configuration".into());
+        return Err(StartsError::NoOpenings);
     }
     Ok(configs)
 }
@@ -215,7 +277,12 @@ mod tests {
             eat: None,
             poison: vec![[5, 0]],
         };
-        assert!(bad.validate(2).unwrap_err().contains("poison[0]"));
+        assert!(
+            bad.validate(2)
+                .unwrap_err()
+                .to_string()
+                .contains("poison[0]")
+        );
     }
 
     #[test]
@@ -231,6 +298,7 @@ mod tests {
         assert!(
             parse_openings("{\"rows\":5}", 2)
                 .unwrap_err()
+                .to_string()
                 .starts_with("openings line 1:")
         );
         assert!(
@@ -239,6 +307,7 @@ mod tests {
                 2
             )
             .unwrap_err()
+            .to_string()
             .contains("line 2: rows must be 4–15, got 3")
         );
         assert!(
@@ -247,6 +316,7 @@ mod tests {
                 2
             )
             .unwrap_err()
+            .to_string()
             .contains("2-player")
         );
         assert!(parse_openings("# nothing\n", 2).is_err());

@@ -1,18 +1,19 @@
 //! [`run`] and [`resume`]: a tournament from its settings to its standings, writing the output
 //! directory as games finish, in game-index order.
 
-use super::output::{self, OutDir};
-use super::play::{Clock, Failure, play_game};
+use super::output::{self, OutDir, OutputError};
+use super::play::Clock;
 use super::progress::Progress;
 use super::results::Results;
 use super::runner::{End, Flow, Pool};
 use super::schedule::{Schedule, Slot, derive_seed};
-use super::server::play_on_server;
-use super::settings::Settings;
+use super::server::{RoomError, play_on_server};
+use super::settings::{Settings, SettingsError};
 use super::standings::Standings;
+use jchomp_engine::arena::{Failure, play_game};
 use jchomp_engine::player::Player;
 use jchomp_engine::search::Budget;
-use jchomp_rules::{GameResult, Seat};
+use jchomp_rules::{ConfigError, GameResult, Seat};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -20,6 +21,52 @@ use std::time::{Duration, Instant};
 
 /// How often `games.jsonl` is flushed while games finish.
 const FLUSH_EVERY: Duration = Duration::from_secs(1);
+
+/// Why a tournament stopped short. Each message is whole: it includes the message of the error
+/// it wraps, which is therefore not given as a source.
+#[derive(Debug, thiserror::Error)]
+pub enum TournamentError {
+    /// The settings do not make a tournament.
+    #[error("{0}")]
+    Settings(SettingsError),
+    /// The output directory could not be written or read back.
+    #[error("{0}")]
+    Output(OutputError),
+    /// A game's start configuration is refused.
+    #[error("game {index}: {error}")]
+    Start {
+        /// The game.
+        index: u64,
+        /// Why the rules refuse its configuration.
+        error: ConfigError,
+    },
+    /// A game could not be played through the server.
+    #[error("game {index} on {url}: {error}")]
+    Server {
+        /// The game.
+        index: u64,
+        /// The server.
+        url: String,
+        /// What went wrong.
+        error: RoomError,
+    },
+    /// No runtime could be started for a game through the server.
+    #[error("game {index} on {url}: {error}")]
+    Runtime {
+        /// The game.
+        index: u64,
+        /// The server.
+        url: String,
+        /// What went wrong.
+        error: std::io::Error,
+    },
+}
+
+impl From<OutputError> for TournamentError {
+    fn from(e: OutputError) -> TournamentError {
+        TournamentError::Output(e)
+    }
+}
 
 /// How a tournament is run (as opposed to what it is, which [`Settings`] say).
 #[derive(Clone, Debug)]
@@ -103,14 +150,14 @@ fn play_one(
     write: bool,
     index: u64,
     clock: Clock<'_>,
-) -> Option<Result<Finished, String>> {
+) -> Option<Result<Finished, TournamentError>> {
     let slot = schedule.slot(index);
     let config = match settings
         .starts
         .config(settings.players, settings.seed, slot.round)
     {
         Ok(c) => c,
-        Err(e) => return Some(Err(format!("game {index}: {e}"))),
+        Err(error) => return Some(Err(TournamentError::Start { index, error })),
     };
     let mut players: Vec<Box<dyn Player>> = slot
         .seats
@@ -125,25 +172,35 @@ fn play_one(
     let seat_limits: Vec<Option<Duration>> = slot.seats.iter().map(|&b| limits[b]).collect();
     let seat_names: Vec<String> = slot.seats.iter().map(|&b| names[b].clone()).collect();
     let played = match &settings.server {
-        None => play_game(&config, &mut players, &seat_limits, clock)?,
+        None => play_game(&config, &mut players, &seat_limits, &clock)?,
         Some(url) => {
-            let runtime = tokio::runtime::Builder::new_current_thread()
+            // On a runtime of its own.
+            let played = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
-                .build();
-            let played = match runtime {
-                Ok(rt) => rt.block_on(play_on_server(
-                    url,
-                    &config,
-                    &seat_names,
-                    &mut players,
-                    &seat_limits,
-                    clock,
-                )),
-                Err(e) => Err(e.to_string()),
-            };
+                .build()
+                .map_err(|error| TournamentError::Runtime {
+                    index,
+                    url: url.clone(),
+                    error,
+                })
+                .and_then(|rt| {
+                    rt.block_on(play_on_server(
+                        url,
+                        &config,
+                        &seat_names,
+                        &mut players,
+                        &seat_limits,
+                        clock,
+                    ))
+                    .map_err(|error| TournamentError::Server {
+                        index,
+                        url: url.clone(),
+                        error,
+                    })
+                });
             match played {
                 Ok(p) => p?,
-                Err(e) => return Some(Err(format!("game {index} on {url}: {e}"))),
+                Err(e) => return Some(Err(e)),
             }
         }
     };
@@ -151,7 +208,7 @@ fn play_one(
     let line = if write {
         match output::record_line(index, &played.game, seat_names, played.failure) {
             Ok(l) => Some(l),
-            Err(e) => return Some(Err(e)),
+            Err(e) => return Some(Err(e.into())),
         }
     } else {
         None
@@ -164,8 +221,8 @@ fn play_one(
 }
 
 /// Runs a new tournament.
-pub fn run(settings: Settings, options: &Options) -> Result<Outcome, String> {
-    settings.validate()?;
+pub fn run(settings: Settings, options: &Options) -> Result<Outcome, TournamentError> {
+    settings.validate().map_err(TournamentError::Settings)?;
     let out = match &options.out {
         Some(dir) => Some(OutDir::create(dir, &settings)?),
         None => None,
@@ -175,7 +232,7 @@ pub fn run(settings: Settings, options: &Options) -> Result<Outcome, String> {
 }
 
 /// Continues the tournament stored in `dir` from its last complete game.
-pub fn resume(dir: &Path, options: &Options) -> Result<Outcome, String> {
+pub fn resume(dir: &Path, options: &Options) -> Result<Outcome, TournamentError> {
     // Built from the stored settings when the first game is read back.
     let mut state: Option<(Schedule, Vec<String>, Standings)> = None;
     let (out, settings) = OutDir::resume(dir, |settings, index, line| {
@@ -203,7 +260,7 @@ fn drive(
     mut out: Option<OutDir>,
     mut standings: Standings,
     options: &Options,
-) -> Result<Outcome, String> {
+) -> Result<Outcome, TournamentError> {
     let schedule = settings.schedule();
     let names = settings.names();
     let limits = limits(&settings);
@@ -211,7 +268,7 @@ fn drive(
     let total = settings.total_games();
     let decided = |s: &Standings| s.sprt.is_some_and(|t| t.verdict().is_some());
     let mut progress = Progress::new(options.progress, first, total);
-    let mut error: Option<String> = None;
+    let mut error: Option<TournamentError> = None;
     let write = out.is_some();
     let (end, _) = if decided(&standings) || total.is_some_and(|t| first >= t) {
         (End::Finished, first)
@@ -229,7 +286,7 @@ fn drive(
         let llr = std::cell::Cell::new(standings.sprt.map(|s| s.llr()));
         pool.run(
             play,
-            |index, finished: Result<Finished, String>| {
+            |index, finished: Result<Finished, TournamentError>| {
                 let finished = match finished {
                     Ok(f) => f,
                     Err(e) => {
@@ -250,7 +307,7 @@ fn drive(
                         .append(line)
                         .and_then(|()| if flush { out.flush() } else { Ok(()) });
                     if let Err(e) = written {
-                        error = Some(e);
+                        error = Some(e.into());
                         return Flow::Stop;
                     }
                 }

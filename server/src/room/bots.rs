@@ -2,6 +2,7 @@
 //! that no room task waits for it.
 
 use super::{BotOutcome, RoomEvent};
+use jchomp_engine::think::{Stop, Thought, think as engine_think};
 use jchomp_engine::{BotSpec, Player, RandomPlayer, SpecError};
 use jchomp_protocol::rules::{Config, Position, Seat};
 use std::sync::Arc;
@@ -43,14 +44,16 @@ pub(crate) struct Turn {
     pub stop_at: Option<Instant>,
 }
 
-/// Computes the bot's move on a blocking thread (at most `slots` at once) and sends the
-/// outcome to the room as [`RoomEvent::BotMoved`]. `stop` is raised at `turn.stop_at`.
+/// Computes the bot's move on a blocking thread (at most `slots` at once, through the engine's
+/// [`think`]) and sends the outcome to the room as [`RoomEvent::BotMoved`]. `stop` is lowered
+/// now and raised at `turn.stop_at`; a turn the room calls off (raising `stop`) while it waits
+/// for a thread is answered at once, without thinking.
 pub(crate) fn think(
     slots: Arc<Semaphore>,
     room: mpsc::Sender<RoomEvent>,
     turn: Turn,
     stop: Arc<AtomicBool>,
-    mut player: Box<dyn Player>,
+    player: Box<dyn Player>,
 ) {
     let Turn {
         seat,
@@ -64,21 +67,17 @@ pub(crate) fn think(
         let Ok(_permit) = slots.acquire_owned().await else {
             return;
         };
-        let mut handle = tokio::task::spawn_blocking(move || {
-            let cell = player.choose(&config, &position);
-            (player, cell)
-        });
-        let joined = tokio::select! {
-            joined = &mut handle => joined,
-            _ = super::sleep_until(stop_at) => {
-                stop.store(true, Ordering::Relaxed);
-                handle.await
+        let Thought { player, outcome } = if stop.load(Ordering::Relaxed) {
+            Thought {
+                player: Some(player),
+                outcome: BotOutcome::Passed,
             }
-        };
-        let (player, outcome) = match joined {
-            Ok((p, Some(cell))) => (Some(p), BotOutcome::Chose(cell)),
-            Ok((p, None)) => (Some(p), BotOutcome::Passed),
-            Err(_) => (None, BotOutcome::Panicked),
+        } else {
+            let stop = Stop {
+                flag: stop,
+                at: stop_at.map(Instant::into_std),
+            };
+            engine_think(player, config, position, Some(stop)).await
         };
         let _ = room
             .send(RoomEvent::BotMoved {
@@ -94,31 +93,11 @@ pub(crate) fn think(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jchomp_protocol::rules::{Cell, Setup};
-
-    struct Panicker;
-    impl Player for Panicker {
-        fn choose(&mut self, _: &Config, _: &Position) -> Option<Cell> {
-            panic!("a bot bug");
-        }
-    }
-
-    struct Passer;
-    impl Player for Passer {
-        fn choose(&mut self, _: &Config, _: &Position) -> Option<Cell> {
-            None
-        }
-    }
+    use jchomp_engine::testing::{Panics, Passes};
+    use jchomp_protocol::rules::Cell;
 
     async fn outcome_of(player: Box<dyn Player>) -> (bool, BotOutcome) {
-        let config = Config::new(&Setup {
-            rows: 4,
-            cols: 4,
-            players: 2,
-            eat: [1, 1],
-            poison: vec![[0, 0]],
-        })
-        .unwrap();
+        let config: Config = "4x4 poison 0,0".parse().unwrap();
         let (tx, mut rx) = mpsc::channel(1);
         let turn = Turn {
             seat: 0,
@@ -142,14 +121,14 @@ mod tests {
 
     #[tokio::test]
     async fn a_panicking_bot_is_reported_not_fatal() {
-        let (kept, outcome) = outcome_of(Box::new(Panicker)).await;
+        let (kept, outcome) = outcome_of(Box::new(Panics)).await;
         assert!(!kept);
         assert!(matches!(outcome, BotOutcome::Panicked));
     }
 
     #[tokio::test]
     async fn a_bot_that_passes_is_reported() {
-        let (kept, outcome) = outcome_of(Box::new(Passer)).await;
+        let (kept, outcome) = outcome_of(Box::new(Passes)).await;
         assert!(kept);
         assert!(matches!(outcome, BotOutcome::Passed));
     }

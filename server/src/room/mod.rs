@@ -17,7 +17,7 @@ pub(crate) use context::{RoomContext, RoomSettings};
 use crate::outbox::{ConnId, Peer};
 use jchomp_engine::Player;
 use jchomp_protocol::json::ConfigJson;
-use jchomp_protocol::rules::{Cell, Config, Seat};
+use jchomp_protocol::rules::{Config, Seat};
 use jchomp_protocol::wire::ErrorCode;
 use state::Room;
 use std::time::Duration;
@@ -53,16 +53,8 @@ pub(crate) enum LeaveOutcome {
     Stayed(Seat),
 }
 
-/// What a bot thread produced.
-#[derive(Debug)]
-pub(crate) enum BotOutcome {
-    /// The bot chose this cell.
-    Chose(Cell),
-    /// The bot returned `None`.
-    Passed,
-    /// The bot panicked.
-    Panicked,
-}
+/// What a bot thread produced (the engine's outcome of one turn).
+pub(crate) use jchomp_engine::think::Outcome as BotOutcome;
 
 /// Everything a room task reacts to.
 pub(crate) enum RoomEvent {
@@ -218,14 +210,6 @@ async fn run_room(mut room: Room, mut rx: mpsc::Receiver<RoomEvent>) {
         }
     }
     room.close();
-}
-
-/// Sleeps until the deadline, or forever without one.
-pub(crate) async fn sleep_until(deadline: Option<Instant>) {
-    match deadline {
-        Some(d) => tokio::time::sleep_until(d).await,
-        None => std::future::pending().await,
-    }
 }
 
 /// Milliseconds since the Unix epoch.
