@@ -115,6 +115,18 @@ impl Watchdog {
 mod tests {
     use super::*;
 
+    /// Waits until `cond` holds; after 10 s ends the watchdog (so the scope can end) and fails.
+    fn wait_for(dog: &Watchdog, what: &str, cond: impl Fn() -> bool) {
+        let start = Instant::now();
+        while !cond() {
+            if start.elapsed() > Duration::from_secs(10) {
+                dog.finish();
+                panic!("{what} did not happen within 10 s");
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
     #[test]
     fn abort_raises_every_stop_flag() {
         let abort = Arc::new(AtomicBool::new(false));
@@ -123,9 +135,9 @@ mod tests {
         std::thread::scope(|s| {
             s.spawn(|| dog.watch());
             abort.store(true, Ordering::Relaxed);
-            while !flags.iter().all(|f| f.load(Ordering::Relaxed)) {
-                std::thread::yield_now();
-            }
+            wait_for(&dog, "every flag raised", || {
+                flags.iter().all(|f| f.load(Ordering::Relaxed))
+            });
             dog.finish();
         });
     }
@@ -137,9 +149,9 @@ mod tests {
         dog.arm(&alarm, Duration::ZERO);
         std::thread::scope(|s| {
             s.spawn(|| dog.watch());
-            while !alarm.stop.load(Ordering::Relaxed) {
-                std::thread::yield_now();
-            }
+            wait_for(&dog, "the flag raised", || {
+                alarm.stop.load(Ordering::Relaxed)
+            });
             // The next move starts with the flag down, and it stays down without a deadline.
             dog.disarm(&alarm);
             dog.ready(&alarm);
