@@ -1,5 +1,5 @@
-//! The one duration syntax of every flag and bot spec: a whole number followed by a unit,
-//! `ms`, `s`, `m` or `min` (`250ms`, `30s`, `2m`), case-insensitive. Whether a bare number is
+//! The one duration syntax of every flag and bot spec: a number (whole or with a decimal point)
+//! followed by a unit, `ms`, `s`, `m` or `min` (`250ms`, `30s`, `1.5s`, `2m`), case-insensitive. Whether a bare number is
 //! taken, and in which unit, is the caller's choice (a move time of `30` is seconds; a bot
 //! spec's `time=250` is refused as ambiguous).
 
@@ -18,7 +18,7 @@ pub enum Unit {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DurationError {
     /// No number, or an unknown unit.
-    #[error("expected a time such as 250ms, 30s or 2m, got {0:?}")]
+    #[error("expected a time such as 250ms, 1.5s, 30s or 2m, got {0:?}")]
     Malformed(String),
     /// A bare number where a unit is required.
     #[error("a time needs a unit, ms, s or m, got {0:?}")]
@@ -32,19 +32,29 @@ pub enum DurationError {
 pub fn parse_duration(text: &str, bare: Option<Unit>) -> Result<Duration, DurationError> {
     let t = text.trim().to_ascii_lowercase();
     let malformed = || DurationError::Malformed(text.to_owned());
-    let (digits, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
-    let n: u64 = digits.parse().map_err(|_| malformed())?;
+    let (number, unit) = t.split_at(
+        t.find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(t.len()),
+    );
+    let well_formed =
+        number.chars().any(|c| c.is_ascii_digit()) && number.matches('.').count() <= 1;
+    let n: f64 = match number.parse() {
+        Ok(n) if well_formed => n,
+        _ => return Err(malformed()),
+    };
     let scale = match (unit, bare) {
-        ("ms", _) | ("", Some(Unit::Millis)) => 1,
-        ("s", _) | ("", Some(Unit::Seconds)) => 1000,
-        ("m" | "min", _) => 60_000,
+        ("ms", _) | ("", Some(Unit::Millis)) => 1.0,
+        ("s", _) | ("", Some(Unit::Seconds)) => 1000.0,
+        ("m" | "min", _) => 60_000.0,
         ("", None) => return Err(DurationError::NoUnit(text.to_owned())),
         _ => return Err(malformed()),
     };
-    let ms = n
-        .checked_mul(scale)
-        .ok_or_else(|| DurationError::TooLong(text.to_owned()))?;
-    Ok(Duration::from_millis(ms))
+    let ms = n * scale;
+    if ms >= u64::MAX as f64 {
+        return Err(DurationError::TooLong(text.to_owned()));
+    }
+    // Whole milliseconds: a fraction of a millisecond is rounded to the nearest.
+    Ok(Duration::from_millis(ms.round() as u64))
 }
 
 #[cfg(test)]
@@ -67,9 +77,17 @@ mod tests {
         assert!(matches!(ms("soon", None), Err(DurationError::Malformed(_))));
         assert!(matches!(ms("5h", None), Err(DurationError::Malformed(_))));
         assert!(matches!(ms("-5s", None), Err(DurationError::Malformed(_))));
+        assert_eq!(ms("1.5s", None), Ok(1500));
+        assert_eq!(ms("0.5", Some(Unit::Seconds)), Ok(500));
+        assert_eq!(ms(".25s", None), Ok(250));
+        assert!(matches!(
+            ms("1.2.3s", None),
+            Err(DurationError::Malformed(_))
+        ));
+        assert!(matches!(ms(".s", None), Err(DurationError::Malformed(_))));
         assert!(matches!(
             ms("99999999999999999999m", None),
-            Err(DurationError::Malformed(_))
+            Err(DurationError::TooLong(_))
         ));
         assert!(matches!(
             ms("999999999999999999m", None),

@@ -9,6 +9,7 @@ use super::report::{RunReports, describe, summarize};
 use super::run::{LoadReport, run_load};
 use super::socket::Target;
 use clap::Parser;
+use jchomp_engine::duration::{DurationError, Unit, parse_duration};
 use jchomp_protocol::board_args::BoardArgs;
 use std::io::Write;
 use std::path::PathBuf;
@@ -41,12 +42,12 @@ pub struct Args {
     /// Connections to open (rounded down to whole rooms).
     #[arg(long, default_value_t = 100)]
     pub connections: usize,
-    /// Seconds measured (after the warm-up).
-    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    /// Time measured (after the warm-up): seconds, or a time such as `1500ms` or `1m`.
+    #[arg(long, value_name = "TIME", default_value_t = 10.0, value_parser = seconds)]
     pub duration: f64,
-    /// Seconds played before measuring; rooms start at moments spread over it, so that their
-    /// games do not run in step.
-    #[arg(long, value_name = "SECS", default_value_t = 2.0)]
+    /// Time played before measuring (seconds, or `500ms`…); rooms start at moments spread
+    /// over it, so that their games do not run in step.
+    #[arg(long, value_name = "TIME", default_value_t = 2.0, value_parser = seconds)]
     pub warmup: f64,
     /// Moves per second per seat at most (default: each move as soon as it is the seat's turn).
     #[arg(long, value_name = "PER_SEC")]
@@ -80,9 +81,9 @@ pub struct Args {
     /// Connections opened at once.
     #[arg(long, default_value_t = 256)]
     pub connect_parallel: usize,
-    /// Seconds rooms get after the window to finish the game they are in (games still going
-    /// then are reported as unfinished).
-    #[arg(long, value_name = "SECS", default_value_t = 15.0)]
+    /// Time rooms get after the window to finish the game they are in (seconds, or `500ms`…;
+    /// games still going then are reported as unfinished).
+    #[arg(long, value_name = "TIME", default_value_t = 15.0, value_parser = seconds)]
     pub drain: f64,
     /// Seeds the scripted players.
     #[arg(long, default_value_t = 1)]
@@ -107,6 +108,11 @@ const ECHO_PATH: &str = "/echo";
 /// Upper bounds that keep a run bounded.
 const MAX_CONNECTIONS: usize = 60_000;
 const MAX_SECS: f64 = 600.0;
+
+/// A time flag in the one duration syntax, a bare number being seconds, as seconds.
+fn seconds(text: &str) -> Result<f64, DurationError> {
+    parse_duration(text, Some(Unit::Seconds)).map(|d| d.as_secs_f64())
+}
 const MAX_RUNS: usize = 20;
 
 /// Why the arguments are refused before anything runs.
@@ -366,4 +372,28 @@ async fn server_for_run(
         .await
         .map_err(SpawnServerError)?;
     Ok((child.url.clone(), Some(child.pid), Some(child)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_flags_take_seconds_or_the_duration_syntax() {
+        let args = Args::try_parse_from([
+            "jchomp-bench",
+            "--duration",
+            "1500ms",
+            "--warmup",
+            "0.5",
+            "--drain",
+            "1m",
+        ])
+        .unwrap();
+        assert_eq!((args.duration, args.warmup, args.drain), (1.5, 0.5, 60.0));
+        let err = Args::try_parse_from(["jchomp-bench", "--duration", "soon"])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("expected a time such as"), "{err}");
+    }
 }
