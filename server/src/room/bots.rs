@@ -94,7 +94,7 @@ pub(crate) fn think(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jchomp_protocol::rules::{Cell, Setup};
+    use jchomp_protocol::rules::{Cell, Setup, Variant};
 
     struct Panicker;
     impl Player for Panicker {
@@ -115,7 +115,8 @@ mod tests {
             rows: 4,
             cols: 4,
             players: 2,
-            eat: [1, 1],
+            variant: Variant::JChomp,
+            eat: Some([1, 1]),
             poison: vec![[0, 0]],
         })
         .unwrap();
