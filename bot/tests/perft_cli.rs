@@ -29,13 +29,13 @@ fn last_count(stdout: &str) -> u64 {
 
 /// The command-line flags describing a board.
 fn board_flags(c: &Config) -> Vec<String> {
-    let (eat_rows, eat_cols) = c.eat();
-    let mut v = vec![
-        "--size".to_string(),
-        format!("{}x{}", c.rows(), c.cols()),
-        "--eat".to_string(),
-        format!("{eat_rows}x{eat_cols}"),
-    ];
+    let mut v = vec!["--size".to_string(), format!("{}x{}", c.rows(), c.cols())];
+    match c.eat() {
+        Some((eat_rows, eat_cols)) => {
+            v.extend(["--eat".to_string(), format!("{eat_rows}x{eat_cols}")])
+        }
+        None => v.extend(["--variant".to_string(), c.variant().to_string()]),
+    }
     for cell in c.poison() {
         v.push("--poison".to_string());
         v.push(cell.to_string());
@@ -50,6 +50,7 @@ fn perft_counts_match_the_brute_force_model() {
         ("4x4 poison 0,0", 4),
         ("5x5 eat 2x2 poison 2,2", 4),
         ("4x5 eat 3x1 poison 1,1 poison 3,4", 5),
+        ("4x5 variant classic poison 0,0 poison 2,3", 4),
     ];
     for (notation, depth) in cases {
         let config = board(notation);
@@ -99,4 +100,18 @@ fn bad_board_flags_are_refused_with_the_reason() {
     let (ok, _, err) = run(&["perft", "--size", "3x6", "--depth", "2"]);
     assert!(!ok);
     assert!(err.contains("rows must be 4–15, got 3"), "{err}");
+    let (ok, _, err) = run(&[
+        "perft",
+        "--variant",
+        "classic",
+        "--eat",
+        "1x2",
+        "--depth",
+        "2",
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("classic Chomp has no eat size; leave out eat"),
+        "{err}"
+    );
 }

@@ -101,7 +101,10 @@ fn fixed_flags_and_openings_fix_the_configurations() {
     // One group of three bots, three rotations, two rounds.
     assert_eq!(recs.len(), 6);
     for r in &recs {
-        assert_eq!((r.config.rows, r.config.cols, r.config.eat), (5, 6, [1, 2]));
+        assert_eq!(
+            (r.config.rows, r.config.cols, r.config.eat),
+            (5, 6, Some([1, 2]))
+        );
         assert_eq!(r.config.players, 3);
     }
     assert_eq!(recs[1].seats, ["greedy", "level:1", "random"]);

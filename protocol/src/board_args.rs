@@ -1,7 +1,7 @@
-//! Board flags shared by every command-line tool (`--size 5x6 --eat 1x2 --poison 0,0 --players 2`)
-//! and the parsers behind them.
+//! Board flags shared by every command-line tool (`--size 5x6 --eat 1x2 --poison 0,0 --players 2`,
+//! `--variant classic`) and the parsers behind them.
 
-use crate::rules::{Config, ConfigError, Setup, notation};
+use crate::rules::{Config, ConfigError, Setup, Variant, notation};
 
 /// The board configuration flags, as perft, solve, analyze, the bot client, tournaments and the
 /// `jchomp` CLI take them.
@@ -10,9 +10,13 @@ pub struct BoardArgs {
     /// Board size as ROWSxCOLS (each 4–15).
     #[arg(long, value_name = "ROWSxCOLS", default_value = "6x7", value_parser = parse_pair_x)]
     pub size: (i64, i64),
-    /// Eat size as ROWSxCOLS (each 1–3).
-    #[arg(long, value_name = "ROWSxCOLS", default_value = "1x1", value_parser = parse_pair_x)]
-    pub eat: (i64, i64),
+    /// The game: jchomp (rectangles of the eat size) or classic (a cell and everything below
+    /// and right of it; no eat size).
+    #[arg(long, value_name = "VARIANT", default_value = "jchomp", value_parser = parse_variant)]
+    pub variant: Variant,
+    /// Eat size as ROWSxCOLS (each 1–3; JChomp only). Default: 1x1.
+    #[arg(long, value_name = "ROWSxCOLS", value_parser = parse_pair_x)]
+    pub eat: Option<(i64, i64)>,
     /// A poison cell as ROW,COL (0-based, row 0 at the top); repeat for up to 4 cells.
     /// Default: the top-left cell 0,0.
     #[arg(long, value_name = "ROW,COL", value_parser = parse_cell)]
@@ -23,7 +27,8 @@ pub struct BoardArgs {
 }
 
 impl BoardArgs {
-    /// The unvalidated setup these flags describe.
+    /// The unvalidated setup these flags describe: JChomp eats 1x1 unless `--eat` says
+    /// otherwise; an `--eat` given with `--variant classic` is kept, for [`Config::new`] to refuse.
     pub fn setup(&self) -> Setup {
         let poison = if self.poison.is_empty() {
             vec![[0, 0]]
@@ -34,7 +39,12 @@ impl BoardArgs {
             rows: self.size.0,
             cols: self.size.1,
             players: self.players,
-            eat: [self.eat.0, self.eat.1],
+            variant: self.variant,
+            eat: match (self.variant, self.eat) {
+                (_, Some((rows, cols))) => Some([rows, cols]),
+                (Variant::JChomp, None) => Some([1, 1]),
+                (Variant::Classic, None) => None,
+            },
             poison,
         }
     }
@@ -57,6 +67,12 @@ pub fn parse_cell(s: &str) -> Result<(i64, i64), String> {
     notation::parse_cell(s).map_err(|e| e.to_string())
 }
 
+/// Parses a variant, `jchomp` or `classic`: the rules' notation token, with its message for
+/// clap.
+pub fn parse_variant(s: &str) -> Result<Variant, String> {
+    notation::parse_variant(s).map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,7 +90,8 @@ mod tests {
     fn setup_defaults_poison_to_top_left_and_validates() {
         let args = BoardArgs {
             size: (5, 6),
-            eat: (1, 2),
+            variant: Variant::JChomp,
+            eat: Some((1, 2)),
             poison: vec![],
             players: 3,
         };
@@ -87,6 +104,44 @@ mod tests {
         assert_eq!(
             bad.config().unwrap_err().to_string(),
             "rows must be 4–15, got 3"
+        );
+    }
+
+    /// The flags as a tool's command line gives them.
+    fn parse(args: &[&str]) -> Result<BoardArgs, clap::Error> {
+        #[derive(clap::Parser)]
+        struct Tool {
+            #[command(flatten)]
+            board: BoardArgs,
+        }
+        let argv = std::iter::once("tool").chain(args.iter().copied());
+        <Tool as clap::Parser>::try_parse_from(argv).map(|t| t.board)
+    }
+
+    #[test]
+    fn variant_flag_defaults_to_jchomp_and_classic_refuses_eat() {
+        let plain = parse(&["--size", "5x6"]).unwrap();
+        assert_eq!(plain.variant, Variant::JChomp);
+        assert_eq!(plain.setup().eat, Some([1, 1]));
+        assert_eq!(
+            plain.config().unwrap().to_string(),
+            "5x6 eat 1x1 poison 0,0"
+        );
+        let classic = parse(&["--size", "5x6", "--variant", "classic", "--players", "4"]).unwrap();
+        let config = classic.config().unwrap();
+        assert_eq!(
+            config.to_string(),
+            "5x6 variant classic poison 0,0 players 4"
+        );
+        let both = parse(&["--variant", "classic", "--eat", "1x2"]).unwrap();
+        assert_eq!(
+            both.config().unwrap_err().to_string(),
+            "classic Chomp has no eat size; leave out eat"
+        );
+        let err = parse(&["--variant", "misere"]).unwrap_err().to_string();
+        assert!(
+            err.contains("expected a variant, jchomp or classic"),
+            "{err}"
         );
     }
 }

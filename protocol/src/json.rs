@@ -1,13 +1,15 @@
 //! JSON shapes shared by game records and wire messages: configuration, result and move.
 
-use crate::rules::{Config, ConfigError, GameResult, Move, Seat, Setup};
+use crate::rules::{Config, ConfigError, GameResult, Move, Seat, Setup, Variant};
 use serde::{Deserialize, Serialize};
 
 /// A game configuration as JSON:
-/// `{"rows":6,"cols":7,"players":2,"eat":[1,2],"poison":[[0,0]],"move_time_ms":30000}`.
+/// `{"rows":6,"cols":7,"players":2,"eat":[1,2],"poison":[[0,0]],"move_time_ms":30000}`, or for
+/// classic Chomp `{"rows":6,"cols":7,"players":2,"variant":"classic","poison":[[0,0]]}`.
 ///
 /// Numbers are kept wide so that an out-of-range value reaches [`Config::new`] and is refused
-/// with a message naming the field, the range and the value.
+/// with a message naming the field, the range and the value. A JChomp configuration has no
+/// `variant` field, so it reads and writes exactly as before variants existed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConfigJson {
     /// Board rows (4–15).
@@ -16,8 +18,16 @@ pub struct ConfigJson {
     pub cols: i64,
     /// Players (2–4).
     pub players: i64,
-    /// Eat size `[rows, cols]` (each 1–3).
-    pub eat: [i64; 2],
+    /// The game played: `"jchomp"` when absent (and never written for JChomp), or `"classic"`.
+    #[serde(
+        default,
+        with = "variant_name",
+        skip_serializing_if = "Variant::is_jchomp"
+    )]
+    pub variant: Variant,
+    /// Eat size `[rows, cols]` (each 1–3): required in JChomp, absent in classic Chomp.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eat: Option<[i64; 2]>,
     /// Poison cells `[[row, col], …]`.
     pub poison: Vec<[i64; 2]>,
     /// Time each seat has for one move, in milliseconds; absent means no timer.
@@ -37,6 +47,7 @@ impl ConfigJson {
             rows,
             cols,
             players,
+            variant,
             eat,
             poison,
         } = setup;
@@ -44,6 +55,7 @@ impl ConfigJson {
             rows,
             cols,
             players,
+            variant,
             eat,
             poison,
             move_time_ms,
@@ -56,6 +68,7 @@ impl ConfigJson {
             rows: self.rows,
             cols: self.cols,
             players: self.players,
+            variant: self.variant,
             eat: self.eat,
             poison: self.poison.clone(),
         }
@@ -64,6 +77,26 @@ impl ConfigJson {
     /// Validates the configuration.
     pub fn validate(&self) -> Result<Config, ConfigError> {
         Config::new(&self.setup())
+    }
+}
+
+/// The variant as its name in JSON (`"jchomp"`, `"classic"`); an unknown name is refused.
+mod variant_name {
+    use crate::rules::Variant;
+    use serde::{Deserialize, Deserializer, Serializer, de};
+
+    /// Writes the variant's name.
+    pub fn serialize<S: Serializer>(variant: &Variant, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(variant.name())
+    }
+
+    /// The names a configuration may give.
+    const NAMES: &[&str] = &[Variant::JChomp.name(), Variant::Classic.name()];
+
+    /// Reads a variant's name.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
+        let name = String::deserialize(d)?;
+        Variant::from_name(&name).ok_or_else(|| de::Error::unknown_variant(&name, NAMES))
     }
 }
 
@@ -131,5 +164,78 @@ impl From<Move> for MoveJson {
             row: m.cell.row as i64,
             col: m.cell.col as i64,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jchomp_testkit::board;
+
+    /// A JChomp configuration as every client and stored record has always written it.
+    const JCHOMP: &str =
+        r#"{"rows":6,"cols":7,"players":2,"eat":[1,2],"poison":[[0,0]],"move_time_ms":30000}"#;
+
+    #[test]
+    fn a_jchomp_config_is_written_exactly_as_before_variants() {
+        let config = ConfigJson::new(&board("6x7 eat 1x2 poison 0,0"), Some(30_000));
+        assert_eq!(serde_json::to_string(&config).unwrap(), JCHOMP);
+        let read: ConfigJson = serde_json::from_str(JCHOMP).unwrap();
+        assert_eq!((read.variant, read.eat), (Variant::JChomp, Some([1, 2])));
+        assert_eq!(read, config);
+        // Naming JChomp outright reads the same and writes the old form.
+        let named: ConfigJson = serde_json::from_str(
+            r#"{"rows":6,"cols":7,"players":2,"variant":"jchomp","eat":[1,2],"poison":[[0,0]],"move_time_ms":30000}"#,
+        )
+        .unwrap();
+        assert_eq!(named, config);
+        assert_eq!(serde_json::to_string(&named).unwrap(), JCHOMP);
+    }
+
+    #[test]
+    fn a_classic_config_names_its_variant_and_has_no_eat() {
+        let config = ConfigJson::new(&board("6x7 variant classic poison 0,0 players 3"), None);
+        let text = serde_json::to_string(&config).unwrap();
+        assert_eq!(
+            text,
+            r#"{"rows":6,"cols":7,"players":3,"variant":"classic","poison":[[0,0]]}"#
+        );
+        let back: ConfigJson = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, config);
+        assert_eq!(
+            back.validate().unwrap(),
+            board("6x7 variant classic poison 0,0 players 3")
+        );
+    }
+
+    #[test]
+    fn eat_must_match_the_variant() {
+        let classic_with_eat: ConfigJson = serde_json::from_str(
+            r#"{"rows":6,"cols":7,"players":2,"variant":"classic","eat":[1,1],"poison":[[0,0]]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            classic_with_eat.validate().unwrap_err().to_string(),
+            "classic Chomp has no eat size; leave out eat"
+        );
+        let jchomp_without: ConfigJson =
+            serde_json::from_str(r#"{"rows":6,"cols":7,"players":2,"poison":[[0,0]]}"#).unwrap();
+        assert_eq!(
+            jchomp_without.validate().unwrap_err(),
+            ConfigError::EatMissing
+        );
+    }
+
+    #[test]
+    fn an_unknown_variant_is_refused_in_words() {
+        let err = serde_json::from_str::<ConfigJson>(
+            r#"{"rows":6,"cols":7,"players":2,"variant":"misere","poison":[[0,0]]}"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.starts_with("unknown variant `misere`, expected `jchomp` or `classic`"),
+            "{err}"
+        );
     }
 }

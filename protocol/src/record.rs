@@ -184,6 +184,72 @@ mod tests {
     }
 
     #[test]
+    fn a_jchomp_record_is_byte_identical_to_before_variants() {
+        let mut g = game();
+        g.select(0, 0).unwrap();
+        let mut record = Record::from_game(&g, names(), Some(5000));
+        record.id = Some("k3v9x2mq7a".into());
+        record.started_ms = Some(1);
+        record.finished_ms = Some(2);
+        let text = concat!(
+            r#"{"id":"k3v9x2mq7a","config":{"rows":4,"cols":5,"players":2,"eat":[1,2],"#,
+            r#""poison":[[0,0]],"move_time_ms":5000},"seats":["alice","bob"],"moves":["#,
+            r#"{"seat":0,"row":3,"col":3},{"seat":1,"row":1,"col":1},{"seat":0,"row":2,"col":0},"#,
+            r#"{"seat":1,"row":0,"col":3},{"seat":0,"row":0,"col":0}],"#,
+            r#""result":{"kind":"poisoned","loser":0},"started_ms":1,"finished_ms":2}"#
+        );
+        assert_eq!(serde_json::to_string(&record).unwrap(), text);
+        let read: Record = serde_json::from_str(text).unwrap();
+        assert_eq!(read, record);
+        assert_eq!(read.replay().unwrap(), g);
+    }
+
+    #[test]
+    fn a_classic_record_round_trips_and_replays() {
+        let mut g = Game::new(board("4x5 variant classic poison 0,0 poison 1,3 players 3"));
+        for (r, c) in [(3, 4), (2, 2), (0, 4), (3, 0), (1, 0)] {
+            g.select(r, c).unwrap();
+        }
+        assert_eq!(g.result(), Some(GameResult::Poisoned { loser: 1 }));
+        let seats = vec!["a".to_string(), "b".into(), "c".into()];
+        let record = Record::from_game(&g, seats, None);
+        let json = serde_json::to_value(&record).unwrap();
+        assert_eq!(
+            json["config"],
+            serde_json::json!({"rows": 4, "cols": 5, "players": 3, "variant": "classic",
+                "poison": [[0, 0], [1, 3]]})
+        );
+        let back: Record = serde_json::from_str(&json.to_string()).unwrap();
+        assert_eq!(back, record);
+        assert_eq!(back.replay().unwrap(), g);
+        // The classic checks, in order, name the first bad move: the cell off the board, then
+        // the cell eaten.
+        let mut bad = record.clone();
+        bad.result = None;
+        for ((row, col), reason) in [
+            (
+                (4, 0),
+                "the selection reaches outside the board (out_of_range)",
+            ),
+            (
+                (3, 4),
+                "part of the selection is already eaten (already_eaten)",
+            ),
+        ] {
+            bad.moves.truncate(1);
+            bad.moves.push(MoveJson { seat: 1, row, col });
+            assert_eq!(
+                bad.replay().unwrap_err().to_string(),
+                format!("move 1 ({row},{col}) is invalid: {reason}")
+            );
+        }
+        // A classic game cannot end in a tie.
+        bad.moves.truncate(1);
+        bad.result = Some(ResultJson::Tie);
+        assert!(matches!(bad.replay(), Err(ReplayError::Result { .. })));
+    }
+
+    #[test]
     fn replay_reproduces_the_game() {
         let mut g = game();
         g.select(0, 0).unwrap();

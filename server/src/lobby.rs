@@ -194,6 +194,7 @@ pub(crate) fn new_token() -> String {
 mod tests {
     use super::*;
     use jchomp_protocol::json::ConfigJson;
+    use jchomp_protocol::rules::Variant;
 
     fn summary(id: &str) -> RoomSummary {
         RoomSummary {
@@ -202,7 +203,8 @@ mod tests {
                 rows: 4,
                 cols: 4,
                 players: 2,
-                eat: [1, 1],
+                variant: Variant::JChomp,
+                eat: Some([1, 1]),
                 poison: vec![[0, 0]],
                 move_time_ms: None,
             },

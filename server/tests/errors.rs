@@ -79,6 +79,22 @@ async fn invalid_configs_name_field_range_and_value() {
             json!({"rows":4,"cols":4,"players":2,"eat":[1,1],"poison":[[0,0]],"move_time_ms":0}),
             "move_time_ms must be 10–86400000, got 0",
         ),
+        (
+            json!({"rows":5,"cols":5,"players":2,"variant":"classic","eat":[1,1],"poison":[[0,0]]}),
+            "classic Chomp has no eat size; leave out eat",
+        ),
+        (
+            config_value("5x5 variant classic eat 1x2"),
+            "classic Chomp has no eat size; leave out eat",
+        ),
+        (
+            json!({"rows":5,"cols":5,"players":2,"poison":[[0,0]]}),
+            "JChomp needs an eat size: eat must be 1–3 rows by 1–3 columns, such as [1,2]",
+        ),
+        (
+            config_value("3x5 variant classic"),
+            "rows must be 4–15, got 3",
+        ),
     ];
     for (cfg, message) in cases {
         c.send(json!({"type":"create_room","name":"x","config":cfg}))

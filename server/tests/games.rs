@@ -1,11 +1,14 @@
-//! Full games over real WebSockets: 2, 3 and 4 players, a tie, spectators, the room list, and
-//! many rooms played in parallel.
+//! Full games over real WebSockets: 2, 3 and 4 players, a tie, classic Chomp, spectators, the
+//! room list, and many rooms played in parallel.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 
-use common::{Client, TestServer, config_value, play_out, timed_config_value};
+use common::{
+    Client, TestServer, config_value, local_game, pick_last, play_out, play_out_with,
+    timed_config_value,
+};
 use serde_json::json;
 
 /// Creates a room for `cfg`, fills it with people, and returns the room id, the clients
@@ -110,6 +113,41 @@ async fn a_move_that_leaves_no_selection_is_a_tie() {
         assert_eq!(snap["result"], json!({"kind":"tie"}));
         assert_eq!(snap["eaten"], json!([[1, 1], [1, 2], [2, 1], [2, 2]]));
         assert_eq!(snap["to_move"], json!(null));
+    }
+}
+
+#[tokio::test]
+async fn classic_games_for_two_and_four_players() {
+    let server = TestServer::start().await;
+    for players in [2, 4] {
+        let cfg = config_value(&format!(
+            "5x6 variant classic poison 0,0 poison 2,1 players {players}"
+        ));
+        assert_eq!(cfg["variant"], "classic");
+        assert_eq!(cfg.get("eat"), None);
+        let (room, mut clients, version) = full_room(&server, &cfg).await;
+        // The classic rules answer a refused move: the cell is the selection.
+        clients[0]
+            .send(json!({"type":"move","row":5,"col":0}))
+            .await;
+        let r = clients[0].expect_rejected("out_of_range").await;
+        assert_eq!(r["message"], "the cell (5,0) is outside the 5×6 board");
+        // Eating from the bottom-right corner one cell at a time: a long game.
+        let end = play_out_with(&mut clients, &cfg, version, pick_last).await;
+        assert_eq!(end["config"], cfg);
+        assert_eq!(end["result"]["kind"], "poisoned");
+        let moves = end["moves"].as_array().unwrap().len();
+        assert!(moves > 2 * players, "{moves} moves");
+        // The stored record replays through the rules to the same game.
+        clients[0]
+            .send(json!({"type":"get_game","game":room}))
+            .await;
+        let record = clients[0].expect("game").await["record"].clone();
+        assert_eq!(record["config"], cfg);
+        let record: jchomp_protocol::record::Record = serde_json::from_value(record).unwrap();
+        let game = record.replay().unwrap();
+        assert_eq!(game.moves().len(), moves);
+        assert_eq!(game.config(), local_game(&cfg).config());
     }
 }
 

@@ -6,7 +6,7 @@ use crate::model::{Model, Outcome};
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::record::Record;
 use jchomp_protocol::rules::{
-    BOARD_SIZE, Cell, Config, EAT_SIZE, Game, GameResult, MAX_POISON, PLAYERS, Setup,
+    BOARD_SIZE, Cell, Config, EAT_SIZE, Game, GameResult, MAX_POISON, PLAYERS, Setup, Variant,
 };
 use jchomp_protocol::wire::{ClientMessage, ServerMessage};
 
@@ -108,23 +108,32 @@ impl Bytes<'_> {
     }
 }
 
-/// Builds a setup from the input: usually one inside the ranges (poison cells may repeat),
-/// sometimes any numbers at all. [`Config::new`] must refuse exactly what breaks a documented
-/// range; a valid configuration is then played with selections from the input (valid ones
-/// picked by index, or any coordinates) and the engine must agree with the brute-force model
-/// on every answer and every state.
+/// Builds a setup from the input, JChomp or classic Chomp: usually one inside the ranges
+/// (poison cells may repeat), sometimes any numbers at all, with or without an eat size.
+/// [`Config::new`] must refuse exactly what breaks a documented rule; a valid configuration is
+/// then played with selections from the input (valid ones picked by index, or any coordinates)
+/// and the engine must agree with the brute-force model on every answer and every state.
 pub fn rules_model(data: &[u8]) {
     let mut input = Bytes(data.iter());
-    let raw = input.byte() & 0x80 != 0;
+    let first = input.byte();
+    let raw = first & 0x80 != 0;
+    let variant = if first & 0x40 != 0 {
+        Variant::Classic
+    } else {
+        Variant::JChomp
+    };
     let setup = if raw {
         let (rows, cols, players) = (input.wide(), input.wide(), input.wide());
         let eat = [input.wide(), input.wide()];
+        // An eat size is mostly given in JChomp and mostly not in classic.
+        let eat = (variant.is_jchomp() != (first & 0x20 != 0)).then_some(eat);
         let n = usize::from(input.byte() % 8);
         let poison = (0..n).map(|_| [input.wide(), input.wide()]).collect();
         Setup {
             rows,
             cols,
             players,
+            variant,
             eat,
             poison,
         }
@@ -132,6 +141,7 @@ pub fn rules_model(data: &[u8]) {
         let (rows, cols) = (input.small(4, 15), input.small(4, 15));
         let players = input.small(2, 4);
         let eat = [input.small(1, 3), input.small(1, 3)];
+        let eat = variant.is_jchomp().then_some(eat);
         let n = input.small(1, 4);
         let poison = (0..n)
             .map(|_| {
@@ -143,6 +153,7 @@ pub fn rules_model(data: &[u8]) {
             rows,
             cols,
             players,
+            variant,
             eat,
             poison,
         }
@@ -154,14 +165,16 @@ pub fn rules_model(data: &[u8]) {
     };
     assert_eq!(config.to_setup(), setup);
     let poison: Vec<(i64, i64)> = setup.poison.iter().map(|&[r, c]| (r, c)).collect();
-    let (eat_rows, eat_cols) = (setup.eat[0], setup.eat[1]);
-    let mut model = Model::new(
-        setup.rows,
-        setup.cols,
-        setup.players,
-        (eat_rows, eat_cols),
-        &poison,
-    );
+    let mut model = match setup.eat {
+        Some([eat_rows, eat_cols]) => Model::new(
+            setup.rows,
+            setup.cols,
+            setup.players,
+            (eat_rows, eat_cols),
+            &poison,
+        ),
+        None => Model::classic(setup.rows, setup.cols, setup.players, &poison),
+    };
     let mut game = Game::new(config);
     same_state(&game, &model);
     while !input.done() {
@@ -196,14 +209,19 @@ pub fn rules_model(data: &[u8]) {
     assert_eq!(record.replay().ok(), Some(game));
 }
 
-/// Whether a setup lies inside every documented range (the model's idea of a valid config).
+/// Whether a setup lies inside every documented range, with an eat size in JChomp and none in
+/// classic Chomp (the model's idea of a valid config).
 fn setup_is_valid(s: &Setup) -> bool {
     let within = |(lo, hi): (u8, u8), v: i64| (i64::from(lo)..=i64::from(hi)).contains(&v);
+    let eat_ok = match (s.variant, s.eat) {
+        (Variant::JChomp, Some([er, ec])) => within(EAT_SIZE, er) && within(EAT_SIZE, ec),
+        (Variant::JChomp, None) | (Variant::Classic, Some(_)) => false,
+        (Variant::Classic, None) => true,
+    };
     if !(within(BOARD_SIZE, s.rows)
         && within(BOARD_SIZE, s.cols)
         && within(PLAYERS, s.players)
-        && within(EAT_SIZE, s.eat[0])
-        && within(EAT_SIZE, s.eat[1]))
+        && eat_ok)
     {
         return false;
     }

@@ -1,12 +1,23 @@
-//! The one brute-force model of the JChomp rules: cells in a set, every check done cell by cell,
-//! no bit tricks. The tests, benchmarks and fuzz checks hold the fast engine against it, and the
-//! exact solver ([`crate::brute`]) plays on it.
+//! The one brute-force model of the JChomp rules, and of classic Chomp beside them: cells in a
+//! set, every check done cell by cell, no bit tricks. The tests, benchmarks and fuzz checks hold
+//! the fast engine against it, and the exact solver ([`crate::brute`]) plays on it.
 //!
 //! A model game may start from a [`Config`], but only reads its numbers: nothing of the engine
 //! (`Position`, `Bits`) decides anything here.
 
-use jchomp_rules::Config;
+use jchomp_rules::{Config, Variant};
 use std::collections::BTreeSet;
+
+/// What one selection at (r, c) eats in the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eats {
+    /// JChomp: the rectangle of (rows, cols) cells whose top-left cell is (r, c); every one of
+    /// them must be on the board and uneaten.
+    Rectangle(i64, i64),
+    /// Classic Chomp: (r, c), which must be on the board and uneaten, and every cell of the
+    /// board in a row ≥ r and a column ≥ c.
+    Corner,
+}
 
 /// How a model game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,8 +37,8 @@ pub struct Model {
     pub cols: i64,
     /// Number of seats.
     pub players: i64,
-    /// Eat size as (rows, cols).
-    pub eat: (i64, i64),
+    /// What a selection eats.
+    pub eats: Eats,
     /// The poison cells as (row, col).
     pub poison: BTreeSet<(i64, i64)>,
     /// The cells eaten so far.
@@ -39,13 +50,22 @@ pub struct Model {
 }
 
 impl Model {
-    /// A fresh game; the caller passes a configuration the engine accepted.
+    /// A fresh JChomp game; the caller passes a configuration the engine accepted.
     pub fn new(rows: i64, cols: i64, players: i64, eat: (i64, i64), poison: &[(i64, i64)]) -> Self {
+        Model::with(rows, cols, players, Eats::Rectangle(eat.0, eat.1), poison)
+    }
+
+    /// A fresh classic Chomp game; the caller passes a configuration the engine accepted.
+    pub fn classic(rows: i64, cols: i64, players: i64, poison: &[(i64, i64)]) -> Self {
+        Model::with(rows, cols, players, Eats::Corner, poison)
+    }
+
+    fn with(rows: i64, cols: i64, players: i64, eats: Eats, poison: &[(i64, i64)]) -> Self {
         Model {
             rows,
             cols,
             players,
-            eat,
+            eats,
             poison: poison.iter().copied().collect(),
             eaten: BTreeSet::new(),
             to_move: 0,
@@ -53,31 +73,60 @@ impl Model {
         }
     }
 
-    /// A fresh game on the board of a configuration (its sizes, players, eat and poison only).
+    /// A fresh game on the board of a configuration (its sizes, players, variant, eat and
+    /// poison only).
     pub fn start(config: &Config) -> Self {
-        let (eat_rows, eat_cols) = config.eat();
         let poison: Vec<(i64, i64)> = config
             .poison()
             .iter()
             .map(|c| (i64::from(c.row), i64::from(c.col)))
             .collect();
-        Model::new(
+        let eats = match (config.variant(), config.eat()) {
+            (Variant::Classic, _) => Eats::Corner,
+            (Variant::JChomp, Some((er, ec))) => Eats::Rectangle(er.into(), ec.into()),
+            (Variant::JChomp, None) => panic!("a JChomp configuration without an eat size"),
+        };
+        Model::with(
             config.rows().into(),
             config.cols().into(),
             config.players().into(),
-            (eat_rows.into(), eat_cols.into()),
+            eats,
             &poison,
         )
     }
 
-    fn rectangle(&self, r: i64, c: i64) -> Vec<(i64, i64)> {
-        let mut cells = Vec::new();
-        for dr in 0..self.eat.0 {
-            for dc in 0..self.eat.1 {
-                cells.push((r + dr, c + dc));
+    /// The cells that must all be on the board and uneaten for (r, c) to be valid.
+    fn needed(&self, r: i64, c: i64) -> Vec<(i64, i64)> {
+        match self.eats {
+            Eats::Rectangle(rows, cols) => {
+                let mut cells = Vec::new();
+                for dr in 0..rows {
+                    for dc in 0..cols {
+                        cells.push((r + dr, c + dc));
+                    }
+                }
+                cells
+            }
+            Eats::Corner => vec![(r, c)],
+        }
+    }
+
+    /// The cells a valid selection at (r, c) eats now (none of them eaten before).
+    fn eaten_by(&self, r: i64, c: i64) -> Vec<(i64, i64)> {
+        match self.eats {
+            Eats::Rectangle(..) => self.needed(r, c),
+            Eats::Corner => {
+                let mut cells = Vec::new();
+                for row in r..self.rows {
+                    for col in c..self.cols {
+                        if !self.eaten.contains(&(row, col)) {
+                            cells.push((row, col));
+                        }
+                    }
+                }
+                cells
             }
         }
-        cells
     }
 
     fn on_board(&self, (r, c): (i64, i64)) -> bool {
@@ -89,11 +138,11 @@ impl Model {
         if self.outcome.is_some() {
             return Some("not_playing");
         }
-        let rect = self.rectangle(r, c);
-        if rect.iter().any(|&cell| !self.on_board(cell)) {
+        let needed = self.needed(r, c);
+        if needed.iter().any(|&cell| !self.on_board(cell)) {
             return Some("out_of_range");
         }
-        if rect.iter().any(|cell| self.eaten.contains(cell)) {
+        if needed.iter().any(|cell| self.eaten.contains(cell)) {
             return Some("already_eaten");
         }
         None
@@ -120,9 +169,9 @@ impl Model {
         if let Some(why) = self.refusal(r, c) {
             return Err(why);
         }
-        let rect = self.rectangle(r, c);
-        let poisoned = rect.iter().any(|cell| self.poison.contains(cell));
-        self.eaten.extend(rect);
+        let eaten = self.eaten_by(r, c);
+        let poisoned = eaten.iter().any(|cell| self.poison.contains(cell));
+        self.eaten.extend(eaten);
         if poisoned {
             self.outcome = Some(Outcome::Poisoned(self.to_move));
         } else if self.valid().is_empty() {

@@ -17,6 +17,8 @@ fn deep_search_keeps_the_exact_value() {
         "5x5 eat 1x2 poison 2,2",
         "5x4 eat 2x1 poison 2,1",
         "5x5 eat 2x2 poison 1,1 poison 3,3",
+        "4x5 variant classic poison 1,2",
+        "5x5 variant classic poison 0,0 poison 4,1",
     ];
     let mut rng = Rng::new(7);
     for notation in boards {
@@ -96,4 +98,40 @@ fn node_budgets_keep_the_exact_value_on_large_row_boards() {
         }
     }
     assert!(wins > 0, "at least one board is a first-player win");
+}
+
+#[test]
+fn search_bots_beat_random_at_classic_chomp() {
+    use jchomp_engine::arena::{Untimed, play_game};
+    use jchomp_engine::{BotSpec, Player, RandomPlayer};
+    use jchomp_rules::GameResult;
+    let mut won = 0;
+    let mut played = 0;
+    for notation in [
+        "7x8 variant classic",
+        "9x9 variant classic poison 0,0 poison 3,5",
+    ] {
+        let c = board(notation);
+        for game in 0..8u64 {
+            let bot_seat = (game % 2) as usize;
+            let mut players: Vec<Box<dyn Player>> = vec![
+                Box::new(RandomPlayer::new(game)),
+                Box::new(RandomPlayer::new(game + 50)),
+            ];
+            players[bot_seat] = BotSpec::parse("search:nodes=20000").unwrap().build(game);
+            let outcome = play_game(&c, &mut players, &[], &Untimed).expect("no abort");
+            assert_eq!(outcome.failure, None, "legal selections");
+            let g = outcome.game;
+            // Classic games never tie: someone ate poison.
+            let Some(GameResult::Poisoned { loser }) = g.result() else {
+                panic!("{notation} ended {:?}", g.result());
+            };
+            won += usize::from(usize::from(loser) != bot_seat);
+            played += 1;
+        }
+    }
+    assert!(
+        won * 4 >= played * 3,
+        "the search bot won {won} of {played}"
+    );
 }

@@ -1,5 +1,5 @@
-//! What every bot above `random` promises, checked over many games on several boards with two,
-//! three and four players: it never makes an invalid selection, never eats poison while a
+//! What every bot above `random` promises, checked over many games on several boards (JChomp
+//! and classic Chomp) with two, three and four players: it never makes an invalid selection, never eats poison while a
 //! selection without poison exists, and takes an immediate win; search bots also stop when told.
 
 // Helpers outside `#[test]` functions panic on purpose when a check fails.
@@ -20,6 +20,8 @@ fn configs() -> Vec<Config> {
         "5x5 eat 2x1 poison 0,0 poison 2,2 players 4",
         "7x5 eat 1x3 poison 3,1 players 3",
         "4x4 poison 1,1",
+        "5x6 variant classic poison 0,0",
+        "6x5 variant classic poison 1,2 poison 4,0 players 3",
     ]
     .into_iter()
     .map(board)

@@ -1,5 +1,6 @@
 //! Holds `solve` and `analyze` against the test kit's brute-force solver on small boards
-//! (4×4 to 5×5, several eat sizes and poison sets), from the start and from random positions.
+//! (4×4 to 5×5, several eat sizes and poison sets, and classic Chomp), from the start and from
+//! random positions.
 
 // Helpers outside `#[test]` functions panic on purpose when a check fails.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -132,6 +133,51 @@ fn solve_and_analyze_match_brute_force_in_random_positions() {
     }
     // The positions cover all three outcomes, so plies are checked on wins and losses too.
     assert!(outcomes.iter().all(|&n| n > 0), "{outcomes:?}");
+}
+
+#[test]
+fn classic_solve_and_analyze_match_brute_force() {
+    let mut tt = Table::with_megabytes(4);
+    let mut rng = Rng::new(7);
+    for notation in [
+        "4x4 variant classic poison 0,0",
+        "4x5 variant classic poison 1,2",
+        "5x4 variant classic poison 0,0 poison 3,1",
+        "5x5 variant classic poison 2,2 poison 0,4 poison 4,0",
+    ] {
+        let c = board(notation);
+        let mut memo = Memo::new();
+        let mut model = Model::start(&c);
+        let mut position = Position::start(&c);
+        // From the start, then after random safe selections.
+        loop {
+            tt.clear();
+            check(&model, &c, &position, &mut tt, &mut memo);
+            let safe: Vec<u32> = position.safe_selections(&c).iter().collect();
+            if safe.is_empty() {
+                break;
+            }
+            let cell = Cell::from_index(safe[rng.below(safe.len() as u64) as usize]);
+            model = model.after(cell.row.into(), cell.col.into());
+            position.play(&c, cell);
+        }
+    }
+}
+
+#[test]
+fn classic_rectangles_with_the_corner_poisoned_are_first_player_wins() {
+    // Strategy stealing: taking the far corner cell or the reply that would win after it.
+    let mut tt = Table::with_megabytes(4);
+    for notation in [
+        "4x4 variant classic",
+        "4x7 variant classic",
+        "5x6 variant classic",
+        "6x6 variant classic",
+    ] {
+        let c = board(notation);
+        let s = solve(&c, &Position::start(&c), &mut tt, None).unwrap();
+        assert_eq!(s.outcome, Outcome::Win, "{notation}");
+    }
 }
 
 #[test]

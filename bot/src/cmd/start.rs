@@ -43,7 +43,10 @@ impl StartArgs {
 
 /// One line describing the configuration and who is to move.
 pub fn describe(config: &Config, position: &Position) -> String {
-    let (er, ec) = config.eat();
+    let rule = match config.eat() {
+        Some((er, ec)) => format!("eat {er}x{ec}"),
+        None => format!("variant {}", config.variant()),
+    };
     let poison: Vec<String> = config.poison().iter().map(|c| c.to_string()).collect();
     let eaten = position.eaten(config).count();
     let to_move = match position.to_move() {
@@ -51,7 +54,7 @@ pub fn describe(config: &Config, position: &Position) -> String {
         None => "game over".to_string(),
     };
     format!(
-        "board {}x{} eat {er}x{ec} poison {} players {}, {eaten} cells eaten, {to_move}",
+        "board {}x{} {rule} poison {} players {}, {eaten} cells eaten, {to_move}",
         config.rows(),
         config.cols(),
         poison.join(" "),

@@ -5,7 +5,7 @@
 use super::schedule::derive_seed;
 use jchomp_engine::rng::Rng;
 use jchomp_protocol::json::ConfigJson;
-use jchomp_rules::{BOARD_SIZE, Config, ConfigError, EAT_SIZE, MAX_POISON, Setup};
+use jchomp_rules::{BOARD_SIZE, Config, ConfigError, EAT_SIZE, MAX_POISON, Setup, Variant};
 use serde::{Deserialize, Serialize};
 
 /// Why start configurations are refused.
@@ -108,7 +108,8 @@ impl Starts {
                         rows: 0,
                         cols: 0,
                         players: i64::from(players),
-                        eat: [0, 0],
+                        variant: Variant::JChomp,
+                        eat: Some([0, 0]),
                         poison: vec![],
                     },
                 };
@@ -157,7 +158,8 @@ impl Starts {
             rows,
             cols,
             players: i64::from(players),
-            eat,
+            variant: Variant::JChomp,
+            eat: Some(eat),
             poison,
         }
     }
@@ -268,7 +270,7 @@ mod tests {
         };
         for round in 0..50 {
             let c = starts.config(2, 7, round).unwrap();
-            assert_eq!(c.eat(), (1, 2));
+            assert_eq!(c.eat(), Some((1, 2)));
             assert!(c.rows() >= 10 && c.cols() >= 13);
             assert_eq!(c.poison().len(), 1);
         }

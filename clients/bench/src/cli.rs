@@ -254,12 +254,8 @@ async fn run(args: &Args) -> anyhow::Result<ExitCode> {
         None => "as fast as the server answers".to_owned(),
     };
     println!(
-        "jchomp-bench: {} connections in {rooms} rooms of {seats}, board {}x{} eat {}x{}, {} s measured after {} s warm-up, {rate}, {} run(s), {} source address(es)",
+        "jchomp-bench: {} connections in {rooms} rooms of {seats}, board {config}, {} s measured after {} s warm-up, {rate}, {} run(s), {} source address(es)",
         rooms * seats,
-        args.board.size.0,
-        args.board.size.1,
-        args.board.eat.0,
-        args.board.eat.1,
         args.duration,
         args.warmup,
         args.runs,

@@ -259,7 +259,7 @@ mod tests {
         };
         assert_eq!(args.bots, vec!["greedy", "level:2"]);
         let c = args.config_json().unwrap();
-        assert_eq!((c.rows, c.cols, c.players, c.eat), (5, 6, 3, [1, 2]));
+        assert_eq!((c.rows, c.cols, c.players, c.eat), (5, 6, 3, Some([1, 2])));
         assert_eq!(c.poison, vec![[4, 5]]);
         assert_eq!(c.move_time_ms, Some(20_000));
     }

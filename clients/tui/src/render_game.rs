@@ -118,13 +118,22 @@ struct Selection {
 fn selection(view: &GameView<'_>, pos: &Position) -> Option<Selection> {
     let (row, col) = view.cursor?;
     let config = &view.state.config;
-    let (er, ec) = config.eat();
-    let mut cells = Bits::EMPTY;
-    for r in row.max(0)..(row + er as i64).min(config.rows() as i64) {
-        for c in col.max(0)..(col + ec as i64).min(config.cols() as i64) {
-            cells |= Bits::single(Bits::index(r as u8, c as u8));
+    let (rows, cols) = (i64::from(config.rows()), i64::from(config.cols()));
+    let block = |end_row: i64, end_col: i64| {
+        let mut cells = Bits::EMPTY;
+        for r in row.max(0)..end_row.min(rows) {
+            for c in col.max(0)..end_col.min(cols) {
+                cells |= Bits::single(Bits::index(r as u8, c as u8));
+            }
         }
-    }
+        cells
+    };
+    let cells = match config.eat() {
+        // JChomp: the whole eat rectangle, eaten cells included (they are why it is refused).
+        Some((er, ec)) => block(row + i64::from(er), col + i64::from(ec)),
+        // Classic: the cell, and the uneaten cells to the bottom-right corner it would eat.
+        None => block(row + 1, col + 1) | (block(rows, cols) & pos.uneaten()),
+    };
     let refused = match view.state.status {
         RoomStatus::Waiting => Some("the game has not started"),
         _ => pos
@@ -412,10 +421,13 @@ fn parts(view: &GameView<'_>, width: usize) -> Parts {
     let pos = st.position();
     let sel = selection(view, &pos);
     let mut title = Line::styled("JChomp", Style::Title);
-    let (er, ec) = config.eat();
+    let rule = match config.eat() {
+        Some((er, ec)) => format!("eat {er}×{ec}"),
+        None => "classic".to_owned(),
+    };
     title.push(
         format!(
-            "  room {} · {}×{} · eat {er}×{ec} · {} players",
+            "  room {} · {}×{} · {rule} · {} players",
             st.room,
             config.rows(),
             config.cols(),
@@ -604,6 +616,31 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit
         v.cursor = Some((3, 3));
         let text = to_text(&render(&v, 80));
         assert!(text.contains("3,3: eats POISON, you lose"), "{text}");
+    }
+
+    #[test]
+    fn classic_boards_name_their_variant_and_mark_what_a_cell_eats() {
+        let st = state("4x5 variant classic poison 0,0 poison 1,3", &[(2, 3)]);
+        let mut v = view(&st);
+        v.me = Some(1);
+        v.cursor = Some((1, 2));
+        let text = to_text(&render(&v, 80));
+        assert!(
+            text.starts_with("JChomp  room r7 · 4×5 · classic · 2 players\n"),
+            "{text}"
+        );
+        // (1,2) eats the uneaten cells below and right of it, poison (1,3) among them.
+        assert!(text.contains(" 1  #  # [#][P][#]"), "{text}");
+        assert!(text.contains(" 2  #  # [#] ~  ~"), "{text}");
+        assert!(text.contains(" 3  #  # [#] ~  ~"), "{text}");
+        assert!(text.contains("1,2: eats POISON, you lose"), "{text}");
+        v.cursor = Some((2, 4));
+        let text = to_text(&render(&v, 80));
+        assert!(text.contains(" 2  #  #  #  ~ <~>"), "{text}");
+        assert!(text.contains("2,4: refused, part of it is"), "{text}");
+        v.cursor = Some((2, 0));
+        let text = to_text(&render(&v, 80));
+        assert!(text.contains("2,0: eats 6 cells"), "{text}");
     }
 
     #[test]

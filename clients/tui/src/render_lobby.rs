@@ -33,17 +33,15 @@ pub fn status_word(s: RoomStatus) -> &'static str {
     }
 }
 
-/// A configuration in short: `6×7 eat 1×2 poison 0,0`, with the clock if any.
+/// A configuration in short: `6×7 eat 1×2 poison 0,0` (classic Chomp: `6×7 classic poison
+/// 0,0`), with the clock if any.
 pub fn config_short(c: &ConfigJson) -> String {
     let poison: Vec<String> = c.poison.iter().map(|[r, c]| format!("{r},{c}")).collect();
-    let mut s = format!(
-        "{}×{} eat {}×{} poison {}",
-        c.rows,
-        c.cols,
-        c.eat[0],
-        c.eat[1],
-        poison.join(" ")
-    );
+    let rule = match c.eat {
+        Some([er, ec]) => format!("eat {er}×{ec}"),
+        None => c.variant.name().to_owned(),
+    };
+    let mut s = format!("{}×{} {rule} poison {}", c.rows, c.cols, poison.join(" "));
     if let Some(ms) = c.move_time_ms {
         s.push_str(&format!(" {}s/move", ms.div_ceil(1000)));
     }
@@ -225,6 +223,14 @@ mod tests {
             ],
             status,
         }
+    }
+
+    #[test]
+    fn short_configs_name_the_eat_size_or_the_classic_variant() {
+        let jchomp = jchomp_testkit::timed_config_json("6x7 eat 1x2 poison 0,0", 30_000);
+        assert_eq!(config_short(&jchomp), "6×7 eat 1×2 poison 0,0 30s/move");
+        let classic = jchomp_testkit::config_json("5x5 variant classic poison 0,0 poison 4,4");
+        assert_eq!(config_short(&classic), "5×5 classic poison 0,0 4,4");
     }
 
     #[test]

@@ -10,6 +10,43 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 /// Width of one row's lane in bits.
 pub(crate) const STRIDE: u32 = 16;
 
+/// `FROM_ROW[r]`: every bit of rows `r` to 14 (all 16 columns of each lane; row 15 is never on
+/// a board).
+const FROM_ROW: [Bits; 16] = {
+    let mut t = [Bits::EMPTY; 16];
+    let mut r = 0;
+    while r < 16 {
+        let start = r as u32 * STRIDE;
+        let mut k = 0;
+        while k < 4 {
+            let low = k as u32 * 64;
+            t[r].0[k] = if start <= low {
+                u64::MAX
+            } else if start >= low + 64 {
+                0
+            } else {
+                u64::MAX << (start - low)
+            };
+            k += 1;
+        }
+        t[r].0[3] &= (1 << (15 * STRIDE - 192)) - 1;
+        r += 1;
+    }
+    t
+};
+
+/// `FROM_COL[c]`: columns `c` to 14 of each of the four lanes of a word (never column 15).
+const FROM_COL: [u64; 16] = {
+    let mut t = [0u64; 16];
+    let mut c = 0;
+    while c < 16 {
+        let lane = (0x7fff_u64 >> c) << c;
+        t[c] = lane * 0x0001_0001_0001_0001;
+        c += 1;
+    }
+    t
+};
+
 /// A set of cells on a board of at most 15 × 15, as a 256-bit bitboard.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Bits(pub(crate) [u64; 4]);
@@ -94,6 +131,21 @@ impl Bits {
             i += 1;
         }
         pattern
+    }
+
+    /// Every cell at or below `row` and at or right of `col` on a 15 × 15 board: what a classic
+    /// Chomp selection at (row, col) eats, before clipping to the board. Two table lookups
+    /// and four ANDs; both must be below 16.
+    #[inline]
+    pub const fn below_right(row: u8, col: u8) -> Bits {
+        let rows = FROM_ROW[row as usize & 15].0;
+        let cols = FROM_COL[col as usize & 15];
+        Bits([
+            rows[0] & cols,
+            rows[1] & cols,
+            rows[2] & cols,
+            rows[3] & cols,
+        ])
     }
 
     /// Whether the set is empty.
@@ -341,6 +393,18 @@ mod tests {
             Bits::placed(Bits::rect_pattern(3, 3), -17),
             Bits::rect(0, 0, 2, 2) | Bits::single(Bits::index(0, 15))
         );
+    }
+
+    #[test]
+    fn below_right_is_the_rectangle_to_the_far_corner() {
+        for row in 0..15u8 {
+            for col in 0..15u8 {
+                let expected = Bits::rect(row, col, 15 - row, 15 - col);
+                assert_eq!(Bits::below_right(row, col), expected, "({row},{col})");
+            }
+        }
+        assert_eq!(Bits::below_right(15, 0), Bits::EMPTY);
+        assert_eq!(Bits::below_right(0, 15), Bits::EMPTY);
     }
 
     #[test]

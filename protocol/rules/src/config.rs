@@ -1,6 +1,7 @@
 //! Game configuration: the unvalidated [`Setup`], the validated [`Config`] and [`ConfigError`].
 
 use super::bits::Bits;
+use super::position::anchors;
 use std::fmt;
 
 /// Smallest and largest number of rows or columns on a board.
@@ -52,6 +53,49 @@ impl fmt::Display for Cell {
     }
 }
 
+/// Which game a configuration plays: what one selection eats.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// JChomp: a selection eats an `eat` rectangle of 1–3 rows by 1–3 columns anchored at its
+    /// top-left cell, and is valid only when the whole rectangle is on the board and uneaten.
+    #[default]
+    JChomp,
+    /// Classic Chomp: a selection eats its cell and every uneaten cell below and to the right
+    /// of it (rows ≥ r and columns ≥ c); any uneaten cell may be selected. There is no eat size.
+    Classic,
+}
+
+impl Variant {
+    /// Every variant, the default first.
+    pub const ALL: [Variant; 2] = [Variant::JChomp, Variant::Classic];
+
+    /// The variant's name in the JSON configuration, the notation and the flags.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::JChomp => "jchomp",
+            Variant::Classic => "classic",
+        }
+    }
+
+    /// The variant with this name (case does not matter).
+    pub fn from_name(name: &str) -> Option<Variant> {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name().eq_ignore_ascii_case(name))
+    }
+
+    /// Whether this is the default variant, JChomp (which configurations do not name).
+    pub const fn is_jchomp(&self) -> bool {
+        matches!(self, Variant::JChomp)
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// An unvalidated game setup, as a user or a file gives it. Becomes a [`Config`] through
 /// [`Config::new`]. Fields are wide signed integers so that any number a client sends can be
 /// represented and refused with a precise message.
@@ -63,8 +107,11 @@ pub struct Setup {
     pub cols: i64,
     /// Players (2–4).
     pub players: i64,
-    /// Eat size: rows × columns eaten by one selection (each 1–3).
-    pub eat: [i64; 2],
+    /// The game played: JChomp or classic Chomp.
+    pub variant: Variant,
+    /// Eat size: rows × columns eaten by one selection (each 1–3). JChomp needs one; classic
+    /// Chomp must have none.
+    pub eat: Option<[i64; 2]>,
     /// Poison cells as (row, col): 1 to min(4, rows·cols) distinct cells inside the board.
     pub poison: Vec<[i64; 2]>,
 }
@@ -78,6 +125,8 @@ pub enum Field {
     Cols,
     /// The number of players.
     Players,
+    /// The eat size as a whole (given or not).
+    Eat,
     /// The eat size along rows (`eat[0]`).
     EatRows,
     /// The eat size along columns (`eat[1]`).
@@ -93,6 +142,7 @@ impl Field {
             Field::Rows => "rows",
             Field::Cols => "cols",
             Field::Players => "players",
+            Field::Eat => "eat",
             Field::EatRows => "eat[0]",
             Field::EatCols => "eat[1]",
             Field::Poison => "poison",
@@ -115,6 +165,12 @@ pub enum ConfigError {
         /// The value given.
         got: i64,
     },
+    /// A JChomp configuration without an eat size.
+    #[error("JChomp needs an eat size: eat must be 1–3 rows by 1–3 columns, such as [1,2]")]
+    EatMissing,
+    /// A classic configuration with an eat size.
+    #[error("classic Chomp has no eat size; leave out eat")]
+    EatInClassic,
     /// The number of poison cells is outside 1 to min(4, rows·cols).
     #[error("poison must list {min}–{max} cells, got {got}")]
     PoisonCount {
@@ -156,9 +212,21 @@ impl ConfigError {
     pub fn field(&self) -> Field {
         match self {
             ConfigError::OutOfRange { field, .. } => *field,
+            ConfigError::EatMissing | ConfigError::EatInClassic => Field::Eat,
             _ => Field::Poison,
         }
     }
+}
+
+/// How one selection eats, as [`Position::play`](crate::Position::play) branches on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Bite {
+    /// JChomp with a 1×1 eat size: one cell.
+    Cell,
+    /// JChomp with a larger eat size: the rectangle of `eat_pattern`.
+    Rect,
+    /// Classic Chomp: the cell and everything below and right of it.
+    Corner,
 }
 
 /// A validated game configuration. Only [`Config::new`] makes one, so every `Config` obeys the
@@ -168,8 +236,12 @@ pub struct Config {
     rows: u8,
     cols: u8,
     players: u8,
-    eat_rows: u8,
-    eat_cols: u8,
+    variant: Variant,
+    bite: Bite,
+    /// The block of cells, anchored at a selection, that must all lie on the board and be
+    /// uneaten for the selection to be valid: the eat size in JChomp, the one cell in classic.
+    fit_rows: u8,
+    fit_cols: u8,
     poison: [Cell; MAX_POISON],
     poison_len: u8,
     board: Bits,
@@ -177,6 +249,20 @@ pub struct Config {
     poison_zone: Bits,
     eat_pattern: u128,
     overlap_pattern: u128,
+}
+
+/// The in-range JChomp anchors whose `eat_rows` × `eat_cols` rectangle holds a poison cell.
+fn rect_poison_zone(poison: Bits, rows: u8, cols: u8, eat_rows: u8, eat_cols: u8) -> Bits {
+    // An anchor covers a poison cell iff it lies up to eat-1 rows above and eat-1 columns
+    // left of it. Shifting towards bit 0 may wrap a poison cell in column 0 onto the right
+    // end of the row above; keeping only cells where a whole rectangle fits drops those.
+    let mut zone = Bits::EMPTY;
+    for i in 0..eat_rows as u32 {
+        for j in 0..eat_cols as u32 {
+            zone |= poison.shr(i * super::bits::STRIDE + j);
+        }
+    }
+    zone & Bits::rect(0, 0, rows - eat_rows + 1, cols - eat_cols + 1)
 }
 
 fn check(field: Field, (min, max): (u8, u8), got: i64) -> Result<u8, ConfigError> {
@@ -193,14 +279,22 @@ fn check(field: Field, (min, max): (u8, u8), got: i64) -> Result<u8, ConfigError
 }
 
 impl Config {
-    /// Validates a setup. Checks, in order: rows, cols, players, eat rows, eat cols, the number
-    /// of poison cells, then each poison cell (inside the board, not repeated).
+    /// Validates a setup. Checks, in order: rows, cols, players, the eat size (JChomp: given,
+    /// eat rows, eat cols; classic: not given), the number of poison cells, then each poison
+    /// cell (inside the board, not repeated).
     pub fn new(setup: &Setup) -> Result<Config, ConfigError> {
         let rows = check(Field::Rows, BOARD_SIZE, setup.rows)?;
         let cols = check(Field::Cols, BOARD_SIZE, setup.cols)?;
         let players = check(Field::Players, PLAYERS, setup.players)?;
-        let eat_rows = check(Field::EatRows, EAT_SIZE, setup.eat[0])?;
-        let eat_cols = check(Field::EatCols, EAT_SIZE, setup.eat[1])?;
+        let (fit_rows, fit_cols) = match (setup.variant, setup.eat) {
+            (Variant::JChomp, None) => return Err(ConfigError::EatMissing),
+            (Variant::JChomp, Some([er, ec])) => (
+                check(Field::EatRows, EAT_SIZE, er)?,
+                check(Field::EatCols, EAT_SIZE, ec)?,
+            ),
+            (Variant::Classic, Some(_)) => return Err(ConfigError::EatInClassic),
+            (Variant::Classic, None) => (1, 1),
+        };
         let max = MAX_POISON.min(rows as usize * cols as usize);
         if setup.poison.is_empty() || setup.poison.len() > max {
             return Err(ConfigError::PoisonCount {
@@ -229,28 +323,45 @@ impl Config {
             poison_mask |= Bits::single(cell.index());
         }
         let board = Bits::rect(0, 0, rows, cols);
-        // An anchor covers a poison cell iff it lies up to eat-1 rows above and eat-1 columns
-        // left of it. Shifting towards bit 0 may wrap a poison cell in column 0 onto the right
-        // end of the row above; keeping only cells where a whole rectangle fits drops those.
-        let mut poison_zone = Bits::EMPTY;
-        for i in 0..eat_rows as u32 {
-            for j in 0..eat_cols as u32 {
-                poison_zone |= poison_mask.shr(i * super::bits::STRIDE + j);
+        let (bite, poison_zone) = match setup.variant {
+            Variant::JChomp => {
+                let bite = if (fit_rows, fit_cols) == (1, 1) {
+                    Bite::Cell
+                } else {
+                    Bite::Rect
+                };
+                (
+                    bite,
+                    rect_poison_zone(poison_mask, rows, cols, fit_rows, fit_cols),
+                )
             }
-        }
+            // A classic selection eats poison iff it lies at or above and at or left of a
+            // poison cell: every poison cell is uneaten while the game goes on.
+            Variant::Classic => (
+                Bite::Corner,
+                poison
+                    .iter()
+                    .take(setup.poison.len())
+                    .fold(Bits::EMPTY, |z, p| {
+                        z | Bits::rect(0, 0, p.row + 1, p.col + 1)
+                    }),
+            ),
+        };
         Ok(Config {
             rows,
             cols,
             players,
-            eat_rows,
-            eat_cols,
+            variant: setup.variant,
+            bite,
+            fit_rows,
+            fit_cols,
             poison,
             poison_len: setup.poison.len() as u8,
             board,
             poison_mask,
-            poison_zone: poison_zone & Bits::rect(0, 0, rows - eat_rows + 1, cols - eat_cols + 1),
-            eat_pattern: Bits::rect_pattern(eat_rows, eat_cols),
-            overlap_pattern: Bits::rect_pattern(2 * eat_rows - 1, 2 * eat_cols - 1),
+            poison_zone,
+            eat_pattern: Bits::rect_pattern(fit_rows, fit_cols),
+            overlap_pattern: Bits::rect_pattern(2 * fit_rows - 1, 2 * fit_cols - 1),
         })
     }
 
@@ -266,9 +377,27 @@ impl Config {
     pub const fn players(&self) -> u8 {
         self.players
     }
-    /// Eat size as (rows, cols).
-    pub const fn eat(&self) -> (u8, u8) {
-        (self.eat_rows, self.eat_cols)
+    /// The game played.
+    pub const fn variant(&self) -> Variant {
+        self.variant
+    }
+    /// Eat size as (rows, cols) in JChomp; `None` in classic Chomp, which has none.
+    pub const fn eat(&self) -> Option<(u8, u8)> {
+        match self.variant {
+            Variant::JChomp => Some((self.fit_rows, self.fit_cols)),
+            Variant::Classic => None,
+        }
+    }
+    /// The block anchored at a selection whose cells must all lie on the board and be uneaten
+    /// for it to be valid, as (rows, cols): the eat size in JChomp, 1×1 (the selected cell
+    /// alone) in classic Chomp.
+    pub const fn fit(&self) -> (u8, u8) {
+        (self.fit_rows, self.fit_cols)
+    }
+    /// How a selection eats (the branch of the move maker).
+    #[inline]
+    pub(crate) const fn bite(&self) -> Bite {
+        self.bite
     }
     /// The poison cells, in the order they were given.
     pub fn poison(&self) -> &[Cell] {
@@ -282,31 +411,48 @@ impl Config {
     pub const fn poison_mask(&self) -> Bits {
         self.poison_mask
     }
-    /// The in-range anchors (top-left cells) whose rectangle holds at least one poison cell.
+    /// The in-range selections (top-left cells) whose eaten cells hold at least one poison
+    /// cell while every poison cell is uneaten: in JChomp the anchors whose rectangle holds
+    /// poison, in classic Chomp the cells at or above and at or left of a poison cell.
     pub const fn poison_zone(&self) -> Bits {
         self.poison_zone
     }
-    /// The rectangle eaten by the selection anchored at `cell`, which must be a valid anchor.
+    /// The rectangle eaten by the JChomp selection anchored at `cell`, which must be a valid
+    /// anchor.
     #[inline]
     pub(crate) fn eaten_by(&self, cell: Cell) -> Bits {
         Bits::placed(self.eat_pattern, cell.index() as i32)
     }
 
-    /// The anchors of every selection whose rectangle overlaps the one anchored at `cell` (a
-    /// valid anchor), possibly with extra cells in columns where no selection can be anchored.
+    /// The anchors of every JChomp selection whose rectangle overlaps the one anchored at
+    /// `cell` (a valid anchor), possibly with extra cells in columns where no selection can be
+    /// anchored.
     #[inline]
     pub(crate) fn overlapping(&self, cell: Cell) -> Bits {
-        let back = (self.eat_rows as u32 - 1) * super::bits::STRIDE + (self.eat_cols as u32 - 1);
+        let back = (self.fit_rows as u32 - 1) * super::bits::STRIDE + (self.fit_cols as u32 - 1);
         // Cells left of column 0 wrap onto columns 14 and 15 of the row above: column 15 is
         // never on a board, and column 14 anchors a selection only when the eat width is 1,
         // which reaches no column to the left.
         Bits::placed(self.overlap_pattern, cell.index() as i32 - back as i32)
     }
 
-    /// The rectangle that a selection anchored at `cell` eats (clipped to the board).
+    /// The cells that a selection at `cell` eats on a whole board (eaten ones included),
+    /// clipped to the board: the eat rectangle anchored there in JChomp; in classic Chomp the
+    /// rectangle from `cell` to the bottom-right corner.
     #[inline]
     pub fn rect(&self, cell: Cell) -> Bits {
-        Bits::rect(cell.row, cell.col, self.eat_rows, self.eat_cols) & self.board
+        let cells = match self.variant {
+            Variant::JChomp => Bits::rect(cell.row, cell.col, self.fit_rows, self.fit_cols),
+            Variant::Classic => Bits::below_right(cell.row, cell.col),
+        };
+        cells & self.board
+    }
+
+    /// The valid selections on a set of uneaten cells (`uneaten` must hold no cell off the
+    /// board): the anchors of every uneaten [`Config::fit`] block.
+    #[inline]
+    pub fn selections_in(&self, uneaten: Bits) -> Bits {
+        anchors(uneaten, self.fit_rows, self.fit_cols)
     }
 
     /// The setup this configuration was made from.
@@ -315,7 +461,8 @@ impl Config {
             rows: self.rows as i64,
             cols: self.cols as i64,
             players: self.players as i64,
-            eat: [self.eat_rows as i64, self.eat_cols as i64],
+            variant: self.variant,
+            eat: self.eat().map(|(er, ec)| [i64::from(er), i64::from(ec)]),
             poison: self
                 .poison()
                 .iter()
@@ -338,7 +485,7 @@ mod tests {
         let c = Config::new(&setup()).unwrap();
         assert_eq!(
             (c.rows(), c.cols(), c.players(), c.eat()),
-            (6, 7, 2, (1, 2))
+            (6, 7, 2, Some((1, 2)))
         );
         assert_eq!(c.poison(), &[Cell::new(0, 0)]);
         assert_eq!(c.board().count(), 42);
@@ -372,14 +519,14 @@ mod tests {
             ),
             (
                 Setup {
-                    eat: [0, 1],
+                    eat: Some([0, 1]),
                     ..setup()
                 },
                 "eat[0] must be 1–3, got 0",
             ),
             (
                 Setup {
-                    eat: [1, 4],
+                    eat: Some([1, 4]),
                     ..setup()
                 },
                 "eat[1] must be 1–3, got 4",
@@ -423,6 +570,68 @@ mod tests {
         for (s, msg) in cases {
             assert_eq!(Config::new(&s).unwrap_err().to_string(), msg);
         }
+    }
+
+    #[test]
+    fn the_eat_size_is_required_in_jchomp_and_refused_in_classic() {
+        let missing = Setup {
+            eat: None,
+            ..setup()
+        };
+        let err = Config::new(&missing).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "JChomp needs an eat size: eat must be 1–3 rows by 1–3 columns, such as [1,2]"
+        );
+        assert_eq!(err.field(), Field::Eat);
+        let classic = Setup {
+            variant: Variant::Classic,
+            ..setup()
+        };
+        let err = Config::new(&classic).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "classic Chomp has no eat size; leave out eat"
+        );
+        assert_eq!((err.field(), err.field().name()), (Field::Eat, "eat"));
+        // Rows, columns and players are checked first, poison after, as in JChomp.
+        assert_eq!(
+            Config::new(&Setup {
+                rows: 3,
+                ..classic.clone()
+            })
+            .unwrap_err()
+            .to_string(),
+            "rows must be 4–15, got 3"
+        );
+        let classic = Setup {
+            eat: None,
+            ..classic
+        };
+        let c = Config::new(&classic).unwrap();
+        assert_eq!(
+            (c.variant(), c.eat(), c.fit()),
+            (Variant::Classic, None, (1, 1))
+        );
+        assert_eq!(c.to_setup(), classic);
+        assert_eq!(
+            Config::new(&Setup {
+                poison: vec![],
+                ..classic
+            })
+            .unwrap_err()
+            .to_string(),
+            "poison must list 1–4 cells, got 0"
+        );
+    }
+
+    #[test]
+    fn classic_poison_zone_is_every_cell_above_and_left_of_poison() {
+        let c: Config = "5x5 variant classic poison 2,0 poison 1,3".parse().unwrap();
+        let zone = Bits::rect(0, 0, 3, 1) | Bits::rect(0, 0, 2, 4);
+        assert_eq!(c.poison_zone(), zone);
+        assert_eq!(c.rect(Cell::new(1, 2)), Bits::rect(1, 2, 4, 3));
+        assert_eq!(c.selections_in(c.board()), c.board());
     }
 
     #[test]

@@ -1,9 +1,12 @@
 //! The JChomp rules, pure: no I/O, no serialisation, no runtime. Everything else builds on them.
 //!
-//! A [`Setup`] (unvalidated, any numbers) becomes a [`Config`] only through [`Config::new`].
+//! A [`Setup`] (unvalidated, any numbers) becomes a [`Config`] only through [`Config::new`]; a
+//! configuration plays JChomp (rectangles of an eat size) or classic Chomp (a cell and
+//! everything below and right of it), its [`Variant`].
 //! A [`Position`] is `Copy`: the uneaten cells as a 256-bit [`Bits`] board, the valid
 //! selections (computed bit-parallel on every move) and the [`Status`]. A board is also written
-//! on one line (`"6x7 eat 1x2 poison 0,0"`): see [`notation`].
+//! on one line (`"6x7 eat 1x2 poison 0,0"`, `"6x7 variant classic poison 0,0"`): see
+//! [`notation`].
 
 mod bits;
 mod config;
@@ -15,6 +18,7 @@ mod position;
 pub use bits::{Bits, BitsIter};
 pub use config::{
     BOARD_SIZE, Cell, Config, ConfigError, EAT_SIZE, Field, MAX_POISON, PLAYERS, Seat, Setup,
+    Variant,
 };
 pub use game::{Game, Move};
 pub use notation::NotationError;

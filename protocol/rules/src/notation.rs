@@ -1,17 +1,28 @@
 //! Board notation, one line a board: `"6x7 eat 1x2 poison 0,0"`, parsed into a [`Setup`] or a
-//! [`Config`] and printed back from a [`Config`]; and the token parsers (`AxB`, `R,C`) behind it
-//! that every command-line flag shares.
+//! [`Config`] and printed back from a [`Config`]; and the token parsers (`AxB`, `R,C`, a
+//! variant) behind it that every command-line flag shares.
 //!
-//! Grammar: `ROWSxCOLS`, then in any order `eat RxC`, `poison R,C` (repeatable) and `players N`.
-//! `×` stands for `x`, case does not matter. Defaults: eat 1x1, poison 0,0 when none is given,
-//! two players.
+//! Grammar: `ROWSxCOLS`, then in any order `variant jchomp|classic`, `eat RxC`, `poison R,C`
+//! (repeatable) and `players N`. `×` stands for `x`, case does not matter. Defaults: JChomp,
+//! eat 1x1 (JChomp only: classic Chomp has no eat size), poison 0,0 when none is given, two
+//! players. A classic board reads `"6x7 variant classic poison 0,0"`.
 
-use crate::config::{Config, ConfigError, Setup};
+use crate::config::{Config, ConfigError, Setup, Variant};
 use std::fmt;
 use std::str::FromStr;
 
 /// An example board, as the error messages show it.
 const EXAMPLE: &str = "6x7 eat 1x2 poison 0,0";
+/// An example classic board, as the error messages about a variant show it.
+const CLASSIC_EXAMPLE: &str = "6x7 variant classic poison 0,0";
+
+/// An example of the setting `key` with its value, for [`NotationError::Missing`].
+fn example(key: &str) -> String {
+    match key {
+        "variant" => CLASSIC_EXAMPLE.to_string(),
+        _ => format!("{EXAMPLE} players 3"),
+    }
+}
 
 /// Why a text is not a board.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -28,13 +39,19 @@ pub enum NotationError {
     /// A value is not a whole number.
     #[error("expected a number of players, e.g. 3, got {0:?}")]
     Players(String),
+    /// A value names no variant.
+    #[error("expected a variant, jchomp or classic, as in \"{CLASSIC_EXAMPLE}\", got {0:?}")]
+    Variant(String),
+    /// A variant's name where a setting should be.
+    #[error("{0:?} names a variant: write \"variant {0}\", as in \"{CLASSIC_EXAMPLE}\"")]
+    BareVariant(String),
     /// A word that names no setting.
     #[error("unknown word {0:?} in a board: after the size come eat RxC, poison R,C and players N")]
     Unknown(String),
     /// A setting with nothing after it.
-    #[error("{0} needs a value, as in \"{EXAMPLE} players 3\"")]
+    #[error("{0} needs a value, as in \"{example}\"", example = example(.0))]
     Missing(&'static str),
-    /// `eat` or `players` given twice.
+    /// `eat`, `players` or `variant` given twice.
     #[error("{0} is given twice; only poison may be repeated")]
     Repeated(&'static str),
     /// The board reads well but breaks a rule (for a [`Config`]).
@@ -58,6 +75,20 @@ pub fn parse_cell(s: &str) -> Result<(i64, i64), NotationError> {
     parse_two(s, ',').ok_or_else(|| NotationError::Cell(s.to_string()))
 }
 
+/// Parses a variant's name, `jchomp` or `classic` (case does not matter).
+pub fn parse_variant(s: &str) -> Result<Variant, NotationError> {
+    Variant::from_name(s.trim()).ok_or_else(|| NotationError::Variant(s.to_string()))
+}
+
+impl FromStr for Variant {
+    type Err = NotationError;
+
+    /// Reads `jchomp` or `classic`.
+    fn from_str(s: &str) -> Result<Variant, NotationError> {
+        parse_variant(s)
+    }
+}
+
 impl FromStr for Setup {
     type Err = NotationError;
 
@@ -70,12 +101,17 @@ impl FromStr for Setup {
             .ok_or_else(|| NotationError::Board(s.trim().to_string()))?;
         let mut eat = None;
         let mut players = None;
+        let mut variant = None;
         let mut poison = Vec::new();
         while let Some(word) = words.next() {
             let key = match word.to_ascii_lowercase().as_str() {
                 "eat" => "eat",
                 "poison" => "poison",
                 "players" => "players",
+                "variant" => "variant",
+                _ if Variant::from_name(word).is_some() => {
+                    return Err(NotationError::BareVariant(word.to_ascii_lowercase()));
+                }
                 _ => return Err(NotationError::Unknown(word.to_string())),
             };
             let value = words.next().ok_or(NotationError::Missing(key))?;
@@ -87,10 +123,19 @@ impl FromStr for Setup {
                     let n = value.parse::<i64>();
                     players = Some(n.map_err(|_| NotationError::Players(value.to_string()))?);
                 }
+                "variant" if variant.is_some() => return Err(NotationError::Repeated(key)),
+                "variant" => variant = Some(parse_variant(value)?),
                 _ => poison.push(parse_cell(value)?),
             }
         }
-        let (eat_rows, eat_cols) = eat.unwrap_or((1, 1));
+        let variant = variant.unwrap_or_default();
+        // JChomp eats 1x1 unless told; classic has no eat size (one given is kept, for
+        // `Config::new` to refuse in words).
+        let eat = match (variant, eat) {
+            (_, Some((eat_rows, eat_cols))) => Some([eat_rows, eat_cols]),
+            (Variant::JChomp, None) => Some([1, 1]),
+            (Variant::Classic, None) => None,
+        };
         if poison.is_empty() {
             poison.push((0, 0));
         }
@@ -98,7 +143,8 @@ impl FromStr for Setup {
             rows,
             cols,
             players: players.unwrap_or(2),
-            eat: [eat_rows, eat_cols],
+            variant,
+            eat,
             poison: poison.into_iter().map(|(r, c)| [r, c]).collect(),
         })
     }
@@ -114,16 +160,14 @@ impl FromStr for Config {
 }
 
 impl fmt::Display for Config {
-    /// The board in the notation: size, eat, every poison cell, and the players unless two;
-    /// parsing it gives the same configuration.
+    /// The board in the notation: size, eat (JChomp) or `variant classic`, every poison cell,
+    /// and the players unless two; parsing it gives the same configuration.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (eat_rows, eat_cols) = self.eat();
-        write!(
-            f,
-            "{}x{} eat {eat_rows}x{eat_cols}",
-            self.rows(),
-            self.cols()
-        )?;
+        write!(f, "{}x{}", self.rows(), self.cols())?;
+        match self.eat() {
+            Some((eat_rows, eat_cols)) => write!(f, " eat {eat_rows}x{eat_cols}")?,
+            None => write!(f, " variant {}", self.variant())?,
+        }
         for cell in self.poison() {
             write!(f, " poison {cell}")?;
         }
@@ -147,7 +191,8 @@ mod tests {
                 rows: 6,
                 cols: 7,
                 players: 2,
-                eat: [1, 2],
+                variant: Variant::JChomp,
+                eat: Some([1, 2]),
                 poison: vec![[0, 0]],
             }
         );
@@ -156,7 +201,10 @@ mod tests {
             .unwrap();
         assert_eq!((s.players, s.poison), (3, vec![[0, 0], [4, 5]]));
         let s: Setup = "4x5".parse().unwrap();
-        assert_eq!((s.eat, s.players, s.poison), ([1, 1], 2, vec![[0, 0]]));
+        assert_eq!(
+            (s.eat, s.players, s.poison),
+            (Some([1, 1]), 2, vec![[0, 0]])
+        );
     }
 
     #[test]
@@ -249,6 +297,76 @@ mod tests {
         );
         // The setup itself is read as written.
         assert_eq!("3x7".parse::<Setup>().map(|s| s.rows), Ok(3));
+    }
+
+    #[test]
+    fn classic_boards_read_and_print_without_an_eat_size() {
+        let s: Setup = "6x7 variant classic poison 0,0".parse().unwrap();
+        assert_eq!(
+            s,
+            Setup {
+                rows: 6,
+                cols: 7,
+                players: 2,
+                variant: Variant::Classic,
+                eat: None,
+                poison: vec![[0, 0]],
+            }
+        );
+        for text in [
+            "6x7 variant classic poison 0,0",
+            "15x4 variant classic poison 14,3 poison 0,0 players 4",
+        ] {
+            let config: Config = text.parse().unwrap();
+            assert_eq!(config.variant(), Variant::Classic);
+            assert_eq!(config.eat(), None);
+            assert_eq!(config.to_string(), text);
+            assert_eq!(config.to_string().parse::<Config>(), Ok(config));
+        }
+        let short: Config = "5x5 VARIANT Classic".parse().unwrap();
+        assert_eq!(short.to_string(), "5x5 variant classic poison 0,0");
+        // JChomp named outright prints as it always has.
+        let named: Config = "6x7 variant jchomp eat 1x2 poison 0,0".parse().unwrap();
+        assert_eq!(named.to_string(), "6x7 eat 1x2 poison 0,0");
+        assert_eq!(named, "6x7 eat 1x2 poison 0,0".parse::<Config>().unwrap());
+    }
+
+    #[test]
+    fn variant_errors_say_what_was_expected() {
+        let cases = [
+            (
+                "6x7 variant",
+                "variant needs a value, as in \"6x7 variant classic poison 0,0\"",
+            ),
+            (
+                "6x7 variant misere",
+                "expected a variant, jchomp or classic, as in \"6x7 variant classic poison 0,0\", got \"misere\"",
+            ),
+            (
+                "6x7 Classic",
+                "\"classic\" names a variant: write \"variant classic\", as in \"6x7 variant classic poison 0,0\"",
+            ),
+            (
+                "6x7 variant classic variant jchomp",
+                "variant is given twice; only poison may be repeated",
+            ),
+        ];
+        for (text, message) in cases {
+            let err = text.parse::<Setup>().unwrap_err();
+            assert_eq!(err.to_string(), message, "{text:?}");
+        }
+        // An eat size reads, but a classic configuration refuses it in words.
+        let s: Setup = "6x7 variant classic eat 1x2".parse().unwrap();
+        assert_eq!(s.eat, Some([1, 2]));
+        assert_eq!(
+            "6x7 eat 1x2 variant classic"
+                .parse::<Config>()
+                .unwrap_err()
+                .to_string(),
+            "classic Chomp has no eat size; leave out eat"
+        );
+        assert_eq!(parse_variant(" classic"), Ok(Variant::Classic));
+        assert_eq!("JCHOMP".parse::<Variant>(), Ok(Variant::JChomp));
     }
 
     #[test]

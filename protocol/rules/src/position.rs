@@ -1,7 +1,7 @@
 //! [`Position`]: the uneaten cells and whose turn it is, with move checking and making.
 
 use super::bits::{Bits, STRIDE};
-use super::config::{Cell, Config, Seat};
+use super::config::{Bite, Cell, Config, Seat};
 use std::fmt;
 
 /// How a game ended.
@@ -12,7 +12,8 @@ pub enum GameResult {
         /// The seat that ate poison.
         loser: Seat,
     },
-    /// No valid selection was left.
+    /// No valid selection was left (never in classic Chomp: while a poison cell is uneaten,
+    /// it is itself a valid selection).
     Tie,
     /// `loser` let its move timer run out (decided by the server, not the rules).
     Timeout {
@@ -50,10 +51,10 @@ pub enum Status {
 /// Why a selection was refused. A refused selection changes nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum Rejection {
-    /// Part of the rectangle lies outside the board.
+    /// Part of the rectangle (in classic Chomp: the selected cell) lies outside the board.
     #[error("the selection reaches outside the board")]
     OutOfRange,
-    /// Part of the rectangle is already eaten.
+    /// Part of the rectangle (in classic Chomp: the selected cell) is already eaten.
     #[error("part of the selection is already eaten")]
     AlreadyEaten,
     /// The game is over.
@@ -102,8 +103,7 @@ impl Position {
     /// The starting position of a game: nothing eaten, seat 0 to move.
     pub fn start(config: &Config) -> Position {
         let uneaten = config.board();
-        let (er, ec) = config.eat();
-        let selections = anchors(uneaten, er, ec);
+        let selections = config.selections_in(uneaten);
         // Every board is at least 4×4 and every eat size at most 3×3, so a start always has moves.
         Position {
             uneaten,
@@ -117,9 +117,8 @@ impl Position {
     /// and `Poisoned` (blaming the seat before `to_move`) when a poison cell is eaten.
     pub fn from_uneaten(config: &Config, uneaten: Bits, to_move: Seat) -> Position {
         let uneaten = uneaten & config.board();
-        let (er, ec) = config.eat();
         let to_move = to_move % config.players();
-        let selections = anchors(uneaten, er, ec);
+        let selections = config.selections_in(uneaten);
         let status = if config.poison_mask().without(uneaten) != Bits::EMPTY {
             let loser = (to_move + config.players() - 1) % config.players();
             Status::Over(GameResult::Poisoned { loser })
@@ -187,12 +186,13 @@ impl Position {
     }
 
     /// Checks a selection anchored at (row, col) without making it: out of range first, then
-    /// already eaten. A rectangle holding poison is a valid selection (its eater loses).
+    /// already eaten. A rectangle holding poison is a valid selection (its eater loses). In
+    /// classic Chomp the block checked is the selected cell alone.
     pub fn check(&self, config: &Config, row: i64, col: i64) -> Result<Cell, Rejection> {
         if self.to_move().is_none() {
             return Err(Rejection::GameOver);
         }
-        let (er, ec) = config.eat();
+        let (er, ec) = config.fit();
         // Compared without adding, so that no i64 a client sends can overflow.
         if row < 0
             || col < 0
@@ -217,7 +217,7 @@ impl Position {
     }
 
     /// Makes a selection already known to be valid (an anchor from [`Position::selections`]).
-    /// The mover loses if the rectangle holds poison; otherwise the game ties if no valid
+    /// The mover loses if the cells it eats hold poison; otherwise the game ties if no valid
     /// selection is left, and passes to the next seat if one is.
     #[inline]
     pub fn play(&mut self, config: &Config, cell: Cell) {
@@ -230,15 +230,25 @@ impl Position {
         };
         let index = cell.index();
         let poisoned = config.poison_zone().contains(index);
-        if config.eat() == (1, 1) {
-            // One cell eaten; with a 1×1 eat size every uneaten cell is a selection.
-            self.uneaten = self.uneaten.without(Bits::single(index));
-            self.selections = self.uneaten;
-        } else {
-            self.uneaten = self.uneaten.without(config.eaten_by(cell));
-            // Eating only ever removes selections: exactly those whose rectangle overlaps the
-            // eaten one, anchored up to eat-1 rows above and eat-1 columns left of its cells.
-            self.selections = self.selections.without(config.overlapping(cell));
+        match config.bite() {
+            Bite::Cell => {
+                // One cell eaten; with a 1×1 eat size every uneaten cell is a selection.
+                self.uneaten = self.uneaten.without(Bits::single(index));
+                self.selections = self.uneaten;
+            }
+            Bite::Rect => {
+                self.uneaten = self.uneaten.without(config.eaten_by(cell));
+                // Eating only ever removes selections: exactly those whose rectangle overlaps
+                // the eaten one, anchored up to eat-1 rows above and eat-1 columns left of its
+                // cells.
+                self.selections = self.selections.without(config.overlapping(cell));
+            }
+            Bite::Corner => {
+                // Classic: the cell and everything below and right of it; every uneaten cell
+                // is a selection.
+                self.uneaten = self.uneaten.without(Bits::below_right(cell.row, cell.col));
+                self.selections = self.uneaten;
+            }
         }
         if poisoned {
             self.selections = Bits::EMPTY;

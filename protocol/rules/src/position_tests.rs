@@ -191,3 +191,121 @@ fn render_marks_poison_eaten_and_uneaten() {
     p.select(&c, 3, 3).unwrap();
     assert_eq!(p.render(&c), "P####\n#####\n#####\n###..\n");
 }
+
+#[test]
+fn classic_starts_with_every_cell_selectable() {
+    let c = config("6x7 variant classic poison 0,0 poison 2,3");
+    let p = Position::start(&c);
+    assert_eq!(p.selections(), c.board());
+    // Unsafe: every cell at or above and at or left of a poison cell.
+    assert_eq!(
+        p.safe_selections(&c),
+        c.board().without(Bits::rect(0, 0, 3, 4))
+    );
+}
+
+#[test]
+fn classic_eats_the_cell_and_everything_below_and_right() {
+    let c = config("5x6 variant classic poison 0,0");
+    let mut p = Position::start(&c);
+    assert_eq!(p.select(&c, 2, 3), Ok(Status::ToMove(1)));
+    assert_eq!(p.render(&c), "P#####\n######\n###...\n###...\n###...\n");
+    // Cells already eaten inside the corner are simply eaten again.
+    assert_eq!(p.select(&c, 1, 4), Ok(Status::ToMove(0)));
+    assert_eq!(p.render(&c), "P#####\n####..\n###...\n###...\n###...\n");
+    assert_eq!(p.selections(), p.uneaten());
+    assert_eq!(
+        p.select(&c, 0, 0),
+        Ok(Status::Over(GameResult::Poisoned { loser: 0 }))
+    );
+    assert_eq!(p.uneaten(), Bits::EMPTY);
+}
+
+#[test]
+fn classic_checks_out_of_range_then_already_eaten_then_poison() {
+    let c = config("5x6 variant classic poison 3,3 players 3");
+    let mut p = Position::start(&c);
+    for (r, col) in [
+        (-1, 0),
+        (0, -1),
+        (5, 0),
+        (0, 6),
+        (i64::MAX, 0),
+        (0, i64::MIN),
+    ] {
+        assert_eq!(
+            p.check(&c, r, col),
+            Err(Rejection::OutOfRange),
+            "({r},{col})"
+        );
+    }
+    // The last row and column are in range: a classic selection is one cell.
+    assert_eq!(p.check(&c, 4, 5), Ok(Cell::new(4, 5)));
+    p.select(&c, 4, 0).unwrap();
+    let before = p;
+    // Out of range beats already eaten: (5,0) is off the board below eaten cells.
+    assert_eq!(p.select(&c, 5, 0), Err(Rejection::OutOfRange));
+    // Already eaten beats poison: (4,3) would reach nothing, but is eaten.
+    assert_eq!(p.select(&c, 4, 3), Err(Rejection::AlreadyEaten));
+    assert_eq!(p, before);
+    assert_eq!(p.to_move(), Some(1));
+    // A selection up and left of the poison eats it: the mover loses.
+    assert_eq!(
+        p.select(&c, 1, 2),
+        Ok(Status::Over(GameResult::Poisoned { loser: 1 }))
+    );
+    assert!(p.eaten(&c).contains(Bits::index(3, 3)));
+    assert_eq!(p.select(&c, 0, 0), Err(Rejection::GameOver));
+}
+
+#[test]
+fn classic_games_never_tie() {
+    // While a poison cell is uneaten the board is not empty and every uneaten cell is a valid
+    // selection; the game ends exactly when a poison cell is eaten.
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    for game in 0..2000 {
+        let (rows, cols) = (4 + next(12), 4 + next(12));
+        let players = 2 + next(3);
+        let mut notation = format!("{rows}x{cols} variant classic players {players}");
+        for _ in 0..1 + next(4) {
+            notation += &format!(" poison {},{}", next(rows), next(cols));
+        }
+        let Ok(c) = notation.parse::<Config>() else {
+            continue; // a repeated poison cell
+        };
+        let mut p = Position::start(&c);
+        let mut plies = 0;
+        while p.to_move().is_some() {
+            assert_eq!(p.selections(), p.uneaten(), "{notation}");
+            assert!(c.poison_mask().without(p.uneaten()).is_empty());
+            let cells: Vec<u32> = p.selections().iter().collect();
+            let pick = cells[next(cells.len() as u64) as usize];
+            p.play(&c, Cell::from_index(pick));
+            plies += 1;
+        }
+        assert!(
+            matches!(p.result(), Some(GameResult::Poisoned { .. })),
+            "game {game} on {notation} ended {:?} after {plies} plies",
+            p.result()
+        );
+        assert!(c.poison_mask().intersects(p.eaten(&c)));
+    }
+}
+
+#[test]
+fn classic_from_uneaten_is_never_a_tie_while_poison_is_left() {
+    let c = config("4x4 variant classic poison 3,3");
+    let lone = Bits::single(Bits::index(3, 3));
+    let p = Position::from_uneaten(&c, lone, 1);
+    assert_eq!((p.to_move(), p.selections()), (Some(1), lone));
+    assert_eq!(
+        Position::from_uneaten(&c, Bits::EMPTY, 1).result(),
+        Some(GameResult::Poisoned { loser: 0 })
+    );
+}

@@ -1,27 +1,44 @@
-//! The fast bitboard engine against the brute-force model: random games with random (often
-//! invalid) selections must get the same answer at every step, and perft must agree.
+//! The fast bitboard engine against the brute-force model, JChomp and classic Chomp: random games
+//! with random (often invalid) selections must get the same answer at every step, and perft must
+//! agree.
 
 use jchomp_testkit::{board, model};
 
-use jchomp_rules::{Bits, Cell, Config, Game, GameResult, Setup, perft};
+use jchomp_rules::{Bits, Cell, Config, Game, GameResult, Setup, Variant, perft};
 use model::{Model, Outcome};
 use proptest::prelude::*;
 
-/// A random valid configuration: sizes, players, eat size and 1–4 distinct poison cells.
+/// A random valid configuration: sizes, players, the variant (classic one time in three), the
+/// eat size (JChomp) and 1–4 distinct poison cells.
 fn any_setup() -> impl Strategy<Value = Setup> {
-    (4i64..=15, 4i64..=15, 2i64..=4, 1i64..=3, 1i64..=3).prop_flat_map(
-        |(rows, cols, players, e1, e2)| {
+    (4i64..=15, 4i64..=15, 2i64..=4, 1i64..=3, 1i64..=3, 0..3).prop_flat_map(
+        |(rows, cols, players, e1, e2, kind)| {
+            let variant = if kind == 0 {
+                Variant::Classic
+            } else {
+                Variant::JChomp
+            };
             proptest::collection::btree_set((0..rows, 0..cols), 1..=4).prop_map(move |poison| {
                 Setup {
                     rows,
                     cols,
                     players,
-                    eat: [e1, e2],
+                    variant,
+                    eat: variant.is_jchomp().then_some([e1, e2]),
                     poison: poison.into_iter().map(|(r, c)| [r, c]).collect(),
                 }
             })
         },
     )
+}
+
+/// A random valid classic Chomp configuration.
+fn classic_setup() -> impl Strategy<Value = Setup> {
+    any_setup().prop_map(|s| Setup {
+        variant: Variant::Classic,
+        eat: None,
+        ..s
+    })
 }
 
 fn engine_valid(game: &Game) -> Vec<(i64, i64)> {
@@ -84,6 +101,25 @@ proptest! {
         }
     }
 
+    /// Classic games on their own: every step agrees with the model, and no game ends in a tie.
+    #[test]
+    fn classic_matches_model_and_never_ties(
+        setup in classic_setup(),
+        picks in proptest::collection::vec((any::<bool>(), any::<u16>(), -3i64..18, -3i64..18), 1..120),
+    ) {
+        let config = Config::new(&setup).expect("generated setups are valid");
+        let mut game = Game::new(config);
+        let mut model = Model::start(&config);
+        for (pick_valid, k, r, c) in picks {
+            let valid = model.valid();
+            let (r, c) = if pick_valid && !valid.is_empty() { valid[k as usize % valid.len()] } else { (r, c) };
+            let engine = game.select(r, c).map(|_| ()).map_err(|e| e.code());
+            prop_assert_eq!(engine, model.select(r, c), "selection ({}, {})", r, c);
+            same_state(&game, &model)?;
+            prop_assert_ne!(game.result(), Some(GameResult::Tie));
+        }
+    }
+
     /// Safe selections are exactly the valid ones whose rectangle holds no poison.
     #[test]
     fn safe_selections_avoid_exactly_the_poison(setup in any_setup(), moves in proptest::collection::vec(any::<u16>(), 0..20)) {
@@ -115,6 +151,14 @@ fn perft_agrees_with_the_model() {
         ("4x7 eat 2x3 poison 1,1 poison 3,6 poison 0,0 poison 2,4", 5),
         ("15x15 eat 3x3 poison 7,7", 2),
         ("7x9 eat 1x3 poison 0,0", 3),
+        ("4x4 variant classic poison 0,0", 4),
+        ("4x5 variant classic poison 3,4 poison 0,2 players 3", 4),
+        (
+            "5x4 variant classic poison 2,1 poison 4,0 poison 0,3 poison 1,1 players 4",
+            4,
+        ),
+        ("6x6 variant classic poison 5,5", 3),
+        ("15x15 variant classic poison 7,7", 2),
     ];
     for (notation, depth) in cases {
         let config = board(notation);
@@ -142,5 +186,27 @@ fn perft_known_values() {
     assert_eq!(divide.len(), 16);
     assert_eq!(divide[0], (Cell::new(0, 0), 1));
     assert!(divide[1..].iter().all(|&(_, n)| n == 15));
+    assert_eq!(start.selections(), Bits::rect(0, 0, 4, 4));
+}
+
+/// Classic perft figures by hand: on a 4×4 board with poison at the corner every first
+/// selection but the poison leaves the poison and at least one other cell.
+#[test]
+fn classic_perft_known_values() {
+    let config = board("4x4 variant classic poison 0,0");
+    let start = jchomp_rules::Position::start(&config);
+    assert_eq!(perft(&config, &start, 1), 16);
+    // After selecting (r, c) the cells left are those with row < r or col < c.
+    let second: u64 = (0..4u64)
+        .flat_map(|r| (0..4u64).map(move |c| (r, c)))
+        .map(|(r, c)| {
+            if (r, c) == (0, 0) {
+                1
+            } else {
+                16 - (4 - r) * (4 - c)
+            }
+        })
+        .sum();
+    assert_eq!(perft(&config, &start, 2), second);
     assert_eq!(start.selections(), Bits::rect(0, 0, 4, 4));
 }

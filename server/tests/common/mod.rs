@@ -52,10 +52,32 @@ pub fn pick(game: &Game) -> Cell {
 /// the local rules; returns the final snapshot as seen by seat 0. Every client must have read
 /// up to the snapshot that started the game.
 pub async fn play_out(clients: &mut [Client], config: &Value, first_version: u64) -> Value {
+    play_out_with(clients, config, first_version, pick).await
+}
+
+/// A selection for the seat to move: the last one without poison (the lowest rightmost cell:
+/// long games), else the first one.
+pub fn pick_last(game: &Game) -> Cell {
+    let p = game.position();
+    let safe = p.safe_selections(game.config());
+    match safe.iter().last() {
+        Some(i) => Cell::from_index(i),
+        None => Cell::from_index(p.selections().iter().next().unwrap()),
+    }
+}
+
+/// [`play_out`] with the seats choosing their selections by `choose`; the final snapshot is
+/// also checked to list as eaten exactly the cells the local rules have eaten.
+pub async fn play_out_with(
+    clients: &mut [Client],
+    config: &Value,
+    first_version: u64,
+    choose: fn(&Game) -> Cell,
+) -> Value {
     let mut game = local_game(config);
     let mut version = first_version;
     while let Some(seat) = game.to_move() {
-        let cell = pick(&game);
+        let cell = choose(&game);
         clients[seat as usize]
             .send(json!({"type":"move","row":cell.row,"col":cell.col}))
             .await;
@@ -85,6 +107,14 @@ pub async fn play_out(clients: &mut [Client], config: &Value, first_version: u64
         assert_eq!(snap["result"], expected);
         assert_eq!(snap["version"], version);
         assert_eq!(snap["moves"].as_array().unwrap().len(), game.moves().len());
+        let eaten: Vec<[u8; 2]> = game
+            .position()
+            .eaten(game.config())
+            .iter()
+            .map(Cell::from_index)
+            .map(|c| [c.row, c.col])
+            .collect();
+        assert_eq!(snap["eaten"], json!(eaten));
         last = snap;
     }
     last

@@ -11,10 +11,11 @@ use jchomp_rules::{Config, Position, Seat};
 /// Size of a heuristic score; proven results are far larger.
 pub const UNIT: i32 = 100;
 
-/// Estimated number of safe selections left before someone is stuck.
+/// Estimated number of safe selections left before someone is stuck (in classic Chomp, where a
+/// selection eats at least its own cell, the number of safe cells).
 #[inline]
 pub fn safe_moves_left(config: &Config, position: &Position) -> u32 {
-    let (er, ec) = config.eat();
+    let (er, ec) = config.fit();
     cover(config, position.safe_selections(config)).count() / (er as u32 * ec as u32)
 }
 

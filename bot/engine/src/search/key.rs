@@ -3,24 +3,30 @@
 //!
 //! An uneaten cell that no valid selection covers can never be eaten, so it cannot change the
 //! rest of the game. Hashing only the cells covered by some valid selection makes positions that
-//! differ in such dead cells share one table entry.
+//! differ in such dead cells share one table entry. In classic Chomp every uneaten cell is a
+//! selection, so the key cells are the uneaten cells themselves.
 
 pub use crate::rng::mix;
 use jchomp_rules::{Bits, Config, Seat};
 
 /// The cells covered by at least one selection anchored in `anchors`.
+///
+/// In classic Chomp a selection eats every uneaten cell below and right of it, all of them
+/// selections too: the cells eaten by a set of uneaten cells closed downwards and rightwards
+/// (the valid selections, the safe ones, a region) are the set itself, which is what this
+/// returns there.
 #[inline]
 pub fn cover(config: &Config, anchors: Bits) -> Bits {
     spread(config, anchors, Bits::shl)
 }
 
-/// `bits` spread over an eat-sized rectangle: each bit and the bits `step` moves it to by up to
-/// eat-width − 1 columns and eat-height − 1 rows (`Bits::shl` spreads down and right, from
-/// anchors to the cells they eat; `Bits::shr` up and left, from cells to the anchors that eat
-/// them).
+/// `bits` spread over the block a selection needs ([`Config::fit`]: the eat size in JChomp, one
+/// cell in classic Chomp): each bit and the bits `step` moves it to by up to block-width − 1
+/// columns and block-height − 1 rows (`Bits::shl` spreads down and right, from anchors to the
+/// cells they eat; `Bits::shr` up and left, from cells to the anchors that eat them).
 #[inline]
 pub fn spread(config: &Config, bits: Bits, step: impl Fn(Bits, u32) -> Bits) -> Bits {
-    let (er, ec) = config.eat();
+    let (er, ec) = config.fit();
     let mut row = bits;
     for j in 1..ec as u32 {
         row |= step(bits, j);
@@ -46,8 +52,10 @@ pub fn hash(bits: Bits) -> u64 {
 /// A value mixed into every key so that tables shared between configurations never confuse
 /// them (the board itself is implied by the cells, the rest is not).
 pub fn config_salt(config: &Config) -> u64 {
-    let (er, ec) = config.eat();
-    let shape = u64::from(er) | u64::from(ec) << 8 | u64::from(config.players()) << 16;
+    let (er, ec) = config.fit();
+    let classic = u64::from(!config.variant().is_jchomp());
+    let shape =
+        u64::from(er) | u64::from(ec) << 8 | u64::from(config.players()) << 16 | classic << 24;
     hash(config.poison_mask()) ^ shape.wrapping_mul(0xe703_7ed1_a0b4_28db)
 }
 
@@ -71,6 +79,17 @@ mod tests {
         assert_eq!(cover(&c, p.selections()), c.board());
         let one = Bits::single(Bits::index(1, 1));
         assert_eq!(cover(&c, one), Bits::rect(1, 1, 2, 3));
+    }
+
+    #[test]
+    fn classic_keys_are_the_uneaten_cells() {
+        let c = board("5x5 variant classic poison 0,0");
+        let mut p = Position::start(&c);
+        p.play(&c, jchomp_rules::Cell::new(2, 3));
+        assert_eq!(cover(&c, p.selections()), p.uneaten());
+        assert_eq!(cover(&c, p.safe_selections(&c)), p.safe_selections(&c));
+        let jchomp = board("5x5 poison 0,0");
+        assert_ne!(config_salt(&c), config_salt(&jchomp));
     }
 
     #[test]

@@ -8,11 +8,14 @@
 //! loss value of the whole position; the proof is in `docs/BOTS.md`. What is left to search is
 //! the regions holding poison plus one heap, which is far smaller than the board. Distances in
 //! plies are not kept by this reduction, so it answers win, tie or loss only.
+//!
+//! In classic Chomp a position is a single region (every selection's cells overlap those of the
+//! top-left cell, uneaten while anything is), so the solver is a memoised exact search there.
 
 use super::key::{config_salt, cover, hash, spread};
 use super::limits::Limits;
 use super::score::Outcome;
-use jchomp_rules::{Bits, Config, Position, anchors};
+use jchomp_rules::{Bits, Config, Position};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -46,9 +49,18 @@ fn touching(config: &Config, cells: Bits) -> Bits {
     spread(config, cells, Bits::shr)
 }
 
-/// Splits a set of valid anchors into regions, calling `f` with each region's anchors.
+/// Splits a set of valid anchors into regions, calling `f` with each region's anchors. In
+/// classic Chomp the whole set is one region.
 #[inline]
 pub fn split(config: &Config, mut anchors: Bits, mut f: impl FnMut(Bits)) {
+    if !config.variant().is_jchomp() {
+        // A classic selection eats everything below and right of it; the top-left uneaten cell
+        // (0, 0) eats every other, so all selections overlap it.
+        if !anchors.is_empty() {
+            f(anchors);
+        }
+        return;
+    }
     while let Some(first) = anchors.first() {
         let mut region = Bits::single(first);
         loop {
@@ -146,7 +158,6 @@ impl RegionSolver {
         if limits.tick() {
             return None;
         }
-        let (er, ec) = config.eat();
         let mut seen: [u64; 4] = [0; 4];
         for a in region.iter() {
             // Read the stop flag and the clock often: one region can take many moves.
@@ -156,7 +167,7 @@ impl RegionSolver {
             let rest = cells.without(config.rect(jchomp_rules::Cell::from_index(a)));
             let mut g = 0u8;
             let mut stopped = false;
-            split(config, anchors(rest, er, ec), |r| {
+            split(config, config.selections_in(rest), |r| {
                 if !stopped {
                     match self.grundy(config, r, limits) {
                         Some(x) => g ^= x,
@@ -259,9 +270,8 @@ impl RegionSolver {
 
     /// +1 win, 0 tie, −1 loss for the seat to move in a reduced position.
     fn value(&mut self, config: &Config, r: Reduced, limits: &mut Limits) -> Option<i8> {
-        let (er, ec) = config.eat();
         let zone = config.poison_zone();
-        let valid = anchors(r.poisoned, er, ec);
+        let valid = config.selections_in(r.poisoned);
         if !valid.intersects(zone) {
             return Some(0);
         }
@@ -296,7 +306,7 @@ impl RegionSolver {
                 let rest = r
                     .poisoned
                     .without(config.rect(jchomp_rules::Cell::from_index(a)));
-                let child = self.reduce(config, anchors(rest, er, ec), r.heap, limits)?;
+                let child = self.reduce(config, config.selections_in(rest), r.heap, limits)?;
                 let v = if child.poisoned.is_empty() && child.heap == 0 {
                     // Nothing left anywhere that can reach poison: a tie.
                     0
@@ -327,6 +337,7 @@ fn to_outcome(v: i8) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use jchomp_rules::anchors;
     use jchomp_testkit::board;
 
     #[test]

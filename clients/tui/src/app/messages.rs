@@ -145,6 +145,7 @@ mod tests {
 
     use crate::cli::CreateArgs;
     use jchomp_protocol::board_args::BoardArgs;
+    use jchomp_protocol::rules::Variant;
     use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
     use jchomp_protocol::wire::{ErrorCode, Moved, RejectReason};
     use std::time::Instant;
@@ -199,7 +200,8 @@ mod tests {
         let args = CreateArgs {
             board: BoardArgs {
                 size: (5, 6),
-                eat: (1, 2),
+                variant: Variant::JChomp,
+                eat: Some((1, 2)),
                 poison: vec![],
                 players: 3,
             },

@@ -14,7 +14,7 @@ use crate::outbox::{ConnId, Outgoing, Peer, PeerSignal, next_conn_id};
 use crate::settings::Settings;
 use crate::store::{Store, StoreHandle};
 use jchomp_protocol::json::ConfigJson;
-use jchomp_protocol::rules::{Config, Seat};
+use jchomp_protocol::rules::{Config, Seat, Variant};
 use jchomp_testkit::temp::TempDir;
 use serde_json::Value;
 use std::sync::Arc;
@@ -136,7 +136,8 @@ pub(super) fn config(rows: i64, cols: i64, players: i64) -> ConfigJson {
         rows,
         cols,
         players,
-        eat: [1, 1],
+        variant: Variant::JChomp,
+        eat: Some([1, 1]),
         poison: vec![[0, 0]],
         move_time_ms: None,
     }
