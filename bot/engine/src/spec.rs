@@ -1,10 +1,12 @@
 //! Bot specs: the one text syntax that names a bot everywhere (server `add_bot`, the bot client,
 //! tournaments, the command line), parsing it, printing it and building the [`Player`] it names.
 
+use crate::classic::{ClassicLibrary, PerfectPlayer};
 use crate::duration::{DurationError, parse_duration};
 use crate::player::{GreedyPlayer, Player, RandomPlayer};
 use crate::search::{Budget, SearchPlayer};
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Every valid form of a bot spec, as listed in error messages.
@@ -130,6 +132,19 @@ impl BotSpec {
             None if *self == BotSpec::Random => Box::new(RandomPlayer::new(seed)),
             None => Box::new(GreedyPlayer::new(seed)),
             Some(budget) => Box::new(SearchPlayer::new(budget, seed)),
+        }
+    }
+
+    /// A new player as [`BotSpec::build`] makes it, where the strongest level (`level:5`) plays
+    /// perfectly from `classic`'s database in the games it answers for (classic, two players,
+    /// poison at the top-left).
+    pub fn build_with(&self, seed: u64, classic: Option<Arc<ClassicLibrary>>) -> Box<dyn Player> {
+        let player = self.build(seed);
+        match classic {
+            Some(library) if *self == BotSpec::Level(MAX_LEVEL) => {
+                Box::new(PerfectPlayer::new(library, player))
+            }
+            _ => player,
         }
     }
 }

@@ -5,12 +5,14 @@
 mod build;
 mod db;
 mod library;
+mod oracle;
 mod rank;
 mod shape;
 
 pub use build::{Progress, build};
 pub use db::{ClassicDb, DbError, MoveValue, Solved, Value};
 pub use library::{Availability, ClassicLibrary, FILE_NAME};
+pub use oracle::{PerfectPlayer, answers_for, best_cell, shape_of};
 pub use rank::Ranker;
 pub use shape::{MAX_SIDE, Shape, ShapeError};
 
