@@ -8,6 +8,7 @@ use crate::metrics::Metrics;
 use crate::settings::Settings;
 use crate::shared::{Shared, ws_config};
 use crate::store::{Store, StoreHandle};
+use jchomp_engine::classic::ClassicLibrary;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -43,12 +44,16 @@ pub async fn run(
     });
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let (done_tx, mut done_rx) = mpsc::channel::<()>(1);
+    // Nothing is read or built yet: the first classic game that needs the database starts it.
+    let (rows, cols) = settings.classic_box;
+    let classic = ClassicLibrary::with_box(Some(settings.classic_db_path()), rows, cols);
     let ctx = Arc::new(Shared {
         ws_config: ws_config(&settings),
         bot_slots: Arc::new(Semaphore::new(settings.bot_threads.clamp(1, 1024))),
         conn_slots: Arc::new(Semaphore::new(
             settings.max_connections.min(Semaphore::MAX_PERMITS),
         )),
+        classic,
         settings,
         lobby: Arc::new(Lobby::default()),
         metrics,

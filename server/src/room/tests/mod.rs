@@ -13,6 +13,7 @@ use crate::metrics::Metrics;
 use crate::outbox::{ConnId, Outgoing, Peer, PeerSignal, next_conn_id};
 use crate::settings::Settings;
 use crate::store::{Store, StoreHandle};
+use jchomp_engine::classic::ClassicLibrary;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::rules::{Config, Seat, Variant};
 use jchomp_testkit::temp::TempDir;
@@ -25,7 +26,8 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 /// Longest a test waits for a message on the (paused) clock.
 const WAIT: Duration = Duration::from_secs(600);
 
-/// A room context over a temporary store, and the handles a test needs to look inside.
+/// A room context over a temporary store (and a classic database of a 6×6 box, built when first
+/// asked for), and the handles a test needs to look inside.
 pub(super) struct Harness {
     pub ctx: RoomContext,
     shutdown: watch::Sender<bool>,
@@ -53,6 +55,7 @@ impl Harness {
             lobby: Arc::new(Lobby::default()),
             metrics: Arc::new(Metrics::default()),
             bot_slots: Arc::new(Semaphore::new(2)),
+            classic: ClassicLibrary::with_box(None, 6, 6),
             store,
             shutdown: shutdown_rx,
             _done: done,
