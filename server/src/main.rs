@@ -76,6 +76,13 @@ struct Args {
     /// needs it [default: classic-15x15.db in the data directory].
     #[arg(long)]
     classic_db: Option<PathBuf>,
+    /// Longest one analysis may take, in milliseconds; selections not proven by then are
+    /// reported unknown.
+    #[arg(long, default_value_t = millis(defaults().analysis_time))]
+    analysis_time_ms: u64,
+    /// Analyses computed at the same time (by default, half the number of CPUs).
+    #[arg(long, default_value_t = defaults().analysis_threads)]
+    analysis_threads: usize,
     /// Threads serving connections and rooms (default: the number of CPUs). Where other busy
     /// processes share the CPUs (a load generator on the same machine, say), fewer threads
     /// than CPUs spend less time handing work between them; see docs/PERFORMANCE.md.
@@ -104,6 +111,8 @@ impl Args {
             write_timeout: secs(self.write_timeout_secs.max(1)),
             bot_threads: self.bot_threads.max(1),
             classic_db: self.classic_db.clone(),
+            analysis_time: Duration::from_millis(self.analysis_time_ms.max(1)),
+            analysis_threads: self.analysis_threads.max(1),
             ..defaults()
         }
     }
@@ -228,6 +237,11 @@ mod tests {
             ),
             ("--bot-threads", d.bot_threads.to_string()),
             (
+                "--analysis-time-ms",
+                d.analysis_time.as_millis().to_string(),
+            ),
+            ("--analysis-threads", d.analysis_threads.to_string()),
+            (
                 "--classic-db",
                 "classic-15x15.db in the data directory".to_string(),
             ),
@@ -258,6 +272,10 @@ mod tests {
             "9",
             "--classic-db",
             "/srv/classic.db",
+            "--analysis-time-ms",
+            "0",
+            "--analysis-threads",
+            "3",
         ])
         .unwrap();
         let s = args.settings();
@@ -266,6 +284,8 @@ mod tests {
         assert_eq!(s.bot_think_cap, Duration::from_millis(250));
         assert_eq!(s.outgoing_queue, 9);
         assert_eq!(s.classic_db_path(), PathBuf::from("/srv/classic.db"));
+        assert_eq!(s.analysis_time, Duration::from_millis(1));
+        assert_eq!(s.analysis_threads, 3);
         assert_eq!(s.max_rooms, Settings::default().max_rooms);
     }
 }

@@ -1,6 +1,7 @@
 //! [`run`]: the accept loop, and the graceful shutdown that stops accepting, tells clients,
 //! lets rooms and the store writer finish, and returns within the shutdown timeout.
 
+use crate::analysis::Analyst;
 use crate::connection::serve_tcp;
 use crate::error::ServerError;
 use crate::lobby::Lobby;
@@ -47,6 +48,7 @@ pub async fn run(
     // Nothing is read or built yet: the first classic game that needs the database starts it.
     let (rows, cols) = settings.classic_box;
     let classic = ClassicLibrary::with_box(Some(settings.classic_db_path()), rows, cols);
+    let analyst = Analyst::new(&settings, classic.clone(), metrics.clone());
     let ctx = Arc::new(Shared {
         ws_config: ws_config(&settings),
         bot_slots: Arc::new(Semaphore::new(settings.bot_threads.clamp(1, 1024))),
@@ -54,6 +56,7 @@ pub async fn run(
             settings.max_connections.min(Semaphore::MAX_PERMITS),
         )),
         classic,
+        analyst,
         settings,
         lobby: Arc::new(Lobby::default()),
         metrics,

@@ -66,6 +66,16 @@ pub struct Settings {
     /// tests, which must not build 15×15 (far too slow in a debug build): positions outside it
     /// are searched instead, and a file of another box is rebuilt.
     pub classic_box: (usize, usize),
+    /// Longest the server spends on one `analyze` (searching, and waiting for nothing else):
+    /// half to solve the position exactly, the rest to search each selection in turn. A
+    /// selection not proven by then is `unknown`. The classic database answers at once.
+    pub analysis_time: Duration,
+    /// Analyses computed at the same time, each on a blocking thread of its own (apart from the
+    /// bot threads, so that analyses never delay a bot's move); further analyses wait.
+    pub analysis_threads: usize,
+    /// Analyses one connection may have under way at once; another is refused with
+    /// `analysis_unavailable` until one is answered.
+    pub analyses_per_connection: usize,
     /// Test only: a path (such as `/echo`) whose WebSocket messages are echoed back instead of
     /// played, for protocol test suites such as Autobahn. It runs through the same connection
     /// code and limits as `/ws`. `None` (the default) serves no echo.
@@ -98,6 +108,10 @@ impl Default for Settings {
             shutdown_timeout: Duration::from_secs(4),
             classic_db: None,
             classic_box: (MAX_SIDE, MAX_SIDE),
+            analysis_time: Duration::from_millis(300),
+            analysis_threads: std::thread::available_parallelism()
+                .map_or(1, |n| (n.get() / 2).max(1)),
+            analyses_per_connection: 4,
             echo_path: None,
         }
     }

@@ -2,6 +2,7 @@
 //! each new room. Each task holds an `Arc<Shared>` or a room context; `run` knows every task has
 //! ended when the last of them is dropped.
 
+use crate::analysis::Analyst;
 use crate::lobby::Lobby;
 use crate::metrics::Metrics;
 use crate::room::{RoomContext, RoomSettings};
@@ -27,6 +28,8 @@ pub(crate) struct Shared {
     pub bot_slots: Arc<Semaphore>,
     /// The classic Chomp database, read or built the first time a classic game needs it.
     pub classic: Arc<ClassicLibrary>,
+    /// Computes the answers to `analyze`.
+    pub analyst: Analyst,
     /// Bounds the connections served at once.
     pub conn_slots: Arc<Semaphore>,
     /// Becomes `true` when the server shuts down.
