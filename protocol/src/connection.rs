@@ -282,6 +282,7 @@ pub fn describe_error(code: ErrorCode, message: &str) -> String {
         ErrorCode::ServerFull => "The server is full right now; try again later",
         ErrorCode::ShuttingDown => "The server is shutting down",
         ErrorCode::Internal => "The server ran into a problem",
+        ErrorCode::AnalysisUnavailable => "The server cannot analyse that position",
     };
     let message = message.trim();
     if message.is_empty() {

@@ -33,15 +33,25 @@ pub struct ConfigJson {
     /// Time each seat has for one move, in milliseconds; absent means no timer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub move_time_ms: Option<u64>,
+    /// Whether anyone may ask the server to `analyze` the room's position while the game is
+    /// played (a finished game may always be analysed). Absent means `false`, and `false` is
+    /// never written, so configurations and records without it read and write as before.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub analysis: bool,
+}
+
+/// Whether a flag is off (left out of the JSON).
+fn is_false(flag: &bool) -> bool {
+    !*flag
 }
 
 impl ConfigJson {
-    /// The JSON form of a validated configuration.
+    /// The JSON form of a validated configuration (without analysis).
     pub fn new(config: &Config, move_time_ms: Option<u64>) -> ConfigJson {
         ConfigJson::from_setup(config.to_setup(), move_time_ms)
     }
 
-    /// The JSON form of a setup, valid or not.
+    /// The JSON form of a setup, valid or not (without analysis).
     pub fn from_setup(setup: Setup, move_time_ms: Option<u64>) -> ConfigJson {
         let Setup {
             rows,
@@ -59,6 +69,18 @@ impl ConfigJson {
             eat,
             poison,
             move_time_ms,
+            analysis: false,
+        }
+    }
+
+    /// This configuration as the server writes it back once `valid` (what [`validate`] made of
+    /// it): the validated board, with this configuration's `move_time_ms` and `analysis`.
+    ///
+    /// [`validate`]: ConfigJson::validate
+    pub fn canonical(&self, valid: &Config) -> ConfigJson {
+        ConfigJson {
+            analysis: self.analysis,
+            ..ConfigJson::new(valid, self.move_time_ms)
         }
     }
 
@@ -223,6 +245,36 @@ mod tests {
         assert_eq!(
             jchomp_without.validate().unwrap_err(),
             ConfigError::EatMissing
+        );
+    }
+
+    #[test]
+    fn analysis_is_written_only_when_on() {
+        let off = ConfigJson::new(&board("6x7 eat 1x2 poison 0,0"), Some(30_000));
+        assert!(!off.analysis);
+        let on = ConfigJson {
+            analysis: true,
+            ..off.clone()
+        };
+        let text = serde_json::to_string(&on).unwrap();
+        assert_eq!(
+            text,
+            r#"{"rows":6,"cols":7,"players":2,"eat":[1,2],"poison":[[0,0]],"move_time_ms":30000,"analysis":true}"#
+        );
+        assert_eq!(serde_json::from_str::<ConfigJson>(&text).unwrap(), on);
+        assert_eq!(on.canonical(&on.validate().unwrap()), on);
+        // Off is the default, said or not, and is never written.
+        let said_off: ConfigJson = serde_json::from_str(
+            r#"{"rows":6,"cols":7,"players":2,"eat":[1,2],"poison":[[0,0]],"move_time_ms":30000,"analysis":false}"#,
+        )
+        .unwrap();
+        assert_eq!(said_off, off);
+        assert_eq!(serde_json::to_string(&said_off).unwrap(), JCHOMP);
+        assert!(
+            serde_json::from_str::<ConfigJson>(
+                r#"{"rows":6,"cols":7,"players":2,"eat":[1,2],"poison":[[0,0]],"analysis":"yes"}"#
+            )
+            .is_err()
         );
     }
 

@@ -92,6 +92,21 @@ pub enum ClientMessage {
         /// The game id (from `games`).
         game: String,
     },
+    /// Asks for the value of every valid selection of a position: a room's (which must allow
+    /// it) or a stored game's. Exactly one of `room` and `game` is given. Answered by an
+    /// [`Analysis`].
+    Analyze {
+        /// The room whose position is analysed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        room: Option<String>,
+        /// The stored game whose position is analysed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game: Option<String>,
+        /// The position after this many moves; absent: the room's current position, or the
+        /// stored game's last.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        index: Option<i64>,
+    },
 }
 
 /// A room's lifecycle.
@@ -234,6 +249,8 @@ pub enum ErrorCode {
     ShuttingDown,
     /// The server failed to do something it should have; the message says what.
     Internal,
+    /// The server cannot analyse this position (three or four players); the message says why.
+    AnalysisUnavailable,
 }
 
 /// A message from the server to a client.
@@ -287,4 +304,119 @@ pub enum ServerMessage {
         /// What went wrong, in words.
         message: String,
     },
+}
+
+/// What one selection is worth to the seat making it, as `analysis` reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The seat making the selection wins with best play.
+    Win,
+    /// The seat making the selection loses with best play.
+    Loss,
+    /// Best play ties.
+    Tie,
+    /// Not proven within the server's time for one analysis.
+    Unknown,
+}
+
+/// One valid selection and its value: `{"row":0,"col":1,"value":"win","plies":4}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Annotation {
+    /// The selection's row (the anchor in JChomp, the cell in classic Chomp).
+    pub row: u8,
+    /// The selection's column.
+    pub col: u8,
+    /// What it is worth to the seat making it.
+    pub value: Verdict,
+    /// Plies to the end of the game with best play, this selection included (winners hurry,
+    /// losers delay); `null` for a tie or an unknown value.
+    pub plies: Option<u32>,
+}
+
+/// The answer to `analyze`: every valid selection of one position with its value, in board
+/// order (row by row). Sent only to the connection that asked, so a client that never asks
+/// never sees one.
+///
+/// It is a message of its own (`"type":"analysis"`) rather than a [`ServerMessage`] variant:
+/// clients that match every `ServerMessage` keep compiling; such a client reads it with
+/// `serde_json::from_str::<Analysis>` when its `"type"` is `"analysis"`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename = "analysis")]
+pub struct Analysis {
+    /// The room analysed, when a room was asked about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room: Option<String>,
+    /// The stored game analysed, when a game was asked about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    /// The moves played before the analysed position.
+    pub index: u64,
+    /// The seat to move in it, or `null` when the game is over there (and `moves` is empty).
+    pub to_move: Option<Seat>,
+    /// Every valid selection, row by row.
+    pub moves: Vec<Annotation>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn analyze_reads_a_room_or_a_game_and_an_index() {
+        let room: ClientMessage =
+            serde_json::from_str(r#"{"type":"analyze","room":"k3v9x2mq7a"}"#).unwrap();
+        assert_eq!(
+            room,
+            ClientMessage::Analyze {
+                room: Some("k3v9x2mq7a".into()),
+                game: None,
+                index: None
+            }
+        );
+        let game = ClientMessage::Analyze {
+            room: None,
+            game: Some("g".into()),
+            index: Some(-3),
+        };
+        let text = serde_json::to_string(&game).unwrap();
+        assert_eq!(text, r#"{"type":"analyze","game":"g","index":-3}"#);
+        assert_eq!(serde_json::from_str::<ClientMessage>(&text).unwrap(), game);
+    }
+
+    #[test]
+    fn an_analysis_has_the_documented_shape() {
+        let analysis = Analysis {
+            room: None,
+            game: Some("k3v9x2mq7a".into()),
+            index: 2,
+            to_move: Some(0),
+            moves: vec![
+                Annotation {
+                    row: 0,
+                    col: 1,
+                    value: Verdict::Win,
+                    plies: Some(4),
+                },
+                Annotation {
+                    row: 3,
+                    col: 3,
+                    value: Verdict::Unknown,
+                    plies: None,
+                },
+            ],
+        };
+        let text = serde_json::to_string(&analysis).unwrap();
+        assert_eq!(
+            text,
+            r#"{"type":"analysis","game":"k3v9x2mq7a","index":2,"to_move":0,"moves":[{"row":0,"col":1,"value":"win","plies":4},{"row":3,"col":3,"value":"unknown","plies":null}]}"#
+        );
+        assert_eq!(serde_json::from_str::<Analysis>(&text).unwrap(), analysis);
+        // Another message is not an analysis.
+        assert!(serde_json::from_str::<Analysis>(r#"{"type":"left","room":"x"}"#).is_err());
+        assert_eq!(
+            serde_json::to_string(&ErrorCode::AnalysisUnavailable).unwrap(),
+            r#""analysis_unavailable""#
+        );
+    }
 }

@@ -70,6 +70,9 @@ pub(crate) async fn serve_tcp(mut stream: TcpStream, addr: SocketAddr, ctx: Arc<
             let _ = http::respond(&mut stream, status, TEXT, body).await;
         }
         ("GET", "/metrics") => {
+            ctx.metrics
+                .classic_db_ready
+                .set(i64::from(ctx.classic_db_ready()));
             let body = ctx.metrics.render(ctx.lobby.counts());
             let _ = http::respond(&mut stream, "200 OK", crate::metrics::CONTENT_TYPE, &body).await;
         }

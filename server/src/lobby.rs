@@ -207,6 +207,7 @@ mod tests {
                 eat: Some([1, 1]),
                 poison: vec![[0, 0]],
                 move_time_ms: None,
+                analysis: false,
             },
             seats: vec![None, None],
             status: RoomStatus::Waiting,

@@ -72,6 +72,17 @@ struct Args {
     /// Bot moves computed at the same time (by default, the number of CPUs).
     #[arg(long, default_value_t = defaults().bot_threads)]
     bot_threads: usize,
+    /// The classic Chomp database file, read (or built and written) when a classic game first
+    /// needs it [default: classic-15x15.db in the data directory].
+    #[arg(long)]
+    classic_db: Option<PathBuf>,
+    /// Longest one analysis may take, in milliseconds; selections not proven by then are
+    /// reported unknown.
+    #[arg(long, default_value_t = millis(defaults().analysis_time))]
+    analysis_time_ms: u64,
+    /// Analyses computed at the same time (by default, half the number of CPUs).
+    #[arg(long, default_value_t = defaults().analysis_threads)]
+    analysis_threads: usize,
     /// Threads serving connections and rooms (default: the number of CPUs). Where other busy
     /// processes share the CPUs (a load generator on the same machine, say), fewer threads
     /// than CPUs spend less time handing work between them; see docs/PERFORMANCE.md.
@@ -99,6 +110,9 @@ impl Args {
             finished_linger: secs(self.linger_secs),
             write_timeout: secs(self.write_timeout_secs.max(1)),
             bot_threads: self.bot_threads.max(1),
+            classic_db: self.classic_db.clone(),
+            analysis_time: Duration::from_millis(self.analysis_time_ms.max(1)),
+            analysis_threads: self.analysis_threads.max(1),
             ..defaults()
         }
     }
@@ -222,6 +236,15 @@ mod tests {
                 d.write_timeout.as_secs().to_string(),
             ),
             ("--bot-threads", d.bot_threads.to_string()),
+            (
+                "--analysis-time-ms",
+                d.analysis_time.as_millis().to_string(),
+            ),
+            ("--analysis-threads", d.analysis_threads.to_string()),
+            (
+                "--classic-db",
+                "classic-15x15.db in the data directory".to_string(),
+            ),
         ] {
             let line = help
                 .lines()
@@ -247,6 +270,12 @@ mod tests {
             "250",
             "--queue",
             "9",
+            "--classic-db",
+            "/srv/classic.db",
+            "--analysis-time-ms",
+            "0",
+            "--analysis-threads",
+            "3",
         ])
         .unwrap();
         let s = args.settings();
@@ -254,6 +283,9 @@ mod tests {
         assert_eq!(s.ping_interval, Duration::from_secs(1));
         assert_eq!(s.bot_think_cap, Duration::from_millis(250));
         assert_eq!(s.outgoing_queue, 9);
+        assert_eq!(s.classic_db_path(), PathBuf::from("/srv/classic.db"));
+        assert_eq!(s.analysis_time, Duration::from_millis(1));
+        assert_eq!(s.analysis_threads, 3);
         assert_eq!(s.max_rooms, Settings::default().max_rooms);
     }
 }

@@ -76,6 +76,10 @@ declare_metrics! {
     rate_limited: Counter = "jchomp_rate_limited",
     /// Connections dropped as slow readers.
     slow_disconnects: Counter = "jchomp_slow_disconnects",
+    /// Analyses answered.
+    analyses: Counter = "jchomp_analyses",
+    /// Whether the classic Chomp database is loaded (1) or not yet (0).
+    classic_db_ready: Gauge = "jchomp_classic_db_ready",
 }
 
 impl Default for Metrics {
@@ -189,6 +193,8 @@ mod tests {
             "jchomp_bad_requests_total 0",
             "jchomp_rate_limited_total 0",
             "jchomp_slow_disconnects_total 0",
+            "jchomp_analyses_total 0",
+            "jchomp_classic_db_ready 0",
         ] {
             assert!(text.lines().any(|l| l == line), "no {line:?} in\n{text}");
         }

@@ -3,6 +3,7 @@
 
 use futures_util::task::AtomicWaker;
 use jchomp_protocol::wire::ServerMessage;
+use serde::Serialize;
 use std::future::poll_fn;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -100,6 +101,11 @@ impl Peer {
         self.send(&encode(msg));
     }
 
+    /// Whether the connection is gone (nobody reads its queue any more).
+    pub(crate) fn is_gone(&self) -> bool {
+        self.tx.is_closed()
+    }
+
     /// Queues a close frame; the connection ends once it is written.
     pub(crate) fn close(&self, code: CloseCode, reason: &'static str) {
         self.push(Outgoing::Close(code, reason));
@@ -112,8 +118,9 @@ impl Peer {
     }
 }
 
-/// Serialises a server message once, as shareable text.
-pub(crate) fn encode(msg: &ServerMessage) -> Utf8Bytes {
+/// Serialises a server message (a [`ServerMessage`], or an answer of its own such as an
+/// analysis) once, as shareable text.
+pub(crate) fn encode<T: Serialize>(msg: &T) -> Utf8Bytes {
     match serde_json::to_string(msg) {
         Ok(s) => Utf8Bytes::from(s),
         Err(e) => {

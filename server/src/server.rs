@@ -1,6 +1,7 @@
 //! [`run`]: the accept loop, and the graceful shutdown that stops accepting, tells clients,
 //! lets rooms and the store writer finish, and returns within the shutdown timeout.
 
+use crate::analysis::Analyst;
 use crate::connection::serve_tcp;
 use crate::error::ServerError;
 use crate::lobby::Lobby;
@@ -8,6 +9,7 @@ use crate::metrics::Metrics;
 use crate::settings::Settings;
 use crate::shared::{Shared, ws_config};
 use crate::store::{Store, StoreHandle};
+use jchomp_engine::classic::ClassicLibrary;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -43,12 +45,18 @@ pub async fn run(
     });
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let (done_tx, mut done_rx) = mpsc::channel::<()>(1);
+    // Nothing is read or built yet: the first classic game that needs the database starts it.
+    let (rows, cols) = settings.classic_box;
+    let classic = ClassicLibrary::with_box(Some(settings.classic_db_path()), rows, cols);
+    let analyst = Analyst::new(&settings, classic.clone(), metrics.clone());
     let ctx = Arc::new(Shared {
         ws_config: ws_config(&settings),
         bot_slots: Arc::new(Semaphore::new(settings.bot_threads.clamp(1, 1024))),
         conn_slots: Arc::new(Semaphore::new(
             settings.max_connections.min(Semaphore::MAX_PERMITS),
         )),
+        classic,
+        analyst,
         settings,
         lobby: Arc::new(Lobby::default()),
         metrics,

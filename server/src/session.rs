@@ -2,15 +2,17 @@
 //! handling of each client message. Room requests go to the room's task; answers about the
 //! room come back through the connection's outgoing queue.
 
+use crate::analysis::{About, Subject};
 use crate::outbox::Peer;
 use crate::request::{checked_name, parse, plausible_id};
 use crate::room::{self, LeaveOutcome, Refusal, RoomEvent};
 use crate::shared::Shared;
 use jchomp_protocol::json::ConfigJson;
+use jchomp_protocol::record::Record;
 use jchomp_protocol::rules::Seat;
 use jchomp_protocol::wire::{ClientMessage, ErrorCode, RejectReason, ServerMessage};
 use std::sync::Arc;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Semaphore, mpsc, oneshot};
 
 /// The room a connection is in.
 struct Member {
@@ -23,15 +25,21 @@ pub(crate) struct Session {
     peer: Peer,
     ctx: Arc<Shared>,
     member: Option<Member>,
+    /// This connection's analyses under way, one permit each.
+    analyses: Arc<Semaphore>,
 }
 
 impl Session {
     /// A session outside any room.
     pub(crate) fn new(peer: Peer, ctx: Arc<Shared>) -> Self {
+        let analyses = Arc::new(Semaphore::new(
+            ctx.settings.analyses_per_connection.clamp(1, 1024),
+        ));
         Session {
             peer,
             ctx,
             member: None,
+            analyses,
         }
     }
 
@@ -76,6 +84,7 @@ impl Session {
             ClientMessage::Leave => self.leave().await,
             ClientMessage::ListGames { limit } => self.list_games(limit).await,
             ClientMessage::GetGame { game } => self.get_game(game).await,
+            ClientMessage::Analyze { room, game, index } => self.analyze(room, game, index).await,
         }
     }
 
@@ -101,7 +110,7 @@ impl Session {
         if !self.vacate().await {
             return;
         }
-        let canonical = ConfigJson::new(&valid, config.move_time_ms);
+        let canonical = config.canonical(&valid);
         match room::create(
             self.ctx.room_context(),
             valid,
@@ -222,21 +231,81 @@ impl Session {
     }
 
     async fn get_game(&mut self, game: String) {
-        if !plausible_id(&game) {
-            return self.error(
-                ErrorCode::NoSuchGame,
-                format!("no stored game has id {game:?}"),
-            );
+        if let Some(record) = self.stored_game(&game).await {
+            self.reply(&ServerMessage::Game { record });
         }
-        match self.ctx.store.get(game.clone()).await {
-            Ok(Some(record)) => self.reply(&ServerMessage::Game { record }),
-            Ok(None) => self.error(
-                ErrorCode::NoSuchGame,
-                format!("no stored game has id {game:?}"),
-            ),
+    }
+
+    /// A stored game's record, or `None` with `no_such_game` or `internal` sent.
+    async fn stored_game(&self, game: &str) -> Option<Record> {
+        let found = if plausible_id(game) {
+            self.ctx.store.get(game.to_string()).await
+        } else {
+            Ok(None)
+        };
+        match found {
+            Ok(Some(record)) => Some(record),
+            Ok(None) => {
+                let message = format!("no stored game has id {game:?}");
+                self.error(ErrorCode::NoSuchGame, message);
+                None
+            }
             Err(e) => {
                 tracing::error!(error = %e, "reading a game failed");
                 self.error(ErrorCode::Internal, "the game store failed".to_string());
+                None
+            }
+        }
+    }
+
+    /// Starts an analysis of a room's position or a stored game's; the answer comes later,
+    /// from the analyst (see [`crate::analysis`]).
+    async fn analyze(&mut self, room: Option<String>, game: Option<String>, index: Option<i64>) {
+        let Ok(permit) = self.analyses.clone().try_acquire_owned() else {
+            let n = self.ctx.settings.analyses_per_connection.max(1);
+            let message = format!(
+                "this connection already has {n} analyses under way; wait for an answer first"
+            );
+            return self.error(ErrorCode::AnalysisUnavailable, message);
+        };
+        let subject = match (room, game) {
+            (Some(room), None) => self.room_subject(room, index).await,
+            (None, Some(game)) => self.game_subject(game, index).await,
+            _ => {
+                let message = "analyze names a room or a stored game: give exactly one of \"room\" and \"game\"";
+                return self.bad_request(message.to_string());
+            }
+        };
+        if let Some(subject) = subject {
+            self.ctx.analyst.answer(self.peer.clone(), subject, permit);
+        }
+    }
+
+    /// A room's position to analyse, or `None` with the refusal sent.
+    async fn room_subject(&self, room: String, index: Option<i64>) -> Option<Subject> {
+        let tx = self.find_room(&room)?;
+        let (reply, rx) = oneshot::channel();
+        let ev = RoomEvent::Analyze { index, reply };
+        self.ask(&room, &tx, ev, rx).await.ok().flatten()
+    }
+
+    /// A stored game's position to analyse, or `None` with the refusal sent.
+    async fn game_subject(&self, game: String, index: Option<i64>) -> Option<Subject> {
+        let record = self.stored_game(&game).await?;
+        let replayed = match record.replay() {
+            Ok(g) => g,
+            Err(e) => {
+                tracing::error!(game = %game, error = %e, "a stored game does not replay");
+                let message = format!("stored game {game} does not replay");
+                self.error(ErrorCode::Internal, message);
+                return None;
+            }
+        };
+        match Subject::of(About::Game(game), &replayed, index) {
+            Ok(s) => Some(s),
+            Err(r) => {
+                self.refused(r);
+                None
             }
         }
     }
@@ -338,6 +407,9 @@ impl Session {
     }
 
     fn refused(&self, r: Refusal) {
+        if r.code == ErrorCode::BadRequest {
+            self.ctx.metrics.bad_requests.inc();
+        }
         self.error(r.code, r.message);
     }
 

@@ -1,5 +1,6 @@
 //! [`Settings`]: every limit and tunable of the server, with the embedded defaults.
 
+use jchomp_engine::classic::{FILE_NAME, MAX_SIDE};
 use std::path::PathBuf;
 use std::time::Duration;
 use tokio::time::Instant;
@@ -56,6 +57,25 @@ pub struct Settings {
     pub list_games_max: u32,
     /// Time graceful shutdown may take to close clients and store finished games.
     pub shutdown_timeout: Duration,
+    /// The classic Chomp database file; `None` means [`FILE_NAME`] in `data_dir`. It is read the
+    /// first time a classic game needs it (a `level:5` bot, an analysis), or built then on a
+    /// background thread and written there; until it is ready, bots and analyses search instead.
+    pub classic_db: Option<PathBuf>,
+    /// Rows and columns of the box the classic database covers. The default, 15×15, holds every
+    /// classic board (155 million positions, one byte each: about 155 MB). A smaller box is for
+    /// tests, which must not build 15×15 (far too slow in a debug build): positions outside it
+    /// are searched instead, and a file of another box is rebuilt.
+    pub classic_box: (usize, usize),
+    /// Longest the server spends on one `analyze` (searching, and waiting for nothing else):
+    /// half to solve the position exactly, the rest to search each selection in turn. A
+    /// selection not proven by then is `unknown`. The classic database answers at once.
+    pub analysis_time: Duration,
+    /// Analyses computed at the same time, each on a blocking thread of its own (apart from the
+    /// bot threads, so that analyses never delay a bot's move); further analyses wait.
+    pub analysis_threads: usize,
+    /// Analyses one connection may have under way at once; another is refused with
+    /// `analysis_unavailable` until one is answered.
+    pub analyses_per_connection: usize,
     /// Test only: a path (such as `/echo`) whose WebSocket messages are echoed back instead of
     /// played, for protocol test suites such as Autobahn. It runs through the same connection
     /// code and limits as `/ws`. `None` (the default) serves no echo.
@@ -86,8 +106,23 @@ impl Default for Settings {
             list_games_default: 20,
             list_games_max: 100,
             shutdown_timeout: Duration::from_secs(4),
+            classic_db: None,
+            classic_box: (MAX_SIDE, MAX_SIDE),
+            analysis_time: Duration::from_millis(300),
+            analysis_threads: std::thread::available_parallelism()
+                .map_or(1, |n| (n.get() / 2).max(1)),
+            analyses_per_connection: 4,
             echo_path: None,
         }
+    }
+}
+
+impl Settings {
+    /// The classic database file: `classic_db`, or [`FILE_NAME`] in the data directory.
+    pub fn classic_db_path(&self) -> PathBuf {
+        self.classic_db
+            .clone()
+            .unwrap_or_else(|| self.data_dir.join(FILE_NAME))
     }
 }
 
@@ -102,6 +137,15 @@ pub(crate) fn after(d: Duration) -> Instant {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_classic_database_is_in_the_data_directory_unless_named() {
+        let mut s = Settings::default();
+        assert_eq!(s.classic_db_path(), s.data_dir.join("classic-15x15.db"));
+        assert_eq!(s.classic_box, (15, 15));
+        s.classic_db = Some(PathBuf::from("/srv/chomp.db"));
+        assert_eq!(s.classic_db_path(), PathBuf::from("/srv/chomp.db"));
+    }
 
     #[test]
     fn after_never_overflows() {

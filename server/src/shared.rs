@@ -2,11 +2,13 @@
 //! each new room. Each task holds an `Arc<Shared>` or a room context; `run` knows every task has
 //! ended when the last of them is dropped.
 
+use crate::analysis::Analyst;
 use crate::lobby::Lobby;
 use crate::metrics::Metrics;
 use crate::room::{RoomContext, RoomSettings};
 use crate::settings::Settings;
 use crate::store::StoreHandle;
+use jchomp_engine::classic::{Availability, ClassicLibrary};
 use std::sync::Arc;
 use tokio::sync::{Semaphore, mpsc, watch};
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
@@ -24,6 +26,10 @@ pub(crate) struct Shared {
     pub store: StoreHandle,
     /// Bounds how many bot moves are computed at once (for the rooms).
     pub bot_slots: Arc<Semaphore>,
+    /// The classic Chomp database, read or built the first time a classic game needs it.
+    pub classic: Arc<ClassicLibrary>,
+    /// Computes the answers to `analyze`.
+    pub analyst: Analyst,
     /// Bounds the connections served at once.
     pub conn_slots: Arc<Semaphore>,
     /// Becomes `true` when the server shuts down.
@@ -41,6 +47,11 @@ impl Shared {
         *self.shutdown.borrow()
     }
 
+    /// Whether the classic database is loaded.
+    pub(crate) fn classic_db_ready(&self) -> bool {
+        matches!(self.classic.availability(), Availability::Ready(_))
+    }
+
     /// The part of the server a new room sees.
     pub(crate) fn room_context(&self) -> RoomContext {
         RoomContext {
@@ -48,6 +59,7 @@ impl Shared {
             lobby: self.lobby.clone(),
             metrics: self.metrics.clone(),
             bot_slots: self.bot_slots.clone(),
+            classic: self.classic.clone(),
             store: self.store.clone(),
             shutdown: self.shutdown.clone(),
             _done: self._done.clone(),

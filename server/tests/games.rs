@@ -6,37 +6,10 @@
 mod common;
 
 use common::{
-    Client, TestServer, config_value, local_game, pick_last, play_out, play_out_with,
+    Client, TestServer, config_value, full_room, local_game, pick_last, play_out, play_out_with,
     timed_config_value,
 };
 use serde_json::json;
-
-/// Creates a room for `cfg`, fills it with people, and returns the room id, the clients
-/// (index = seat) and the version of the snapshot that started the game.
-async fn full_room(server: &TestServer, cfg: &serde_json::Value) -> (String, Vec<Client>, u64) {
-    let players = cfg["players"].as_u64().unwrap() as usize;
-    let mut clients = vec![server.client().await];
-    let (room, _) = clients[0].create("p0", cfg.clone()).await;
-    let mut version = 0;
-    for seat in 1..players {
-        let mut c = server.client().await;
-        let (s, _, snap) = c.join(&room, &format!("p{seat}")).await;
-        assert_eq!(s as usize, seat);
-        version = snap["version"].as_u64().unwrap();
-        // Everyone already seated sees the same snapshot.
-        for earlier in clients.iter_mut() {
-            assert_eq!(earlier.expect("room").await, snap);
-        }
-        let expected = if seat + 1 == players {
-            "playing"
-        } else {
-            "waiting"
-        };
-        assert_eq!(snap["status"], expected);
-        clients.push(c);
-    }
-    (room, clients, version)
-}
 
 #[tokio::test]
 async fn two_player_game_to_poison() {

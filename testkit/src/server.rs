@@ -36,10 +36,16 @@ pub fn timed_config_value(notation: &str, move_time_ms: u64) -> Value {
     serde_json::to_value(crate::timed_config_json(notation, move_time_ms)).unwrap()
 }
 
-/// Default settings with a temporary data directory.
+/// The box of the classic database in tests: a test never builds the 15×15 database, which
+/// takes minutes in a debug build. Standard classic positions outside it are searched.
+pub const CLASSIC_BOX: (usize, usize) = (6, 6);
+
+/// Default settings with a temporary data directory, and a classic database of
+/// [`CLASSIC_BOX`] (built in that directory when a test first needs it).
 pub fn settings() -> Settings {
     Settings {
         data_dir: temp_dir(),
+        classic_box: CLASSIC_BOX,
         ..Settings::default()
     }
 }

@@ -2,6 +2,8 @@
 //! that no room task waits for it.
 
 use super::{BotOutcome, RoomEvent};
+use jchomp_engine::classic::{ClassicLibrary, answers_for};
+use jchomp_engine::spec::MAX_LEVEL;
 use jchomp_engine::think::{Stop, Thought, think as engine_think};
 use jchomp_engine::{BotSpec, Player, RandomPlayer, SpecError};
 use jchomp_protocol::rules::{Config, Position, Seat};
@@ -13,14 +15,23 @@ use tokio::time::Instant;
 /// The spec used when `add_bot` names none.
 pub(crate) const DEFAULT_SPEC: &str = "random";
 
-/// Builds the bot a spec names (`jchomp_engine::BotSpec` syntax) with a random seed; returns its
-/// canonical name and the player, whose stop flag is `stop`.
+/// Builds the bot a spec names (`jchomp_engine::BotSpec` syntax) for a game of `config`, with a
+/// random seed; returns its canonical name and the player, whose stop flag is `stop`. A
+/// `level:5` bot plays perfectly from the classic database where it answers (the standard
+/// classic game), and starts loading it now if that is this game, so that it is likely ready
+/// by the bot's first turn (until then the bot searches).
 pub(crate) fn build(
     spec: &str,
     stop: Arc<AtomicBool>,
+    config: &Config,
+    classic: &Arc<ClassicLibrary>,
 ) -> Result<(String, Box<dyn Player>), SpecError> {
     let spec = BotSpec::parse(spec)?;
-    let mut player = spec.build(uuid::Uuid::new_v4().as_u128() as u64);
+    let seed = uuid::Uuid::new_v4().as_u128() as u64;
+    let mut player = spec.build_with(seed, Some(classic.clone()));
+    if spec == BotSpec::Level(MAX_LEVEL) && answers_for(config) {
+        let _ = classic.get();
+    }
     player.set_stop(stop);
     Ok((spec.to_string(), player))
 }
@@ -93,6 +104,7 @@ pub(crate) fn think(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use jchomp_engine::classic::Availability;
     use jchomp_engine::testing::{Panics, Passes};
     use jchomp_protocol::rules::Cell;
 
@@ -131,6 +143,28 @@ mod tests {
         let (kept, outcome) = outcome_of(Box::new(Passes)).await;
         assert!(kept);
         assert!(matches!(outcome, BotOutcome::Passed));
+    }
+
+    /// Builds a bot for a 4×4 board with a library that is never asked.
+    fn build(spec: &str, stop: Arc<AtomicBool>) -> Result<(String, Box<dyn Player>), SpecError> {
+        let config: Config = "4x4 poison 0,0".parse().unwrap();
+        super::build(spec, stop, &config, &ClassicLibrary::with_box(None, 4, 4))
+    }
+
+    #[test]
+    fn a_perfect_bot_starts_loading_the_classic_database_for_its_game_only() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let classic: Config = "6x6 variant classic poison 0,0".parse().unwrap();
+        let library = ClassicLibrary::with_box(None, 4, 4);
+        let idle = |l: &Arc<ClassicLibrary>| matches!(l.availability(), Availability::Idle);
+        super::build("level:4", stop.clone(), &classic, &library).unwrap();
+        assert!(idle(&library));
+        let jchomp: Config = "6x6 eat 1x1 poison 0,0".parse().unwrap();
+        super::build("level:5", stop.clone(), &jchomp, &library).unwrap();
+        assert!(idle(&library));
+        super::build("level:5", stop, &classic, &library).unwrap();
+        assert!(!idle(&library));
+        assert!(library.wait().is_ok());
     }
 
     #[tokio::test]

@@ -1,11 +1,12 @@
 //! [`RoomContext`]: the part of the server a room sees — its settings, the lobby, the metrics,
-//! the bot threads, the store and the shutdown signal — so that a room can be built and driven
+//! the bot threads, the classic database, the store and the shutdown signal — so that a room can be built and driven
 //! on its own in tests.
 
 use crate::lobby::Lobby;
 use crate::metrics::Metrics;
 use crate::settings::Settings;
 use crate::store::StoreHandle;
+use jchomp_engine::classic::ClassicLibrary;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{Semaphore, mpsc, watch};
@@ -48,6 +49,8 @@ pub(crate) struct RoomContext {
     pub metrics: Arc<Metrics>,
     /// Bounds how many bot moves are computed at once.
     pub bot_slots: Arc<Semaphore>,
+    /// The classic database, for bots that play perfectly from it (`level:5`).
+    pub classic: Arc<ClassicLibrary>,
     /// Where finished games are committed.
     pub store: StoreHandle,
     /// Becomes `true` when the server shuts down.

@@ -1,6 +1,7 @@
 //! One game room: a task that owns the room's state ([`state::Room`]) and loops over a closed
 //! set of [`RoomEvent`]s from connections, bot threads and its own timers.
 
+mod analysis;
 mod bots;
 mod context;
 mod play;
@@ -14,6 +15,7 @@ mod tests;
 
 pub(crate) use context::{RoomContext, RoomSettings};
 
+use crate::analysis::Subject;
 use crate::outbox::{ConnId, Peer};
 use jchomp_engine::Player;
 use jchomp_protocol::json::ConfigJson;
@@ -98,6 +100,14 @@ pub(crate) enum RoomEvent {
         peer: Peer,
         /// The bot spec, if any.
         spec: Option<String>,
+    },
+    /// The room's position after `index` moves (the current one when `None`), to analyse,
+    /// if the room allows it.
+    Analyze {
+        /// The moves played before the position asked about.
+        index: Option<i64>,
+        /// The position, or why not.
+        reply: oneshot::Sender<Result<Subject, Refusal>>,
     },
     /// A snapshot for this peer.
     Sync {

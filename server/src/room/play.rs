@@ -125,6 +125,7 @@ impl Room {
             .map(|s| s.as_ref().map_or_else(String::new, |s| s.name.clone()))
             .collect();
         let mut record = Record::from_game(&self.game, names, self.config_json.move_time_ms);
+        record.config.analysis = self.config_json.analysis;
         record.id = Some(self.id.clone());
         record.started_ms = self.started_ms;
         record.finished_ms = Some(now_ms());

@@ -183,7 +183,7 @@ impl Room {
         };
         let spec = spec.unwrap_or_else(|| bots::DEFAULT_SPEC.to_string());
         let stop = Arc::new(AtomicBool::new(false));
-        let (spec, player) = bots::build(&spec, stop.clone())
+        let (spec, player) = bots::build(&spec, stop.clone(), &self.config, &self.ctx.classic)
             .map_err(|e| Refusal::new(ErrorCode::BadRequest, e.to_string()))?;
         self.seats[i] = Some(SeatSlot {
             name: spec.clone(),

@@ -176,6 +176,9 @@ impl Room {
                 }
             }
             RoomEvent::Sync { peer } => peer.send_msg(&ServerMessage::Room(self.snapshot())),
+            RoomEvent::Analyze { index, reply } => {
+                let _ = reply.send(self.analysis_subject(index));
+            }
             RoomEvent::Leave {
                 conn,
                 keep_active_seat,

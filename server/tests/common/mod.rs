@@ -24,6 +24,33 @@ pub async fn open_rooms(server: &TestServer, n: usize) -> Vec<Client> {
     owners
 }
 
+/// Creates a room for `cfg`, fills it with people, and returns the room id, the clients
+/// (index = seat) and the version of the snapshot that started the game.
+pub async fn full_room(server: &TestServer, cfg: &Value) -> (String, Vec<Client>, u64) {
+    let players = cfg["players"].as_u64().unwrap() as usize;
+    let mut clients = vec![server.client().await];
+    let (room, _) = clients[0].create("p0", cfg.clone()).await;
+    let mut version = 0;
+    for seat in 1..players {
+        let mut c = server.client().await;
+        let (s, _, snap) = c.join(&room, &format!("p{seat}")).await;
+        assert_eq!(s as usize, seat);
+        version = snap["version"].as_u64().unwrap();
+        // Everyone already seated sees the same snapshot.
+        for earlier in clients.iter_mut() {
+            assert_eq!(earlier.expect("room").await, snap);
+        }
+        let expected = if seat + 1 == players {
+            "playing"
+        } else {
+            "waiting"
+        };
+        assert_eq!(snap["status"], expected);
+        clients.push(c);
+    }
+    (room, clients, version)
+}
+
 /// A configuration as JSON from its numbers: the timer tests' older form of [`config_value`],
 /// which every other test uses.
 pub fn config(rows: i64, cols: i64, players: i64, eat: [i64; 2], poison: &[[i64; 2]]) -> Value {

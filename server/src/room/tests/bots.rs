@@ -4,9 +4,11 @@
 
 use super::{Driven, Harness, Requests, TestPeer, config, timed};
 use crate::room::{BotOutcome, RoomEvent};
-use jchomp_engine::Player;
+use jchomp_engine::classic::{Value as Won, shape_of};
+use jchomp_engine::{Player, RandomPlayer};
 use jchomp_protocol::json::ConfigJson;
-use jchomp_protocol::rules::{Cell, Seat};
+use jchomp_protocol::rules::{Cell, Position, Seat};
+use jchomp_testkit::config_json;
 use serde_json::Value;
 use std::time::Duration;
 use tokio::time::Instant;
@@ -217,4 +219,60 @@ async fn a_bot_is_stopped_at_the_servers_cap() {
     room.handle(ev).await;
     assert_eq!(a.take("moved")["seat"], 1);
     assert_eq!(room.room.snapshot().moves.len(), 2);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_perfect_bot_wins_every_classic_game_from_a_won_start() {
+    let h = Harness::new();
+    // The test library's 6×6 box covers the board; it is ready before the first turn.
+    let db = h.ctx.classic.wait().unwrap();
+    let cfg = config_json("6x6 variant classic poison 0,0");
+    let board = cfg.validate().unwrap();
+    let mut games = 0;
+    for first in Position::start(&board).selections().iter() {
+        let first = Cell::from_index(first);
+        let mut after = Position::start(&board);
+        after.play(&board, first);
+        let won = after.to_move().is_some()
+            && db
+                .lookup(&shape_of(after.uneaten()).unwrap())
+                .unwrap()
+                .value
+                == Won::Win;
+        if !won {
+            continue;
+        }
+        // The person opens with a losing move, then plays at random; the bot must win.
+        let (mut room, mut a) = against(&h, cfg.clone(), Some("level:5")).await;
+        let mut person = RandomPlayer::new(u64::from(first.index()));
+        room.play(&a, first.row.into(), first.col.into()).await;
+        a.take("moved");
+        loop {
+            let ev = room.next_bot_move().await;
+            room.handle(ev).await;
+            let moved = a.take("moved");
+            assert_eq!(moved["seat"], 1);
+            if moved["status"] == "finished" {
+                panic!("the bot lost after opening {first:?}: {moved}");
+            }
+            let position = *room.room.game.position();
+            let cell = person.choose(&board, &position).unwrap();
+            room.play(&a, cell.row.into(), cell.col.into()).await;
+            let moved = a.take("moved");
+            if moved["status"] == "finished" {
+                assert_eq!(moved["result"]["kind"], "poisoned");
+                assert_eq!(moved["result"]["loser"], 0);
+                break;
+            }
+        }
+        // The stored record replays to the same game.
+        let record = h.ctx.store.get(room.id()).await.unwrap().unwrap();
+        let replayed = record.replay().unwrap();
+        assert_eq!(replayed.moves(), room.room.game.moves());
+        assert_eq!(replayed.result(), room.room.game.result());
+        assert_eq!(record.seats, ["a", "level:5"]);
+        games += 1;
+    }
+    // In a square, every opening but the one at (1,1) (and the poison) hands the bot a win.
+    assert_eq!(games, 34);
 }

@@ -2,17 +2,20 @@
 //! store, [`TestPeer`]s record what the room sends them, and a [`Driven`] room is handled event
 //! by event the way its task handles them. Timers run on tokio's paused clock.
 
+mod analysis;
 mod bots;
 mod requests;
 mod timers;
 
 use super::state::Room;
 use super::{LeaveOutcome, Refusal, RoomContext, RoomEvent, RoomSettings};
+use crate::analysis::Subject;
 use crate::lobby::Lobby;
 use crate::metrics::Metrics;
 use crate::outbox::{ConnId, Outgoing, Peer, PeerSignal, next_conn_id};
 use crate::settings::Settings;
 use crate::store::{Store, StoreHandle};
+use jchomp_engine::classic::ClassicLibrary;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::rules::{Config, Seat, Variant};
 use jchomp_testkit::temp::TempDir;
@@ -25,7 +28,8 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 /// Longest a test waits for a message on the (paused) clock.
 const WAIT: Duration = Duration::from_secs(600);
 
-/// A room context over a temporary store, and the handles a test needs to look inside.
+/// A room context over a temporary store (and a classic database of a 6×6 box, built when first
+/// asked for), and the handles a test needs to look inside.
 pub(super) struct Harness {
     pub ctx: RoomContext,
     shutdown: watch::Sender<bool>,
@@ -53,6 +57,7 @@ impl Harness {
             lobby: Arc::new(Lobby::default()),
             metrics: Arc::new(Metrics::default()),
             bot_slots: Arc::new(Semaphore::new(2)),
+            classic: ClassicLibrary::with_box(None, 6, 6),
             store,
             shutdown: shutdown_rx,
             _done: done,
@@ -127,7 +132,7 @@ impl Harness {
 /// A configuration and its canonical JSON, as a session validates them.
 fn validated(config: &ConfigJson) -> (Config, ConfigJson) {
     let valid = config.validate().unwrap();
-    (valid, ConfigJson::new(&valid, config.move_time_ms))
+    (valid, config.canonical(&valid))
 }
 
 /// A board with one poisoned corner and 1×1 bites.
@@ -140,6 +145,7 @@ pub(super) fn config(rows: i64, cols: i64, players: i64) -> ConfigJson {
         eat: Some([1, 1]),
         poison: vec![[0, 0]],
         move_time_ms: None,
+        analysis: false,
     }
 }
 
@@ -327,6 +333,13 @@ pub(super) trait Requests {
     async fn add_bot(&mut self, peer: &TestPeer, spec: Option<&str>) {
         let (peer, spec) = (peer.peer.clone(), spec.map(str::to_string));
         self.deliver(RoomEvent::AddBot { peer, spec }).await;
+    }
+
+    /// An `analyze` of the room at `index` and its answer.
+    async fn analyze(&mut self, index: Option<i64>) -> Result<Subject, Refusal> {
+        let (reply, rx) = oneshot::channel();
+        self.deliver(RoomEvent::Analyze { index, reply }).await;
+        rx.await.unwrap()
     }
 
     /// A `sync` from `peer`.
