@@ -18,6 +18,10 @@ pub const SIDE: usize = 15;
 /// last row. All zeros is the empty board (the poison eaten).
 pub type Rows = [u8; SIDE];
 
+/// A selection (row, column) with what it brings the player making it and the plies to the end,
+/// this selection included.
+pub type Choice = ((usize, usize), Outcome, u32);
+
 /// The position with these row lengths (top row first); panics if they are not one.
 pub fn rows(lengths: &[u8]) -> Rows {
     assert!(lengths.len() <= SIDE, "at most {SIDE} rows: {lengths:?}");
@@ -159,7 +163,7 @@ impl Solver {
 
     /// Every selection of `position` (in the order of [`cells`]) with what it brings the player
     /// making it, and the plies to the end, this selection included.
-    pub fn moves(&mut self, position: &Rows) -> Vec<((usize, usize), Outcome, u32)> {
+    pub fn moves(&mut self, position: &Rows) -> Vec<Choice> {
         cells(position)
             .into_iter()
             .map(|(r, c)| {
