@@ -147,10 +147,17 @@ impl ClassicLibrary {
 
     fn load_or_build(&self) -> Availability {
         if !self.builds {
-            return match self.path.as_deref().map(ClassicDb::load) {
-                Some(Ok(db)) => Availability::Ready(Arc::new(db)),
-                Some(Err(e)) => Availability::Failed(e.to_string()),
-                None => Availability::Failed("no database file".into()),
+            let Some(path) = &self.path else {
+                return Availability::Failed("no database file".into());
+            };
+            return match ClassicDb::load(path) {
+                Ok(db) => Availability::Ready(Arc::new(db)),
+                Err(DbError::Io { source, .. })
+                    if source.kind() == std::io::ErrorKind::NotFound =>
+                {
+                    Availability::Failed(format!("no classic database at {}", path.display()))
+                }
+                Err(e) => Availability::Failed(e.to_string()),
             };
         }
         if let Some(path) = &self.path {
@@ -230,7 +237,8 @@ mod tests {
         let path = d.join("classic-3x5.db");
         let missing = ClassicLibrary::read_only(path.clone());
         let err = missing.wait().unwrap_err();
-        assert!(err.contains("classic-3x5.db"), "{err}");
+        assert!(err.starts_with("no classic database at "), "{err}");
+        assert!(err.ends_with("classic-3x5.db"), "{err}");
         assert!(!path.exists());
         ClassicLibrary::with_box(Some(path.clone()), 3, 5)
             .wait()
