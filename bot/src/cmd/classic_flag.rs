@@ -2,9 +2,12 @@
 //! database written by `jchomp-bot classic-db build` is, and the database's answer for a
 //! position of the standard classic game (or why search answers instead).
 
-use jchomp_engine::classic::{ClassicDb, FILE_NAME, Shape, Value, answers_for, shape_of};
+use jchomp_engine::classic::{
+    ClassicDb, ClassicLibrary, FILE_NAME, Shape, Value, answers_for, shape_of,
+};
 use jchomp_rules::{Config, Position};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The environment variable naming the database when the flag is not given.
@@ -41,6 +44,12 @@ impl ClassicDbFlag {
                     .map(Into::into)
             })
             .unwrap_or_else(|| PathBuf::from(FILE_NAME))
+    }
+
+    /// The library bots play classic games from: it reads the file on first need and never
+    /// builds one (a missing file leaves the bots searching).
+    pub fn library(&self) -> Arc<ClassicLibrary> {
+        ClassicLibrary::read_only(self.path())
     }
 
     /// The database and the position's shape in it, if the database answers for this game
