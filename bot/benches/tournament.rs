@@ -95,6 +95,7 @@ fn bench(c: &mut Criterion) {
                 out: None,
                 progress: false,
                 interrupt: Arc::new(AtomicBool::new(false)),
+                classic: None,
             };
             tournament::run(s.clone(), &options)
                 .expect("runs")
@@ -113,6 +114,7 @@ fn bench(c: &mut Criterion) {
                 out: Some(dir.join(run.to_string())),
                 progress: false,
                 interrupt: Arc::new(AtomicBool::new(false)),
+                classic: None,
             };
             let games = tournament::run(s.clone(), &options)
                 .expect("runs")

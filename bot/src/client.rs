@@ -2,6 +2,7 @@
 //! room or creating one, thinking off the async threads, resuming its seat with its token when
 //! the connection drops, and playing further games in the same configuration.
 
+use jchomp_engine::classic::ClassicLibrary;
 use jchomp_engine::player::Player;
 use jchomp_engine::scoring::seat_score;
 use jchomp_engine::spec::BotSpec;
@@ -103,6 +104,9 @@ pub struct PlayOptions {
     pub wait: Duration,
     /// How often to try to resume after the connection drops, per drop.
     pub reconnects: u32,
+    /// The classic database `level:5` plays from in classic two-player games with the poison
+    /// at 0,0; none: it searches.
+    pub classic: Option<Arc<ClassicLibrary>>,
 }
 
 /// One finished game.
@@ -162,7 +166,9 @@ pub async fn play(
     options: &PlayOptions,
     log: &mut (dyn FnMut(String) + Send),
 ) -> Result<Vec<Played>, ClientError> {
-    let mut player = options.spec.build(options.seed);
+    let mut player = options
+        .spec
+        .build_with(options.seed, options.classic.clone());
     let stop = Arc::new(AtomicBool::new(false));
     player.set_stop(stop.clone());
     let mut player = Some(player);

@@ -26,6 +26,7 @@ fn options(addr: SocketAddr, target: Target, name: &str, bot: &str, games: u32) 
         seed: 5,
         wait: Duration::from_secs(20),
         reconnects: 10,
+        classic: None,
     }
 }
 

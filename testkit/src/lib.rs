@@ -1,6 +1,7 @@
 //! JChomp's test kit, used only by tests, benchmarks and fuzz targets: boards from one line of
 //! notation ([`board`], [`config_json`], [`timed_config_json`]), the one brute-force model of the rules ([`model`]) and
-//! the exact solver played on it ([`brute`]), the checks the fuzz targets run ([`checks`]),
+//! the exact solver played on it ([`brute`]), classic Chomp solved by its definition
+//! ([`classic`]), the checks the fuzz targets run ([`checks`]),
 //! temporary directories ([`temp`]) and, with the `server` feature, the real server started
 //! in-process on `127.0.0.1:0` with a small test client ([`server`]).
 //!
@@ -9,6 +10,7 @@
 
 pub mod brute;
 pub mod checks;
+pub mod classic;
 pub mod model;
 #[cfg(feature = "server")]
 pub mod server;

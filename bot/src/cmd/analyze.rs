@@ -1,5 +1,8 @@
-//! `jchomp-bot analyze`: every valid selection with its exact value and plies to the end.
+//! `jchomp-bot analyze`: every valid selection with its exact value and plies to the end, from
+//! the classic database for the standard classic game when it holds the position, by search
+//! otherwise.
 
+use super::classic_flag::{ClassicDbFlag, Found, name};
 use super::start::{StartArgs, describe};
 use anyhow::anyhow;
 use jchomp_engine::BotSpec;
@@ -12,6 +15,8 @@ use std::time::Instant;
 pub struct AnalyzeArgs {
     #[command(flatten)]
     start: StartArgs,
+    #[command(flatten)]
+    classic: ClassicDbFlag,
     /// Budget per selection, as in a search bot spec: depth=N, nodes=N or time=250ms. Without
     /// it every selection is solved exactly.
     #[arg(long, value_parser = parse_budget)]
@@ -30,10 +35,19 @@ fn parse_budget(s: &str) -> anyhow::Result<Budget> {
 }
 
 /// Prints one line per valid selection (`R,C win plies N`, `R,C loss plies N`, `R,C tie` or
-/// `R,C unsolved estimate S depth D`), then nodes and time.
+/// `R,C unsolved estimate S depth D`), then nodes and time. A classic game says before them
+/// whether the database or search answered.
 pub fn run(args: &AnalyzeArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let (config, position) = args.start.load()?;
     let mut lines = vec![describe(&config, &position)];
+    let source = match args.classic.find(&config, &position) {
+        Some(Ok(found)) => {
+            lines.extend(from_database(&found)?);
+            return print(&lines, out);
+        }
+        Some(Err(why)) => Some(why),
+        None => None,
+    };
     let mut tt = Table::with_megabytes(args.table_mb);
     let clock = Instant::now();
     let (values, nodes) = analyze(&config, &position, &mut tt, args.budget, None)?;
@@ -48,8 +62,40 @@ pub fn run(args: &AnalyzeArgs, out: &mut impl Write) -> anyhow::Result<()> {
             ),
         });
     }
+    lines.extend(source);
     lines.push(format!("nodes {nodes}"));
     lines.push(format!("time {:.3} s", clock.elapsed().as_secs_f64()));
+    print(&lines, out)
+}
+
+/// The database's lines: every selection, where the answer comes from, no nodes, and the time
+/// the answer took once the file was read.
+fn from_database(found: &Found) -> anyhow::Result<Vec<String>> {
+    let clock = Instant::now();
+    let moves = found
+        .db
+        .analyze(&found.shape)
+        .ok_or_else(|| anyhow!("the database does not hold {}", found.shape))?;
+    let secs = clock.elapsed().as_secs_f64();
+    let mut lines: Vec<String> = moves
+        .iter()
+        .map(|m| {
+            format!(
+                "{},{} {} plies {}",
+                m.row,
+                m.col,
+                name(m.solved.value),
+                m.solved.plies
+            )
+        })
+        .collect();
+    lines.push(found.source.clone());
+    lines.push("nodes 0".into());
+    lines.push(format!("time {secs:.6} s"));
+    Ok(lines)
+}
+
+fn print(lines: &[String], out: &mut impl Write) -> anyhow::Result<()> {
     for l in lines {
         writeln!(out, "{l}")?;
     }

@@ -1,6 +1,8 @@
 //! The subcommands of `jchomp-bot` and the errors they report.
 
 mod analyze;
+mod classic_db;
+mod classic_flag;
 mod perft;
 mod play;
 mod solve;
@@ -21,10 +23,15 @@ pub struct Cli {
 enum Command {
     /// Counts the leaves of the game tree to a fixed depth (last line: `nodes N`).
     Perft(perft::PerftArgs),
-    /// Solves a two-player position exactly (last line: `value win|tie|loss best R,C plies N`).
+    /// Solves a two-player position exactly, a classic one from the classic database if it is
+    /// there (last line: `value win|tie|loss best R,C plies N`).
     Solve(solve::SolveArgs),
-    /// Lists every valid selection with its exact value and plies to the end.
+    /// Lists every valid selection with its exact value and plies to the end (a classic
+    /// position's from the classic database if it is there).
     Analyze(analyze::AnalyzeArgs),
+    /// The classic Chomp database: `build` writes the value and plies of every classic
+    /// position inside a box (default 15x15, file classic-15x15.db).
+    ClassicDb(classic_db::ClassicDbArgs),
     /// Plays a tournament between bots: standings, Elo, SPRT, output directory, resume.
     Tournament(Box<tournament::TournamentArgs>),
     /// Plays on a server: joins a room (or creates one) and plays through the protocol.
@@ -38,6 +45,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Perft(args) => perft::run(&args, &mut out),
         Command::Solve(args) => solve::run(&args, &mut out),
         Command::Analyze(args) => analyze::run(&args, &mut out),
+        Command::ClassicDb(args) => classic_db::run(&args, &mut out),
         Command::Tournament(args) => tournament::run(&args, &mut out),
         Command::Play(args) => play::run(&args, &mut out),
     }

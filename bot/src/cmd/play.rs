@@ -1,7 +1,10 @@
 //! `jchomp-bot play`: the bot client. Joins a room (or creates one) on a server and plays.
 
+use super::classic_flag::ClassicDbFlag;
 use jchomp_bot::client::{PlayOptions, Target, play, verdict};
 use jchomp_engine::BotSpec;
+use jchomp_engine::classic::{Availability, answers_for};
+use jchomp_engine::spec::MAX_LEVEL;
 use jchomp_protocol::board_args::BoardArgs;
 use jchomp_protocol::json::ConfigJson;
 use std::io::Write;
@@ -44,14 +47,21 @@ pub struct PlayArgs {
     /// Longest wait for opponents or moves, in seconds.
     #[arg(long, default_value_t = 600)]
     wait_secs: u64,
+    #[command(flatten)]
+    classic: ClassicDbFlag,
 }
 
 /// Plays and prints one line per event; the last line is `played N won W tied T lost L`.
 pub fn run(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let library = args.classic.library();
     let target = match &args.room {
         Some(room) => Target::Join(room.clone()),
         None => {
             let config = args.board.config()?;
+            if args.bot == BotSpec::Level(MAX_LEVEL) && answers_for(&config) {
+                // Read while the room waits for opponents.
+                let _ = library.get();
+            }
             Target::Create(ConfigJson::new(&config, args.move_time_ms))
         }
     };
@@ -64,6 +74,7 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<()> {
         seed: args.seed,
         wait: Duration::from_secs(args.wait_secs),
         reconnects: 20,
+        classic: Some(library.clone()),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
@@ -76,6 +87,9 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<()> {
         })
         .await
     })?;
+    if let Availability::Failed(why) = library.availability() {
+        eprintln!("jchomp-bot: level:5 searched in classic games: {why}");
+    }
     let count = |v: &str| played.iter().filter(|p| verdict(p.score) == v).count();
     writeln!(
         out,

@@ -1,7 +1,11 @@
-//! `jchomp-bot solve`: the exact two-player value, an optimal selection and the plies to the end.
+//! `jchomp-bot solve`: the exact two-player value, an optimal selection and the plies to the end,
+//! from the classic database for the standard classic game when it holds the position, by
+//! search otherwise.
 
+use super::classic_flag::{ClassicDbFlag, Found, name};
 use super::start::{StartArgs, describe};
 use jchomp_engine::search::{Table, solve, solve_value};
+use jchomp_rules::Cell;
 use std::io::Write;
 use std::time::Instant;
 
@@ -10,6 +14,8 @@ use std::time::Instant;
 pub struct SolveArgs {
     #[command(flatten)]
     start: StartArgs,
+    #[command(flatten)]
+    classic: ClassicDbFlag,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 512)]
     table_mb: usize,
@@ -19,16 +25,27 @@ pub struct SolveArgs {
     value_only: bool,
 }
 
-/// Solves and prints; the last line is `value win|tie|loss best R,C plies N`.
+/// Solves and prints; the last line is `value win|tie|loss best R,C plies N`. A classic game
+/// says on the line before the last whether the database or search answered.
 pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let (config, position) = args.start.load()?;
     writeln!(out, "{}", describe(&config, &position))?;
+    let source = match args.classic.find(&config, &position) {
+        Some(Ok(found)) => return from_database(&found, args.value_only, out),
+        Some(Err(why)) => Some(why),
+        None => None,
+    };
+    let source_line = |out: &mut dyn Write| match &source {
+        Some(line) => writeln!(out, "{line}"),
+        None => Ok(()),
+    };
     if args.value_only {
         let clock = Instant::now();
         let (outcome, best, nodes) = solve_value(&config, &position, None)?;
         let secs = clock.elapsed().as_secs_f64();
         writeln!(out, "nodes {nodes}")
             .and_then(|()| writeln!(out, "time {secs:.3} s"))
+            .and_then(|()| source_line(out))
             .and_then(|()| writeln!(out, "value {} best {best}", outcome.name()))?;
         return Ok(());
     }
@@ -44,6 +61,7 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
                 s.nodes as f64 / secs.max(1e-9)
             )
         })
+        .and_then(|()| source_line(out))
         .and_then(|()| {
             writeln!(
                 out,
@@ -53,5 +71,27 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
                 s.plies
             )
         })?;
+    Ok(())
+}
+
+/// The database's answer, in the same last line as search's.
+fn from_database(found: &Found, value_only: bool, out: &mut impl Write) -> anyhow::Result<()> {
+    let clock = Instant::now();
+    let (Some(solved), Some(best)) = (
+        found.db.lookup(&found.shape),
+        found.db.best_move(&found.shape),
+    ) else {
+        anyhow::bail!("the database holds no selection for {}", found.shape);
+    };
+    let secs = clock.elapsed().as_secs_f64();
+    let value = name(solved.value);
+    let best = Cell::new(best.row, best.col);
+    writeln!(out, "time {secs:.6} s")?;
+    writeln!(out, "{}", found.source)?;
+    if value_only {
+        writeln!(out, "value {value} best {best}")?;
+    } else {
+        writeln!(out, "value {value} best {best} plies {}", solved.plies)?;
+    }
     Ok(())
 }

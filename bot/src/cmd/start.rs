@@ -1,13 +1,14 @@
-//! The starting position of `solve` and `analyze`: the board flags, or a game record's
-//! configuration after its moves.
+//! The starting position of `solve` and `analyze`: the board flags, a game record's
+//! configuration after its moves, or a classic position given by its row lengths.
 
-use anyhow::{Context, anyhow};
+use anyhow::{Context, anyhow, bail};
+use jchomp_engine::classic::Shape;
 use jchomp_protocol::board_args::BoardArgs;
 use jchomp_protocol::record::Record;
-use jchomp_rules::{Config, Position};
+use jchomp_rules::{BOARD_SIZE, Bits, Config, Position, Setup, Variant};
 use std::path::PathBuf;
 
-/// Board flags plus an optional record to start from.
+/// Board flags plus an optional record or classic position to start from.
 #[derive(Debug, clap::Args)]
 pub struct StartArgs {
     #[command(flatten)]
@@ -16,11 +17,23 @@ pub struct StartArgs {
     /// flags.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
+    /// Start from this classic position, given by its row lengths, top row first (5,5,3: five
+    /// cells in the top row, five below, then three). The board is then the smallest that holds
+    /// it, at least 4x4; the variant is classic and the poison 0,0.
+    #[arg(
+        long,
+        value_name = "LENGTHS",
+        conflicts_with_all = ["record", "size", "variant", "eat", "poison"]
+    )]
+    rows: Option<Shape>,
 }
 
 impl StartArgs {
     /// The configuration and the position to start from.
     pub fn load(&self) -> anyhow::Result<(Config, Position)> {
+        if let Some(shape) = &self.rows {
+            return classic_position(shape, self.board.players);
+        }
         match &self.record {
             None => {
                 let config = self.board.config()?;
@@ -39,6 +52,28 @@ impl StartArgs {
             }
         }
     }
+}
+
+/// The classic game of `players` seats on the smallest board (at least the rules' smallest)
+/// that holds `shape`, in the position `shape`, seat 0 to move.
+fn classic_position(shape: &Shape, players: i64) -> anyhow::Result<(Config, Position)> {
+    if shape.height() == 0 {
+        bail!("--rows names no cell: a position holds at least the poison, such as --rows 1");
+    }
+    let least = i64::from(BOARD_SIZE.0);
+    let config = Config::new(&Setup {
+        rows: (shape.height() as i64).max(least),
+        cols: (shape.width() as i64).max(least),
+        players,
+        variant: Variant::Classic,
+        eat: None,
+        poison: vec![[0, 0]],
+    })?;
+    let mut uneaten = Bits::EMPTY;
+    for (r, &len) in shape.rows().iter().enumerate() {
+        uneaten |= Bits::rect(r as u8, 0, 1, len);
+    }
+    Ok((config, Position::from_uneaten(&config, uneaten, 0)))
 }
 
 /// One line describing the configuration and who is to move.

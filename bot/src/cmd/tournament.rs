@@ -1,11 +1,13 @@
 //! `jchomp-bot tournament`: tournaments between bots (round robin or gauntlet), with standings,
 //! Elo, an optional SPRT, an output directory that `--resume` continues, and Ctrl-C handling.
 
+use super::classic_flag::ClassicDbFlag;
 use anyhow::{Context, bail};
 use jchomp_bot::tournament::report;
 use jchomp_bot::tournament::sprt::SprtParams;
 use jchomp_bot::tournament::starts::{Starts, parse_openings};
 use jchomp_bot::tournament::{self, Length, Options, Outcome, Settings, Stop};
+use jchomp_engine::classic::Availability;
 use jchomp_engine::spec::BotSpec;
 use jchomp_protocol::board_args::{parse_cell, parse_pair_x};
 use std::io::Write;
@@ -70,6 +72,8 @@ pub struct TournamentArgs {
     /// No progress line.
     #[arg(long)]
     quiet: bool,
+    #[command(flatten)]
+    classic: ClassicDbFlag,
 }
 
 impl TournamentArgs {
@@ -187,13 +191,14 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> anyhow::Result<()> {
         out: args.out.clone(),
         progress: !args.quiet,
         interrupt,
+        classic: Some(args.classic.library()),
     };
     let (outcome, dir) = match &args.resume {
         Some(dir) => {
             if args.defines_settings() {
                 bail!(
-                    "--resume takes the settings stored in {}; only --concurrency and --quiet \
-                     may be given with it",
+                    "--resume takes the settings stored in {}; only --concurrency, --quiet \
+                     and --classic-db may be given with it",
                     dir.display()
                 );
             }
@@ -205,5 +210,8 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> anyhow::Result<()> {
         ),
     };
     print(&outcome, dir, out)?;
+    if let Some(Availability::Failed(why)) = options.classic.as_ref().map(|l| l.availability()) {
+        eprintln!("jchomp-bot: level:5 searched in classic games: {why}");
+    }
     Ok(())
 }

@@ -11,8 +11,10 @@ use super::server::{RoomError, play_on_server};
 use super::settings::{Settings, SettingsError};
 use super::standings::Standings;
 use jchomp_engine::arena::{Failure, play_game};
+use jchomp_engine::classic::{ClassicLibrary, answers_for};
 use jchomp_engine::player::Player;
 use jchomp_engine::search::Budget;
+use jchomp_engine::spec::{BotSpec, MAX_LEVEL};
 use jchomp_rules::{ConfigError, GameResult, Seat};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -79,6 +81,9 @@ pub struct Options {
     pub progress: bool,
     /// Raised from outside to stop after writing what is done (Ctrl-C).
     pub interrupt: Arc<AtomicBool>,
+    /// The classic database `level:5` plays from in classic two-player games with the poison
+    /// at 0,0 (read before the first game when such games are scheduled); none: it searches.
+    pub classic: Option<Arc<ClassicLibrary>>,
 }
 
 /// Why a tournament ended.
@@ -141,16 +146,42 @@ fn limits(settings: &Settings) -> Vec<Option<Duration>> {
         .collect()
 }
 
+/// Whether a `level:5` bot may play a game the classic database answers for; the start
+/// configurations are checked round by round, up to the first 1,000 rounds.
+fn wants_classic(settings: &Settings) -> bool {
+    settings.bots.contains(&BotSpec::Level(MAX_LEVEL))
+        && (0..1_000).any(|round| {
+            settings
+                .starts
+                .config(settings.players, settings.seed, round)
+                .is_ok_and(|c| answers_for(&c))
+        })
+}
+
+/// What every game is played with.
+struct GameContext<'a> {
+    settings: &'a Settings,
+    schedule: &'a Schedule,
+    names: &'a [String],
+    limits: &'a [Option<Duration>],
+    classic: Option<&'a Arc<ClassicLibrary>>,
+    write: bool,
+}
+
 /// Plays game `index` in-process, or on the server if the settings name one.
 fn play_one(
-    settings: &Settings,
-    schedule: &Schedule,
-    names: &[String],
-    limits: &[Option<Duration>],
-    write: bool,
+    context: &GameContext<'_>,
     index: u64,
     clock: Clock<'_>,
 ) -> Option<Result<Finished, TournamentError>> {
+    let GameContext {
+        settings,
+        schedule,
+        names,
+        limits,
+        classic,
+        write,
+    } = *context;
     let slot = schedule.slot(index);
     let config = match settings
         .starts
@@ -164,7 +195,8 @@ fn play_one(
         .iter()
         .enumerate()
         .map(|(seat, &bot)| {
-            let mut p = settings.bots[bot].build(derive_seed(settings.seed, index, seat as u64));
+            let seed = derive_seed(settings.seed, index, seat as u64);
+            let mut p = settings.bots[bot].build_with(seed, classic.cloned());
             p.set_stop(clock.alarm.stop_flag());
             p
         })
@@ -270,6 +302,22 @@ fn drive(
     let mut progress = Progress::new(options.progress, first, total);
     let mut error: Option<TournamentError> = None;
     let write = out.is_some();
+    let classic = options.classic.as_ref();
+    if let Some(library) = classic
+        && wants_classic(&settings)
+    {
+        // Read (or built) now, so that every game is played from it from its first move; if
+        // it cannot be had, the bots search, and `availability` says why.
+        let _ = library.wait();
+    }
+    let context = GameContext {
+        settings: &settings,
+        schedule: &schedule,
+        names: &names,
+        limits: &limits,
+        classic,
+        write,
+    };
     let (end, _) = if decided(&standings) || total.is_some_and(|t| first >= t) {
         (End::Finished, first)
     } else {
@@ -279,9 +327,7 @@ fn drive(
             concurrency: options.concurrency,
             interrupt: Arc::clone(&options.interrupt),
         };
-        let play = |index: u64, clock: Clock<'_>| {
-            play_one(&settings, &schedule, &names, &limits, write, index, clock)
-        };
+        let play = |index: u64, clock: Clock<'_>| play_one(&context, index, clock);
         let mut last_flush = Instant::now();
         let llr = std::cell::Cell::new(standings.sprt.map(|s| s.llr()));
         pool.run(

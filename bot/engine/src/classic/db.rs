@@ -281,49 +281,6 @@ mod tests {
     }
 
     #[test]
-    fn rectangles_are_wins_and_the_known_moves_win() {
-        let db = db(8, 8);
-        for r in 1..=8 {
-            for c in 1..=8 {
-                let shape = Shape::rectangle(r, c).unwrap();
-                let v = db.lookup(&shape).unwrap().value;
-                assert_eq!(v == Value::Win, r * c > 1, "{r}x{c}");
-            }
-        }
-        // n×n: taking (1,1) leaves an L, a loss for the opponent.
-        for n in 2..=8 {
-            let square = Shape::rectangle(n, n).unwrap();
-            let after = square.select(1, 1).unwrap();
-            assert_eq!(db.lookup(&after).unwrap().value, Value::Loss, "{n}x{n}");
-        }
-        // 2×n: taking the bottom-right cell wins.
-        for n in 2..=8 {
-            let bar = Shape::rectangle(2, n).unwrap();
-            let after = bar.select(1, n - 1).unwrap();
-            assert_eq!(db.lookup(&after).unwrap().value, Value::Loss, "2x{n}");
-        }
-        assert_eq!(
-            db.lookup(&Shape::rectangle(1, 1).unwrap()),
-            Some(Solved {
-                value: Value::Loss,
-                plies: 1
-            })
-        );
-    }
-
-    #[test]
-    fn transposed_positions_have_the_same_value_and_lookups_transpose() {
-        let wide = db(4, 7);
-        let square = db(7, 7);
-        for rank in 1..Ranker::new(4, 7).unwrap().count() {
-            let shape = Ranker::new(4, 7).unwrap().unrank(rank);
-            assert_eq!(wide.lookup(&shape), square.lookup(&shape.transpose()));
-            assert_eq!(wide.lookup(&shape.transpose()), wide.lookup(&shape));
-        }
-        assert_eq!(wide.lookup(&Shape::rectangle(8, 8).unwrap()), None);
-    }
-
-    #[test]
     fn best_moves_and_analysis_agree_with_the_values() {
         let db = db(6, 6);
         let shape: Shape = "6,5,5,3,1".parse().unwrap();

@@ -30,6 +30,8 @@ pub enum Availability {
 pub struct ClassicLibrary {
     path: Option<PathBuf>,
     size: (usize, usize),
+    /// Whether a missing or unusable file is built (false: only read, whatever its box).
+    builds: bool,
     state: Mutex<Availability>,
     note: Mutex<Option<String>>,
 }
@@ -47,6 +49,21 @@ impl ClassicLibrary {
         Arc::new(ClassicLibrary {
             path,
             size: (rows.clamp(1, MAX_SIDE), cols.clamp(1, MAX_SIDE)),
+            builds: true,
+            state: Mutex::new(Availability::Idle),
+            note: Mutex::new(None),
+        })
+    }
+
+    /// A library that only reads the database in `path` (of whatever box it holds, as
+    /// `jchomp-bot classic-db build` writes it) and never builds nor writes: a missing or
+    /// unusable file leaves it [`Availability::Failed`] with the reason, and its players fall
+    /// back to search.
+    pub fn read_only(path: PathBuf) -> Arc<ClassicLibrary> {
+        Arc::new(ClassicLibrary {
+            path: Some(path),
+            size: (MAX_SIDE, MAX_SIDE),
+            builds: false,
             state: Mutex::new(Availability::Idle),
             note: Mutex::new(None),
         })
@@ -129,6 +146,20 @@ impl ClassicLibrary {
     }
 
     fn load_or_build(&self) -> Availability {
+        if !self.builds {
+            let Some(path) = &self.path else {
+                return Availability::Failed("no database file".into());
+            };
+            return match ClassicDb::load(path) {
+                Ok(db) => Availability::Ready(Arc::new(db)),
+                Err(DbError::Io { source, .. })
+                    if source.kind() == std::io::ErrorKind::NotFound =>
+                {
+                    Availability::Failed(format!("no classic database at {}", path.display()))
+                }
+                Err(e) => Availability::Failed(e.to_string()),
+            };
+        }
         if let Some(path) = &self.path {
             match ClassicDb::load(path) {
                 Ok(db) if db.size() == self.size => {
@@ -197,6 +228,24 @@ mod tests {
         let other = ClassicLibrary::with_box(Some(path), 4, 4);
         assert_eq!(other.wait().unwrap().size(), (4, 4));
         assert!(other.note().unwrap().contains("not 4x4"));
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_read_only_library_reads_any_box_and_never_builds() {
+        let d = dir("read-only");
+        let path = d.join("classic-3x5.db");
+        let missing = ClassicLibrary::read_only(path.clone());
+        let err = missing.wait().unwrap_err();
+        assert!(err.starts_with("no classic database at "), "{err}");
+        assert!(err.ends_with("classic-3x5.db"), "{err}");
+        assert!(!path.exists());
+        ClassicLibrary::with_box(Some(path.clone()), 3, 5)
+            .wait()
+            .unwrap();
+        let lib = ClassicLibrary::read_only(path);
+        assert_eq!(lib.wait().unwrap().size(), (3, 5));
+        assert_eq!(lib.note(), None);
         std::fs::remove_dir_all(&d).unwrap();
     }
 
