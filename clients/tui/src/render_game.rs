@@ -1,8 +1,10 @@
 //! The game screen as a pure function of its state: the board with labels, the selection under
-//! the cursor, the last move, the seats, the clock, the result, and the key help.
+//! the cursor, the last move, the seats, the clock, the result, the annotations with their
+//! legend, and the key help.
 
 use crate::explain;
-use crate::hint::{Hints, Verdict};
+use crate::hint::Hints;
+use crate::render_hints;
 use crate::room_state::RoomState;
 use crate::style::{Line, Style, side_by_side, text_width};
 use jchomp_protocol::rules::{Bits, Cell, Position};
@@ -82,6 +84,8 @@ pub struct GameView<'a> {
     pub input: Option<(&'a str, &'a str)>,
     /// Whether a replay is shown (changes the key help).
     pub replay: Option<(usize, usize)>,
+    /// Whether annotations are offered (`?` in the key help): two players only.
+    pub offer_hints: bool,
 }
 
 impl<'a> GameView<'a> {
@@ -99,6 +103,7 @@ impl<'a> GameView<'a> {
             notice: None,
             input: None,
             replay: Some((step, total)),
+            offer_hints: false,
         }
     }
 }
@@ -177,17 +182,17 @@ fn board(view: &GameView<'_>, pos: &Position, sel: Option<&Selection>) -> Vec<Li
             };
             let mut text = format!(" {symbol} ");
             let under_cursor = sel.is_some_and(|s| s.cells.contains(i));
-            if let Some(v) = view
+            // A classic selection can cover the whole board: its cells keep their annotations
+            // (in the selection's colours) and only the selected cell its brackets. A JChomp
+            // rectangle (at most 3×3) keeps its brackets.
+            let anchor = view.cursor == Some((i64::from(r), i64::from(c)));
+            let show_through = config.eat().is_none() && !anchor;
+            let verdict = view
                 .hints
                 .and_then(|h| h.verdict(Cell::new(r, c)))
-                .filter(|_| pos.selections().contains(i) && !under_cursor)
-            {
-                text = format!("{:<3}", v.label());
-                style = match v {
-                    Verdict::Win(_) => Style::Good,
-                    Verdict::Loss(_) => Style::Bad,
-                    Verdict::Tie | Verdict::Unknown => Style::Accent,
-                };
+                .filter(|_| pos.selections().contains(i) && (!under_cursor || show_through));
+            if let Some(v) = verdict {
+                (text, style) = render_hints::cell(v);
             }
             if let Some(sel) = sel.filter(|s| s.cells.contains(i)) {
                 let (open, close, s) = match (sel.refused, sel.poison) {
@@ -195,8 +200,10 @@ fn board(view: &GameView<'_>, pos: &Position, sel: Option<&Selection>) -> Vec<Li
                     (None, true) => ('[', ']', Style::CursorPoison),
                     (None, false) => ('[', ']', Style::CursorOk),
                 };
-                let mid: String = text.chars().nth(1).into_iter().collect();
-                text = format!("{open}{mid}{close}");
+                if verdict.is_none() {
+                    let mid: String = text.chars().nth(1).into_iter().collect();
+                    text = format!("{open}{mid}{close}");
+                }
                 style = s;
             }
             line.push(text, style);
@@ -350,18 +357,13 @@ fn panel(view: &GameView<'_>, sel: Option<&Selection>, width: usize) -> Vec<Line
             .hints
             .and_then(|h| h.verdict(Cell::new(r.max(0) as u8, c.max(0) as u8)))
         {
-            let text = match v {
-                Verdict::Win(n) => format!("hint: wins in {n}"),
-                Verdict::Loss(n) => format!("hint: loses in {n}"),
-                Verdict::Tie => "hint: ties".to_owned(),
-                Verdict::Unknown => "hint: not solved within the budget".to_owned(),
-            };
-            out.push(Line::styled(text, Style::Accent));
+            let (text, style) = render_hints::cursor_hint(v);
+            for l in wrap(&text, width) {
+                out.push(Line::styled(l, style));
+            }
         }
     }
-    if view.analysing {
-        out.push(Line::styled("hint: analysing…", Style::Dim));
-    }
+    out.extend(render_hints::status_lines(view.hints, view.analysing));
     if view.link != Link::Online {
         out.push(Line::styled(
             match view.link {
@@ -394,14 +396,15 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     out
 }
 
-/// The key help for the game screen.
+/// The key help for the game screen; `?` only where annotations work (two players).
 fn help(view: &GameView<'_>) -> Line {
+    let hint = if view.offer_hints { "? hint  " } else { "" };
     let text = if view.replay.is_some() {
-        "←/→ or h/l step  Home/End first/last  Esc back  q quit"
+        format!("←/→ or h/l step  Home/End first/last  {hint}Esc back  q quit")
     } else if view.me.is_some() {
-        "arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit"
+        format!("arrows/hjkl move  Enter eat  0-9 row,col  {hint}b bot  L leave  q quit")
     } else {
-        "watching  L leave  q quit"
+        format!("watching  {hint}L leave  q quit")
     };
     Line::styled(text, Style::Dim)
 }
@@ -447,10 +450,12 @@ fn parts(view: &GameView<'_>, width: usize) -> Parts {
         panel(view, sel.as_ref(), panel_width),
         board_width,
     );
+    // The annotations' legend stays with them, whatever the height.
     let mut bottom: Vec<Line> = view
-        .notice
+        .hints
+        .map(|h| render_hints::legend(h, config.variant().is_jchomp()))
         .into_iter()
-        .flat_map(|n| n.lines(width))
+        .chain(view.notice.into_iter().flat_map(|n| n.lines(width)))
         .collect();
     bottom.push(input_or_help(view.input, help(view)));
     Parts {
@@ -467,8 +472,8 @@ pub fn render(view: &GameView<'_>, width: usize) -> Vec<Line> {
 }
 
 /// Renders the game screen within `width` × `height`. When the height is short, the legend
-/// goes first, then the title, then the lowest lines of the board and panel; the message and
-/// the key help (or the text being typed) always stay.
+/// goes first, then the title, then the lowest lines of the board and panel; the annotations'
+/// legend, the message and the key help (or the text being typed) always stay.
 pub fn render_within(view: &GameView<'_>, width: usize, height: usize) -> Vec<Line> {
     let Parts {
         title,
@@ -501,8 +506,9 @@ pub fn render_within(view: &GameView<'_>, width: usize, height: usize) -> Vec<Li
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hint::Verdict;
     use crate::style::to_text;
-    use jchomp_protocol::json::{MoveJson, ResultJson};
+    use jchomp_protocol::json::ResultJson;
     use jchomp_protocol::wire::{SeatInfo, Snapshot};
     use jchomp_testkit::timed_config_json;
 
@@ -517,15 +523,7 @@ mod tests {
     /// A room playing `board` (30 s a move) after `moves`.
     fn state(board: &str, moves: &[(i64, i64)]) -> RoomState {
         let config = timed_config_json(board, 30_000);
-        let moves: Vec<MoveJson> = moves
-            .iter()
-            .enumerate()
-            .map(|(i, &(row, col))| MoveJson {
-                seat: (i % 2) as i64,
-                row,
-                col,
-            })
-            .collect();
+        let moves = crate::fixtures::moves_in_turn(moves);
         let mut game = jchomp_protocol::rules::Game::new(config.validate().unwrap());
         for m in &moves {
             game.select(m.row, m.col).unwrap();
@@ -565,6 +563,7 @@ mod tests {
             input: None,
             replay: None,
             analysing: false,
+            offer_hints: true,
         }
     }
 
@@ -705,18 +704,20 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit
 
     #[test]
     fn hints_label_the_valid_anchors() {
+        // Was `W3` / `L2`: labels are now signed plies.
         let st = state("4x5 eat 1x2 poison 0,0 poison 3,4", &[(2, 3)]);
         let hints = Hints {
             selections: vec![
-                (Cell::new(1, 1), Verdict::Win(3)),
-                (Cell::new(3, 0), Verdict::Loss(2)),
+                (Cell::new(1, 1), Verdict::Win(4)),
+                (Cell::new(3, 0), Verdict::Loss(3)),
             ],
+            ..Hints::default()
         };
         let mut v = view(&st);
         v.hints = Some(&hints);
         let text = to_text(&render(&v, 80));
-        assert!(text.contains(" 1  # W3  #"), "{text}");
-        assert!(text.contains(" 3 L2  #"), "{text}");
+        assert!(text.contains(" 1  # +4  #"), "{text}");
+        assert!(text.contains(" 3 -3  #"), "{text}");
     }
 
     #[test]

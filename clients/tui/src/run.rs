@@ -2,6 +2,7 @@
 //! reconnecting and resuming after a drop) and the dispatch of each subcommand.
 
 use crate::app::{App, Start};
+use crate::classic_db;
 use crate::cli::{Cli, Command, display_name};
 use crate::commands::{self, CommandError};
 use crate::connection::{CLOSE_RESUMED_ELSEWHERE, Connection, ConnectionError, connect_retry};
@@ -176,6 +177,11 @@ pub async fn interactive(url: &str, mut app: App) -> Result<(), CommandError> {
 
 async fn dispatch(cli: Cli) -> Result<(), CommandError> {
     let url = cli.server.as_str();
+    let db_path = cli
+        .classic_db
+        .clone()
+        .unwrap_or_else(classic_db::default_path);
+    let library = classic_db::library(&db_path);
     let mut stdout = std::io::stdout().lock();
     let start = match cli.command {
         None => Start::Lobby,
@@ -209,7 +215,8 @@ async fn dispatch(cli: Cli) -> Result<(), CommandError> {
     };
     drop(stdout);
     let name = display_name(cli.name.as_deref())?;
-    interactive(url, App::new(url, &name, start)).await
+    let app = App::new(url, &name, start).with_classic_library(library);
+    interactive(url, app).await
 }
 
 /// Runs the command line and returns the process exit code: 0 on success, 1 with a message

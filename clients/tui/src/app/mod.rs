@@ -8,8 +8,10 @@ use crate::render_game::{self, GameView, Link, Notice};
 use crate::render_lobby::{self, GamesView, LobbyView};
 use crate::room_state::RoomState;
 use crate::style::{Line, Style};
+use jchomp_engine::classic::ClassicLibrary;
 use jchomp_protocol::record::Record;
 use jchomp_protocol::wire::{ClientMessage, GameSummary, RoomStatus, RoomSummary};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod hints;
@@ -150,6 +152,7 @@ pub struct App {
     hint_limit: Option<Duration>,
     hint_job: Option<HintJob>,
     hint_seq: u64,
+    library: Option<Arc<ClassicLibrary>>,
     confirm_leave: bool,
 }
 
@@ -174,6 +177,7 @@ impl App {
             hint_limit: Some(hint::HINT_TIME),
             hint_job: None,
             hint_seq: 0,
+            library: None,
             confirm_leave: false,
         };
         match start {
@@ -202,6 +206,19 @@ impl App {
     /// [`hint::HINT_TIME`].
     pub fn with_hint_limit(mut self, limit: Option<Duration>) -> App {
         self.hint_limit = limit;
+        if let Some(job) = &mut self.hint_job {
+            job.limit = limit;
+        }
+        self
+    }
+
+    /// Gives the client the classic database, asked first for the hints of the standard
+    /// classic game; without one the engine answers everywhere.
+    pub fn with_classic_library(mut self, library: Arc<ClassicLibrary>) -> App {
+        if let Some(job) = &mut self.hint_job {
+            job.library = Some(library.clone());
+        }
+        self.library = Some(library);
         self
     }
 
@@ -332,8 +349,10 @@ impl App {
         self.room().and_then(|r| r.token.as_deref())
     }
 
-    /// Time passed: refreshes the lobby now and then.
+    /// Time passed: refreshes the lobby now and then, and the hints once the classic database
+    /// they were waiting for is ready.
     pub fn on_tick(&mut self, now: Instant) {
+        self.hints_tick();
         if matches!(self.screen, Screen::Lobby)
             && self.link == Link::Online
             && self
@@ -392,6 +411,7 @@ impl App {
                         input,
                         replay: None,
                         analysing: r.hints_waiting.is_some(),
+                        offer_hints: state.config.players() == 2,
                     };
                     render_game::render_within(&view, width, height)
                 }
