@@ -1,10 +1,11 @@
 //! The game screen as a pure function of its state: the board with labels, the selection under
 //! the cursor, the last move, the seats, the clock, the result, the annotations with their
-//! legend, and the key help.
+//! legend, a replay's blunders, and the key help.
 
 use crate::explain;
 use crate::hint::Hints;
 use crate::render_hints;
+use crate::review::Blunder;
 use crate::room_state::RoomState;
 use crate::style::{Line, Style, side_by_side, text_width};
 use jchomp_protocol::rules::{Bits, Cell, Position};
@@ -86,11 +87,15 @@ pub struct GameView<'a> {
     pub replay: Option<(usize, usize)>,
     /// Whether annotations are offered (`?` in the key help): two players only.
     pub offer_hints: bool,
+    /// The last move shown threw away a win or a tie (replays).
+    pub blunder: Option<Blunder>,
+    /// A replay's moves are still being reviewed.
+    pub reviewing: bool,
 }
 
 impl<'a> GameView<'a> {
-    /// The view of a stored game after `step` of its `total` moves: no seat, cursor, hints or
-    /// clock.
+    /// The view of a stored game after `step` of its `total` moves: no seat, cursor, hints,
+    /// blunder or clock.
     pub fn replay(state: &'a RoomState, step: usize, total: usize) -> GameView<'a> {
         GameView {
             state,
@@ -104,6 +109,8 @@ impl<'a> GameView<'a> {
             input: None,
             replay: Some((step, total)),
             offer_hints: false,
+            blunder: None,
+            reviewing: false,
         }
     }
 }
@@ -318,6 +325,9 @@ fn panel(view: &GameView<'_>, sel: Option<&Selection>, width: usize) -> Vec<Line
             Style::Dim,
         ));
     }
+    if let Some(b) = view.blunder {
+        out.push(Line::styled(b.words(), Style::Bad));
+    }
     if let Some(r) = st.result {
         let loser = jchomp_protocol::rules::GameResult::from(r).loser();
         let won = match loser {
@@ -363,7 +373,11 @@ fn panel(view: &GameView<'_>, sel: Option<&Selection>, width: usize) -> Vec<Line
             }
         }
     }
-    out.extend(render_hints::status_lines(view.hints, view.analysing));
+    out.extend(render_hints::status_lines(
+        view.hints,
+        view.analysing,
+        view.reviewing,
+    ));
     if view.link != Link::Online {
         out.push(Line::styled(
             match view.link {
@@ -564,6 +578,8 @@ mod tests {
             replay: None,
             analysing: false,
             offer_hints: true,
+            blunder: None,
+            reviewing: false,
         }
     }
 

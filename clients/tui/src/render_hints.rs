@@ -59,15 +59,18 @@ pub fn cursor_hint(v: Verdict) -> (String, Style) {
     (format!("hint: {}", v.words()), style(v))
 }
 
-/// The panel's lines about where the annotations stand: being computed, or given by the engine
-/// while the classic database is prepared.
-pub fn status_lines(hints: Option<&Hints>, analysing: bool) -> Vec<Line> {
+/// The panel's lines about where the annotations stand: being computed, given by the engine
+/// while the classic database is prepared, a replay's moves being reviewed.
+pub fn status_lines(hints: Option<&Hints>, analysing: bool, reviewing: bool) -> Vec<Line> {
     let mut out = Vec::new();
     if analysing {
         out.push(Line::styled("hint: analysing…", Style::Dim));
     }
     if hints.is_some_and(|h| h.source == Source::EngineWhileDatabasePrepares) {
         out.push(Line::styled("preparing the classic database…", Style::Dim));
+    }
+    if reviewing {
+        out.push(Line::styled("reviewing the moves…", Style::Dim));
     }
     out
 }

@@ -206,7 +206,9 @@ async fn dispatch(cli: Cli) -> Result<(), CommandError> {
                 return Ok(commands::write_record_json(&mut stdout, &record)?);
             }
             if !std::io::stdout().is_terminal() {
-                let text = commands::replay_text(&record, 80)?;
+                // Printing waits for nothing: the database is used only if its file is there.
+                let library = db_path.is_file().then_some(library);
+                let text = commands::replay_text(&record, 80, library)?;
                 return Ok(stdout.write_all(text.as_bytes())?);
             }
             record.replay()?;

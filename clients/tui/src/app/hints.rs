@@ -58,8 +58,13 @@ impl App {
         self.hint_job.take()
     }
 
-    /// The answer to a [`HintJob`]: shown if it is for the current position, ignored if not.
+    /// The answer to a [`HintJob`]: shown if it is for the current position (or kept for the
+    /// replay under review), ignored if not.
     pub fn on_hints(&mut self, key: u64, result: Result<Hints, HintError>) {
+        if matches!(self.screen, Screen::Replay { .. }) {
+            self.on_review(key, result);
+            return;
+        }
         let Screen::Room(r) = &mut self.screen else {
             return;
         };
@@ -77,7 +82,7 @@ impl App {
     }
 
     /// Hints given by the engine while the classic database was prepared are asked for again
-    /// once it is ready.
+    /// once it is ready (in a room, and in a replay under review).
     pub(super) fn hints_tick(&mut self) {
         let ready = self
             .library
@@ -86,12 +91,21 @@ impl App {
         if !ready {
             return;
         }
-        if let Screen::Room(r) = &self.screen
-            && r.hints
-                .as_ref()
-                .is_some_and(|h| h.source == Source::EngineWhileDatabasePrepares)
-        {
+        let (room, replay) = match &mut self.screen {
+            Screen::Room(r) => (
+                r.hints
+                    .as_ref()
+                    .is_some_and(|h| h.source == Source::EngineWhileDatabasePrepares),
+                false,
+            ),
+            Screen::Replay { review, .. } => (false, review.forget_prepared()),
+            _ => (false, false),
+        };
+        if room {
             self.refresh_hints();
+        }
+        if replay {
+            self.next_review_job();
         }
     }
 }

@@ -17,8 +17,11 @@ use std::time::{Duration, Instant};
 mod hints;
 mod keys;
 mod messages;
+mod review;
 #[cfg(test)]
 mod test_support;
+
+pub use review::Review;
 
 /// How many recent games the games list asks for.
 pub const GAMES_LIMIT: u32 = 50;
@@ -129,6 +132,8 @@ pub enum Screen {
         step: usize,
         /// Whether Esc goes back to the games list (else it quits).
         back: bool,
+        /// The analysis of its positions and moves.
+        review: Box<Review>,
     },
 }
 
@@ -192,11 +197,8 @@ impl App {
                 app.send(ClientMessage::Resume { token });
             }
             Start::Replay(record) => {
-                app.screen = Screen::Replay {
-                    step: record.moves.len(),
-                    record: Box::new(record),
-                    back: false,
-                }
+                let step = record.moves.len();
+                app.open_replay(record, step, false);
             }
         }
         app
@@ -412,6 +414,8 @@ impl App {
                         replay: None,
                         analysing: r.hints_waiting.is_some(),
                         offer_hints: state.config.players() == 2,
+                        blunder: None,
+                        reviewing: false,
                     };
                     render_game::render_within(&view, width, height)
                 }
@@ -425,12 +429,23 @@ impl App {
                 width,
                 height,
             ),
-            Screen::Replay { record, step, .. } => match RoomState::from_record(record, *step) {
-                Ok(state) => render_game::render_within(
-                    &GameView::replay(&state, *step, record.moves.len()),
-                    width,
-                    height,
-                ),
+            Screen::Replay {
+                record,
+                step,
+                review,
+                ..
+            } => match RoomState::from_record(record, *step) {
+                Ok(state) => {
+                    let mut view = GameView::replay(&state, *step, record.moves.len());
+                    view.offer_hints = review.offered();
+                    view.blunder = review.blunder_at(*step);
+                    view.reviewing = !review.done();
+                    if review.show {
+                        view.hints = review.hints_at(*step);
+                        view.analysing = review.pending_at(*step);
+                    }
+                    render_game::render_within(&view, width, height)
+                }
                 Err(e) => vec![Line::styled(
                     format!("This game record does not replay: {e}"),
                     Style::Bad,
