@@ -3,13 +3,17 @@
 
 use crate::connection::{Connection, ConnectionError, ServerError};
 use crate::explain;
+use crate::hint::HINT_TIME;
 use crate::render_game::{GameView, render};
 use crate::render_lobby::{config_short, room_cells};
+use crate::review;
 use crate::room_state::RoomState;
 use crate::style::{printable, text_width};
+use jchomp_engine::classic::ClassicLibrary;
 use jchomp_protocol::record::{Record, ReplayError};
 use jchomp_protocol::wire::{ClientMessage, GameSummary, RoomSummary, ServerMessage};
 use std::io::{self, Write};
+use std::sync::Arc;
 
 /// Why a command failed.
 #[derive(Debug, thiserror::Error)]
@@ -159,9 +163,15 @@ pub fn write_record_json(out: &mut impl Write, record: &Record) -> io::Result<()
 }
 
 /// The whole game as text: the board before the first move and after every move, each with a
-/// line saying who moved where, and the result.
-pub fn replay_text(record: &Record, width: usize) -> Result<String, ReplayError> {
+/// line saying who moved where (and `?! blunder: …` if the move threw away a win or a tie, in a
+/// two-player game; the classic database is used if given), and the result.
+pub fn replay_text(
+    record: &Record,
+    width: usize,
+    library: Option<Arc<ClassicLibrary>>,
+) -> Result<String, ReplayError> {
     let n = record.moves.len();
+    let blunders = review::blunders(record, library, Some(HINT_TIME))?;
     let mut out = String::new();
     for step in 0..=n {
         let state = RoomState::from_record(record, step)?;
@@ -175,10 +185,12 @@ pub fn replay_text(record: &Record, width: usize) -> Result<String, ReplayError>
                 .cloned()
                 .unwrap_or_else(|| format!("seat {}", m.seat));
             let name = printable(&name);
-            out.push_str(&format!(
-                "Move {step}: {name} eats at {},{}\n",
-                m.row, m.col
-            ));
+            out.push_str(&format!("Move {step}: {name} eats at {},{}", m.row, m.col));
+            if let Some(Some(b)) = blunders.get(step - 1) {
+                out.push_str("  ");
+                out.push_str(b.words());
+            }
+            out.push('\n');
         }
         let view = GameView::replay(&state, step, n);
         let lines = render(&view, width);
@@ -225,12 +237,24 @@ mod tests {
 
     #[test]
     fn replay_text_shows_every_step_and_the_result() {
-        let text = replay_text(&record(), 80).unwrap();
+        let text = replay_text(&record(), 80, None).unwrap();
         assert!(text.starts_with("Start\n"), "{text}");
         assert!(text.contains("Move 1: ann eats at 3,3"), "{text}");
         assert!(text.contains("Move 2: bob eats at 0,0"), "{text}");
         assert!(text.contains("bob ate poison and lost."), "{text}");
         assert!(text.contains(" 0  X  #  #  #"), "{text}");
+    }
+
+    #[test]
+    fn replay_text_marks_the_move_that_threw_away_a_win() {
+        let text = replay_text(&crate::fixtures::blundered(), 80, None).unwrap();
+        assert!(
+            text.contains("Move 1: ann eats at 0,1  ?! blunder: threw away a win\n"),
+            "{text}"
+        );
+        assert!(text.contains("Move 2: bob eats at 1,0\n"), "{text}");
+        let text = replay_text(&crate::fixtures::perfect(), 80, None).unwrap();
+        assert!(!text.contains("?!"), "{text}");
     }
 
     #[test]

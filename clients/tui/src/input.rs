@@ -29,7 +29,7 @@ pub enum Action {
     Char(char),
     /// Delete the last typed character.
     Backspace,
-    /// Toggle hints.
+    /// Toggle hints (the per-move annotations).
     Hint,
     /// Add a bot (host only).
     AddBot,
@@ -101,7 +101,7 @@ pub fn action(mode: Mode, key: KeyEvent) -> Action {
         (Mode::Replay, KeyCode::Char(' ')) => Action::Right,
         (Mode::Game, KeyCode::Char(' ')) => Action::Confirm,
         (Mode::Game, KeyCode::Char(c)) if c.is_ascii_digit() => Action::TypeCoords(c),
-        (Mode::Game, KeyCode::Char('?')) => Action::Hint,
+        (Mode::Game | Mode::Replay, KeyCode::Char('?')) => Action::Hint,
         (Mode::Game, KeyCode::Char('b')) => Action::AddBot,
         (Mode::Game, KeyCode::Char('L')) => Action::Leave,
         (Mode::Lobby, KeyCode::Char('c')) => Action::Create,

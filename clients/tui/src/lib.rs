@@ -14,26 +14,40 @@
 //! `i` join by id, `g` recent games (Enter replays one), `r` refresh. Game: arrows or hjkl
 //! move the cursor, whose rectangle shows what the selection would eat (`[ ]`) or why it is
 //! refused (`< >`); Enter or space eats, digits start typed coordinates `ROW,COL`, `?` toggles
-//! the engine's hints (two players, small positions), `b` adds a bot (host, while waiting),
-//! `L` leaves (twice in a game in play). Replay: ←/→ step, Home/End, Esc back. `q` or Ctrl-C
-//! quits everywhere; a dropped connection is
+//! the per-move annotations (two-player rooms only), `b` adds a bot (host, while waiting),
+//! `L` leaves (twice in a game in play). Replay: ←/→ step, Home/End, `?` annotations, Esc
+//! back. `q` or Ctrl-C quits everywhere; a dropped connection is
 //! resumed by itself, and quitting a game in play prints the `jchomp resume` command.
 //! `NO_COLOR` turns colours off; every cell kind keeps its own symbol.
+//!
+//! Annotations are those of the Chomp web app this follows: each selectable cell shows the
+//! half-moves (plies) to the end if that selection is made, under optimal play — `+4` a win in
+//! 4 (even), `-7` a loss the mover can delay 7 at the longest (odd), `=` a tie, `?` not proven
+//! in time; a legend line says so. The standard classic game (two players, poison at 0,0)
+//! takes them from the classic database (`--classic-db`, built in the background on first
+//! need), everything else from the engine's analysis under a time cap. A replay marks `?!` each
+//! move that threw away a win or a tie.
 //!
 //! Code map: [`connection`] (the WebSocket), [`room_state`] (a room kept by the shared rules),
 //! [`app`] (the client as a state machine: keys and messages in, messages and screens out),
 //! [`render_game`] / [`render_lobby`] (pure screens), [`terminal`] (raw mode, colours),
-//! [`run`] (the loop and the subcommands), [`commands`] (`rooms`, `games`, `replay`).
+//! [`run`] (the loop and the subcommands), [`commands`] (`rooms`, `games`, `replay`),
+//! [`hint`] and [`classic_db`] (the annotations), [`review`] (a replay's blunders).
 
 pub mod app;
+pub mod classic_db;
 pub mod cli;
 pub mod commands;
 pub use jchomp_protocol::connection;
 pub mod explain;
+#[cfg(test)]
+mod fixtures;
 pub mod hint;
 pub mod input;
 pub mod render_game;
+pub mod render_hints;
 pub mod render_lobby;
+pub mod review;
 pub mod room_state;
 pub mod run;
 pub mod style;

@@ -1,8 +1,11 @@
 //! The game screen as a pure function of its state: the board with labels, the selection under
-//! the cursor, the last move, the seats, the clock, the result, and the key help.
+//! the cursor, the last move, the seats, the clock, the result, the annotations with their
+//! legend, a replay's blunders, and the key help.
 
 use crate::explain;
-use crate::hint::{Hints, Verdict};
+use crate::hint::Hints;
+use crate::render_hints;
+use crate::review::Blunder;
 use crate::room_state::RoomState;
 use crate::style::{Line, Style, side_by_side, text_width};
 use jchomp_protocol::rules::{Bits, Cell, Position};
@@ -82,11 +85,17 @@ pub struct GameView<'a> {
     pub input: Option<(&'a str, &'a str)>,
     /// Whether a replay is shown (changes the key help).
     pub replay: Option<(usize, usize)>,
+    /// Whether annotations are offered (`?` in the key help): two players only.
+    pub offer_hints: bool,
+    /// The last move shown threw away a win or a tie (replays).
+    pub blunder: Option<Blunder>,
+    /// A replay's moves are still being reviewed.
+    pub reviewing: bool,
 }
 
 impl<'a> GameView<'a> {
-    /// The view of a stored game after `step` of its `total` moves: no seat, cursor, hints or
-    /// clock.
+    /// The view of a stored game after `step` of its `total` moves: no seat, cursor, hints,
+    /// blunder or clock.
     pub fn replay(state: &'a RoomState, step: usize, total: usize) -> GameView<'a> {
         GameView {
             state,
@@ -99,6 +108,9 @@ impl<'a> GameView<'a> {
             notice: None,
             input: None,
             replay: Some((step, total)),
+            offer_hints: false,
+            blunder: None,
+            reviewing: false,
         }
     }
 }
@@ -177,17 +189,17 @@ fn board(view: &GameView<'_>, pos: &Position, sel: Option<&Selection>) -> Vec<Li
             };
             let mut text = format!(" {symbol} ");
             let under_cursor = sel.is_some_and(|s| s.cells.contains(i));
-            if let Some(v) = view
+            // A classic selection can cover the whole board: its cells keep their annotations
+            // (in the selection's colours) and only the selected cell its brackets. A JChomp
+            // rectangle (at most 3×3) keeps its brackets.
+            let anchor = view.cursor == Some((i64::from(r), i64::from(c)));
+            let show_through = config.eat().is_none() && !anchor;
+            let verdict = view
                 .hints
                 .and_then(|h| h.verdict(Cell::new(r, c)))
-                .filter(|_| pos.selections().contains(i) && !under_cursor)
-            {
-                text = format!("{:<3}", v.label());
-                style = match v {
-                    Verdict::Win(_) => Style::Good,
-                    Verdict::Loss(_) => Style::Bad,
-                    Verdict::Tie | Verdict::Unknown => Style::Accent,
-                };
+                .filter(|_| pos.selections().contains(i) && (!under_cursor || show_through));
+            if let Some(v) = verdict {
+                (text, style) = render_hints::cell(v);
             }
             if let Some(sel) = sel.filter(|s| s.cells.contains(i)) {
                 let (open, close, s) = match (sel.refused, sel.poison) {
@@ -195,8 +207,10 @@ fn board(view: &GameView<'_>, pos: &Position, sel: Option<&Selection>) -> Vec<Li
                     (None, true) => ('[', ']', Style::CursorPoison),
                     (None, false) => ('[', ']', Style::CursorOk),
                 };
-                let mid: String = text.chars().nth(1).into_iter().collect();
-                text = format!("{open}{mid}{close}");
+                if verdict.is_none() {
+                    let mid: String = text.chars().nth(1).into_iter().collect();
+                    text = format!("{open}{mid}{close}");
+                }
                 style = s;
             }
             line.push(text, style);
@@ -311,6 +325,9 @@ fn panel(view: &GameView<'_>, sel: Option<&Selection>, width: usize) -> Vec<Line
             Style::Dim,
         ));
     }
+    if let Some(b) = view.blunder {
+        out.push(Line::styled(b.words(), Style::Bad));
+    }
     if let Some(r) = st.result {
         let loser = jchomp_protocol::rules::GameResult::from(r).loser();
         let won = match loser {
@@ -350,18 +367,17 @@ fn panel(view: &GameView<'_>, sel: Option<&Selection>, width: usize) -> Vec<Line
             .hints
             .and_then(|h| h.verdict(Cell::new(r.max(0) as u8, c.max(0) as u8)))
         {
-            let text = match v {
-                Verdict::Win(n) => format!("hint: wins in {n}"),
-                Verdict::Loss(n) => format!("hint: loses in {n}"),
-                Verdict::Tie => "hint: ties".to_owned(),
-                Verdict::Unknown => "hint: not solved within the budget".to_owned(),
-            };
-            out.push(Line::styled(text, Style::Accent));
+            let (text, style) = render_hints::cursor_hint(v);
+            for l in wrap(&text, width) {
+                out.push(Line::styled(l, style));
+            }
         }
     }
-    if view.analysing {
-        out.push(Line::styled("hint: analysing…", Style::Dim));
-    }
+    out.extend(render_hints::status_lines(
+        view.hints,
+        view.analysing,
+        view.reviewing,
+    ));
     if view.link != Link::Online {
         out.push(Line::styled(
             match view.link {
@@ -394,14 +410,15 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     out
 }
 
-/// The key help for the game screen.
+/// The key help for the game screen; `?` only where annotations work (two players).
 fn help(view: &GameView<'_>) -> Line {
+    let hint = if view.offer_hints { "? hint  " } else { "" };
     let text = if view.replay.is_some() {
-        "←/→ or h/l step  Home/End first/last  Esc back  q quit"
+        format!("←/→ or h/l step  Home/End first/last  {hint}Esc back  q quit")
     } else if view.me.is_some() {
-        "arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit"
+        format!("arrows/hjkl move  Enter eat  0-9 row,col  {hint}b bot  L leave  q quit")
     } else {
-        "watching  L leave  q quit"
+        format!("watching  {hint}L leave  q quit")
     };
     Line::styled(text, Style::Dim)
 }
@@ -447,10 +464,12 @@ fn parts(view: &GameView<'_>, width: usize) -> Parts {
         panel(view, sel.as_ref(), panel_width),
         board_width,
     );
+    // The annotations' legend stays with them, whatever the height.
     let mut bottom: Vec<Line> = view
-        .notice
+        .hints
+        .map(|h| render_hints::legend(h, config.variant().is_jchomp()))
         .into_iter()
-        .flat_map(|n| n.lines(width))
+        .chain(view.notice.into_iter().flat_map(|n| n.lines(width)))
         .collect();
     bottom.push(input_or_help(view.input, help(view)));
     Parts {
@@ -467,8 +486,8 @@ pub fn render(view: &GameView<'_>, width: usize) -> Vec<Line> {
 }
 
 /// Renders the game screen within `width` × `height`. When the height is short, the legend
-/// goes first, then the title, then the lowest lines of the board and panel; the message and
-/// the key help (or the text being typed) always stay.
+/// goes first, then the title, then the lowest lines of the board and panel; the annotations'
+/// legend, the message and the key help (or the text being typed) always stay.
 pub fn render_within(view: &GameView<'_>, width: usize, height: usize) -> Vec<Line> {
     let Parts {
         title,
@@ -501,8 +520,9 @@ pub fn render_within(view: &GameView<'_>, width: usize, height: usize) -> Vec<Li
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hint::Verdict;
     use crate::style::to_text;
-    use jchomp_protocol::json::{MoveJson, ResultJson};
+    use jchomp_protocol::json::ResultJson;
     use jchomp_protocol::wire::{SeatInfo, Snapshot};
     use jchomp_testkit::timed_config_json;
 
@@ -517,15 +537,7 @@ mod tests {
     /// A room playing `board` (30 s a move) after `moves`.
     fn state(board: &str, moves: &[(i64, i64)]) -> RoomState {
         let config = timed_config_json(board, 30_000);
-        let moves: Vec<MoveJson> = moves
-            .iter()
-            .enumerate()
-            .map(|(i, &(row, col))| MoveJson {
-                seat: (i % 2) as i64,
-                row,
-                col,
-            })
-            .collect();
+        let moves = crate::fixtures::moves_in_turn(moves);
         let mut game = jchomp_protocol::rules::Game::new(config.validate().unwrap());
         for m in &moves {
             game.select(m.row, m.col).unwrap();
@@ -565,6 +577,9 @@ mod tests {
             input: None,
             replay: None,
             analysing: false,
+            offer_hints: true,
+            blunder: None,
+            reviewing: false,
         }
     }
 
@@ -705,18 +720,20 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit
 
     #[test]
     fn hints_label_the_valid_anchors() {
+        // Was `W3` / `L2`: labels are now signed plies.
         let st = state("4x5 eat 1x2 poison 0,0 poison 3,4", &[(2, 3)]);
         let hints = Hints {
             selections: vec![
-                (Cell::new(1, 1), Verdict::Win(3)),
-                (Cell::new(3, 0), Verdict::Loss(2)),
+                (Cell::new(1, 1), Verdict::Win(4)),
+                (Cell::new(3, 0), Verdict::Loss(3)),
             ],
+            ..Hints::default()
         };
         let mut v = view(&st);
         v.hints = Some(&hints);
         let text = to_text(&render(&v, 80));
-        assert!(text.contains(" 1  # W3  #"), "{text}");
-        assert!(text.contains(" 3 L2  #"), "{text}");
+        assert!(text.contains(" 1  # +4  #"), "{text}");
+        assert!(text.contains(" 3 -3  #"), "{text}");
     }
 
     #[test]

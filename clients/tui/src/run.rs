@@ -2,6 +2,7 @@
 //! reconnecting and resuming after a drop) and the dispatch of each subcommand.
 
 use crate::app::{App, Start};
+use crate::classic_db;
 use crate::cli::{Cli, Command, display_name};
 use crate::commands::{self, CommandError};
 use crate::connection::{CLOSE_RESUMED_ELSEWHERE, Connection, ConnectionError, connect_retry};
@@ -176,6 +177,11 @@ pub async fn interactive(url: &str, mut app: App) -> Result<(), CommandError> {
 
 async fn dispatch(cli: Cli) -> Result<(), CommandError> {
     let url = cli.server.as_str();
+    let db_path = cli
+        .classic_db
+        .clone()
+        .unwrap_or_else(classic_db::default_path);
+    let library = classic_db::library(&db_path);
     let mut stdout = std::io::stdout().lock();
     let start = match cli.command {
         None => Start::Lobby,
@@ -200,7 +206,9 @@ async fn dispatch(cli: Cli) -> Result<(), CommandError> {
                 return Ok(commands::write_record_json(&mut stdout, &record)?);
             }
             if !std::io::stdout().is_terminal() {
-                let text = commands::replay_text(&record, 80)?;
+                // Printing waits for nothing: the database is used only if its file is there.
+                let library = db_path.is_file().then_some(library);
+                let text = commands::replay_text(&record, 80, library)?;
                 return Ok(stdout.write_all(text.as_bytes())?);
             }
             record.replay()?;
@@ -209,7 +217,8 @@ async fn dispatch(cli: Cli) -> Result<(), CommandError> {
     };
     drop(stdout);
     let name = display_name(cli.name.as_deref())?;
-    interactive(url, App::new(url, &name, start)).await
+    let app = App::new(url, &name, start).with_classic_library(library);
+    interactive(url, app).await
 }
 
 /// Runs the command line and returns the process exit code: 0 on success, 1 with a message

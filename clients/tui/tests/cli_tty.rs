@@ -388,3 +388,47 @@ async fn the_hint_key_shows_the_engines_verdicts() {
     tty.press("q");
     assert!(tty.wait_exit().await);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn annotations_keep_their_marks_and_legend_with_and_without_colour() {
+    let server = TestServer::start().await;
+    let url = server.url();
+    // 4×5, eat 1×2: 0,2 wins in 8, the poison loses in 1, the other selections tie.
+    let args = [
+        "--server", &url, "--name", "ann", "create", "--size", "4x5", "--eat", "1x2", "--bot",
+        "random",
+    ];
+    for no_color in [true, false] {
+        let mut tty = Tty::spawn(&args, no_color);
+        tty.wait_for("Your turn").await;
+        tty.press("?");
+        let screen = tty
+            .wait_for("half-moves to the end: +N win, -N loss (longest delay), = tie")
+            .await;
+        assert!(screen.contains(" 0 [P][#]+8  =  #"), "{screen}");
+        assert!(screen.contains(" 1  =  =  =  =  #"), "{screen}");
+        assert!(
+            screen.contains("hint: loses in 1 half-move (-1)"),
+            "{screen}"
+        );
+        // Off the cursor, the poison is annotated like any other selection.
+        tty.press("j");
+        let screen = tty.wait_for(" 0 -1 ").await;
+        assert!(screen.contains(" 0 -1  = +8  =  #"), "{screen}");
+        tty.press("q");
+        assert!(tty.wait_exit().await);
+        let raw = tty.raw();
+        if no_color {
+            assert!(!raw.contains("\u{1b}[38;5;"), "NO_COLOR was ignored");
+        } else {
+            // A win green, a loss bold red, a tie bold yellow.
+            for cell in [
+                "\u{1b}[38;5;10m+8 ",
+                "\u{1b}[38;5;9m\u{1b}[1m-1 ",
+                "\u{1b}[38;5;11m\u{1b}[1m = ",
+            ] {
+                assert!(raw.contains(cell), "{cell:?} not in {raw:?}");
+            }
+        }
+    }
+}

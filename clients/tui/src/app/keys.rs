@@ -3,6 +3,7 @@
 use super::{App, GAMES_LIMIT, PromptKind, Screen};
 use crate::cli::{CreateArgs, parse_bot};
 use crate::explain;
+use crate::hint;
 use crate::input::{self, Action, Mode};
 use crate::style::Style;
 use crossterm::event::KeyEvent;
@@ -244,11 +245,19 @@ impl App {
     }
 
     fn replay_key(&mut self, action: Action) {
-        let Screen::Replay { record, step, back } = &mut self.screen else {
+        let Screen::Replay {
+            record,
+            step,
+            back,
+            review,
+        } = &mut self.screen
+        else {
             return;
         };
         let n = record.moves.len();
         match action {
+            Action::Hint if review.offered() => review.show = !review.show,
+            Action::Hint => self.say(hint::HintError::Players.refusal(), Style::Bad),
             Action::Left | Action::Up => *step = step.saturating_sub(1),
             Action::Right | Action::Down | Action::Confirm => *step = (*step + 1).min(n),
             Action::First => *step = 0,

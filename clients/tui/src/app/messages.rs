@@ -124,11 +124,7 @@ impl App {
                 match record.replay() {
                     Ok(_) => {
                         self.notice = None;
-                        self.screen = Screen::Replay {
-                            step: 0,
-                            record: Box::new(record),
-                            back: true,
-                        };
+                        self.open_replay(record, 0, true);
                     }
                     Err(e) => self.say(format!("That game does not replay: {e}"), Style::Bad),
                 }

@@ -8,15 +8,20 @@ use crate::render_game::{self, GameView, Link, Notice};
 use crate::render_lobby::{self, GamesView, LobbyView};
 use crate::room_state::RoomState;
 use crate::style::{Line, Style};
+use jchomp_engine::classic::ClassicLibrary;
 use jchomp_protocol::record::Record;
 use jchomp_protocol::wire::{ClientMessage, GameSummary, RoomStatus, RoomSummary};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod hints;
 mod keys;
 mod messages;
+mod review;
 #[cfg(test)]
 mod test_support;
+
+pub use review::Review;
 
 /// How many recent games the games list asks for.
 pub const GAMES_LIMIT: u32 = 50;
@@ -127,6 +132,8 @@ pub enum Screen {
         step: usize,
         /// Whether Esc goes back to the games list (else it quits).
         back: bool,
+        /// The analysis of its positions and moves.
+        review: Box<Review>,
     },
 }
 
@@ -150,6 +157,7 @@ pub struct App {
     hint_limit: Option<Duration>,
     hint_job: Option<HintJob>,
     hint_seq: u64,
+    library: Option<Arc<ClassicLibrary>>,
     confirm_leave: bool,
 }
 
@@ -174,6 +182,7 @@ impl App {
             hint_limit: Some(hint::HINT_TIME),
             hint_job: None,
             hint_seq: 0,
+            library: None,
             confirm_leave: false,
         };
         match start {
@@ -188,11 +197,8 @@ impl App {
                 app.send(ClientMessage::Resume { token });
             }
             Start::Replay(record) => {
-                app.screen = Screen::Replay {
-                    step: record.moves.len(),
-                    record: Box::new(record),
-                    back: false,
-                }
+                let step = record.moves.len();
+                app.open_replay(record, step, false);
             }
         }
         app
@@ -202,6 +208,19 @@ impl App {
     /// [`hint::HINT_TIME`].
     pub fn with_hint_limit(mut self, limit: Option<Duration>) -> App {
         self.hint_limit = limit;
+        if let Some(job) = &mut self.hint_job {
+            job.limit = limit;
+        }
+        self
+    }
+
+    /// Gives the client the classic database, asked first for the hints of the standard
+    /// classic game; without one the engine answers everywhere.
+    pub fn with_classic_library(mut self, library: Arc<ClassicLibrary>) -> App {
+        if let Some(job) = &mut self.hint_job {
+            job.library = Some(library.clone());
+        }
+        self.library = Some(library);
         self
     }
 
@@ -332,8 +351,10 @@ impl App {
         self.room().and_then(|r| r.token.as_deref())
     }
 
-    /// Time passed: refreshes the lobby now and then.
+    /// Time passed: refreshes the lobby now and then, and the hints once the classic database
+    /// they were waiting for is ready.
     pub fn on_tick(&mut self, now: Instant) {
+        self.hints_tick();
         if matches!(self.screen, Screen::Lobby)
             && self.link == Link::Online
             && self
@@ -392,6 +413,9 @@ impl App {
                         input,
                         replay: None,
                         analysing: r.hints_waiting.is_some(),
+                        offer_hints: state.config.players() == 2,
+                        blunder: None,
+                        reviewing: false,
                     };
                     render_game::render_within(&view, width, height)
                 }
@@ -405,12 +429,23 @@ impl App {
                 width,
                 height,
             ),
-            Screen::Replay { record, step, .. } => match RoomState::from_record(record, *step) {
-                Ok(state) => render_game::render_within(
-                    &GameView::replay(&state, *step, record.moves.len()),
-                    width,
-                    height,
-                ),
+            Screen::Replay {
+                record,
+                step,
+                review,
+                ..
+            } => match RoomState::from_record(record, *step) {
+                Ok(state) => {
+                    let mut view = GameView::replay(&state, *step, record.moves.len());
+                    view.offer_hints = review.offered();
+                    view.blunder = review.blunder_at(*step);
+                    view.reviewing = !review.done();
+                    if review.show {
+                        view.hints = review.hints_at(*step);
+                        view.analysing = review.pending_at(*step);
+                    }
+                    render_game::render_within(&view, width, height)
+                }
                 Err(e) => vec![Line::styled(
                     format!("This game record does not replay: {e}"),
                     Style::Bad,
