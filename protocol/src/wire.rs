@@ -275,6 +275,8 @@ pub enum ServerMessage {
     Room(Snapshot),
     /// An accepted move.
     Moved(Moved),
+    /// The answer to `analyze`, to the sender only.
+    Analysis(Analysis),
     /// The sender's move was refused; nothing changed.
     MoveRejected {
         /// Why.
@@ -334,15 +336,10 @@ pub struct Annotation {
     pub plies: Option<u32>,
 }
 
-/// The answer to `analyze`: every valid selection of one position with its value, in board
-/// order (row by row). Sent only to the connection that asked, so a client that never asks
-/// never sees one.
-///
-/// It is a message of its own (`"type":"analysis"`) rather than a [`ServerMessage`] variant:
-/// clients that match every `ServerMessage` keep compiling; such a client reads it with
-/// `serde_json::from_str::<Analysis>` when its `"type"` is `"analysis"`.
+/// The answer to `analyze` (`ServerMessage::Analysis`, `"type":"analysis"`): every valid
+/// selection of one position with its value, in board order (row by row). Sent only to the
+/// connection that asked, so a client that never asks never sees one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename = "analysis")]
 pub struct Analysis {
     /// The room analysed, when a room was asked about.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -406,14 +403,16 @@ mod tests {
                 },
             ],
         };
-        let text = serde_json::to_string(&analysis).unwrap();
+        let message = ServerMessage::Analysis(analysis);
+        let text = serde_json::to_string(&message).unwrap();
         assert_eq!(
             text,
             r#"{"type":"analysis","game":"k3v9x2mq7a","index":2,"to_move":0,"moves":[{"row":0,"col":1,"value":"win","plies":4},{"row":3,"col":3,"value":"unknown","plies":null}]}"#
         );
-        assert_eq!(serde_json::from_str::<Analysis>(&text).unwrap(), analysis);
-        // Another message is not an analysis.
-        assert!(serde_json::from_str::<Analysis>(r#"{"type":"left","room":"x"}"#).is_err());
+        assert_eq!(
+            serde_json::from_str::<ServerMessage>(&text).unwrap(),
+            message
+        );
         assert_eq!(
             serde_json::to_string(&ErrorCode::AnalysisUnavailable).unwrap(),
             r#""analysis_unavailable""#

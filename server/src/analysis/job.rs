@@ -4,7 +4,7 @@
 
 use super::{About, Subject, annotate};
 use crate::metrics::Metrics;
-use crate::outbox::{Peer, encode};
+use crate::outbox::Peer;
 use crate::settings::Settings;
 use jchomp_engine::classic::ClassicLibrary;
 use jchomp_protocol::wire::{Analysis, Annotation, ErrorCode, ServerMessage};
@@ -57,7 +57,7 @@ impl Analyst {
             match me.compute(subject).await {
                 Some(analysis) => {
                     me.metrics.analyses.inc();
-                    peer.send(&encode(&analysis));
+                    peer.send_msg(&ServerMessage::Analysis(analysis));
                 }
                 None => peer.send_msg(&ServerMessage::Error {
                     code: ErrorCode::Internal,

@@ -111,6 +111,8 @@ impl App {
                 }
                 self.say(text, Style::Bad);
             }
+            // The client analyses positions itself and never asks the server.
+            ServerMessage::Analysis(_) => {}
             ServerMessage::Games { games } => {
                 self.games = games;
                 if let Screen::Games { selected } = &mut self.screen {
