@@ -1,8 +1,8 @@
 //! Classic Chomp solved by its definition, for tests: a position is its row lengths (top row
 //! first, the poison at the top-left cell 0,0), a selection (r, c) eats that cell and every cell
 //! below and to the right of it, and [`Solver`] finds the value and plies of a position by plain
-//! recursion over every selection, memoised. It shares no code with the engine's database that
-//! it checks.
+//! recursion over every selection, memoised (by the row lengths packed four bits a row). It
+//! shares no code with the engine's database that it checks.
 //!
 //! Plies count every selection up to and including the one that eats the poison: the player
 //! left with the poison alone loses in 1 ply. A win takes the fastest win, a loss the longest
@@ -10,6 +10,7 @@
 
 use crate::brute::Outcome;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// The most rows, and the most cells in a row, of a position here.
 pub const SIDE: usize = 15;
@@ -51,13 +52,8 @@ pub fn cells(position: &Rows) -> Vec<(usize, usize)> {
 /// The position after selecting cell (r, c), which must be there.
 pub fn after(position: &Rows, r: usize, c: usize) -> Rows {
     assert!(c < usize::from(position[r]), "({r},{c}) is already eaten");
-    let mut next = *position;
-    for len in &mut next[r..] {
-        if usize::from(*len) > c {
-            *len = c as u8;
-        }
-    }
-    next
+    let k = cut(pack(position), r, c as u64);
+    std::array::from_fn(|i| row(k, i) as u8)
 }
 
 /// The same position seen across its diagonal: column c becomes row c.
@@ -126,10 +122,64 @@ fn next(seed: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A position packed into a number, four bits a row (row `i` in bits `4i .. 4i+4`): the
+/// memo's key, and what the recursion works on.
+type Packed = u64;
+
+fn pack(position: &Rows) -> Packed {
+    let mut k = 0;
+    for (i, &len) in position.iter().enumerate() {
+        k |= u64::from(len) << (4 * i);
+    }
+    k
+}
+
+/// The length of row `i` of a packed position.
+fn row(k: Packed, i: usize) -> u64 {
+    (k >> (4 * i)) & 15
+}
+
+/// [`after`] on a packed position: rows from `r` down cut to `c` cells while longer.
+fn cut(mut k: Packed, r: usize, c: u64) -> Packed {
+    let mut i = r;
+    while i < SIDE && row(k, i) > c {
+        k = (k & !(15 << (4 * i))) | (c << (4 * i));
+        i += 1;
+    }
+    k
+}
+
+/// Spreads a key over the table (a plain multiplication): keys of a game differ in few bits.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(self.0 ^ u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        let h = n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = h ^ (h >> 29);
+    }
+}
+
 /// Values and plies found so far, by position: the exact solver of classic Chomp.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Solver {
-    memo: HashMap<Rows, (Outcome, u32)>,
+    memo: HashMap<Packed, (Outcome, u32), BuildHasherDefault<KeyHasher>>,
+}
+
+impl std::fmt::Debug for Solver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Solver({} positions)", self.memo.len())
+    }
 }
 
 impl Solver {
@@ -142,44 +192,61 @@ impl Solver {
     /// play. The empty board is not a position to move in: it panics.
     pub fn solve(&mut self, position: &Rows) -> (Outcome, u32) {
         assert!(position[0] > 0, "the poison is eaten: the game is over");
-        if let Some(&v) = self.memo.get(position) {
-            return v;
-        }
-        let mut fastest_win: Option<u32> = None;
-        let mut longest_loss = 0;
-        for (_, outcome, plies) in self.moves(position) {
-            match outcome {
-                Outcome::Win => fastest_win = Some(fastest_win.map_or(plies, |f| f.min(plies))),
-                _ => longest_loss = longest_loss.max(plies),
-            }
-        }
-        let v = match fastest_win {
-            Some(plies) => (Outcome::Win, plies),
-            None => (Outcome::Loss, longest_loss),
-        };
-        self.memo.insert(*position, v);
-        v
+        self.solve_packed(pack(position))
     }
 
     /// Every selection of `position` (in the order of [`cells`]) with what it brings the player
     /// making it, and the plies to the end, this selection included.
     pub fn moves(&mut self, position: &Rows) -> Vec<Choice> {
+        let k = pack(position);
         cells(position)
             .into_iter()
             .map(|(r, c)| {
-                if (r, c) == (0, 0) {
-                    // Eating the poison: lost, and the game ends with this selection.
-                    return ((r, c), Outcome::Loss, 1);
-                }
-                let (theirs, plies) = self.solve(&after(position, r, c));
-                let mine = if theirs == Outcome::Loss {
-                    Outcome::Win
-                } else {
-                    Outcome::Loss
-                };
-                ((r, c), mine, plies + 1)
+                let (outcome, plies) = self.choice(k, r, c as u64);
+                ((r, c), outcome, plies)
             })
             .collect()
+    }
+
+    fn solve_packed(&mut self, k: Packed) -> (Outcome, u32) {
+        if let Some(&v) = self.memo.get(&k) {
+            return v;
+        }
+        let mut fastest_win: Option<u32> = None;
+        let mut longest_loss = 0;
+        let mut r = 0;
+        while r < SIDE && row(k, r) > 0 {
+            for c in 0..row(k, r) {
+                match self.choice(k, r, c) {
+                    (Outcome::Win, plies) => {
+                        fastest_win = Some(fastest_win.map_or(plies, |f| f.min(plies)));
+                    }
+                    (_, plies) => longest_loss = longest_loss.max(plies),
+                }
+            }
+            r += 1;
+        }
+        let v = match fastest_win {
+            Some(plies) => (Outcome::Win, plies),
+            None => (Outcome::Loss, longest_loss),
+        };
+        self.memo.insert(k, v);
+        v
+    }
+
+    /// What selecting (r, c) brings the player making it, and the plies to the end.
+    fn choice(&mut self, k: Packed, r: usize, c: u64) -> (Outcome, u32) {
+        if (r, c) == (0, 0) {
+            // Eating the poison: lost, and the game ends with this selection.
+            return (Outcome::Loss, 1);
+        }
+        let (theirs, plies) = self.solve_packed(cut(k, r, c));
+        let mine = if theirs == Outcome::Loss {
+            Outcome::Win
+        } else {
+            Outcome::Loss
+        };
+        (mine, plies + 1)
     }
 }
 

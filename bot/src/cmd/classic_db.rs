@@ -65,9 +65,11 @@ fn run_build(args: &BuildArgs, out: &mut impl Write) -> anyhow::Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| default_file(ranker.rows(), ranker.cols()));
-    let bar = progress_bar(!args.quiet, ranker.count());
+    // Positions as the last line counts them: the empty board (rank 0) left out.
+    let total = ranker.count() - 1;
+    let bar = progress_bar(!args.quiet, total);
     let clock = Instant::now();
-    let db = ClassicDb::build(ranker, &mut |done| bar.set_position(done));
+    let db = ClassicDb::build(ranker, &mut |done| bar.set_position(done.min(total)));
     let built = clock.elapsed().as_secs_f64();
     bar.finish_and_clear();
     let clock = Instant::now();
