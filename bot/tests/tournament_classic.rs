@@ -122,3 +122,45 @@ fn the_tournament_command_plays_classic_games_from_its_database_file() {
     assert!(stderr.is_empty(), "the database was read: {stderr}");
     assert!(stdout.contains("6 games played"), "{stdout}");
 }
+
+#[test]
+fn the_tournament_command_draws_classic_boards_with_variant_classic() {
+    let dir = TempDir::new("tournament-variant");
+    let out_dir = dir.path().join("out");
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_jchomp-bot"))
+            .args([
+                "tournament",
+                "--quiet",
+                "--bot",
+                "greedy",
+                "--bot",
+                "random",
+            ])
+            .args(["--rounds", "4", "--size", "5x6", "--variant", "classic"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--out", out_dir.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(out_dir.join("games.jsonl")).unwrap();
+    assert_eq!(text.lines().count(), 8);
+    for line in text.lines() {
+        let record: Record = serde_json::from_str(line).unwrap();
+        assert_eq!(
+            record.config.validate().unwrap().variant(),
+            jchomp_rules::Variant::Classic
+        );
+        assert!(record.replay().is_ok());
+    }
+    // Classic games have no eat size: one given is refused in words.
+    let out = run(&["--eat", "1x2"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("classic Chomp has no eat size"), "{stderr}");
+}

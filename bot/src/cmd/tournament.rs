@@ -9,7 +9,8 @@ use jchomp_bot::tournament::starts::{Starts, parse_openings};
 use jchomp_bot::tournament::{self, Length, Options, Outcome, Settings, Stop};
 use jchomp_engine::classic::Availability;
 use jchomp_engine::spec::BotSpec;
-use jchomp_protocol::board_args::{parse_cell, parse_pair_x};
+use jchomp_protocol::board_args::{parse_cell, parse_pair_x, parse_variant};
+use jchomp_rules::Variant;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -34,6 +35,10 @@ pub struct TournamentArgs {
     /// Fix a poison cell, ROW,COL (repeat for up to 4); 1–4 drawn per round otherwise.
     #[arg(long, value_name = "ROW,COL", value_parser = parse_cell)]
     poison: Vec<(i64, i64)>,
+    /// The game: `jchomp` (rectangles of the eat size) or `classic` (a selection eats
+    /// everything below and right of it; no eat size) [default: jchomp].
+    #[arg(long, value_name = "VARIANT", value_parser = parse_variant, conflicts_with = "openings")]
+    variant: Option<Variant>,
     /// Seats per game, 2–4 [default: 2].
     #[arg(long)]
     players: Option<u8>,
@@ -83,6 +88,7 @@ impl TournamentArgs {
             || self.gauntlet
             || self.size.is_some()
             || self.eat.is_some()
+            || self.variant.is_some()
             || !self.poison.is_empty()
             || self.players.is_some()
             || self.openings.is_some()
@@ -106,6 +112,7 @@ impl TournamentArgs {
                 }
             }
             None => Starts::Drawn {
+                classic: self.variant == Some(Variant::Classic),
                 size: self.size.map(|(r, c)| [r, c]),
                 eat: self.eat.map(|(r, c)| [r, c]),
                 poison: self.poison.iter().map(|&(r, c)| [r, c]).collect(),

@@ -63,9 +63,13 @@ pub enum OpeningError {
 pub enum Starts {
     /// Drawn from the seed, round by round, except for the fields fixed here by flags.
     Drawn {
+        /// Classic Chomp instead of JChomp (no eat size). Absent in settings written before
+        /// classic games existed, which were all JChomp.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        classic: bool,
         /// Board size `[rows, cols]`, or drawn (4–15 each).
         size: Option<[i64; 2]>,
-        /// Eat size `[rows, cols]`, or drawn (1–3 each).
+        /// Eat size `[rows, cols]`, or drawn (1–3 each); never for classic games.
         eat: Option<[i64; 2]>,
         /// Poison cells, or (if empty) 1–4 cells drawn anywhere on the board.
         poison: Vec<[i64; 2]>,
@@ -81,6 +85,7 @@ impl Default for Starts {
     /// Everything drawn.
     fn default() -> Starts {
         Starts::Drawn {
+            classic: false,
             size: None,
             eat: None,
             poison: Vec::new(),
@@ -96,7 +101,7 @@ fn between(rng: &mut Rng, lo: i64, hi: i64) -> i64 {
 impl Starts {
     /// The unvalidated setup of round `round`.
     pub fn setup(&self, players: u8, seed: u64, round: u64) -> Setup {
-        let (size, eat, poison) = match self {
+        let (classic, size, eat, poison) = match self {
             Starts::Openings { configs } => {
                 let i = (round % configs.len().max(1) as u64) as usize;
                 return match configs.get(i) {
@@ -114,7 +119,12 @@ impl Starts {
                     },
                 };
             }
-            Starts::Drawn { size, eat, poison } => (*size, *eat, &poison[..]),
+            Starts::Drawn {
+                classic,
+                size,
+                eat,
+                poison,
+            } => (*classic, *size, *eat, &poison[..]),
         };
         let mut rng = Rng::new(derive_seed(seed, round, u64::MAX));
         let (lo, hi) = (i64::from(BOARD_SIZE.0), i64::from(BOARD_SIZE.1));
@@ -138,7 +148,13 @@ impl Starts {
             ]
         });
         let (elo, ehi) = (i64::from(EAT_SIZE.0), i64::from(EAT_SIZE.1));
-        let eat = eat.unwrap_or_else(|| [between(&mut rng, elo, ehi), between(&mut rng, elo, ehi)]);
+        // Classic games have no eat size: none is drawn (a fixed one is kept, for the rules to
+        // refuse).
+        let eat = if classic {
+            eat
+        } else {
+            Some(eat.unwrap_or_else(|| [between(&mut rng, elo, ehi), between(&mut rng, elo, ehi)]))
+        };
         let poison = if poison.is_empty() {
             let cells = (rows.max(1) * cols.max(1)).max(1);
             let count = between(&mut rng, 1, MAX_POISON.min(cells as usize) as i64);
@@ -158,8 +174,12 @@ impl Starts {
             rows,
             cols,
             players: i64::from(players),
-            variant: Variant::JChomp,
-            eat: Some(eat),
+            variant: if classic {
+                Variant::Classic
+            } else {
+                Variant::JChomp
+            },
+            eat,
             poison,
         }
     }
@@ -262,8 +282,39 @@ mod tests {
     }
 
     #[test]
+    fn classic_starts_have_no_eat_size_and_jchomp_draws_are_unchanged() {
+        let classic = Starts::Drawn {
+            classic: true,
+            size: None,
+            eat: None,
+            poison: Vec::new(),
+        };
+        for round in 0..100 {
+            let c = classic.config(2, 5, round).unwrap();
+            assert_eq!(c.variant(), Variant::Classic);
+            assert_eq!(c.eat(), None);
+        }
+        // Settings written before classic games existed read as JChomp draws.
+        let old: Starts =
+            serde_json::from_str(r#"{"kind":"drawn","size":null,"eat":null,"poison":[]}"#).unwrap();
+        assert_eq!(old, Starts::default());
+        assert_eq!(
+            serde_json::to_string(&Starts::default()).unwrap(),
+            r#"{"kind":"drawn","size":null,"eat":null,"poison":[]}"#
+        );
+        let fixed_eat = Starts::Drawn {
+            classic: true,
+            size: None,
+            eat: Some([1, 2]),
+            poison: Vec::new(),
+        };
+        assert!(fixed_eat.config(2, 5, 0).is_err());
+    }
+
+    #[test]
     fn fixed_fields_stay_fixed() {
         let starts = Starts::Drawn {
+            classic: false,
             size: None,
             eat: Some([1, 2]),
             poison: vec![[9, 12]],
@@ -275,6 +326,7 @@ mod tests {
             assert_eq!(c.poison().len(), 1);
         }
         let bad = Starts::Drawn {
+            classic: false,
             size: Some([5, 5]),
             eat: None,
             poison: vec![[5, 0]],
