@@ -35,19 +35,15 @@ fn parse_budget(s: &str) -> anyhow::Result<Budget> {
 }
 
 /// Prints one line per valid selection (`R,C win plies N`, `R,C loss plies N`, `R,C tie` or
-/// `R,C unsolved estimate S depth D`), then nodes and time. A classic game says before them
-/// whether the database or search answered.
+/// `R,C unsolved estimate S depth D`), then nodes and time. The standard classic game is
+/// answered by the classic database, which says before them which one.
 pub fn run(args: &AnalyzeArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let (config, position) = args.start.load()?;
     let mut lines = vec![describe(&config, &position)];
-    let source = match args.classic.find(&config, &position) {
-        Some(Ok(found)) => {
-            lines.extend(from_database(&found)?);
-            return print(&lines, out);
-        }
-        Some(Err(why)) => Some(why),
-        None => None,
-    };
+    if let Some(found) = args.classic.find(&config, &position) {
+        lines.extend(from_database(&found)?);
+        return print(&lines, out);
+    }
     let mut tt = Table::with_megabytes(args.table_mb);
     let clock = Instant::now();
     let (values, nodes) = analyze(&config, &position, &mut tt, args.budget, None)?;
@@ -62,7 +58,6 @@ pub fn run(args: &AnalyzeArgs, out: &mut impl Write) -> anyhow::Result<()> {
             ),
         });
     }
-    lines.extend(source);
     lines.push(format!("nodes {nodes}"));
     lines.push(format!("time {:.3} s", clock.elapsed().as_secs_f64()));
     print(&lines, out)

@@ -1,9 +1,10 @@
 //! The `--classic-db FILE` flag of solve, analyze, play and tournament: where the classic
 //! database written by `jchomp-bot classic-db build` is, and the database's answer for a
-//! position of the standard classic game (or why search answers instead).
+//! position of the standard classic game (built for the position's own box when the file
+//! cannot answer).
 
 use jchomp_engine::classic::{
-    ClassicDb, ClassicLibrary, FILE_NAME, Shape, Value, answers_for, shape_of,
+    ClassicDb, ClassicLibrary, FILE_NAME, Ranker, Shape, Value, answers_for, shape_of,
 };
 use jchomp_rules::{Config, Position};
 use std::path::PathBuf;
@@ -53,39 +54,53 @@ impl ClassicDbFlag {
     }
 
     /// The database and the position's shape in it, if the database answers for this game
-    /// (classic, two players, poison at 0,0), its file can be read, and it holds the position;
-    /// otherwise `Err` with the line that says why search answers instead. `None` for a game
-    /// the database never answers for (no line to say then).
-    pub fn find(&self, config: &Config, position: &Position) -> Option<Result<Found, String>> {
+    /// (classic, two players, poison at 0,0): the file's when it can be read and holds the
+    /// position, else one of the position's own box built now (an instant for small boxes, a
+    /// few seconds for 15×15 in a release build) — the line in `Found::source` says which and
+    /// why. `None` for a game the database never answers for.
+    pub fn find(&self, config: &Config, position: &Position) -> Option<Found> {
         if !answers_for(config) || position.to_move().is_none() {
             return None;
         }
+        let shape = shape_of(position.uneaten())?;
         let path = self.path();
         let name = path.display().to_string();
-        if !path.exists() {
-            return Some(Err(format!(
-                "from search: no classic database at {name} (jchomp-bot classic-db build writes one)"
-            )));
-        }
-        let clock = Instant::now();
-        let db = match ClassicDb::load(&path) {
-            Ok(db) => db,
-            Err(e) => return Some(Err(format!("from search: {e}"))),
-        };
-        let read_secs = clock.elapsed().as_secs_f64();
-        let (rows, cols) = db.size();
-        let found = shape_of(position.uneaten())
-            .filter(|shape| db.lookup(shape).is_some())
-            .map(|shape| Found {
-                source: format!(
-                    "from the database {name} ({rows}x{cols}, read in {read_secs:.3} s)"
+        let why = if path.exists() {
+            let clock = Instant::now();
+            match ClassicDb::load(&path) {
+                Ok(db) if db.lookup(&shape).is_some() => {
+                    let read_secs = clock.elapsed().as_secs_f64();
+                    let (rows, cols) = db.size();
+                    return Some(Found {
+                        source: format!(
+                            "from the database {name} ({rows}x{cols}, read in {read_secs:.3} s)"
+                        ),
+                        db,
+                        shape,
+                    });
+                }
+                Ok(db) => format!(
+                    "the database {name} ({}x{}) does not hold this position",
+                    db.size().0,
+                    db.size().1
                 ),
-                db,
-                shape,
-            });
-        Some(found.ok_or_else(|| {
-            format!("from search: the database {name} ({rows}x{cols}) does not hold this position")
-        }))
+                Err(e) => e.to_string(),
+            }
+        } else {
+            format!("no classic database at {name}; jchomp-bot classic-db build writes one")
+        };
+        let (rows, cols) = (shape.height(), shape.width());
+        let ranker = Ranker::new(rows, cols)?;
+        let clock = Instant::now();
+        let db = ClassicDb::build(ranker, &mut |_| {});
+        let secs = clock.elapsed().as_secs_f64();
+        Some(Found {
+            source: format!(
+                "from a database of the {rows}x{cols} box built in {secs:.3} s ({why})"
+            ),
+            db,
+            shape,
+        })
     }
 }
 

@@ -25,27 +25,21 @@ pub struct SolveArgs {
     value_only: bool,
 }
 
-/// Solves and prints; the last line is `value win|tie|loss best R,C plies N`. A classic game
-/// says on the line before the last whether the database or search answered.
+/// Solves and prints; the last line is `value win|tie|loss best R,C plies N`. The standard
+/// classic game is answered by the classic database, which says on the line before the last
+/// which one.
 pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let (config, position) = args.start.load()?;
     writeln!(out, "{}", describe(&config, &position))?;
-    let source = match args.classic.find(&config, &position) {
-        Some(Ok(found)) => return from_database(&found, args.value_only, out),
-        Some(Err(why)) => Some(why),
-        None => None,
-    };
-    let source_line = |out: &mut dyn Write| match &source {
-        Some(line) => writeln!(out, "{line}"),
-        None => Ok(()),
-    };
+    if let Some(found) = args.classic.find(&config, &position) {
+        return from_database(&found, args.value_only, out);
+    }
     if args.value_only {
         let clock = Instant::now();
         let (outcome, best, nodes) = solve_value(&config, &position, None)?;
         let secs = clock.elapsed().as_secs_f64();
         writeln!(out, "nodes {nodes}")
             .and_then(|()| writeln!(out, "time {secs:.3} s"))
-            .and_then(|()| source_line(out))
             .and_then(|()| writeln!(out, "value {} best {best}", outcome.name()))?;
         return Ok(());
     }
@@ -61,7 +55,6 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
                 s.nodes as f64 / secs.max(1e-9)
             )
         })
-        .and_then(|()| source_line(out))
         .and_then(|()| {
             writeln!(
                 out,
