@@ -1,7 +1,7 @@
 //! Board flags shared by every command-line tool (`--size 5x6 --eat 1x2 --poison 0,0 --players 2`,
 //! `--variant classic`) and the parsers behind them.
 
-use crate::rules::{Config, ConfigError, Setup, Variant, notation};
+use crate::rules::{Config, ConfigError, Setup, Variant};
 
 /// The board configuration flags, as perft, solve, analyze, the bot client, tournaments and the
 /// `jchomp` CLI take them.
@@ -55,23 +55,9 @@ impl BoardArgs {
     }
 }
 
-/// Parses `AxB` (also `A×B`) into two integers, e.g. a board size `5x6`: the rules' notation
-/// token, with its message for clap.
-pub fn parse_pair_x(s: &str) -> Result<(i64, i64), String> {
-    notation::parse_pair_x(s).map_err(|e| e.to_string())
-}
-
-/// Parses `ROW,COL` into two integers, e.g. a poison cell `0,0`: the rules' notation token,
-/// with its message for clap.
-pub fn parse_cell(s: &str) -> Result<(i64, i64), String> {
-    notation::parse_cell(s).map_err(|e| e.to_string())
-}
-
-/// Parses a variant, `jchomp` or `classic`: the rules' notation token, with its message for
-/// clap.
-pub fn parse_variant(s: &str) -> Result<Variant, String> {
-    notation::parse_variant(s).map_err(|e| e.to_string())
-}
+/// The flags' value parsers are the rules' notation tokens, so a flag and a board written on
+/// one line (`6x7 eat 1x2 poison 0,0`) share one syntax and one set of messages.
+pub use crate::rules::notation::{parse_cell, parse_pair_x, parse_variant};
 
 #[cfg(test)]
 mod tests {
@@ -82,8 +68,13 @@ mod tests {
         assert_eq!(parse_pair_x("5x6"), Ok((5, 6)));
         assert_eq!(parse_pair_x("15×4"), Ok((15, 4)));
         assert_eq!(parse_cell(" 2, 3"), Ok((2, 3)));
-        assert!(parse_pair_x("5").unwrap_err().contains("AxB"));
-        assert!(parse_cell("a,b").unwrap_err().contains("ROW,COL"));
+        assert!(parse_pair_x("5").unwrap_err().to_string().contains("AxB"));
+        assert!(
+            parse_cell("a,b")
+                .unwrap_err()
+                .to_string()
+                .contains("ROW,COL")
+        );
     }
 
     #[test]
