@@ -1,5 +1,5 @@
 //! JChomp's test kit, used only by tests, benchmarks and fuzz targets: boards from one line of
-//! notation ([`board`], [`config_json`], [`timed_config_json`]), the one brute-force model of the rules ([`model`]) and
+//! notation ([`board`], [`config_json`], [`timed_config_json`]) and games on them ([`record`]), the one brute-force model of the rules ([`model`]) and
 //! the exact solver played on it ([`brute`]), classic Chomp solved by its definition
 //! ([`classic`]), the checks the fuzz targets run ([`checks`]),
 //! temporary directories ([`temp`]) and, with the `server` feature, the real server started
@@ -16,8 +16,9 @@ pub mod model;
 pub mod server;
 pub mod temp;
 
-use jchomp_protocol::json::ConfigJson;
-use jchomp_rules::{Config, Setup};
+use jchomp_protocol::json::{ConfigJson, MoveJson, ResultJson};
+use jchomp_protocol::record::Record;
+use jchomp_rules::{Config, Game, Setup};
 
 /// The configuration a board notation names, e.g. `board("6x7 eat 1x2 poison 0,0")`; panics
 /// on a board that does not parse or breaks a rule.
@@ -42,5 +43,32 @@ pub fn timed_config_json(notation: &str, move_time_ms: u64) -> ConfigJson {
     ConfigJson {
         move_time_ms: Some(move_time_ms),
         ..config_json(notation)
+    }
+}
+
+/// A stored game on a board notation, `seats` named in order, the selections `cells` played in
+/// turn through the rules (so the moves' seats and the result are the rules' own); panics on a
+/// selection the rules refuse.
+pub fn record(notation: &str, seats: &[&str], cells: &[(u8, u8)]) -> Record {
+    let mut game = Game::new(board(notation));
+    let mut moves = Vec::with_capacity(cells.len());
+    for &(row, col) in cells {
+        let seat = game.to_move().expect("a move after the end of the game");
+        game.select(row.into(), col.into())
+            .unwrap_or_else(|e| panic!("{notation}: {row},{col} refused: {e}"));
+        moves.push(MoveJson {
+            seat: seat.into(),
+            row: row.into(),
+            col: col.into(),
+        });
+    }
+    Record {
+        id: None,
+        config: config_json(notation),
+        seats: seats.iter().map(|s| s.to_string()).collect(),
+        moves,
+        result: game.result().map(ResultJson::from),
+        started_ms: None,
+        finished_ms: None,
     }
 }

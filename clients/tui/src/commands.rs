@@ -208,30 +208,13 @@ pub fn replay_text(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jchomp_protocol::json::{MoveJson, ResultJson};
     use jchomp_protocol::wire::RoomStatus;
-    use jchomp_testkit::config_json;
 
     fn record() -> Record {
         Record {
             id: Some("g1".into()),
-            config: config_json("4x4 poison 0,0"),
-            seats: vec!["ann".into(), "bob".into()],
-            moves: vec![
-                MoveJson {
-                    seat: 0,
-                    row: 3,
-                    col: 3,
-                },
-                MoveJson {
-                    seat: 1,
-                    row: 0,
-                    col: 0,
-                },
-            ],
-            result: Some(ResultJson::Poisoned { loser: 1 }),
-            started_ms: None,
             finished_ms: Some(1_700_000_000_000),
+            ..jchomp_testkit::record("4x4 poison 0,0", &["ann", "bob"], &[(3, 3), (0, 0)])
         }
     }
 

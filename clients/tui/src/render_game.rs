@@ -535,9 +535,9 @@ mod tests {
     }
 
     /// A room playing `board` (30 s a move) after `moves`.
-    fn state(board: &str, moves: &[(i64, i64)]) -> RoomState {
+    fn state(board: &str, cells: &[(u8, u8)]) -> RoomState {
         let config = timed_config_json(board, 30_000);
-        let moves = crate::fixtures::moves_in_turn(moves);
+        let moves = jchomp_testkit::record(board, &[], cells).moves;
         let mut game = jchomp_protocol::rules::Game::new(config.validate().unwrap());
         for m in &moves {
             game.select(m.row, m.col).unwrap();

@@ -83,22 +83,12 @@ mod tests {
     use crate::room_state::RoomState;
     use crate::style::to_text;
     use crate::terminal::{colours, paint};
-    use jchomp_protocol::record::Record;
     use jchomp_protocol::rules::Cell;
-    use jchomp_testkit::config_json;
 
     #[test]
     fn an_annotated_board_reads_with_and_without_colour() {
         // The 4×4 classic start, annotated by the engine: 1,1 is the one winning move.
-        let record = Record {
-            id: Some("g1".into()),
-            config: config_json("4x4 variant classic poison 0,0"),
-            seats: vec!["ann".into(), "bob".into()],
-            moves: vec![],
-            result: None,
-            started_ms: None,
-            finished_ms: None,
-        };
+        let record = jchomp_testkit::record("4x4 variant classic poison 0,0", &["ann", "bob"], &[]);
         let state = RoomState::from_record(&record, 0).unwrap();
         let hints = analyse_within(&state.config, &state.position(), None).unwrap();
         let mut view = GameView::replay(&state, 0, 0);

@@ -250,26 +250,8 @@ mod tests {
 
     #[test]
     fn a_record_steps_from_start_to_result() {
-        let record = Record {
-            id: Some("g1".into()),
-            config: snapshot().config,
-            seats: vec!["a".into(), "b".into()],
-            moves: vec![
-                MoveJson {
-                    seat: 0,
-                    row: 3,
-                    col: 3,
-                },
-                MoveJson {
-                    seat: 1,
-                    row: 0,
-                    col: 0,
-                },
-            ],
-            result: Some(ResultJson::Poisoned { loser: 1 }),
-            started_ms: None,
-            finished_ms: None,
-        };
+        let record =
+            jchomp_testkit::record("4x5 eat 1x2 poison 0,0", &["a", "b"], &[(3, 3), (0, 0)]);
         let start = RoomState::from_record(&record, 0).unwrap();
         assert_eq!(start.eaten().count(), 0);
         assert_eq!(start.to_move, Some(0));

@@ -425,26 +425,10 @@ mod tests {
 
     #[test]
     fn a_replay_steps_back_and_forth() {
-        use jchomp_protocol::json::{MoveJson, ResultJson};
         let record = Record {
             id: Some("g7".into()),
             config: snapshot(0, 0).config,
-            seats: vec!["ann".into(), "bob".into()],
-            moves: vec![
-                MoveJson {
-                    seat: 0,
-                    row: 3,
-                    col: 4,
-                },
-                MoveJson {
-                    seat: 1,
-                    row: 0,
-                    col: 0,
-                },
-            ],
-            result: Some(ResultJson::Poisoned { loser: 1 }),
-            started_ms: None,
-            finished_ms: None,
+            ..jchomp_testkit::record("4x5 poison 0,0", &["ann", "bob"], &[(3, 4), (0, 0)])
         };
         let mut app = App::new("s", "me", Start::Replay(record));
         assert!(!app.needs_server());
@@ -492,7 +476,6 @@ mod tests {
 
     #[test]
     fn the_games_list_opens_a_replay_and_goes_back() {
-        use jchomp_protocol::json::{MoveJson, ResultJson};
         use jchomp_protocol::record::Record;
         use jchomp_protocol::wire::GameSummary;
         let mut app = App::new("s", "me", Start::Lobby);
@@ -507,15 +490,8 @@ mod tests {
         let record = Record {
             id: Some("g1".into()),
             config: snapshot(0, 0).config,
-            seats: vec!["ann".into(), "bob".into()],
-            moves: vec![MoveJson {
-                seat: 0,
-                row: 0,
-                col: 0,
-            }],
-            result: Some(ResultJson::Poisoned { loser: 0 }),
-            started_ms: None,
             finished_ms: Some(0),
+            ..jchomp_testkit::record("4x5 poison 0,0", &["ann", "bob"], &[(0, 0)])
         };
         let summary = |id: &str| GameSummary {
             game: id.into(),
