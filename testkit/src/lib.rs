@@ -1,5 +1,5 @@
 //! JChomp's test kit, used only by tests, benchmarks and fuzz targets: boards from one line of
-//! notation ([`board`], [`config_json`], [`timed_config_json`]) and games on them ([`record`]), the one brute-force model of the rules ([`model`]) and
+//! notation ([`board`], [`config_json`], [`timed_config_json`]) games on them ([`record`]) and their moves ([`moved`]), the one brute-force model of the rules ([`model`]) and
 //! the exact solver played on it ([`brute`]), classic Chomp solved by its definition
 //! ([`classic`]), the checks the fuzz targets run ([`checks`]),
 //! temporary directories ([`temp`]) and, with the `server` feature, the real server started
@@ -18,6 +18,7 @@ pub mod temp;
 
 use jchomp_protocol::json::{ConfigJson, MoveJson, ResultJson};
 use jchomp_protocol::record::Record;
+use jchomp_protocol::wire::{Moved, RoomStatus};
 use jchomp_rules::{Config, Game, Setup};
 
 /// The configuration a board notation names, e.g. `board("6x7 eat 1x2 poison 0,0")`; panics
@@ -70,5 +71,20 @@ pub fn record(notation: &str, seats: &[&str], cells: &[(u8, u8)]) -> Record {
         result: game.result().map(ResultJson::from),
         started_ms: None,
         finished_ms: None,
+    }
+}
+
+/// A `moved` of a game in play: `seat` selected `cell` in `room`, making it version `version`,
+/// and `to_move` selects next.
+pub fn moved(room: &str, version: u64, seat: u8, cell: (i64, i64), to_move: u8) -> Moved {
+    Moved {
+        room: room.into(),
+        version,
+        seat,
+        row: cell.0,
+        col: cell.1,
+        to_move: Some(to_move),
+        status: RoomStatus::Playing,
+        result: None,
     }
 }

@@ -42,6 +42,16 @@ pub fn pick(set: Bits, rng: &mut Rng) -> Option<Cell> {
     set.iter().nth(k).map(Cell::from_index)
 }
 
+/// The valid selections without poison, or every valid selection when each one eats poison.
+fn safe_or_any(config: &Config, position: &Position) -> Bits {
+    let safe = position.safe_selections(config);
+    if safe.is_empty() {
+        position.selections()
+    } else {
+        safe
+    }
+}
+
 /// Picks a valid selection at random, preferring one without poison.
 #[derive(Clone, Debug)]
 pub struct RandomPlayer {
@@ -59,13 +69,7 @@ impl RandomPlayer {
 
 impl Player for RandomPlayer {
     fn choose(&mut self, config: &Config, position: &Position) -> Option<Cell> {
-        let safe = position.safe_selections(config);
-        let set = if safe.is_empty() {
-            position.selections()
-        } else {
-            safe
-        };
-        pick(set, &mut self.rng)
+        pick(safe_or_any(config, position), &mut self.rng)
     }
 }
 
@@ -92,13 +96,7 @@ impl Player for GreedyPlayer {
         if !wins.is_empty() {
             return pick(wins, &mut self.rng);
         }
-        let safe = position.safe_selections(config);
-        let set = if safe.is_empty() {
-            position.selections()
-        } else {
-            safe
-        };
-        pick(set, &mut self.rng)
+        pick(safe_or_any(config, position), &mut self.rng)
     }
 }
 

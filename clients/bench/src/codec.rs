@@ -101,16 +101,7 @@ mod tests {
 
     #[test]
     fn moved_takes_the_fast_path_and_equals_the_full_parse() {
-        let m = Moved {
-            room: "abc".into(),
-            version: 7,
-            seat: 1,
-            row: 2,
-            col: 3,
-            to_move: Some(0),
-            status: RoomStatus::Playing,
-            result: None,
-        };
+        let m = jchomp_testkit::moved("abc", 7, 1, (2, 3), 0);
         let text = serde_json::to_string(&ServerMessage::Moved(m.clone())).unwrap();
         assert!(text.starts_with(MOVED_PREFIX));
         assert_eq!(parse(&text), Ok(Incoming::Moved(m.clone())));

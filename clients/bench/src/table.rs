@@ -471,16 +471,7 @@ mod tests {
             col: 3,
             at: Instant::now(),
         });
-        let good = Moved {
-            room: "r".into(),
-            version: 5,
-            seat: 0,
-            row: 3,
-            col: 3,
-            to_move: Some(1),
-            status: RoomStatus::Playing,
-            result: None,
-        };
+        let good = jchomp_testkit::moved("r", 5, 0, (3, 3), 1);
         let text = moved_text(&good);
         // The mover's copy is parsed and checked; seat 1's identical copy is compared.
         assert_eq!(t.on_text(0, &text), Next::Move(1));

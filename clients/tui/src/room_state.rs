@@ -206,16 +206,7 @@ mod tests {
     }
 
     fn moved(version: u64, row: i64, col: i64) -> Moved {
-        Moved {
-            room: "r1".into(),
-            version,
-            seat: 1,
-            row,
-            col,
-            to_move: Some(0),
-            status: RoomStatus::Playing,
-            result: None,
-        }
+        jchomp_testkit::moved("r1", version, 1, (row, col), 0)
     }
 
     #[test]

@@ -150,16 +150,7 @@ mod tests {
         let text = to_text(&app.render(80, 24, Instant::now()));
         assert!(text.contains(" 0 -1 +16"), "{text}");
         app.on_message(
-            ServerMessage::Moved(Moved {
-                room: "r1".into(),
-                version: 4,
-                seat: 0,
-                row: 3,
-                col: 3,
-                to_move: Some(1),
-                status: RoomStatus::Playing,
-                result: None,
-            }),
+            ServerMessage::Moved(jchomp_testkit::moved("r1", 4, 0, (3, 3), 1)),
             Instant::now(),
         );
         // An answer for the old position is ignored; the new one is asked for.

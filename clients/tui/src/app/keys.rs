@@ -278,8 +278,8 @@ mod tests {
     use crate::cli::CreateArgs;
     use crate::style::to_text;
     use crossterm::event::KeyCode;
+    use jchomp_protocol::wire::RoomSummary;
     use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
-    use jchomp_protocol::wire::{Moved, RoomSummary};
     use std::time::Instant;
 
     #[test]
@@ -304,29 +304,11 @@ mod tests {
         let mut app = seated(0);
         let now = Instant::now();
         app.on_message(
-            ServerMessage::Moved(Moved {
-                room: "r1".into(),
-                version: 4,
-                seat: 0,
-                row: 2,
-                col: 2,
-                to_move: Some(1),
-                status: RoomStatus::Playing,
-                result: None,
-            }),
+            ServerMessage::Moved(jchomp_testkit::moved("r1", 4, 0, (2, 2), 1)),
             now,
         );
         app.on_message(
-            ServerMessage::Moved(Moved {
-                room: "r1".into(),
-                version: 5,
-                seat: 1,
-                row: 3,
-                col: 3,
-                to_move: Some(0),
-                status: RoomStatus::Playing,
-                result: None,
-            }),
+            ServerMessage::Moved(jchomp_testkit::moved("r1", 5, 1, (3, 3), 0)),
             now,
         );
         for c in "2,2".chars() {

@@ -144,24 +144,15 @@ mod tests {
     use crate::cli::CreateArgs;
     use jchomp_protocol::board_args::BoardArgs;
     use jchomp_protocol::rules::Variant;
-    use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
-    use jchomp_protocol::wire::{ErrorCode, Moved, RejectReason};
+    use jchomp_protocol::wire::{ClientMessage, ServerMessage};
+    use jchomp_protocol::wire::{ErrorCode, RejectReason};
     use std::time::Instant;
 
     #[test]
     fn a_version_gap_asks_for_sync_and_rejections_read_as_words() {
         let mut app = seated(0);
         app.on_message(
-            ServerMessage::Moved(Moved {
-                room: "r1".into(),
-                version: 9,
-                seat: 0,
-                row: 2,
-                col: 2,
-                to_move: Some(1),
-                status: RoomStatus::Playing,
-                result: None,
-            }),
+            ServerMessage::Moved(jchomp_testkit::moved("r1", 9, 0, (2, 2), 1)),
             Instant::now(),
         );
         assert_eq!(app.take_outbox(), vec![ClientMessage::Sync]);
