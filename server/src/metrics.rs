@@ -49,7 +49,7 @@ macro_rules! declare_metrics {
 
 declare_metrics! {
     /// WebSocket connections open now.
-    connections_open: Gauge = "jchomp_connections",
+    connections_open: Gauge = "jchomp_connections_open",
     /// WebSocket connections accepted.
     connections_total: Counter = "jchomp_connections",
     /// TCP connections refused at the connection cap.
@@ -165,7 +165,7 @@ mod tests {
         assert!(text.contains("jchomp_rooms{status=\"playing\"} 2\n"));
         assert!(text.contains("jchomp_games_finished_total{result=\"tie\"} 1\n"));
         assert!(text.contains("jchomp_games_finished_total{result=\"timeout\"} 0\n"));
-        assert!(text.contains("# TYPE jchomp_connections gauge\njchomp_connections 0\n"));
+        assert!(text.contains("# TYPE jchomp_connections_open gauge\njchomp_connections_open 0\n"));
         assert!(text.ends_with("# EOF\n"));
         for line in text.lines().filter(|l| !l.starts_with('#')) {
             let (_, value) = line.rsplit_once(' ').unwrap();
@@ -174,10 +174,27 @@ mod tests {
     }
 
     #[test]
+    fn every_family_is_declared_once() {
+        // OpenMetrics (and Prometheus's text format) refuse a second TYPE line for one name.
+        let text = Metrics::default().render(RoomCounts::default());
+        let mut seen = std::collections::HashSet::new();
+        for line in text.lines() {
+            if let Some(rest) = line.strip_prefix("# TYPE ") {
+                let name = rest.split(' ').next().unwrap();
+                assert!(
+                    seen.insert(name.to_string()),
+                    "{name} declared twice in\n{text}"
+                );
+            }
+        }
+        assert!(seen.len() > 10);
+    }
+
+    #[test]
     fn every_documented_metric_is_rendered() {
         let text = Metrics::default().render(RoomCounts::default());
         for line in [
-            "jchomp_connections 0",
+            "jchomp_connections_open 0",
             "jchomp_connections_total 0",
             "jchomp_connections_refused_total 0",
             "jchomp_rooms{status=\"waiting\"} 0",

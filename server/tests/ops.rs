@@ -31,7 +31,10 @@ async fn metrics_count_connections_rooms_games_and_moves() {
     let server = TestServer::start().await;
     let (status, body) = server.http_get("/metrics").await;
     assert_eq!(status, "HTTP/1.1 200 OK");
-    assert!(body.contains("# TYPE jchomp_connections gauge"), "{body}");
+    assert!(
+        body.contains("# TYPE jchomp_connections_open gauge"),
+        "{body}"
+    );
     let mut a = server.client().await;
     let (room, _) = a.create("a", config_value("4x4 poison 0,0")).await;
     let mut w = server.client().await;
@@ -39,7 +42,7 @@ async fn metrics_count_connections_rooms_games_and_moves() {
     let mut b = server.client().await;
     b.join(&room, "b").await;
     a.expect("room").await;
-    assert_eq!(server.metric("jchomp_connections").await, 3);
+    assert_eq!(server.metric("jchomp_connections_open").await, 3);
     assert_eq!(server.metric("jchomp_rooms{status=\"waiting\"}").await, 1);
     assert_eq!(server.metric("jchomp_rooms{status=\"playing\"}").await, 1);
     a.send(json!({"type":"move","row":9,"col":9})).await;
