@@ -318,7 +318,7 @@ async fn a_big_board_under_a_tiny_cap_answers_unknown() {
     .await;
     let mut c = server.client().await;
     let (room, _) = c
-        .create("host", with_analysis("15x15 eat 1x1 poison 0,0"))
+        .create("host", with_analysis("15x15 eat 2x2 poison 0,0"))
         .await;
     let a = analysis(&mut c, json!({"type":"analyze","room":room})).await;
     assert_eq!(
@@ -326,10 +326,10 @@ async fn a_big_board_under_a_tiny_cap_answers_unknown() {
         (json!(0), json!(0))
     );
     let moves = a["moves"].as_array().unwrap();
-    assert_eq!(moves.len(), 225);
+    assert_eq!(moves.len(), 196);
     assert_eq!(moves[0], json!({"row":0,"col":0,"value":"loss","plies":1}));
     let unknown: Vec<&Value> = moves.iter().filter(|m| m["value"] == "unknown").collect();
-    assert!(unknown.len() >= 200, "{} unknown", unknown.len());
+    assert!(unknown.len() >= 170, "{} unknown", unknown.len());
     assert!(unknown.iter().all(|m| m["plies"].is_null()));
 }
 
@@ -344,7 +344,7 @@ async fn a_connection_has_a_few_analyses_under_way_at_most() {
     let per_connection = settings().analyses_per_connection;
     let mut c = server.client().await;
     let (room, _) = c
-        .create("host", with_analysis("15x15 eat 1x1 poison 0,0"))
+        .create("host", with_analysis("15x15 eat 2x2 poison 0,0"))
         .await;
     let ask = json!({"type":"analyze","room":room});
     for _ in 0..=per_connection {

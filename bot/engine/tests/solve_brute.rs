@@ -187,3 +187,40 @@ fn solve_refuses_more_than_two_players() {
     let e = solve(&c, &Position::start(&c), &mut tt, None).unwrap_err();
     assert!(e.to_string().contains("two players"));
 }
+
+#[test]
+fn eat_one_by_one_is_a_parity_game_that_solve_and_analyze_answer_exactly() {
+    // solve and analyze answer eat 1×1 from the count of safe cells, without search: held
+    // against brute force from the start and after a few random safe selections.
+    let mut rng = Rng::new(7);
+    let mut tt = Table::with_megabytes(1);
+    for notation in [
+        "4x4 poison 1,2",
+        "4x4 poison 0,0 poison 3,3",
+        "4x4 poison 0,0 poison 3,3 poison 1,1 poison 2,0",
+        "4x4 poison 3,3 players 2",
+    ] {
+        let c = board(notation);
+        let mut memo = Memo::new();
+        for _ in 0..8 {
+            let mut model = Model::start(&c);
+            let mut position = Position::start(&c);
+            for _ in 0..rng.below(10) {
+                let safe: Vec<brute::Selection> = model
+                    .valid()
+                    .into_iter()
+                    .filter(|&(r, c)| !model.after(r, c).poisoned())
+                    .collect();
+                if safe.is_empty() {
+                    break;
+                }
+                let m = safe[rng.below(safe.len() as u64) as usize];
+                model = model.after(m.0, m.1);
+                position.play(&c, brute::cell(m));
+            }
+            check(&model, &c, &position, &mut tt, &mut memo);
+            let s = solve(&c, &position, &mut tt, None).unwrap();
+            assert_eq!(s.nodes, 0, "{notation}: answered without search");
+        }
+    }
+}

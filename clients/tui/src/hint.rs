@@ -379,7 +379,8 @@ mod tests {
         let config = board("15x15 poison 0,0");
         let err = analyse(&config, &Position::start(&config)).unwrap_err();
         assert!(matches!(err, HintError::TooLarge { uneaten: 225, .. }));
-        let config = board("8x8 poison 0,0");
+        // Eat 1×1 is answered by parity at once; a 2×2 eat needs search.
+        let config = board("8x8 eat 2x2 poison 0,0");
         let limit = Duration::from_millis(1);
         let err = analyse_within(&config, &Position::start(&config), Some(limit)).unwrap_err();
         assert_eq!(err, HintError::TooSlow(limit));

@@ -214,18 +214,19 @@ mod tests {
 
     #[test]
     fn out_of_time_the_unproven_selections_are_unknown() {
-        let config = board("15x15 eat 1x1 poison 0,0");
+        // Eat 1×1 is a parity game answered without search: a 2×2 eat is not.
+        let config = board("15x15 eat 2x2 poison 0,0");
         let position = Position::start(&config);
         let stop = Arc::new(AtomicBool::new(true));
         let moves = annotate(&config, &position, &small_library(), stop, Instant::now());
-        assert_eq!(moves.len(), 225);
+        assert_eq!(moves.len(), 196);
         let poison = moves.iter().find(|m| (m.row, m.col) == (0, 0)).unwrap();
         assert_eq!((poison.value, poison.plies), (Verdict::Loss, Some(1)));
         let unknown: Vec<_> = moves
             .iter()
             .filter(|m| m.value == Verdict::Unknown)
             .collect();
-        assert!(unknown.len() >= 200, "{} unknown", unknown.len());
+        assert!(unknown.len() >= 170, "{} unknown", unknown.len());
         assert!(unknown.iter().all(|m| m.plies.is_none()));
     }
 

@@ -7,6 +7,7 @@ mod eval;
 mod key;
 mod limits;
 mod maxn;
+mod parity;
 mod player;
 mod regions;
 pub mod score;

@@ -1,7 +1,9 @@
-//! Exact two-player solving ([`solve`]) and per-selection analysis ([`analyze`]).
+//! Exact two-player solving ([`solve`]) and per-selection analysis ([`analyze`]); eat 1×1 is
+//! answered by its parity without search.
 
 use super::Budget;
 use super::limits::Limits;
+use super::parity;
 use super::regions::RegionSolver;
 use super::score::{self, INF, Outcome, PROVEN_WIN};
 use super::tt::Table;
@@ -114,6 +116,15 @@ pub fn solve(
     stop: Option<Arc<AtomicBool>>,
 ) -> Result<Solution, SolveError> {
     check(config, position)?;
+    if parity::applies(config) {
+        let (outcome, plies, best) = parity::solve(config, position).ok_or(SolveError::GameOver)?;
+        return Ok(Solution {
+            outcome,
+            plies,
+            best,
+            nodes: 0,
+        });
+    }
     let mut limits = Limits::unlimited(stop);
     let mut oracle = RegionSolver::new(ORACLE_BITS);
     let (best, s) = best_move(config, position, tt, &mut oracle, &mut limits)?;
@@ -151,6 +162,23 @@ pub fn analyze(
     stop: Option<Arc<AtomicBool>>,
 ) -> Result<(Vec<MoveValue>, u64), SolveError> {
     check(config, position)?;
+    if parity::applies(config) {
+        let values = position
+            .selections()
+            .iter()
+            .map(|index| {
+                let cell = Cell::from_index(index);
+                let (outcome, plies) = parity::value_of(config, position, cell);
+                MoveValue {
+                    cell,
+                    value: Some((outcome, Some(plies))),
+                    estimate: 0,
+                    depth: 0,
+                }
+            })
+            .collect();
+        return Ok((values, 0));
+    }
     let mut oracle = RegionSolver::new(ORACLE_BITS);
     let mut nodes = 0;
     let mut out = Vec::new();
