@@ -79,6 +79,31 @@ fn check(model: &Model, config: &Config, position: &Position, tt: &mut Table, me
     }
 }
 
+/// The position after up to `plies` random safe selections from the start, in both models;
+/// stops early when no safe selection is left or the game ends.
+fn random_position(c: &Config, rng: &mut Rng, plies: u64) -> (Model, Position) {
+    let mut model = Model::start(c);
+    let mut position = Position::start(c);
+    for _ in 0..plies {
+        let safe: Vec<brute::Selection> = model
+            .valid()
+            .into_iter()
+            .filter(|&(r, c)| !model.after(r, c).poisoned())
+            .collect();
+        if safe.is_empty() {
+            break;
+        }
+        let m = safe[rng.below(safe.len() as u64) as usize];
+        let next = model.after(m.0, m.1);
+        if next.outcome.is_some() {
+            break;
+        }
+        model = next;
+        position.play(c, brute::cell(m));
+    }
+    (model, position)
+}
+
 #[test]
 fn solve_and_analyze_match_brute_force_from_the_start() {
     let mut tt = Table::with_megabytes(4);
@@ -106,26 +131,8 @@ fn solve_and_analyze_match_brute_force_in_random_positions() {
         let c = board(notation);
         let mut memo = Memo::new();
         for _ in 0..6 {
-            let mut model = Model::start(&c);
-            let mut position = Position::start(&c);
             let plies = rng.below(5);
-            for _ in 0..plies {
-                let safe: Vec<brute::Selection> = model
-                    .valid()
-                    .into_iter()
-                    .filter(|&(r, c)| !model.after(r, c).poisoned())
-                    .collect();
-                if safe.is_empty() {
-                    break;
-                }
-                let m = safe[rng.below(safe.len() as u64) as usize];
-                let next = model.after(m.0, m.1);
-                if next.outcome.is_some() {
-                    break;
-                }
-                model = next;
-                position.play(&c, brute::cell(m));
-            }
+            let (model, position) = random_position(&c, &mut rng, plies);
             tt.clear();
             check(&model, &c, &position, &mut tt, &mut memo);
             outcomes[brute::solve(&model, &mut memo).0 as usize] += 1;
@@ -203,21 +210,8 @@ fn eat_one_by_one_is_a_parity_game_that_solve_and_analyze_answer_exactly() {
         let c = board(notation);
         let mut memo = Memo::new();
         for _ in 0..8 {
-            let mut model = Model::start(&c);
-            let mut position = Position::start(&c);
-            for _ in 0..rng.below(10) {
-                let safe: Vec<brute::Selection> = model
-                    .valid()
-                    .into_iter()
-                    .filter(|&(r, c)| !model.after(r, c).poisoned())
-                    .collect();
-                if safe.is_empty() {
-                    break;
-                }
-                let m = safe[rng.below(safe.len() as u64) as usize];
-                model = model.after(m.0, m.1);
-                position.play(&c, brute::cell(m));
-            }
+            let plies = rng.below(10);
+            let (model, position) = random_position(&c, &mut rng, plies);
             check(&model, &c, &position, &mut tt, &mut memo);
             let s = solve(&c, &position, &mut tt, None).unwrap();
             assert_eq!(s.nodes, 0, "{notation}: answered without search");
