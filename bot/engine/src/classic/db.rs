@@ -225,6 +225,21 @@ impl ClassicDb {
         let ranker = Ranker::new(rows, cols)
             .ok_or_else(|| format(format!("a {rows}x{cols} box is not 1–15 by 1–15")))?;
         let count = ranker.count();
+        // The size is checked before anything is allocated for the body: a short or long file
+        // is refused without reading it.
+        let stored = file
+            .metadata()
+            .map_err(|source| DbError::Io {
+                path: name.clone(),
+                source,
+            })?
+            .len()
+            .saturating_sub(HEADER as u64);
+        if stored != count {
+            return Err(format(format!(
+                "{stored} positions stored, a {rows}x{cols} box has {count}"
+            )));
+        }
         let mut plies = Vec::with_capacity(count as usize);
         file.read_to_end(&mut plies).map_err(|source| DbError::Io {
             path: name.clone(),
