@@ -359,6 +359,8 @@ async fn choose(
     t: &Tracker,
 ) -> Result<Cell, ClientError> {
     let player = slot.take().ok_or(ClientError::BotLost)?;
+    // The turn starts: a flag raised by the turn before is lowered.
+    stop.store(false, std::sync::atomic::Ordering::Relaxed);
     let stop = Stop {
         flag: Arc::clone(stop),
         at: t

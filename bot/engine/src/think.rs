@@ -38,8 +38,9 @@ pub fn choose(player: &mut dyn Player, config: &Config, position: &Position) -> 
     }
 }
 
-/// How `think` stops a player: the flag the player was handed ([`Player::set_stop`]), lowered
-/// as the turn starts and raised at `at`.
+/// How `think` stops a player: the flag the player was handed ([`Player::set_stop`]), raised at
+/// `at`. The caller lowers it when the turn starts, so that a turn called off before the
+/// player runs (the flag raised meanwhile by its owner) stays called off.
 #[derive(Clone, Debug)]
 pub struct Stop {
     /// The player's stop flag.
@@ -66,8 +67,8 @@ impl std::fmt::Debug for Thought {
 }
 
 /// Runs `player.choose(config, position)` on tokio's blocking pool, so that no async thread
-/// waits for it. With `stop`, its flag is lowered first and raised at `stop.at`; without it, the
-/// flag is left to the caller (a tournament's watchdog). A panic is caught: the player is then
+/// waits for it. With `stop`, its flag is raised at `stop.at` (the caller lowered it when the
+/// turn started); without it, the flag is left to the caller (a tournament's watchdog). A panic is caught: the player is then
 /// dropped and the outcome is [`Outcome::Panicked`]. Needs a tokio runtime with the time driver.
 ///
 /// A caller that bounds the threads thinking at once (the server) takes its slot before calling
@@ -80,9 +81,6 @@ pub async fn think(
     stop: Option<Stop>,
 ) -> Thought {
     use std::sync::atomic::Ordering;
-    if let Some(stop) = &stop {
-        stop.flag.store(false, Ordering::Relaxed);
-    }
     let mut handle = tokio::task::spawn_blocking(move || {
         let outcome = choose(player.as_mut(), &config, &position);
         // A panicked player is dropped here, off the async threads.
@@ -140,6 +138,8 @@ mod tests {
         player.set_stop(Arc::clone(&flag));
         let rt = runtime();
         for _ in 0..2 {
+            // The caller lowers the flag, raised by the turn before, as the turn starts.
+            flag.store(false, std::sync::atomic::Ordering::Relaxed);
             let started = Instant::now();
             let stop = Stop {
                 flag: Arc::clone(&flag),
@@ -147,12 +147,30 @@ mod tests {
             };
             let thought = rt.block_on(think(player, c, Position::start(&c), Some(stop)));
             let took = started.elapsed();
-            // The flag, raised by the turn before, was lowered: the player thought till the end.
+            // The player thought till the deadline raised its flag.
             assert!(took >= Duration::from_millis(50), "{took:?}");
             assert!(took < STUBBORN_CAP / 2, "{took:?}");
             assert!(matches!(thought.outcome, Outcome::Chose(_)));
             player = thought.player.unwrap();
         }
+    }
+
+    #[test]
+    fn a_turn_called_off_before_it_runs_stays_called_off() {
+        // The owner raised the flag after the turn started (a game that ended meanwhile):
+        // think does not lower it again, so the player answers at once.
+        let c = config();
+        let flag = Arc::new(AtomicBool::new(true));
+        let mut player: Box<dyn Player> = Box::new(Stubborn::default());
+        player.set_stop(Arc::clone(&flag));
+        let started = Instant::now();
+        let stop = Stop {
+            flag,
+            at: Some(started + STUBBORN_CAP),
+        };
+        let thought = runtime().block_on(think(player, c, Position::start(&c), Some(stop)));
+        assert!(started.elapsed() < STUBBORN_CAP / 2);
+        assert!(thought.player.is_some());
     }
 
     #[test]

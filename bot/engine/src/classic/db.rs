@@ -225,6 +225,12 @@ impl ClassicDb {
         let ranker = Ranker::new(rows, cols)
             .ok_or_else(|| format(format!("a {rows}x{cols} box is not 1–15 by 1–15")))?;
         let count = ranker.count();
+        if u64::from(word(20)) != count {
+            return Err(format(format!(
+                "its header counts {} positions, a {rows}x{cols} box has {count}",
+                word(20)
+            )));
+        }
         // The size is checked before anything is allocated for the body: a short or long file
         // is refused without reading it.
         let stored = file
@@ -241,10 +247,13 @@ impl ClassicDb {
             )));
         }
         let mut plies = Vec::with_capacity(count as usize);
-        file.read_to_end(&mut plies).map_err(|source| DbError::Io {
-            path: name.clone(),
-            source,
-        })?;
+        // At most one byte more than expected: a file that grew meanwhile is refused below.
+        file.take(count + 1)
+            .read_to_end(&mut plies)
+            .map_err(|source| DbError::Io {
+                path: name.clone(),
+                source,
+            })?;
         if plies.len() as u64 != count {
             return Err(format(format!(
                 "{} positions stored, a {rows}x{cols} box has {count}",
@@ -265,6 +274,7 @@ impl ClassicDb {
         h[8..12].copy_from_slice(&VERSION.to_le_bytes());
         h[12..16].copy_from_slice(&(self.ranker.rows() as u32).to_le_bytes());
         h[16..20].copy_from_slice(&(self.ranker.cols() as u32).to_le_bytes());
+        h[20..24].copy_from_slice(&(self.ranker.count() as u32).to_le_bytes());
         h[24..32].copy_from_slice(&checksum(&self.plies).to_le_bytes());
         h
     }

@@ -94,7 +94,7 @@ impl ClassicLibrary {
                     std::thread::Builder::new()
                         .name("classic-db".into())
                         .spawn(move || {
-                            let outcome = me.load_or_build();
+                            let outcome = me.settled();
                             *me.lock() = outcome;
                         });
                 if let Err(e) = spawned {
@@ -109,14 +109,19 @@ impl ClassicLibrary {
     /// answer now). Waits for a background load already under way.
     pub fn wait(self: &Arc<Self>) -> Result<Arc<ClassicDb>, String> {
         loop {
-            let state = self.lock().clone();
-            match state {
-                Availability::Ready(db) => return Ok(db),
-                Availability::Failed(e) => return Err(e),
-                Availability::Loading => std::thread::sleep(std::time::Duration::from_millis(20)),
+            let mut state = self.lock();
+            match &*state {
+                Availability::Ready(db) => return Ok(db.clone()),
+                Availability::Failed(e) => return Err(e.clone()),
+                Availability::Loading => {
+                    drop(state);
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
                 Availability::Idle => {
-                    *self.lock() = Availability::Loading;
-                    let outcome = self.load_or_build();
+                    // Claimed under the same lock that saw it idle: one build at most.
+                    *state = Availability::Loading;
+                    drop(state);
+                    let outcome = self.settled();
                     *self.lock() = outcome;
                 }
             }
@@ -143,6 +148,13 @@ impl ClassicLibrary {
         if let Ok(mut n) = self.note.lock() {
             *n = Some(text);
         }
+    }
+
+    /// [`ClassicLibrary::load_or_build`], with a panic turned into `Failed` so that waiters do
+    /// not wait for ever.
+    fn settled(&self) -> Availability {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.load_or_build()))
+            .unwrap_or_else(|_| Availability::Failed("building the classic database failed".into()))
     }
 
     fn load_or_build(&self) -> Availability {
@@ -247,6 +259,18 @@ mod tests {
         assert_eq!(lib.wait().unwrap().size(), (3, 5));
         assert_eq!(lib.note(), None);
         std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn waiters_at_once_share_one_build() {
+        let lib = ClassicLibrary::with_box(None, 6, 6);
+        let (a, b) = std::thread::scope(|s| {
+            let a = s.spawn(|| lib.wait().unwrap());
+            let b = s.spawn(|| lib.wait().unwrap());
+            (a.join().unwrap(), b.join().unwrap())
+        });
+        assert!(Arc::ptr_eq(&a, &b));
+        assert!(Arc::ptr_eq(&a, &lib.get().unwrap()));
     }
 
     #[test]
