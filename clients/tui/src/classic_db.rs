@@ -5,7 +5,7 @@ use crate::hint::{Hints, Source, Verdict};
 use jchomp_engine::classic::{
     Availability, ClassicDb, ClassicLibrary, FILE_NAME, MoveValue, Value,
 };
-use jchomp_engine::classic::{answers_for, shape_of};
+use jchomp_engine::classic::{answers_for, moves_in};
 use jchomp_protocol::rules::{Cell, Config, Position};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -55,7 +55,7 @@ pub fn hints(library: &Arc<ClassicLibrary>, config: &Config, position: &Position
         }
     }
     match library.get() {
-        Some(db) => match from_db(&db, position) {
+        Some(db) => match from_db(&db, config, position) {
             Some(hints) => Answer::Hints(hints),
             None => Answer::NotApplicable,
         },
@@ -67,10 +67,9 @@ pub fn hints(library: &Arc<ClassicLibrary>, config: &Config, position: &Position
 }
 
 /// Every selection of a classic `position` with the database's value; `None` if the database
-/// does not hold the position.
-pub fn from_db(db: &ClassicDb, position: &Position) -> Option<Hints> {
-    let shape = shape_of(position.uneaten())?;
-    let moves = db.analyze(&shape)?;
+/// does not answer for the game or does not hold the position.
+pub fn from_db(db: &ClassicDb, config: &Config, position: &Position) -> Option<Hints> {
+    let moves = moves_in(db, config, position)?;
     Some(Hints {
         selections: moves.into_iter().map(verdict_of).collect(),
         source: Source::Database,
@@ -91,6 +90,7 @@ pub fn verdict_of(m: MoveValue) -> (Cell, Verdict) {
 mod tests {
     use super::*;
     use crate::hint::{HintJob, analyse_within};
+    use jchomp_engine::classic::shape_of;
     use jchomp_testkit::board;
 
     /// The standard 6×6 classic game after a few moves.

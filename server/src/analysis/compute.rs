@@ -2,7 +2,7 @@
 //! database when it answers, else by the engine's search within a deadline. Blocking: it runs on
 //! a thread of the blocking pool, never on the async threads.
 
-use jchomp_engine::classic::{ClassicLibrary, Value, answers_for, shape_of};
+use jchomp_engine::classic::{ClassicLibrary, Value, answers_for, moves_in};
 use jchomp_engine::search::{Budget, MoveValue, Outcome, Table, analyze};
 use jchomp_protocol::rules::{Cell, Config, Position};
 use jchomp_protocol::wire::{Annotation, Verdict};
@@ -67,7 +67,7 @@ fn from_database(
         return None;
     }
     let db = library.get()?;
-    let moves = db.analyze(&shape_of(position.uneaten())?)?;
+    let moves = moves_in(&db, config, position)?;
     let annotated = moves.iter().map(|m| Annotation {
         row: m.row,
         col: m.col,

@@ -15,6 +15,6 @@ mod shape;
 pub use build::{Progress, build};
 pub use db::{ClassicDb, DbError, MoveValue, Solved, Value};
 pub use library::{Availability, ClassicLibrary, FILE_NAME};
-pub use oracle::{PerfectPlayer, answers_for, best_cell, shape_of};
+pub use oracle::{PerfectPlayer, answers_for, best_cell, moves_in, shape_of};
 pub use rank::Ranker;
 pub use shape::{MAX_SIDE, Shape, ShapeError};

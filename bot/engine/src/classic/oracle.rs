@@ -3,7 +3,7 @@
 //! database's optimal selection (fastest win, longest defence) and its fallback player
 //! everywhere else, or while the database is not ready.
 
-use super::db::ClassicDb;
+use super::db::{ClassicDb, MoveValue};
 use super::library::ClassicLibrary;
 use super::shape::{MAX_SIDE, Shape};
 use crate::player::Player;
@@ -34,14 +34,25 @@ pub fn shape_of(uneaten: Bits) -> Option<Shape> {
     (shape.cells() == uneaten.count() as usize).then_some(shape)
 }
 
-/// The database's optimal selection in `position`, if the database answers for it.
-pub fn best_cell(db: &ClassicDb, config: &Config, position: &Position) -> Option<Cell> {
+/// The shape of `position` if the database answers for it: a game in play of the standard
+/// classic kind.
+fn answerable(config: &Config, position: &Position) -> Option<Shape> {
     if !answers_for(config) || position.to_move().is_none() {
         return None;
     }
-    let shape = shape_of(position.uneaten())?;
-    let best = db.best_move(&shape)?;
+    shape_of(position.uneaten())
+}
+
+/// The database's optimal selection in `position`, if the database answers for it.
+pub fn best_cell(db: &ClassicDb, config: &Config, position: &Position) -> Option<Cell> {
+    let best = db.best_move(&answerable(config, position)?)?;
     Some(Cell::new(best.row, best.col))
+}
+
+/// Every selection of `position` with the database's value, row by row, if the database
+/// answers for it and holds it.
+pub fn moves_in(db: &ClassicDb, config: &Config, position: &Position) -> Option<Vec<MoveValue>> {
+    db.analyze(&answerable(config, position)?)
 }
 
 /// Plays perfectly from the classic database where it answers, and as `fallback` elsewhere.

@@ -253,7 +253,7 @@ mod tests {
         assert!(!text.contains("preparing"), "{text}");
         let hints = app.room().unwrap().hints.clone().unwrap();
         let state = app.room().unwrap().state.clone().unwrap();
-        let want = classic_db::from_db(&db, &state.position()).unwrap();
+        let want = classic_db::from_db(&db, &state.config, &state.position()).unwrap();
         assert_eq!(hints, want);
         assert_eq!(hints.selections, from_engine.selections);
         assert!(
