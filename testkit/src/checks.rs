@@ -122,21 +122,14 @@ pub fn rules_model(data: &[u8]) {
     } else {
         Variant::JChomp
     };
-    let setup = if raw {
+    let (rows, cols, players, eat, poison) = if raw {
         let (rows, cols, players) = (input.wide(), input.wide(), input.wide());
         let eat = [input.wide(), input.wide()];
         // An eat size is mostly given in JChomp and mostly not in classic.
         let eat = (variant.is_jchomp() != (first & 0x20 != 0)).then_some(eat);
         let n = usize::from(input.byte() % 8);
         let poison = (0..n).map(|_| [input.wide(), input.wide()]).collect();
-        Setup {
-            rows,
-            cols,
-            players,
-            variant,
-            eat,
-            poison,
-        }
+        (rows, cols, players, eat, poison)
     } else {
         let (rows, cols) = (input.small(4, 15), input.small(4, 15));
         let players = input.small(2, 4);
@@ -149,14 +142,15 @@ pub fn rules_model(data: &[u8]) {
                 [r, i64::from(input.byte()) % cols]
             })
             .collect();
-        Setup {
-            rows,
-            cols,
-            players,
-            variant,
-            eat,
-            poison,
-        }
+        (rows, cols, players, eat, poison)
+    };
+    let setup = Setup {
+        rows,
+        cols,
+        players,
+        variant,
+        eat,
+        poison,
     };
     let config = Config::new(&setup);
     assert_eq!(config.is_ok(), setup_is_valid(&setup), "{setup:?}");
