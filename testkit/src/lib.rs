@@ -2,7 +2,8 @@
 //! notation ([`board`], [`config_json`], [`timed_config_json`]) games on them ([`record`]) and their moves ([`moved`]), the one brute-force model of the rules ([`model`]) and
 //! the exact solver played on it ([`brute`]), classic Chomp solved by its definition
 //! ([`classic`]), the checks the fuzz targets run ([`checks`]),
-//! temporary directories ([`temp`]) and, with the `server` feature, the real server started
+//! temporary directories ([`temp`]), programs from the OS packages installed when missing
+//! ([`system`]) and, with the `server` feature, the real server started
 //! in-process on `127.0.0.1:0` with a small test client ([`server`]).
 //!
 //! Code here may panic on anything unexpected: a panic is a failed test.
@@ -14,6 +15,7 @@ pub mod classic;
 pub mod model;
 #[cfg(feature = "server")]
 pub mod server;
+pub mod system;
 pub mod temp;
 
 use jchomp_protocol::json::{ConfigJson, MoveJson, ResultJson};
