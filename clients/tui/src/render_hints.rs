@@ -82,8 +82,10 @@ mod tests {
     use crate::render_game::{GameView, render};
     use crate::room_state::RoomState;
     use crate::style::to_text;
-    use crate::terminal::{colours, paint};
+    use crate::terminal::{buffer_text, colours, draw};
     use jchomp_protocol::rules::Cell;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
 
     #[test]
     fn an_annotated_board_reads_with_and_without_colour() {
@@ -103,13 +105,18 @@ mod tests {
             "{text}"
         );
         // Without colour (NO_COLOR) the signs and the legend are all there is, and enough.
-        let mut plain = Vec::new();
-        paint(&mut plain, &lines, false, 24).unwrap();
-        let plain = String::from_utf8(plain).unwrap();
+        let mut plain = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        draw(&mut plain, false, |_, _| lines.clone()).unwrap();
+        let buf = plain.backend().buffer();
+        let text = buffer_text(buf);
         for want in [" 1 -3 +8 -9 -9", "+N win, -N loss"] {
-            assert!(plain.contains(want), "{plain:?}");
+            assert!(text.contains(want), "{text}");
         }
-        assert!(!plain.contains("\u{1b}[38;5;"), "{plain:?}");
+        assert!(
+            buf.content()
+                .iter()
+                .all(|c| c.fg == ratatui::style::Color::Reset)
+        );
         // With colour, a win and a loss are also told apart by their colours.
         let cell_colours = |sign: char| {
             let spans = lines.iter().skip(2).take(4).flat_map(|l| &l.0);
@@ -122,12 +129,13 @@ mod tests {
         };
         let (wins, losses) = (cell_colours('+'), cell_colours('-'));
         assert!(wins.iter().all(|c| *c == wins[0] && !losses.contains(c)));
-        let mut coloured = Vec::new();
-        paint(&mut coloured, &lines, true, 24).unwrap();
+        let mut coloured = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        draw(&mut coloured, true, |_, _| lines.clone()).unwrap();
+        let buf = coloured.backend().buffer();
         assert!(
-            String::from_utf8(coloured)
-                .unwrap()
-                .contains("\u{1b}[38;5;")
+            buf.content()
+                .iter()
+                .any(|c| c.fg == colours(Style::Good).fg.unwrap())
         );
     }
 

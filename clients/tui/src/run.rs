@@ -98,13 +98,12 @@ pub async fn interactive(url: &str, mut app: App) -> Result<(), CommandError> {
     } else {
         None
     };
-    let guard = TerminalGuard::enter()?;
+    let mut guard = TerminalGuard::enter()?;
     let colour = terminal::colour_enabled();
     let mut events = EventStream::new();
     let mut tick = tokio::time::interval(TICK);
     let mut pending: Option<Reconnect> = None;
     let mut hints: Option<HintTask> = None;
-    let mut stdout = std::io::stdout();
     loop {
         for msg in app.take_outbox() {
             let Some(c) = conn.as_mut() else {
@@ -129,8 +128,9 @@ pub async fn interactive(url: &str, mut app: App) -> Result<(), CommandError> {
             }
             hints = Some(tokio::task::spawn_blocking(move || (job.key, job.run())));
         }
-        let (w, h) = terminal::size();
-        terminal::paint(&mut stdout, &app.render(w, h, Instant::now()), colour, h)?;
+        guard.draw(colour, |w, h| {
+            app.render(usize::from(w), usize::from(h), Instant::now())
+        })?;
         tokio::select! {
             ev = events.next() => match ev {
                 Some(Ok(Event::Key(key))) => app.on_key(key),

@@ -1,13 +1,18 @@
-//! The terminal: raw mode and the alternate screen (always restored, on exit and on panic), and
-//! painting styled [`Line`]s with colours, or without them when `NO_COLOR` is set.
+//! The terminal: raw mode and the alternate screen (always restored, on exit, on panic and on
+//! a signal), and drawing screens through ratatui — styled [`Line`]s as a [`Screen`] widget,
+//! with colours, or without them when `NO_COLOR` is set; ratatui's buffer diffing sends only
+//! the cells that changed.
 
 use crate::style::{Line, Style, printable};
-use crossterm::style::{
-    Attribute, Color, Print, ResetColor, SetAttribute, SetBackgroundColor, SetForegroundColor,
-};
-use crossterm::terminal::{self, ClearType};
-use crossterm::{cursor, execute, queue};
-use std::io::{self, Write};
+use crossterm::terminal;
+use crossterm::{cursor, execute};
+use ratatui::Terminal;
+use ratatui::backend::{Backend, CrosstermBackend};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier};
+use ratatui::widgets::Widget;
+use std::io::{self, Stdout};
 use std::sync::Once;
 
 /// Whether to use colours: not when `NO_COLOR` is set to anything non-empty.
@@ -15,22 +20,30 @@ pub fn colour_enabled() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
-/// Puts the terminal back as it was: cooked mode, main screen, visible cursor. Safe to call
-/// more than once.
+/// Puts the terminal back as it was: cooked mode, main screen, visible cursor, default
+/// colours. Safe to call more than once, and from a signal's handling.
 pub fn restore() {
     let _ = terminal::disable_raw_mode();
     let _ = execute!(
         io::stdout(),
-        ResetColor,
+        crossterm::style::ResetColor,
         cursor::Show,
         terminal::LeaveAlternateScreen
     );
 }
 
-/// Holds the terminal in raw mode on the alternate screen; restores it when dropped, and a
-/// panic hook restores it before the panic message is printed.
-#[derive(Debug)]
-pub struct TerminalGuard(());
+/// Holds the terminal in raw mode on the alternate screen, with the ratatui terminal that
+/// draws on it; restores it when dropped, and a panic hook restores it before the panic
+/// message is printed.
+pub struct TerminalGuard {
+    terminal: Terminal<CrosstermBackend<Stdout>>,
+}
+
+impl std::fmt::Debug for TerminalGuard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TerminalGuard")
+    }
+}
 
 impl TerminalGuard {
     /// Enters raw mode and the alternate screen.
@@ -48,9 +61,29 @@ impl TerminalGuard {
             }));
         });
         terminal::enable_raw_mode()?;
-        let guard = TerminalGuard(());
-        execute!(io::stdout(), terminal::EnterAlternateScreen, cursor::Hide)?;
+        // From here on, a failure leaves through the guard's drop, which restores.
+        let guard = TerminalGuard {
+            terminal: Terminal::new(CrosstermBackend::new(io::stdout()))?,
+        };
+        // Ratatui's own clear asks the terminal where its cursor is; a blank screen needs no
+        // answer.
+        execute!(
+            io::stdout(),
+            terminal::EnterAlternateScreen,
+            cursor::Hide,
+            terminal::Clear(terminal::ClearType::All)
+        )?;
         Ok(guard)
+    }
+
+    /// Draws a screen: `render` is given the terminal's size (columns, rows) and returns its
+    /// lines.
+    pub fn draw(
+        &mut self,
+        colour: bool,
+        render: impl FnOnce(u16, u16) -> Vec<Line>,
+    ) -> io::Result<()> {
+        draw(&mut self.terminal, colour, render)
     }
 }
 
@@ -60,74 +93,107 @@ impl Drop for TerminalGuard {
     }
 }
 
-/// The terminal's size as (columns, rows), 80×24 if unknown.
-pub fn size() -> (usize, usize) {
-    terminal::size()
-        .map(|(w, h)| (w as usize, h as usize))
-        .unwrap_or((80, 24))
+/// Draws `render`'s lines on any ratatui terminal (the real one, or a test backend).
+pub fn draw<B: Backend>(
+    terminal: &mut Terminal<B>,
+    colour: bool,
+    render: impl FnOnce(u16, u16) -> Vec<Line>,
+) -> Result<(), B::Error> {
+    terminal.draw(|frame| {
+        let area = frame.area();
+        let lines = render(area.width, area.height);
+        frame.render_widget(Screen::new(&lines, colour), area);
+    })?;
+    Ok(())
 }
 
-/// Foreground, background and boldness of a style.
-pub fn colours(style: Style) -> (Option<Color>, Option<Color>, bool) {
-    match style {
-        Style::Plain => (None, None, false),
-        Style::Title => (None, None, true),
-        Style::Dim => (Some(Color::DarkGrey), None, false),
-        Style::Uneaten => (Some(Color::DarkYellow), None, false),
-        Style::Eaten => (Some(Color::DarkGrey), None, false),
-        Style::Poison => (Some(Color::Red), None, true),
-        Style::LastMove => (Some(Color::Cyan), None, false),
-        Style::CursorOk => (Some(Color::Black), Some(Color::Green), true),
-        Style::CursorPoison => (Some(Color::Black), Some(Color::Magenta), true),
-        Style::CursorBad => (Some(Color::White), Some(Color::DarkRed), true),
-        Style::Good => (Some(Color::Green), None, false),
-        Style::Bad => (Some(Color::Red), None, true),
-        Style::Accent => (Some(Color::Yellow), None, true),
-        Style::Selected => (Some(Color::Black), Some(Color::White), false),
+/// A screen of styled lines as a ratatui widget: each line from the top of the area, cut at
+/// its width; what is below the last line stays blank.
+#[derive(Clone, Copy, Debug)]
+pub struct Screen<'a> {
+    lines: &'a [Line],
+    colour: bool,
+}
+
+impl<'a> Screen<'a> {
+    /// The widget for `lines`, in colour or not.
+    pub fn new(lines: &'a [Line], colour: bool) -> Screen<'a> {
+        Screen { lines, colour }
     }
 }
 
-/// Draws `lines` from the top of the screen, clearing what is left of each line and below.
-pub fn paint(out: &mut impl Write, lines: &[Line], colour: bool, height: usize) -> io::Result<()> {
-    for (y, line) in lines.iter().take(height).enumerate() {
-        queue!(out, cursor::MoveTo(0, y as u16))?;
-        for span in &line.0 {
-            let (fg, bg, bold) = if colour {
-                colours(span.style)
-            } else {
-                (None, None, false)
-            };
-            if let Some(c) = fg {
-                queue!(out, SetForegroundColor(c))?;
-            }
-            if let Some(c) = bg {
-                queue!(out, SetBackgroundColor(c))?;
-            }
-            if bold {
-                queue!(out, SetAttribute(Attribute::Bold))?;
-            }
-            queue!(out, Print(printable(&span.text)))?;
-            if fg.is_some() || bg.is_some() || bold {
-                queue!(out, SetAttribute(Attribute::Reset), ResetColor)?;
-            }
+impl Widget for Screen<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        for (y, line) in (area.y..area.bottom()).zip(self.lines) {
+            let spans: Vec<ratatui::text::Span<'_>> = line
+                .0
+                .iter()
+                .map(|s| {
+                    let style = if self.colour {
+                        colours(s.style)
+                    } else {
+                        ratatui::style::Style::default()
+                    };
+                    ratatui::text::Span::styled(printable(&s.text).into_owned(), style)
+                })
+                .collect();
+            buf.set_line(area.x, y, &ratatui::text::Line::from(spans), area.width);
         }
-        queue!(out, terminal::Clear(ClearType::UntilNewLine))?;
     }
-    let next = lines.len().min(height) as u16;
-    if (next as usize) < height {
-        queue!(
-            out,
-            cursor::MoveTo(0, next),
-            terminal::Clear(ClearType::FromCursorDown)
-        )?;
+}
+
+/// The colours and boldness of a style.
+pub fn colours(style: Style) -> ratatui::style::Style {
+    let s = ratatui::style::Style::default();
+    let bold = Modifier::BOLD;
+    match style {
+        Style::Plain => s,
+        Style::Title => s.add_modifier(bold),
+        Style::Dim => s.fg(Color::DarkGray),
+        Style::Uneaten => s.fg(Color::Yellow),
+        Style::Eaten => s.fg(Color::DarkGray),
+        Style::Poison => s.fg(Color::LightRed).add_modifier(bold),
+        Style::LastMove => s.fg(Color::LightCyan),
+        Style::CursorOk => s.fg(Color::Black).bg(Color::LightGreen).add_modifier(bold),
+        Style::CursorPoison => s
+            .fg(Color::Black)
+            .bg(Color::LightMagenta)
+            .add_modifier(bold),
+        Style::CursorBad => s.fg(Color::White).bg(Color::Red).add_modifier(bold),
+        Style::Good => s.fg(Color::LightGreen),
+        Style::Bad => s.fg(Color::LightRed).add_modifier(bold),
+        Style::Accent => s.fg(Color::LightYellow).add_modifier(bold),
+        Style::Selected => s.fg(Color::Black).bg(Color::White),
     }
-    out.flush()
+}
+
+/// The text of a buffer, one line per row with trailing blanks cut (for tests of what a
+/// ratatui terminal shows).
+pub fn buffer_text(buf: &Buffer) -> String {
+    let area = buf.area;
+    let mut out = String::new();
+    for y in area.y..area.bottom() {
+        let mut line = String::new();
+        for x in area.x..area.right() {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ratatui::backend::TestBackend;
     use std::collections::HashSet;
+
+    fn shown(lines: &[Line], colour: bool, w: u16, h: u16) -> Terminal<TestBackend> {
+        let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+        draw(&mut t, colour, |_, _| lines.to_vec()).unwrap();
+        t
+    }
 
     #[test]
     fn every_board_style_has_its_own_colours() {
@@ -147,24 +213,37 @@ mod tests {
     #[test]
     fn names_cannot_inject_escape_sequences() {
         let lines = vec![Line::plain("\u{1b}]0;pwned\u{7}bob")];
-        let mut out = Vec::new();
-        paint(&mut out, &lines, false, 24).unwrap();
-        let out = String::from_utf8(out).unwrap();
-        assert!(out.contains("?]0;pwned?bob"), "{out:?}");
-        assert!(!out.contains("\u{1b}]0"), "{out:?}");
+        let t = shown(&lines, false, 20, 2);
+        let text = buffer_text(t.backend().buffer());
+        assert!(text.starts_with("?]0;pwned?bob\n"), "{text:?}");
     }
 
     #[test]
-    fn without_colour_no_escape_sets_a_colour() {
+    fn without_colour_no_cell_has_a_colour() {
         let lines = vec![Line::styled("P", Style::Poison)];
-        let mut plain = Vec::new();
-        paint(&mut plain, &lines, false, 24).unwrap();
-        let plain = String::from_utf8(plain).unwrap();
-        assert!(plain.contains('P'));
-        assert!(!plain.contains("[38;5;"), "{plain:?}");
-        assert!(!plain.contains("[1m"), "{plain:?}");
-        let mut coloured = Vec::new();
-        paint(&mut coloured, &lines, true, 24).unwrap();
-        assert!(coloured.len() > plain.len());
+        let plain = shown(&lines, false, 4, 1);
+        let cell = &plain.backend().buffer()[(0, 0)];
+        assert_eq!(cell.symbol(), "P");
+        assert_eq!((cell.fg, cell.bg), (Color::Reset, Color::Reset));
+        assert!(cell.modifier.is_empty());
+        let coloured = shown(&lines, true, 4, 1);
+        assert_eq!(coloured.backend().buffer()[(0, 0)].fg, Color::LightRed);
+    }
+
+    #[test]
+    fn lines_are_cut_at_the_width_and_height_and_the_rest_is_blank() {
+        let lines = vec![
+            Line::plain("abcdef"),
+            Line::plain("gh"),
+            Line::plain("never shown"),
+        ];
+        let mut t = Terminal::new(TestBackend::new(4, 2)).unwrap();
+        draw(&mut t, false, |_, _| vec![Line::plain("xxxx"); 2]).unwrap();
+        draw(&mut t, false, |w, h| {
+            assert_eq!((w, h), (4, 2));
+            lines
+        })
+        .unwrap();
+        assert_eq!(buffer_text(t.backend().buffer()), "abcd\ngh\n");
     }
 }
