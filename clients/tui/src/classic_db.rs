@@ -14,14 +14,8 @@ use std::sync::Arc;
 /// data directory (`$XDG_DATA_HOME`, else `~/.local/share`), or `classic-15x15.db` in the
 /// current directory when neither is known.
 pub fn default_path() -> PathBuf {
-    let var = |name: &str| {
-        std::env::var_os(name)
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-    };
-    let data = var("XDG_DATA_HOME").or_else(|| var("HOME").map(|h| h.join(".local/share")));
-    match data {
-        Some(dir) => dir.join("jchomp").join(FILE_NAME),
+    match crate::user_dirs::data_dir() {
+        Some(dir) => dir.join(FILE_NAME),
         None => PathBuf::from(FILE_NAME),
     }
 }

@@ -13,6 +13,16 @@ use std::path::PathBuf;
 /// The server address used when `--server` is not given.
 pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:7777/ws";
 
+/// A `jchomp` command line as the user should type it: `args` after `--server SERVER` when
+/// the server is not the default.
+pub fn command_line(server: &str, args: &str) -> String {
+    if server == DEFAULT_SERVER {
+        format!("jchomp {args}")
+    } else {
+        format!("jchomp --server {server} {args}")
+    }
+}
+
 /// Play, watch and manage JChomp rooms from a terminal.
 #[derive(Debug, Parser)]
 #[command(

@@ -17,7 +17,9 @@
 //! the per-move annotations (two-player rooms only), `b` adds a bot (host, while waiting),
 //! `L` leaves (twice in a game in play). Replay: ←/→ step, Home/End, `?` annotations, Esc
 //! back. `q` or Ctrl-C quits everywhere; a dropped connection is
-//! resumed by itself, and quitting a game in play prints the `jchomp resume` command.
+//! resumed by itself, and quitting a game in play prints the `jchomp resume` command. Seat
+//! tokens are kept in the user's state directory ([`saved_seats`]), so `join` and the lobby
+//! offer a seat back after the client died.
 //! `NO_COLOR` turns colours off; every cell kind keeps its own symbol.
 //!
 //! Annotations are those of the Chomp web app this follows: each selectable cell shows the
@@ -50,5 +52,7 @@ pub mod render_lobby;
 pub mod review;
 pub mod room_state;
 pub mod run;
+pub mod saved_seats;
 pub mod style;
 pub mod terminal;
+pub mod user_dirs;

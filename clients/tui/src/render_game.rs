@@ -33,21 +33,44 @@ pub enum Link {
     Offline,
 }
 
-/// A message at the bottom of the screen.
+/// A message at the bottom of the screen, with a command to type (on a line of its own, never
+/// broken) when it has one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Notice {
     /// The text.
     pub text: String,
     /// Good news or bad.
     pub style: Style,
+    /// A command the text refers to, shown whole on the line after it.
+    pub command: Option<String>,
 }
 
 impl Notice {
-    /// The message wrapped to lines of at most `width` columns, in its style.
+    /// A message without a command.
+    pub fn new(text: impl Into<String>, style: Style) -> Notice {
+        Notice {
+            text: text.into(),
+            style,
+            command: None,
+        }
+    }
+
+    /// The message wrapped to lines of at most `width` columns, in its style; then its
+    /// command whole on a line of its own, or, when the terminal is narrower than the command,
+    /// where to find it instead (a command broken across lines does not run as copied).
     pub fn lines(&self, width: usize) -> impl Iterator<Item = Line> + '_ {
+        let command: Vec<Line> = match &self.command {
+            Some(c) if text_width(c) <= width => vec![Line::styled(c.clone(), Style::Accent)],
+            Some(_) => wrap("(too narrow for the command; it is printed on quit)", width)
+                .into_iter()
+                .map(|l| Line::styled(l, Style::Dim))
+                .collect(),
+            None => Vec::new(),
+        };
         wrap(&self.text, width)
             .into_iter()
             .map(|l| Line::styled(l, self.style))
+            .chain(command)
     }
 }
 
@@ -688,10 +711,7 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit
     fn a_15x15_board_fits_80x24() {
         let st = state("15x15 eat 2x2 poison 0,0 poison 14,14", &[(5, 5), (0, 1)]);
         let mut v = view(&st);
-        let notice = Notice {
-            text: "It is not your turn.".into(),
-            style: Style::Bad,
-        };
+        let notice = Notice::new("It is not your turn.", Style::Bad);
         v.notice = Some(&notice);
         v.cursor = Some((7, 7));
         let lines = render(&v, 80);
@@ -740,10 +760,7 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit
     fn a_short_terminal_keeps_the_message_and_the_keys() {
         let st = state("15x15 poison 0,0 poison 14,14", &[(5, 5)]);
         let mut v = view(&st);
-        let notice = Notice {
-            text: "It is not your turn.".into(),
-            style: Style::Bad,
-        };
+        let notice = Notice::new("It is not your turn.", Style::Bad);
         v.notice = Some(&notice);
         let full = render(&v, 80);
         assert_eq!(full.len(), 20);

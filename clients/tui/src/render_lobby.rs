@@ -264,10 +264,7 @@ mod tests {
 
     #[test]
     fn empty_lobby_says_how_to_start_and_shows_the_form() {
-        let notice = Notice {
-            text: "That room is full.".into(),
-            style: Style::Bad,
-        };
+        let notice = Notice::new("That room is full.", Style::Bad);
         let view = LobbyView {
             server: "ws://x/ws",
             name: "bob",

@@ -8,6 +8,7 @@ use crate::commands::{self, CommandError};
 use crate::connection::{CLOSE_RESUMED_ELSEWHERE, Connection, ConnectionError, connect_retry};
 use crate::hint::{HintError, Hints};
 use crate::render_game::Link;
+use crate::saved_seats::SeatStore;
 use crate::style::Style;
 use crate::terminal::{self, TerminalGuard};
 use crossterm::event::{Event, EventStream};
@@ -104,7 +105,18 @@ pub async fn interactive(url: &str, mut app: App) -> Result<(), CommandError> {
     let mut tick = tokio::time::interval(TICK);
     let mut pending: Option<Reconnect> = None;
     let mut hints: Option<HintTask> = None;
+    let store = SeatStore::user();
     loop {
+        for update in app.take_seat_updates() {
+            if let Some(store) = &store
+                && let Err(e) = store.apply(url, &update)
+            {
+                app.say(
+                    format!("The seat could not be kept for later: {e}"),
+                    Style::Bad,
+                );
+            }
+        }
         for msg in app.take_outbox() {
             let Some(c) = conn.as_mut() else {
                 app.say(
@@ -217,7 +229,14 @@ async fn dispatch(cli: Cli) -> Result<(), CommandError> {
     };
     drop(stdout);
     let name = display_name(cli.name.as_deref())?;
-    let app = App::new(url, &name, start).with_classic_library(library);
+    let mut app = App::new(url, &name, start).with_classic_library(library);
+    match SeatStore::user().map(|s| s.for_server(url)).transpose() {
+        Ok(seats) => app = app.with_saved_seats(seats.unwrap_or_default()),
+        Err(e) => app.say(
+            format!("Seats kept earlier cannot be read: {e}"),
+            Style::Bad,
+        ),
+    }
     interactive(url, app).await
 }
 

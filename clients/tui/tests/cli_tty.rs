@@ -10,6 +10,7 @@ mod cli_support;
 use cli_support::{Proxy, TestServer, recv_until};
 use jchomp_protocol::wire::{ClientMessage, ServerMessage};
 use jchomp_testkit::config_json;
+use jchomp_testkit::temp::TempDir;
 use jchomp_tui::connection::Connection;
 use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
 use rustix::termios::{Winsize, tcsetwinsize};
@@ -22,12 +23,27 @@ use std::time::Duration;
 /// `jchomp` running on an 80×24 pseudo-terminal, with everything it wrote collected.
 struct Tty {
     child: Child,
+    /// The user's state directory (`XDG_STATE_HOME`), where kept seats go; held until the
+    /// program is gone.
+    _state: Arc<TempDir>,
+    size: (u16, u16),
     keys: File,
     output: Arc<Mutex<Vec<u8>>>,
 }
 
 impl Tty {
     fn spawn(args: &[&str], no_color: bool) -> Tty {
+        Tty::spawn_in(
+            args,
+            no_color,
+            Arc::new(TempDir::new("jchomp-state")),
+            (80, 24),
+        )
+    }
+
+    /// Spawns with `state` as the user's state directory, on a terminal of `size` (columns,
+    /// rows).
+    fn spawn_in(args: &[&str], no_color: bool, state: Arc<TempDir>, size: (u16, u16)) -> Tty {
         let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
         grantpt(&master).unwrap();
         unlockpt(&master).unwrap();
@@ -37,16 +53,17 @@ impl Tty {
             .write(true)
             .open(name.to_str().unwrap())
             .unwrap();
-        let size = Winsize {
-            ws_row: 24,
-            ws_col: 80,
+        let winsize = Winsize {
+            ws_row: size.1,
+            ws_col: size.0,
             ws_xpixel: 0,
             ws_ypixel: 0,
         };
-        tcsetwinsize(&slave, size).unwrap();
+        tcsetwinsize(&slave, winsize).unwrap();
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_jchomp"));
         cmd.args(args)
             .env("TERM", "xterm")
+            .env("XDG_STATE_HOME", state.path())
             .stdin(Stdio::from(slave.try_clone().unwrap()))
             .stdout(Stdio::from(slave.try_clone().unwrap()))
             .stderr(Stdio::from(slave));
@@ -73,6 +90,8 @@ impl Tty {
         });
         Tty {
             child,
+            _state: state,
+            size,
             keys,
             output,
         }
@@ -89,7 +108,7 @@ impl Tty {
 
     /// The screen as the terminal shows it now.
     fn screen(&self) -> String {
-        render_vt(&self.raw())
+        render_vt(&self.raw(), self.size)
     }
 
     /// Waits until the screen shows `text` (at most 15 s).
@@ -124,10 +143,10 @@ impl Drop for Tty {
     }
 }
 
-/// A minimal terminal: applies cursor moves and clears (what the client uses) to an 80×24
-/// grid and ignores colours and modes.
-fn render_vt(data: &str) -> String {
-    let (w, h) = (80usize, 24usize);
+/// A minimal terminal: applies cursor moves and clears (what the client uses) to a grid of
+/// the terminal's size and ignores colours and modes.
+fn render_vt(data: &str, size: (u16, u16)) -> String {
+    let (w, h) = (usize::from(size.0), usize::from(size.1));
     let mut grid = vec![vec![' '; w]; h];
     let (mut y, mut x) = (0usize, 0usize);
     let mut chars = data.chars().peekable();
@@ -282,12 +301,17 @@ async fn a_dropped_connection_is_resumed_by_itself() {
     })
     .await;
     let screen = tty.wait_for("Back in your seat 1").await;
-    let words: Vec<&str> = screen.split_whitespace().collect();
-    let token = words
-        .windows(3)
-        .find(|w| w[0] == "jchomp" && w[1] == "resume")
-        .map(|w| w[2].to_owned())
+    // The command is whole on one line, with the server it needs.
+    let line = screen
+        .lines()
+        .find(|l| l.starts_with("jchomp --server"))
         .expect("the screen shows the resume command");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(
+        words[..4],
+        ["jchomp", "--server", proxy.url.as_str(), "resume"]
+    );
+    let token = words[4].to_owned();
 
     // The game goes on over the new connection.
     zoe.send(&ClientMessage::Move { row: 3, col: 4 })
@@ -312,7 +336,11 @@ async fn a_dropped_connection_is_resumed_by_itself() {
     // Leaving a game in progress says how to come back, after the screen is restored.
     let raw = other.raw();
     let left = raw.rfind("\u{1b}[?1049l").unwrap();
-    assert!(raw[left..].contains(&format!("take it back with: jchomp resume {token}")));
+    let printed = format!(
+        "take it back with:\r\n  jchomp --server {} resume {token}\r\n",
+        server.url()
+    );
+    assert!(raw[left..].contains(&printed), "{:?}", &raw[left..]);
     tty.press("q");
     assert!(tty.wait_exit().await);
 }
@@ -428,4 +456,48 @@ async fn annotations_keep_their_marks_and_legend_with_and_without_colour() {
             }
         }
     }
+}
+
+/// Issue 15, item 1: a client that dies keeps its seat. The token is kept in the user's state
+/// directory, and joining the room again offers the seat back instead of saying it is full.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item1_a_dead_client_takes_its_seat_back_on_join() {
+    let server = TestServer::start().await;
+    let url = server.url();
+    let (mut zoe, room) = room_with_zoe(&url).await;
+    let state = Arc::new(TempDir::new("jchomp-state"));
+    let args = [
+        "--server",
+        url.as_str(),
+        "--name",
+        "ann",
+        "join",
+        room.as_str(),
+    ];
+    let mut tty = Tty::spawn_in(&args, true, Arc::clone(&state), (80, 24));
+    tty.wait_for("zoe to move").await;
+    // Killed outright: nothing is printed, nothing is cleaned up.
+    tty.child.kill().unwrap();
+    let _ = tty.child.wait();
+    recv_until(&mut zoe, |m| match m {
+        ServerMessage::Room(s) if s.seats[1].as_ref().is_some_and(|s| !s.connected) => Some(()),
+        _ => None,
+    })
+    .await;
+    let kept = std::fs::read_to_string(state.path().join("jchomp/seats.json")).unwrap();
+    assert!(kept.contains(&room), "{kept}");
+
+    let mut again = Tty::spawn_in(&args, true, Arc::clone(&state), (80, 24));
+    again
+        .wait_for(&format!("Resume your game in room {room}? [Y/n]"))
+        .await;
+    again.press("y");
+    again.wait_for("Back in your seat 1").await;
+    recv_until(&mut zoe, |m| match m {
+        ServerMessage::Room(s) if s.seats[1].as_ref().is_some_and(|s| s.connected) => Some(()),
+        _ => None,
+    })
+    .await;
+    again.press("q");
+    assert!(again.wait_exit().await);
 }

@@ -23,6 +23,13 @@ impl App {
 
     /// A key was pressed.
     pub fn on_key(&mut self, key: KeyEvent) {
+        if self.offer.is_some() {
+            match input::action(Mode::Text, key) {
+                Action::Quit => self.quit = true,
+                action => self.offer_key(action),
+            }
+            return;
+        }
         let action = input::action(self.mode(), key);
         if action == Action::Quit {
             self.quit = true;

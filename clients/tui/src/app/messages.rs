@@ -2,6 +2,7 @@
 
 use super::{App, RoomScreen, Screen};
 use crate::explain;
+use crate::render_game::Notice;
 use crate::room_state::{Applied, RoomState};
 use crate::style::Style;
 use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
@@ -14,27 +15,33 @@ impl App {
             ServerMessage::Rooms { rooms } => {
                 self.rooms = rooms;
                 self.selected = self.selected.min(self.rooms.len().saturating_sub(1));
+                self.offer_from_lobby();
             }
             ServerMessage::Joined { room, seat, token } => {
                 let mut screen = match std::mem::replace(&mut self.screen, Screen::Lobby) {
                     Screen::Room(r) => r,
                     _ => Box::new(RoomScreen::new(None)),
                 };
-                let back = screen.room.as_deref() == Some(room.as_str()) && screen.state.is_some();
+                let back = screen.token.is_some()
+                    || (screen.room.as_deref() == Some(room.as_str()) && screen.state.is_some());
                 if !back {
                     screen.state = None;
                 }
                 screen.room = Some(room.clone());
                 screen.seat = Some(seat);
                 let text = format!(
-                    "{} seat {seat} in room {room}. To take it back from elsewhere: \
-                     jchomp resume {token}",
+                    "{} seat {seat} in room {room}. To take it back from elsewhere:",
                     if back { "Back in your" } else { "You hold" }
                 );
+                let command = self.command(&format!("resume {token}"));
+                self.keep_seat(&room, seat, &token);
                 screen.token = Some(token);
                 screen.host |= seat == 0;
                 self.screen = Screen::Room(screen);
-                self.say(text, Style::Good);
+                self.notice = Some(Notice {
+                    command: Some(command),
+                    ..Notice::new(text, Style::Good)
+                });
                 for bot in std::mem::take(&mut self.pending_bots) {
                     self.send(ClientMessage::AddBot { bot: Some(bot) });
                 }
@@ -51,10 +58,15 @@ impl App {
                                 || old.status != state.status
                         });
                         screen.room = Some(state.room.clone());
+                        let over = state.status == RoomStatus::Finished;
+                        let room = state.room.clone();
                         screen.state = Some(state);
                         if changed {
                             screen.turn_since = Some(now);
                             self.refresh_hints();
+                        }
+                        if over {
+                            self.forget_seat(&room);
                         }
                     }
                     Err(e) => {
@@ -78,7 +90,9 @@ impl App {
                             && let Some(r) = m.result
                         {
                             let text = explain::result(r, &state.seats, screen.seat);
+                            let room = state.room.clone();
                             self.say(text, Style::Accent);
+                            self.forget_seat(&room);
                         }
                         self.refresh_hints();
                     }
@@ -90,6 +104,9 @@ impl App {
                 self.say(explain::rejection(reason), Style::Bad);
             }
             ServerMessage::Left { .. } => {
+                if let Some(room) = self.room().and_then(|r| r.room.clone()) {
+                    self.forget_seat(&room);
+                }
                 self.back_to_lobby();
                 self.say("You left the room.", Style::Plain);
             }
@@ -103,10 +120,25 @@ impl App {
                     }
                     _ => false,
                 };
+                if code == ErrorCode::BadToken
+                    && let Some(r) = self.room()
+                {
+                    let (room, token) = (r.room.clone(), r.token.clone());
+                    self.saved.retain(|s| {
+                        Some(&s.room) != room.as_ref() && Some(&s.token) != token.as_ref()
+                    });
+                    if let Some(room) = room {
+                        self.seat_updates
+                            .push(crate::saved_seats::SeatUpdate::Forget { room });
+                    }
+                }
                 if lost_room {
                     self.back_to_lobby();
                 }
                 if code == ErrorCode::RoomFull && lost_room {
+                    if !text.ends_with('.') {
+                        text.push('.');
+                    }
                     text.push_str(" Select it and press w to watch instead.");
                 }
                 self.say(text, Style::Bad);

@@ -7,6 +7,7 @@ use crate::hint::{self, HintJob, Hints};
 use crate::render_game::{self, GameView, Link, Notice};
 use crate::render_lobby::{self, GamesView, LobbyView};
 use crate::room_state::RoomState;
+use crate::saved_seats::{SavedSeat, SeatUpdate};
 use crate::style::{Line, Style};
 use jchomp_engine::classic::ClassicLibrary;
 use jchomp_protocol::record::Record;
@@ -18,10 +19,12 @@ mod hints;
 mod keys;
 mod messages;
 mod review;
+mod seats;
 #[cfg(test)]
 mod test_support;
 
 pub use review::Review;
+pub use seats::ResumeOffer;
 
 /// How many recent games the games list asks for.
 pub const GAMES_LIMIT: u32 = 50;
@@ -159,6 +162,10 @@ pub struct App {
     hint_seq: u64,
     library: Option<Arc<ClassicLibrary>>,
     confirm_leave: bool,
+    saved: Vec<SavedSeat>,
+    seat_updates: Vec<SeatUpdate>,
+    offer: Option<ResumeOffer>,
+    declined: Vec<String>,
 }
 
 impl App {
@@ -184,11 +191,15 @@ impl App {
             hint_seq: 0,
             library: None,
             confirm_leave: false,
+            saved: Vec::new(),
+            seat_updates: Vec::new(),
+            offer: None,
+            declined: Vec::new(),
         };
         match start {
             Start::Lobby => app.send(ClientMessage::ListRooms),
             Start::Create(args) => app.create(args),
-            Start::Join(room) => app.join(room),
+            Start::Join(room) => app.join_now(room),
             Start::Watch(room) => app.watch(room),
             Start::Resume(token) => {
                 let mut screen = RoomScreen::new(None);
@@ -230,10 +241,12 @@ impl App {
 
     /// Shows a message to the player.
     pub fn say(&mut self, text: impl Into<String>, style: Style) {
-        self.notice = Some(Notice {
-            text: text.into(),
-            style,
-        });
+        self.notice = Some(Notice::new(text, style));
+    }
+
+    /// The `jchomp` command line with `args`, naming the server unless it is the default.
+    pub fn command(&self, args: &str) -> String {
+        crate::cli::command_line(&self.server, args)
     }
 
     fn create(&mut self, args: CreateArgs) {
@@ -252,7 +265,14 @@ impl App {
         }
     }
 
+    /// Joins `room`, or first asks whether to take back the seat kept there.
     fn join(&mut self, room: String) {
+        if !self.offer_for(&room, true) {
+            self.join_now(room);
+        }
+    }
+
+    fn join_now(&mut self, room: String) {
         self.screen = Screen::Room(Box::new(RoomScreen::new(Some(room.clone()))));
         self.send(ClientMessage::JoinRoom {
             room,
@@ -339,9 +359,12 @@ impl App {
         let state = r.state.as_ref()?;
         (state.status != RoomStatus::Finished).then(|| {
             format!(
-                "You left seat {} of room {} open; take it back with: jchomp resume {token}",
+                "You left seat {} of room {} open; take it back with:\n  {}\n(or `{}`, which \
+                 offers it on this computer)",
                 r.seat.unwrap_or_default(),
-                state.room
+                state.room,
+                self.command(&format!("resume {token}")),
+                self.command(&format!("join {}", state.room)),
             )
         })
     }
@@ -368,7 +391,11 @@ impl App {
 
     /// The screen to draw, for a terminal of `width` × `height`, at time `now`.
     pub fn render(&self, width: usize, height: usize, now: Instant) -> Vec<Line> {
-        let input = self.prompt.as_ref().map(|(k, t)| (k.label(), t.as_str()));
+        let question = self.offer.as_ref().map(ResumeOffer::question);
+        let input = match &question {
+            Some(q) => Some((q.as_str(), "")),
+            None => self.prompt.as_ref().map(|(k, t)| (k.label(), t.as_str())),
+        };
         match &self.screen {
             Screen::Lobby => render_lobby::render(
                 &LobbyView {
@@ -387,11 +414,14 @@ impl App {
                     let mut out = vec![
                         Line::styled("JChomp", Style::Title),
                         Line::plain("Joining the room…"),
-                        Line::styled("Esc back to the lobby  q quit", Style::Dim),
                     ];
                     if let Some(n) = &self.notice {
-                        out.push(Line::styled(n.text.clone(), n.style));
+                        out.extend(n.lines(width));
                     }
+                    out.push(render_game::input_or_help(
+                        input,
+                        Line::styled("Esc back to the lobby  q quit", Style::Dim),
+                    ));
                     out
                 }
                 Some(state) => {

@@ -1,0 +1,177 @@
+//! The seats the client holds, kept between runs: each seat's token per server and room, in
+//! `seats.json` in the user's state directory, so that a client that died can take its seat
+//! back (`jchomp join ROOM` and the lobby offer it). The [`App`](crate::app::App) only says
+//! what changed ([`SeatUpdate`]); the runner writes it here.
+
+use serde::{Deserialize, Serialize};
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The file's name in the state directory.
+pub const FILE_NAME: &str = "seats.json";
+
+/// A seat held in a room of a server.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedSeat {
+    /// The server's address, as the client connects to it.
+    pub server: String,
+    /// The room id.
+    pub room: String,
+    /// The seat number.
+    pub seat: u8,
+    /// The token that resumes it.
+    pub token: String,
+}
+
+/// A change to the seats held, from the [`App`](crate::app::App).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatUpdate {
+    /// A seat was taken (or taken back): keep its token.
+    Keep {
+        /// The room id.
+        room: String,
+        /// The seat.
+        seat: u8,
+        /// Its token.
+        token: String,
+    },
+    /// The seat in this room is gone (the game ended, the seat was left, or its token was
+    /// refused).
+    Forget {
+        /// The room id.
+        room: String,
+    },
+}
+
+#[derive(Default, Serialize, Deserialize)]
+struct File {
+    seats: Vec<SavedSeat>,
+}
+
+/// The seats file.
+#[derive(Clone, Debug)]
+pub struct SeatStore {
+    path: PathBuf,
+}
+
+impl SeatStore {
+    /// The store at `path`.
+    pub fn at(path: impl Into<PathBuf>) -> SeatStore {
+        SeatStore { path: path.into() }
+    }
+
+    /// The store in the user's state directory (`$XDG_STATE_HOME/jchomp`, else
+    /// `~/.local/state/jchomp`); `None` when neither is known.
+    pub fn user() -> Option<SeatStore> {
+        crate::user_dirs::state_dir().map(|d| SeatStore::at(d.join(FILE_NAME)))
+    }
+
+    /// Where the seats are kept.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Every seat kept, for all servers. A missing file holds none; a file that does not read
+    /// is an error (it is left as it is).
+    pub fn load(&self) -> io::Result<Vec<SavedSeat>> {
+        match std::fs::read(&self.path) {
+            Ok(bytes) => serde_json::from_slice::<File>(&bytes)
+                .map(|f| f.seats)
+                .map_err(|e| {
+                    io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!("{} does not read: {e}", self.path.display()),
+                    )
+                }),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The seats kept on `server`.
+    pub fn for_server(&self, server: &str) -> io::Result<Vec<SavedSeat>> {
+        let mut seats = self.load()?;
+        seats.retain(|s| s.server == server);
+        Ok(seats)
+    }
+
+    /// Applies a change for `server`, writing the file anew (through a temporary file, so a
+    /// crash leaves the old one or the new one). A file that does not read is moved aside to
+    /// `seats.json.bad` rather than lost.
+    pub fn apply(&self, server: &str, update: &SeatUpdate) -> io::Result<()> {
+        let mut seats = match self.load() {
+            Ok(s) => s,
+            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                std::fs::rename(&self.path, self.path.with_extension("json.bad"))?;
+                Vec::new()
+            }
+            Err(e) => return Err(e),
+        };
+        let room = match update {
+            SeatUpdate::Keep { room, .. } | SeatUpdate::Forget { room } => room,
+        };
+        seats.retain(|s| !(s.server == server && &s.room == room));
+        if let SeatUpdate::Keep { room, seat, token } = update {
+            seats.push(SavedSeat {
+                server: server.to_owned(),
+                room: room.clone(),
+                seat: *seat,
+                token: token.clone(),
+            });
+        }
+        if let Some(dir) = self.path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let tmp = self.path.with_extension("json.tmp");
+        let text = serde_json::to_vec_pretty(&File { seats }).map_err(io::Error::other)?;
+        std::fs::write(&tmp, text)?;
+        std::fs::rename(&tmp, &self.path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jchomp_testkit::temp::TempDir;
+
+    fn keep(room: &str, token: &str) -> SeatUpdate {
+        SeatUpdate::Keep {
+            room: room.into(),
+            seat: 1,
+            token: token.into(),
+        }
+    }
+
+    #[test]
+    fn seats_are_kept_per_server_and_room_and_forgotten() {
+        let dir = TempDir::new("seats");
+        let store = SeatStore::at(dir.path().join("state/jchomp/seats.json"));
+        assert_eq!(store.load().unwrap(), vec![]);
+        store.apply("ws://a/ws", &keep("r1", "t1")).unwrap();
+        store.apply("ws://b/ws", &keep("r1", "t2")).unwrap();
+        store.apply("ws://a/ws", &keep("r1", "t3")).unwrap();
+        let a = store.for_server("ws://a/ws").unwrap();
+        assert_eq!(a.len(), 1);
+        assert_eq!(a[0].token, "t3");
+        store
+            .apply("ws://a/ws", &SeatUpdate::Forget { room: "r1".into() })
+            .unwrap();
+        assert!(store.for_server("ws://a/ws").unwrap().is_empty());
+        assert_eq!(store.for_server("ws://b/ws").unwrap()[0].token, "t2");
+    }
+
+    #[test]
+    fn a_damaged_file_is_an_error_and_is_moved_aside_not_lost() {
+        let dir = TempDir::new("seats");
+        let store = SeatStore::at(dir.path().join("seats.json"));
+        std::fs::write(store.path(), "{not json").unwrap();
+        let e = store.load().unwrap_err();
+        assert!(e.to_string().contains("does not read"), "{e}");
+        store.apply("s", &keep("r1", "t1")).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("seats.json.bad")).unwrap(),
+            "{not json"
+        );
+        assert_eq!(store.load().unwrap().len(), 1);
+    }
+}
