@@ -53,6 +53,7 @@ pub mod review;
 pub mod room_state;
 pub mod run;
 pub mod saved_seats;
+pub mod signals;
 pub mod style;
 pub mod terminal;
 pub mod user_dirs;

@@ -9,6 +9,7 @@ use crate::connection::{CLOSE_RESUMED_ELSEWHERE, Connection, ConnectionError, co
 use crate::hint::{HintError, Hints};
 use crate::render_game::Link;
 use crate::saved_seats::SeatStore;
+use crate::signals::{Ending, Signals};
 use crate::style::Style;
 use crate::terminal::{self, TerminalGuard};
 use crossterm::event::{Event, EventStream};
@@ -91,14 +92,17 @@ fn lost(
     }
 }
 
-/// Runs the interactive client until the user quits. The first connection is made before the
-/// terminal is taken over, so that an unreachable server is reported plainly.
-pub async fn interactive(url: &str, mut app: App) -> Result<(), CommandError> {
+/// Runs the interactive client until the user quits or a signal ends it (returned). The first
+/// connection is made before the terminal is taken over, so that an unreachable server is
+/// reported plainly. However it ends, the terminal is restored and a seat left open is
+/// printed with the command that takes it back.
+pub async fn interactive(url: &str, mut app: App) -> Result<Option<Ending>, CommandError> {
     let mut conn = if app.needs_server() {
         Some(Connection::connect(url).await?)
     } else {
         None
     };
+    let mut signals = Signals::install()?;
     let mut guard = TerminalGuard::enter()?;
     let colour = terminal::colour_enabled();
     let mut events = EventStream::new();
@@ -106,7 +110,7 @@ pub async fn interactive(url: &str, mut app: App) -> Result<(), CommandError> {
     let mut pending: Option<Reconnect> = None;
     let mut hints: Option<HintTask> = None;
     let store = SeatStore::user();
-    loop {
+    let outcome = loop {
         for update in app.take_seat_updates() {
             if let Some(store) = &store
                 && let Err(e) = store.apply(url, &update)
@@ -130,8 +134,9 @@ pub async fn interactive(url: &str, mut app: App) -> Result<(), CommandError> {
                 break;
             }
         }
+        terminal::set_farewell(app.resume_hint());
         if app.quit() {
-            break;
+            break Ok(None);
         }
         if let Some(job) = app.take_hint_job() {
             // A newer position supersedes the analysis under way; its answer would be ignored.
@@ -140,15 +145,17 @@ pub async fn interactive(url: &str, mut app: App) -> Result<(), CommandError> {
             }
             hints = Some(tokio::task::spawn_blocking(move || (job.key, job.run())));
         }
-        guard.draw(colour, |w, h| {
+        if let Err(e) = guard.draw(colour, |w, h| {
             app.render(usize::from(w), usize::from(h), Instant::now())
-        })?;
+        }) {
+            break Err(e.into());
+        }
         tokio::select! {
             ev = events.next() => match ev {
                 Some(Ok(Event::Key(key))) => app.on_key(key),
                 Some(Ok(_)) => {}
-                Some(Err(e)) => return Err(e.into()),
-                None => break,
+                Some(Err(e)) => break Err(e.into()),
+                None => break Ok(None),
             },
             msg = recv(&mut conn) => match msg {
                 Ok(msg) => app.on_message(msg, Instant::now()),
@@ -175,19 +182,22 @@ pub async fn interactive(url: &str, mut app: App) -> Result<(), CommandError> {
                 }
             }
             _ = tick.tick() => app.on_tick(Instant::now()),
+            ending = signals.next() => break Ok(Some(ending)),
         }
+    };
+    drop(guard);
+    terminal::set_farewell(None);
+    if let Some(hint) = app.resume_hint() {
+        // The terminal may be gone (a hang-up): nothing to do if this cannot be written.
+        let _ = writeln!(std::io::stdout(), "{hint}");
     }
     if let Some(c) = conn {
         c.close().await;
     }
-    drop(guard);
-    if let Some(hint) = app.resume_hint() {
-        println!("{hint}");
-    }
-    Ok(())
+    outcome
 }
 
-async fn dispatch(cli: Cli) -> Result<(), CommandError> {
+async fn dispatch(cli: Cli) -> Result<Option<Ending>, CommandError> {
     let url = cli.server.as_str();
     let db_path = cli
         .classic_db
@@ -206,22 +216,26 @@ async fn dispatch(cli: Cli) -> Result<(), CommandError> {
         Some(Command::Resume { token }) => Start::Resume(token),
         Some(Command::Rooms { json }) => {
             let rooms = commands::fetch_rooms(url).await?;
-            return Ok(commands::write_rooms(&mut stdout, &rooms, json)?);
+            commands::write_rooms(&mut stdout, &rooms, json)?;
+            return Ok(None);
         }
         Some(Command::Games { json, limit }) => {
             let games = commands::fetch_games(url, limit).await?;
-            return Ok(commands::write_games(&mut stdout, &games, json)?);
+            commands::write_games(&mut stdout, &games, json)?;
+            return Ok(None);
         }
         Some(Command::Replay { game, json }) => {
             let record = commands::fetch_game(url, &game).await?;
             if json {
-                return Ok(commands::write_record_json(&mut stdout, &record)?);
+                commands::write_record_json(&mut stdout, &record)?;
+                return Ok(None);
             }
             if !std::io::stdout().is_terminal() {
                 // Printing waits for nothing: the database is used only if its file is there.
                 let library = db_path.is_file().then_some(library);
                 let text = commands::replay_text(&record, 80, library)?;
-                return Ok(stdout.write_all(text.as_bytes())?);
+                stdout.write_all(text.as_bytes())?;
+                return Ok(None);
             }
             record.replay()?;
             Start::Replay(record)
@@ -240,11 +254,12 @@ async fn dispatch(cli: Cli) -> Result<(), CommandError> {
     interactive(url, app).await
 }
 
-/// Runs the command line and returns the process exit code: 0 on success, 1 with a message
-/// on standard error otherwise.
+/// Runs the command line and returns the process exit code: 0 on success, 128 + the signal's
+/// number when a signal ended it, 1 with a message on standard error otherwise.
 pub async fn main(cli: Cli) -> ExitCode {
     match dispatch(cli).await {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(None) => ExitCode::SUCCESS,
+        Ok(Some(ending)) => ExitCode::from(ending.exit_code()),
         Err(e) => {
             eprintln!("jchomp: {e}");
             ExitCode::FAILURE

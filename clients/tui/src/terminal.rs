@@ -13,7 +13,18 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier};
 use ratatui::widgets::Widget;
 use std::io::{self, Stdout};
-use std::sync::Once;
+use std::sync::{Mutex, Once};
+
+/// What to print after the terminal is restored if the program panics: the seat left open and
+/// how to take it back.
+static FAREWELL: Mutex<Option<String>> = Mutex::new(None);
+
+/// Sets what a panic prints after restoring the terminal (the runner keeps it up to date).
+pub fn set_farewell(text: Option<String>) {
+    if let Ok(mut f) = FAREWELL.lock() {
+        *f = text;
+    }
+}
 
 /// Whether to use colours: not when `NO_COLOR` is set to anything non-empty.
 pub fn colour_enabled() -> bool {
@@ -58,6 +69,10 @@ impl TerminalGuard {
                 }
                 restore();
                 previous(info);
+                let farewell = FAREWELL.lock().ok().and_then(|mut f| f.take());
+                if let Some(text) = farewell {
+                    eprintln!("{text}");
+                }
             }));
         });
         terminal::enable_raw_mode()?;

@@ -501,3 +501,58 @@ async fn item1_a_dead_client_takes_its_seat_back_on_join() {
     again.press("q");
     assert!(again.wait_exit().await);
 }
+
+/// Issue 15, item 2: SIGTERM, SIGHUP and SIGINT leave the terminal as it was (echo and line
+/// editing back on, the main screen shown) and print how to take the seat back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn item2_a_signal_restores_the_terminal_and_prints_the_resume_command() {
+    use rustix::termios::{LocalModes, tcgetattr};
+    let server = TestServer::start().await;
+    let url = server.url();
+    for (signal, code) in [("TERM", 143), ("HUP", 129), ("INT", 130)] {
+        let (_zoe, room) = room_with_zoe(&url).await;
+        let args = [
+            "--server",
+            url.as_str(),
+            "--name",
+            "ann",
+            "join",
+            room.as_str(),
+        ];
+        let mut tty = Tty::spawn(&args, true);
+        tty.wait_for("zoe to move").await;
+        let raw_mode = tcgetattr(&tty.keys).unwrap();
+        assert!(!raw_mode.local_modes.contains(LocalModes::ECHO));
+        let killed = Command::new("kill")
+            .args([format!("-{signal}"), tty.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let mut status = None;
+        for _ in 0..200 {
+            status = tty.child.try_wait().unwrap();
+            if status.is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let status = status.expect("the client exits on the signal");
+        assert_eq!(status.code(), Some(code), "SIG{signal}");
+        let modes = tcgetattr(&tty.keys).unwrap().local_modes;
+        assert!(
+            modes.contains(LocalModes::ECHO | LocalModes::ICANON | LocalModes::ISIG),
+            "SIG{signal} left the terminal raw: {modes:?}"
+        );
+        // Give the reader a moment to collect the last bytes written.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let raw = tty.raw();
+        let left = raw
+            .rfind("\u{1b}[?1049l")
+            .unwrap_or_else(|| panic!("SIG{signal}: the main screen is back"));
+        let after = &raw[left..];
+        assert!(
+            after.contains(&format!("jchomp --server {url} resume ")),
+            "SIG{signal}: {after:?}"
+        );
+    }
+}
