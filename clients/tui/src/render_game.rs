@@ -183,12 +183,17 @@ fn selection(view: &GameView<'_>, pos: &Position) -> Option<Selection> {
     })
 }
 
-/// The board: a line of column labels, then one line per row.
-fn board(view: &GameView<'_>, pos: &Position, sel: Option<&Selection>) -> Vec<Line> {
+/// The board within `window`: a line of column labels, then one line per row.
+fn board(
+    view: &GameView<'_>,
+    pos: &Position,
+    sel: Option<&Selection>,
+    window: &Window,
+) -> Vec<Line> {
     let config = &view.state.config;
     let mut lines = Vec::new();
     let mut head = Line::styled(" ".repeat(LABEL), Style::Dim);
-    for c in 0..config.cols() {
+    for c in window.cols.clone() {
         head.push(format!("{c:>2} "), Style::Dim);
     }
     lines.push(head);
@@ -198,9 +203,9 @@ fn board(view: &GameView<'_>, pos: &Position, sel: Option<&Selection>) -> Vec<Li
         .map(|(_, cell)| config.rect(cell))
         .unwrap_or(Bits::EMPTY);
     let eaten = view.state.eaten();
-    for r in 0..config.rows() {
+    for r in window.rows.clone() {
         let mut line = Line::styled(format!("{r:>2} "), Style::Dim);
-        for c in 0..config.cols() {
+        for c in window.cols.clone() {
             let i = Bits::index(r, c);
             let is_poison = config.poison_mask().contains(i);
             let (symbol, mut style) = match (eaten.contains(i), is_poison) {
@@ -264,8 +269,16 @@ fn seconds(ms: u64) -> String {
     format!("{}.{}s", ms / 1000, (ms % 1000) / 100)
 }
 
-/// The panel beside the board: seats, status, turn, clock, last move, result, selection.
+/// The panel beside the board: the seats, then [`status`].
 fn panel(view: &GameView<'_>, sel: Option<&Selection>, width: usize) -> Vec<Line> {
+    let mut out = seats(view, width);
+    out.push(Line::new());
+    out.extend(status(view, sel, width, false));
+    out
+}
+
+/// The seats, one a line, the one to move marked.
+fn seats(view: &GameView<'_>, width: usize) -> Vec<Line> {
     let st = view.state;
     let mut out = Vec::new();
     out.push(Line::styled("Seats", Style::Title));
@@ -296,7 +309,15 @@ fn panel(view: &GameView<'_>, sel: Option<&Selection>, width: usize) -> Vec<Line
         l.truncate(width);
         out.push(l);
     }
-    out.push(Line::new());
+    out
+}
+
+/// What a player must see whatever the terminal's size: the turn and clock, the last move,
+/// the result, what the selection under the cursor would do, the annotations' state and the
+/// link. `compact` leaves out the blank line and the clock setting (small terminals).
+fn status(view: &GameView<'_>, sel: Option<&Selection>, width: usize, compact: bool) -> Vec<Line> {
+    let st = view.state;
+    let mut out = Vec::new();
     match st.status {
         RoomStatus::Waiting => {
             let free = st.seats.iter().filter(|s| s.is_none()).count();
@@ -332,7 +353,7 @@ fn panel(view: &GameView<'_>, sel: Option<&Selection>, width: usize) -> Vec<Line
         }
         RoomStatus::Finished => out.push(Line::styled("Game over", Style::Title)),
     }
-    if let Some(ms) = st.move_time_ms() {
+    if let Some(ms) = st.move_time_ms().filter(|_| !compact) {
         out.push(Line::styled(
             format!("Clock: {} per move", seconds(ms)),
             Style::Dim,
@@ -369,7 +390,9 @@ fn panel(view: &GameView<'_>, sel: Option<&Selection>, width: usize) -> Vec<Line
         }
     }
     if let (Some(sel), Some((r, c))) = (sel, view.cursor) {
-        out.push(Line::new());
+        if !compact {
+            out.push(Line::new());
+        }
         let text = match (sel.refused, sel.poison) {
             (Some(why), _) => format!("{r},{c}: refused, {why}"),
             (None, true) => format!("{r},{c}: eats POISON, you lose"),
@@ -446,20 +469,76 @@ fn help(view: &GameView<'_>) -> Line {
     Line::styled(text, Style::Dim)
 }
 
-/// The screen's parts: the title, the board with the panel beside it, the legend, and the
-/// bottom lines (a message, then the text being typed or the key help).
-struct Parts {
-    title: Line,
-    body: Vec<Line>,
-    legend: Line,
-    bottom: Vec<Line>,
+/// The smallest terminal the game screen is drawn in; below it the screen says so.
+pub const MIN_SIZE: (usize, usize) = (24, 8);
+/// The narrowest panel beside the board; with less room it goes below the board.
+const PANEL_MIN: usize = 24;
+
+/// The part of the board shown: every row and column when it fits, else a window that
+/// follows the cursor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Window {
+    rows: std::ops::Range<u8>,
+    cols: std::ops::Range<u8>,
 }
 
-fn parts(view: &GameView<'_>, width: usize) -> Parts {
+impl Window {
+    /// A window of `rows` × `cols` (at least 1 each) on a board of `total`, around `focus`.
+    fn around(total: (u8, u8), size: (usize, usize), focus: (u8, u8)) -> Window {
+        let span = |total: u8, size: usize, focus: u8| {
+            let size = size.clamp(1, usize::from(total)) as u8;
+            let start = focus.saturating_sub(size / 2).min(total - size);
+            start..start + size
+        };
+        Window {
+            rows: span(total.0, size.0, focus.0),
+            cols: span(total.1, size.1, focus.1),
+        }
+    }
+
+    /// Whether the whole board is shown.
+    fn whole(&self, total: (u8, u8)) -> bool {
+        self.rows.len() == usize::from(total.0) && self.cols.len() == usize::from(total.1)
+    }
+
+    /// Where the window is, when it is not the whole board.
+    fn note(&self, total: (u8, u8)) -> Option<Line> {
+        (!self.whole(total)).then(|| {
+            Line::styled(
+                format!(
+                    "rows {}–{}, cols {}–{} of {}×{}",
+                    self.rows.start,
+                    self.rows.end - 1,
+                    self.cols.start,
+                    self.cols.end - 1,
+                    total.0,
+                    total.1
+                ),
+                Style::Dim,
+            )
+        })
+    }
+}
+
+/// Columns a board of `cols` columns takes, labels included.
+fn board_width(cols: usize) -> usize {
+    LABEL + CELL * cols + 1
+}
+
+/// The cell the board's window follows: the cursor, else the last move, else the corner.
+fn focus(view: &GameView<'_>) -> (u8, u8) {
+    let config = &view.state.config;
+    let clamp = |v: i64, n: u8| v.clamp(0, i64::from(n) - 1) as u8;
+    match (view.cursor, view.state.last_move()) {
+        (Some((r, c)), _) => (clamp(r, config.rows()), clamp(c, config.cols())),
+        (None, Some((_, cell))) => (cell.row, cell.col),
+        (None, None) => (0, 0),
+    }
+}
+
+fn title(view: &GameView<'_>) -> Line {
     let st = view.state;
     let config = &st.config;
-    let pos = st.position();
-    let sel = selection(view, &pos);
     let mut title = Line::styled("JChomp", Style::Title);
     let rule = match config.eat() {
         Some((er, ec)) => format!("eat {er}×{ec}"),
@@ -480,27 +559,30 @@ fn parts(view: &GameView<'_>, width: usize) -> Parts {
     } else if view.me.is_none() {
         title.push(" · watching", Style::Accent);
     }
-    let board_width = LABEL + CELL * config.cols() as usize + 1;
-    let panel_width = width.saturating_sub(board_width).max(20);
-    let body = side_by_side(
-        board(view, &pos, sel.as_ref()),
-        panel(view, sel.as_ref(), panel_width),
-        board_width,
-    );
-    // The annotations' legend stays with them, whatever the height.
+    title
+}
+
+/// The lines kept at the bottom whatever the height: the annotations' legend, the message,
+/// then the text being typed or the key help (wrapped, never cut).
+fn bottom(view: &GameView<'_>, width: usize) -> Vec<Line> {
+    let config = &view.state.config;
     let mut bottom: Vec<Line> = view
         .hints
         .map(|h| render_hints::legend(h, config.variant().is_jchomp()))
         .into_iter()
         .chain(view.notice.into_iter().flat_map(|n| n.lines(width)))
         .collect();
-    bottom.push(input_or_help(view.input, help(view)));
-    Parts {
-        title,
-        body,
-        legend: legend(),
-        bottom,
+    if view.input.is_some() {
+        bottom.push(input_or_help(view.input, Line::new()));
+    } else {
+        let help = help(view);
+        bottom.extend(
+            wrap(&help.text(), width)
+                .into_iter()
+                .map(|l| Line::styled(l, Style::Dim)),
+        );
     }
+    bottom
 }
 
 /// Renders the whole game screen for a terminal `width` columns wide.
@@ -508,35 +590,99 @@ pub fn render(view: &GameView<'_>, width: usize) -> Vec<Line> {
     render_within(view, width, usize::MAX)
 }
 
-/// Renders the game screen within `width` × `height`. When the height is short, the legend
-/// goes first, then the title, then the lowest lines of the board and panel; the annotations'
-/// legend, the message and the key help (or the text being typed) always stay.
+/// Renders the game screen within `width` × `height`. The board's panel (seats, turn,
+/// selection) goes beside the board when there is room, else below it in short form; a board
+/// taller or wider than the room left is shown through a window that follows the cursor (and
+/// says which rows and columns it shows). When the height is short the legend goes first, then
+/// the title; the annotations' legend, the message and the key help always stay. Below
+/// [`MIN_SIZE`] the screen says how large the terminal must be.
 pub fn render_within(view: &GameView<'_>, width: usize, height: usize) -> Vec<Line> {
-    let Parts {
-        title,
-        mut body,
-        legend,
-        bottom,
-    } = parts(view, width);
-    let needed = |title: bool, legend: bool, body: usize| {
-        usize::from(title) + body + usize::from(legend) + bottom.len()
+    if width < MIN_SIZE.0 || height < MIN_SIZE.1 {
+        return too_small(width, height);
+    }
+    let st = view.state;
+    let config = &st.config;
+    let total = (config.rows(), config.cols());
+    let pos = st.position();
+    let sel = selection(view, &pos);
+    let mut bottom = bottom(view, width);
+    // The message gives way (from its top) before the board's last line and the key help.
+    let max_bottom = height - 3;
+    if bottom.len() > max_bottom {
+        bottom.drain(..bottom.len() - max_bottom);
+    }
+    let full_width = board_width(usize::from(total.1));
+    let side = width >= full_width + PANEL_MIN;
+    let body = if side {
+        let panel_width = width - full_width;
+        let full_panel = panel(view, sel.as_ref(), panel_width);
+        let want = (usize::from(total.0) + 1).max(full_panel.len());
+        let room = height.saturating_sub(bottom.len());
+        let room = if want + 2 <= room {
+            want
+        } else {
+            room.saturating_sub(usize::from(want < room))
+        };
+        let window = Window::around(total, (room - 1, usize::from(total.1)), focus(view));
+        let note = window.note(total);
+        let mut right = if full_panel.len() + note.iter().len() <= room {
+            full_panel
+        } else {
+            status(view, sel.as_ref(), panel_width, true)
+        };
+        right.extend(note);
+        right.truncate(room);
+        side_by_side(board(view, &pos, sel.as_ref(), &window), right, full_width)
+    } else {
+        let mut below = status(view, sel.as_ref(), width, true);
+        let room = height.saturating_sub(bottom.len());
+        let cols = (width - LABEL - 1) / CELL;
+        // The board keeps at least its labels and one row; the short panel (and the line
+        // saying where a window is) gets the rest.
+        let partial = cols < usize::from(total.1) || usize::from(total.0) + 1 + below.len() > room;
+        let reserved = below.len() + 1 + usize::from(partial);
+        let board_rows = usize::from(total.0)
+            .min(room.saturating_sub(reserved))
+            .max(1);
+        let window = Window::around(total, (board_rows, cols), focus(view));
+        below.extend(window.note(total));
+        let mut body = board(view, &pos, sel.as_ref(), &window);
+        below.truncate(room.saturating_sub(body.len()));
+        body.extend(below);
+        body
     };
-    let keep_legend = needed(true, true, body.len()) <= height;
-    let keep_title = needed(true, keep_legend, body.len()) <= height;
-    let room = height.saturating_sub(needed(keep_title, keep_legend, 0));
-    body.truncate(room);
+    let needed = |title: bool, legend: bool| {
+        usize::from(title) + body.len() + usize::from(legend) + bottom.len()
+    };
+    let keep_legend = needed(true, true) <= height;
+    let keep_title = needed(true, keep_legend) <= height;
     let mut out = Vec::new();
     if keep_title {
-        out.push(title);
+        out.push(title(view));
     }
     out.extend(body);
     if keep_legend {
-        out.push(legend);
+        out.push(legend());
     }
     out.extend(bottom);
+    out.truncate(height);
     for l in &mut out {
         l.truncate(width);
     }
+    out
+}
+
+/// The screen of a terminal too small for the game: its size and the size needed.
+fn too_small(width: usize, height: usize) -> Vec<Line> {
+    let text = format!(
+        "The terminal is {width}×{height}; the game needs at least {}×{}. Enlarge it, or q quits.",
+        MIN_SIZE.0, MIN_SIZE.1
+    );
+    let mut out: Vec<Line> = wrap(&text, width.max(1))
+        .into_iter()
+        .map(|l| Line::styled(l, Style::Bad))
+        .collect();
+    out.truncate(height);
     out
 }
 
@@ -775,5 +921,81 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit
         assert!(text.starts_with("    0  1  2"), "{text}");
         assert!(text.contains("It is not your turn."), "{text}");
         assert!(text.ends_with("q quit\n"), "{text}");
+    }
+
+    #[test]
+    fn item3_a_small_terminal_scrolls_the_board_to_the_cursor_and_keeps_the_status() {
+        let st = state("15x15 eat 2x2 poison 0,0 poison 14,14", &[(5, 5)]);
+        let mut v = view(&st);
+        v.me = Some(1);
+        let notice = Notice::new("It is not your turn.", Style::Bad);
+        v.notice = Some(&notice);
+        for (cursor, row, label) in [
+            ((13, 12), "13", "12"),
+            ((0, 0), " 0", " 0"),
+            ((7, 3), " 7", " 3"),
+        ] {
+            v.cursor = Some(cursor);
+            let lines = render_within(&v, 40, 12);
+            let text = to_text(&lines);
+            assert!(
+                lines.len() <= 12 && lines.iter().all(|l| l.width() <= 40),
+                "{text}"
+            );
+            // The cursor's row and column are on screen, with its brackets.
+            let board_row = text
+                .lines()
+                .find(|l| l.starts_with(row))
+                .unwrap_or_else(|| panic!("{text}"));
+            assert!(board_row.contains('[') || board_row.contains('<'), "{text}");
+            assert!(
+                text.lines()
+                    .any(|l| l.starts_with("   ") && l.contains(label)),
+                "{text}"
+            );
+            // The turn, what the selection does, where the window is, the message, the keys.
+            for want in [
+                "Your turn",
+                &format!("{},{}: ", cursor.0, cursor.1),
+                "of 15×15",
+                "It is not your turn.",
+                "q quit",
+            ] {
+                assert!(text.contains(want), "{want:?} missing:\n{text}");
+            }
+        }
+        // At 120×40 the whole board and the full panel show.
+        let text = to_text(&render_within(&v, 120, 40));
+        assert!(text.contains("14  #") && text.contains("Seats"), "{text}");
+        assert!(!text.contains("of 15×15"), "{text}");
+    }
+
+    #[test]
+    fn item3_wrapped_status_lines_keep_every_character() {
+        let st = state("6x7 eat 1x2 poison 0,0", &[(5, 5)]);
+        let mut v = view(&st);
+        v.cursor = Some((0, 0));
+        for (w, h) in [(40, 12), (46, 24), (80, 24)] {
+            let lines = render_within(&v, w, h);
+            let text = to_text(&lines);
+            assert!(lines.iter().all(|l| l.width() <= w), "{text}");
+            let words: Vec<&str> = text.split_whitespace().collect();
+            for word in [
+                "0,0:", "eats", "POISON,", "you", "lose", "bot", "to", "move",
+            ] {
+                assert!(words.contains(&word), "{word:?} at {w}×{h}:\n{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn item3_a_terminal_too_small_says_the_size_needed() {
+        let st = state("6x7 eat 1x2 poison 0,0", &[]);
+        let text = to_text(&render_within(&view(&st), 20, 6));
+        assert!(
+            text.replace('\n', " ").contains("needs at least 24×8"),
+            "{text}"
+        );
+        assert!(text.lines().all(|l| l.chars().count() <= 20), "{text}");
     }
 }
