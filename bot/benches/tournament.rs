@@ -9,7 +9,7 @@
 #![allow(clippy::expect_used)]
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use jchomp_bot::tournament::schedule::{Schedule, derive_seed};
+use jchomp_bot::tournament::schedule::{Schedule, Seating, derive_seed};
 use jchomp_bot::tournament::starts::Starts;
 use jchomp_bot::tournament::{self, Length, Options, Settings};
 use jchomp_engine::spec::BotSpec;
@@ -26,6 +26,7 @@ fn settings() -> Settings {
         bots: vec![BotSpec::Random, BotSpec::Greedy],
         gauntlet: false,
         players: 2,
+        seating: Seating::Rotations,
         starts: Starts::default(),
         seed: 1,
         length: Length::Games(GAMES),

@@ -5,6 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use jchomp_bot::tournament::schedule::Seating;
 use jchomp_bot::tournament::starts::Starts;
 use jchomp_bot::tournament::{self, Length, Options, Settings};
 use jchomp_engine::classic::{Availability, ClassicLibrary};
@@ -31,6 +32,7 @@ fn level_5_never_loses_a_won_classic_game() {
             .collect(),
         gauntlet: true,
         players: 2,
+        seating: Seating::Rotations,
         starts: Starts::Openings {
             configs: boards
                 .iter()

@@ -1,6 +1,7 @@
 //! JChomp's test kit, used only by tests, benchmarks and fuzz targets: boards from one line of
 //! notation ([`board`], [`config_json`], [`timed_config_json`]) games on them ([`record`]) and their moves ([`moved`]), the one brute-force model of the rules ([`model`]) and
-//! the exact solver played on it ([`brute`]), classic Chomp solved by its definition
+//! the exact solver played on it ([`brute`]), what each seat can force with any number of seats
+//! ([`paranoid`]), classic Chomp solved by its definition
 //! ([`classic`]), the checks the fuzz targets run ([`checks`]),
 //! temporary directories ([`temp`]), programs from the OS packages installed when missing
 //! ([`system`]) and, with the `server` feature, the real server started
@@ -13,6 +14,7 @@ pub mod brute;
 pub mod checks;
 pub mod classic;
 pub mod model;
+pub mod paranoid;
 #[cfg(feature = "server")]
 pub mod server;
 pub mod system;

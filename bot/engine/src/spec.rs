@@ -4,20 +4,21 @@
 use crate::classic::{ClassicLibrary, PerfectPlayer};
 use crate::duration::{DurationError, parse_duration};
 use crate::player::{GreedyPlayer, Player, RandomPlayer};
-use crate::search::{Budget, SearchPlayer};
+use crate::search::{Budget, MctsPlayer, SearchPlayer};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
 /// Every valid form of a bot spec, as listed in error messages.
 pub const VALID_FORMS: &str = "random, greedy, search:depth=N, search:nodes=N, \
-search:time=250ms (or =2s), level:1, level:2, level:3, level:4, level:5";
+search:time=250ms (or =2s), mcts:nodes=N, mcts:time=250ms, level:1, level:2, level:3, level:4, \
+level:5";
 
 /// Highest named level.
 pub const MAX_LEVEL: u8 = 5;
 
 /// A bot, named by its spec: `random`, `greedy`, `search:depth=6`, `search:nodes=200000`,
-/// `search:time=250ms` or `level:1` … `level:5`.
+/// `search:time=250ms`, `mcts:nodes=200000`, `mcts:time=250ms` or `level:1` … `level:5`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BotSpec {
     /// Uniformly random, preferring selections without poison.
@@ -26,6 +27,9 @@ pub enum BotSpec {
     Greedy,
     /// The search engine with one budget.
     Search(Budget),
+    /// Monte Carlo tree search with max^n backups and proven bounds, with a node or time
+    /// budget.
+    Mcts(Budget),
     /// A named strength level (1–5), mapped to a budget by [`BotSpec::level_budget`].
     Level(u8),
 }
@@ -61,46 +65,14 @@ impl BotSpec {
             };
         }
         if let Some(budget) = given.strip_prefix("search:") {
-            let (key, value) = budget.split_once('=').ok_or_else(|| {
-                err(format!(
-                    "expected KEY=VALUE after \"search:\", got {budget:?}"
-                ))
-            })?;
-            let number = |v: &str| -> Result<u64, SpecError> {
-                match v.parse::<u64>() {
-                    Ok(n) if n > 0 => Ok(n),
-                    _ => Err(err(format!(
-                        "{key} must be a positive whole number, got {v:?}"
-                    ))),
-                }
-            };
-            return match key {
-                "depth" => {
-                    let n = number(value)?;
-                    if n > u64::from(Budget::MAX_DEPTH) {
-                        Err(err(format!(
-                            "depth must be 1–{}, got {n}",
-                            Budget::MAX_DEPTH
-                        )))
-                    } else {
-                        Ok(BotSpec::Search(Budget::Depth(n as u32)))
-                    }
-                }
-                "nodes" => Ok(BotSpec::Search(Budget::Nodes(number(value)?))),
-                "time" => match parse_duration(value, None) {
-                    Ok(d) if !d.is_zero() => Ok(BotSpec::Search(Budget::Time(d))),
-                    Ok(_) => Err(err(format!(
-                        "time must be a positive whole number of ms or s, got {value:?}"
-                    ))),
-                    Err(DurationError::NoUnit(_)) => {
-                        Err(err(format!("time needs a unit, ms or s, got {value:?}")))
-                    }
-                    Err(e) => Err(err(e.to_string())),
-                },
-                _ => Err(err(format!(
-                    "unknown search budget {key:?} (depth, nodes or time)"
-                ))),
-            };
+            return parse_budget("search", budget, true)
+                .map(BotSpec::Search)
+                .map_err(err);
+        }
+        if let Some(budget) = given.strip_prefix("mcts:") {
+            return parse_budget("mcts", budget, false)
+                .map(BotSpec::Mcts)
+                .map_err(err);
         }
         Err(err("unknown bot".to_string()))
     }
@@ -120,7 +92,7 @@ impl BotSpec {
     pub fn budget(&self) -> Option<Budget> {
         match *self {
             BotSpec::Random | BotSpec::Greedy => None,
-            BotSpec::Search(b) => Some(b),
+            BotSpec::Search(b) | BotSpec::Mcts(b) => Some(b),
             BotSpec::Level(n) => Some(BotSpec::level_budget(n)),
         }
     }
@@ -128,10 +100,12 @@ impl BotSpec {
     /// A new player for this spec. The same spec and seed always make the same choices (except
     /// for time budgets, which depend on the machine's speed).
     pub fn build(&self, seed: u64) -> Box<dyn Player> {
-        match self.budget() {
-            None if *self == BotSpec::Random => Box::new(RandomPlayer::new(seed)),
-            None => Box::new(GreedyPlayer::new(seed)),
-            Some(budget) => Box::new(SearchPlayer::new(budget, seed)),
+        match *self {
+            BotSpec::Random => Box::new(RandomPlayer::new(seed)),
+            BotSpec::Greedy => Box::new(GreedyPlayer::new(seed)),
+            BotSpec::Mcts(budget) => Box::new(MctsPlayer::new(budget, seed)),
+            BotSpec::Search(budget) => Box::new(SearchPlayer::new(budget, seed)),
+            BotSpec::Level(n) => Box::new(SearchPlayer::new(BotSpec::level_budget(n), seed)),
         }
     }
 
@@ -149,6 +123,45 @@ impl BotSpec {
     }
 }
 
+/// Reads the `KEY=VALUE` budget after `search:` or `mcts:` (`depth` only where `depth` is
+/// true); the error is the reason in words.
+fn parse_budget(kind: &str, budget: &str, depth: bool) -> Result<Budget, String> {
+    let (key, value) = budget
+        .split_once('=')
+        .ok_or_else(|| format!("expected KEY=VALUE after \"{kind}:\", got {budget:?}"))?;
+    let number = |v: &str| -> Result<u64, String> {
+        match v.parse::<u64>() {
+            Ok(n) if n > 0 => Ok(n),
+            _ => Err(format!("{key} must be a positive whole number, got {v:?}")),
+        }
+    };
+    match key {
+        "depth" if depth => {
+            let n = number(value)?;
+            if n > u64::from(Budget::MAX_DEPTH) {
+                Err(format!("depth must be 1–{}, got {n}", Budget::MAX_DEPTH))
+            } else {
+                Ok(Budget::Depth(n as u32))
+            }
+        }
+        "nodes" => Ok(Budget::Nodes(number(value)?)),
+        "time" => match parse_duration(value, None) {
+            Ok(d) if !d.is_zero() => Ok(Budget::Time(d)),
+            Ok(_) => Err(format!(
+                "time must be a positive whole number of ms or s, got {value:?}"
+            )),
+            Err(DurationError::NoUnit(_)) => {
+                Err(format!("time needs a unit, ms or s, got {value:?}"))
+            }
+            Err(e) => Err(e.to_string()),
+        },
+        _ if depth => Err(format!(
+            "unknown search budget {key:?} (depth, nodes or time)"
+        )),
+        _ => Err(format!("unknown {kind} budget {key:?} (nodes or time)")),
+    }
+}
+
 impl fmt::Display for BotSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -156,6 +169,7 @@ impl fmt::Display for BotSpec {
             BotSpec::Greedy => write!(f, "greedy"),
             BotSpec::Level(n) => write!(f, "level:{n}"),
             BotSpec::Search(b) => write!(f, "search:{b}"),
+            BotSpec::Mcts(b) => write!(f, "mcts:{b}"),
         }
     }
 }
@@ -179,6 +193,8 @@ mod tests {
             "search:depth=6",
             "search:nodes=200000",
             "search:time=250ms",
+            "mcts:nodes=200000",
+            "mcts:time=250ms",
             "level:1",
             "level:5",
         ] {
@@ -214,6 +230,12 @@ mod tests {
             ("search:time=250", "time needs a unit"),
             ("search:time=0ms", "time must be a positive whole number"),
             ("search:speed=3", "unknown search budget"),
+            (
+                "mcts:depth=4",
+                "unknown mcts budget \"depth\" (nodes or time)",
+            ),
+            ("mcts:nodes=0", "nodes must be a positive whole number"),
+            ("mcts", "unknown bot"),
         ] {
             let e = BotSpec::parse(text).unwrap_err();
             let msg = e.to_string();

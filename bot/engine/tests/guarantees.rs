@@ -34,6 +34,7 @@ fn bots_above_random_keep_their_promises() {
         "greedy",
         "search:depth=3",
         "search:nodes=3000",
+        "mcts:nodes=3000",
         "level:1",
         "level:3",
     ];
@@ -84,6 +85,7 @@ fn a_raised_stop_flag_ends_a_long_search_with_a_safe_selection() {
     let game = Game::new(config);
     for spec in [
         "search:time=3600s",
+        "mcts:time=3600s",
         "search:nodes=100000000000",
         "search:depth=60",
     ] {

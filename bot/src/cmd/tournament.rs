@@ -4,6 +4,7 @@
 use super::classic_flag::ClassicDbFlag;
 use anyhow::{Context, bail};
 use jchomp_bot::tournament::report;
+use jchomp_bot::tournament::schedule::Seating;
 use jchomp_bot::tournament::sprt::SprtParams;
 use jchomp_bot::tournament::starts::{Starts, parse_openings};
 use jchomp_bot::tournament::{self, Length, Options, Outcome, Settings, Stop};
@@ -42,6 +43,10 @@ pub struct TournamentArgs {
     /// Seats per game, 2–4 [default: 2].
     #[arg(long)]
     players: Option<u8>,
+    /// Seat orders per start configuration: `rotations` (one per seat; keeps who moves after
+    /// whom) or `all` (every order: 6 with three seats, 24 with four) [default: rotations].
+    #[arg(long, value_name = "ORDERS", value_parser = Seating::parse)]
+    seating: Option<Seating>,
     /// Start configurations from a file: one JSON configuration object per line, e.g.
     /// {"rows":6,"cols":7,"eat":[1,2],"poison":[[0,0]]}; round r uses line r (cyclically).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["size", "eat", "poison"])]
@@ -91,6 +96,7 @@ impl TournamentArgs {
             || self.variant.is_some()
             || !self.poison.is_empty()
             || self.players.is_some()
+            || self.seating.is_some()
             || self.openings.is_some()
             || self.seed.is_some()
             || self.games.is_some()
@@ -128,6 +134,7 @@ impl TournamentArgs {
             bots: self.bots.clone(),
             gauntlet: self.gauntlet,
             players,
+            seating: self.seating.unwrap_or_default(),
             starts,
             seed: self.seed.unwrap_or(1),
             length,

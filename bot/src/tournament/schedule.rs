@@ -1,11 +1,67 @@
-//! Who plays game number `i`: the groups of bots (round robin or gauntlet), the seat rotations
-//! of each group, and the seeds derived from the game index.
+//! Who plays game number `i`: the groups of bots (round robin or gauntlet), the seat orders
+//! of each group (its cyclic rotations, or every order), and the seeds derived from the game
+//! index.
 //!
 //! Games are numbered round by round; within a round, group by group; within a group, one game
-//! per seat rotation. All games of a round share one start configuration, so each group plays
-//! it with every rotation of its seats and the first-move advantage cancels out.
+//! per seat order. All games of a round share one start configuration, so each group plays
+//! it in every seat order and the first-move advantage cancels out.
+//!
+//! With three or four seats, rotations keep the cyclic order of the bots: who moves right after
+//! whom never changes, and in JChomp that decides much (a seat's immediate win makes the *next*
+//! seat lose). [`Seating::All`] plays every order, so each bot follows each other bot equally
+//! often.
 
 use jchomp_engine::rng::Rng;
+use serde::{Deserialize, Serialize};
+
+/// Which seat orders each group plays per start configuration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Seating {
+    /// The cyclic rotations of the group's order: one per seat (2, 3 or 4 games).
+    #[default]
+    Rotations,
+    /// Every order of the group's bots: 2, 6 or 24 games. The same as rotations for two seats.
+    All,
+}
+
+impl Seating {
+    /// Parses `rotations` or `all`.
+    pub fn parse(text: &str) -> Result<Seating, String> {
+        match text {
+            "rotations" => Ok(Seating::Rotations),
+            "all" => Ok(Seating::All),
+            _ => Err(format!("seating must be rotations or all, got {text:?}")),
+        }
+    }
+
+    /// The seat orders of a group of `n` bots: each a list of positions in the group, seat 0
+    /// first; the group's own order comes first.
+    fn orders(self, n: usize) -> Vec<Vec<usize>> {
+        match self {
+            Seating::Rotations => (0..n)
+                .map(|r| (0..n).map(|s| (s + r) % n).collect())
+                .collect(),
+            Seating::All => permutations(n),
+        }
+    }
+}
+
+/// Every order of `0..n`, in lexicographic order (the identity first).
+fn permutations(n: usize) -> Vec<Vec<usize>> {
+    if n == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for first in 0..n {
+        for rest in permutations(n - 1) {
+            let mut order = vec![first];
+            order.extend(rest.into_iter().map(|x| if x >= first { x + 1 } else { x }));
+            out.push(order);
+        }
+    }
+    out
+}
 
 /// One game of the schedule.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,7 +72,8 @@ pub struct Slot {
     pub round: u64,
     /// Its group of bots (index into [`Schedule::groups`]).
     pub group: usize,
-    /// Its seat rotation (0 = the group's own order).
+    /// Its seat order within the group (0 = the group's own order; with two seats, 1 = the
+    /// swapped order).
     pub rotation: usize,
     /// The bot (index into the tournament's bots) in each seat, seat 0 first.
     pub seats: Vec<usize>,
@@ -25,8 +82,8 @@ pub struct Slot {
 /// The groups of bots that meet, and the numbering of games.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Schedule {
-    players: usize,
     groups: Vec<Vec<usize>>,
+    orders: Vec<Vec<usize>>,
 }
 
 /// Every `k`-element subset of `items`, in lexicographic order.
@@ -49,8 +106,14 @@ fn combinations(items: &[usize], k: usize) -> Vec<Vec<usize>> {
 
 impl Schedule {
     /// The schedule of `bots` bots in `players`-seat games: round robin (every combination of
-    /// `players` bots) or gauntlet (bot 0 with every combination of `players - 1` others).
+    /// `players` bots) or gauntlet (bot 0 with every combination of `players - 1` others), each
+    /// group in its seat rotations.
     pub fn new(bots: usize, players: u8, gauntlet: bool) -> Schedule {
+        Schedule::with_seating(bots, players, gauntlet, Seating::Rotations)
+    }
+
+    /// The same with the seat orders of `seating`.
+    pub fn with_seating(bots: usize, players: u8, gauntlet: bool, seating: Seating) -> Schedule {
         let players = usize::from(players).max(1);
         let groups = if gauntlet {
             let others: Vec<usize> = (1..bots).collect();
@@ -64,7 +127,10 @@ impl Schedule {
         } else {
             combinations(&(0..bots).collect::<Vec<_>>(), players)
         };
-        Schedule { players, groups }
+        Schedule {
+            groups,
+            orders: seating.orders(players),
+        }
     }
 
     /// The groups of bots, each listed in its rotation-0 seat order.
@@ -72,21 +138,25 @@ impl Schedule {
         &self.groups
     }
 
-    /// Games in one round: one per group and seat rotation.
+    /// Games each group plays per start configuration: one per seat order.
+    pub fn orders_per_group(&self) -> u64 {
+        self.orders.len() as u64
+    }
+
+    /// Games in one round: one per group and seat order.
     pub fn games_per_round(&self) -> u64 {
-        (self.groups.len() * self.players) as u64
+        (self.groups.len() * self.orders.len()) as u64
     }
 
     /// The game with this index.
     pub fn slot(&self, index: u64) -> Slot {
         let per_round = self.games_per_round().max(1);
         let within = (index % per_round) as usize;
-        let group = within / self.players;
-        let rotation = within % self.players;
+        let orders = self.orders.len().max(1);
+        let group = within / orders;
+        let rotation = within % orders;
         let members = &self.groups[group.min(self.groups.len().saturating_sub(1))];
-        let seats = (0..members.len())
-            .map(|s| members[(s + rotation) % members.len()])
-            .collect();
+        let seats = self.orders[rotation].iter().map(|&k| members[k]).collect();
         Slot {
             index,
             round: index / per_round,
@@ -159,6 +229,47 @@ mod tests {
         assert_eq!(
             (slots[6].round, slots[6].group, slots[6].seats.clone()),
             (1, 0, vec![0, 1])
+        );
+    }
+
+    #[test]
+    fn every_order_puts_each_bot_after_each_other_bot_equally_often() {
+        let s = Schedule::with_seating(3, 3, false, Seating::All);
+        assert_eq!(s.games_per_round(), 6);
+        let seats: Vec<Vec<usize>> = (0..6).map(|i| s.slot(i).seats).collect();
+        assert_eq!(seats[0], vec![0, 1, 2]);
+        let mut sorted = seats.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 6, "six distinct orders: {seats:?}");
+        // Rotations never seat bot 0 right after bot 1; every order does, in half the games.
+        let follows = |seats: &[Vec<usize>], a: usize, b: usize| {
+            seats
+                .iter()
+                .filter(|g| (0..3).any(|i| g[i] == b && g[(i + 1) % 3] == a))
+                .count()
+        };
+        let rotations: Vec<Vec<usize>> = (0..3)
+            .map(|i| Schedule::new(3, 3, false).slot(i).seats)
+            .collect();
+        assert_eq!(follows(&rotations, 0, 1), 0);
+        assert_eq!(follows(&rotations, 1, 0), 3);
+        for (a, b) in [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)] {
+            assert_eq!(follows(&seats, a, b), 3);
+        }
+        let four = Schedule::with_seating(5, 4, false, Seating::All);
+        assert_eq!(four.games_per_round(), 5 * 24);
+        assert_eq!(four.slot(24).group, 1);
+        // Two seats: both seatings are the same two games.
+        assert_eq!(
+            Schedule::with_seating(3, 2, false, Seating::All),
+            Schedule::new(3, 2, false)
+        );
+        assert_eq!(Seating::parse("all"), Ok(Seating::All));
+        assert!(
+            Seating::parse("cyclic")
+                .unwrap_err()
+                .contains("rotations or all")
         );
     }
 

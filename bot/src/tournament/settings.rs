@@ -1,7 +1,7 @@
 //! [`Settings`]: everything that defines a tournament (bots, format, start configurations, seed,
 //! length, early stop, venue). Stored as `tournament.json` so that `--resume` replays it exactly.
 
-use super::schedule::Schedule;
+use super::schedule::{Schedule, Seating};
 use super::sprt::{SprtError, SprtParams};
 use super::starts::{Starts, StartsError};
 use jchomp_engine::spec::BotSpec;
@@ -74,6 +74,10 @@ pub struct Settings {
     pub gauntlet: bool,
     /// Seats per game (2–4).
     pub players: u8,
+    /// The seat orders each group plays per start configuration (settings stored before this
+    /// existed used rotations).
+    #[serde(default)]
+    pub seating: Seating,
     /// Where start configurations come from.
     pub starts: Starts,
     /// Seed of configuration draws and of the bots' own random choices.
@@ -129,13 +133,13 @@ impl Settings {
 
     /// The pairing schedule these settings describe.
     pub fn schedule(&self) -> Schedule {
-        Schedule::new(self.bots.len(), self.players, self.gauntlet)
+        Schedule::with_seating(self.bots.len(), self.players, self.gauntlet, self.seating)
     }
 
     /// Total games to play, or `None` when only the SPRT ends the tournament.
     pub fn total_games(&self) -> Option<u64> {
         let schedule = self.schedule();
-        let p = u64::from(self.players);
+        let p = schedule.orders_per_group();
         match self.length {
             Length::Games(n) => Some(n.div_ceil(p).saturating_mul(p)),
             Length::Rounds(n) => Some(n.saturating_mul(schedule.games_per_round())),
@@ -186,6 +190,7 @@ mod tests {
             bots: bots.iter().map(|b| BotSpec::parse(b).unwrap()).collect(),
             gauntlet: false,
             players: 2,
+            seating: Seating::Rotations,
             starts: Starts::default(),
             seed: 1,
             length: Length::Games(10),
@@ -206,6 +211,13 @@ mod tests {
         // One group of three bots, three rotations each round.
         assert_eq!(s.total_games(), Some(6));
         s.validate().unwrap();
+        // Every seat order: six games per group and round.
+        s.seating = Seating::All;
+        assert_eq!(s.total_games(), Some(12));
+        s.length = Length::Games(10);
+        assert_eq!(s.total_games(), Some(12));
+        s.length = Length::Games(13);
+        assert_eq!(s.total_games(), Some(18));
     }
 
     #[test]
@@ -229,6 +241,11 @@ mod tests {
         let text = serde_json::to_string(&s).unwrap();
         assert!(text.contains("\"search:depth=3\""));
         let back: Settings = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, s);
+        // Settings written before seatings existed read as rotations.
+        let old = text.replace("\"seating\":\"rotations\",", "");
+        assert!(!old.contains("seating"));
+        let back: Settings = serde_json::from_str(&old).unwrap();
         assert_eq!(back, s);
     }
 }

@@ -1,4 +1,5 @@
 //! The search engine: budgets, the two-sided (two-player and paranoid) and max^n searches,
+//! Monte Carlo tree search with max^n backups and proven bounds ([`mcts`], [`MctsPlayer`]),
 //! exact solving and analysis, and [`SearchPlayer`], the [`Player`](crate::Player) built on them.
 
 mod budget;
@@ -7,6 +8,8 @@ mod eval;
 mod key;
 mod limits;
 mod maxn;
+pub mod mcts;
+mod mcts_player;
 mod parity;
 mod player;
 mod regions;
@@ -18,6 +21,8 @@ mod two;
 pub use budget::Budget;
 pub use engine::{DEFAULT_MULTI, Engine, MultiMode, Report};
 pub use limits::Limits;
+pub use mcts::MctsReport;
+pub use mcts_player::MctsPlayer;
 pub use player::SearchPlayer;
 pub use regions::{Reduced, RegionSolver};
 pub use score::Outcome;

@@ -1,0 +1,671 @@
+//! Monte Carlo tree search for any number of seats: max^n backups (each seat's mean score kept
+//! apart, and every node's mover chooses by its own), random playouts, and a solver that proves
+//! bounds on what each seat can force (MCTS-Solver, after Nijssen and Winands, with score bounds
+//! for ties).
+//!
+//! **Statistics.** A node keeps its visits and, per seat, the sum of the scores the simulations
+//! through it gave that seat (the one scoring of [`crate::scoring`]: 1, 1/2 or 0). Selection
+//! (UCT) at a node whose seat `m` is to move reads the children's means for `m` only, so each
+//! seat is modelled as maximising its own score, not as part of a coalition.
+//!
+//! **Proofs.** Every node also keeps, per seat `s`, bounds `lo[s] ≤ v ≤ hi[s]` on the score `s`
+//! can force whatever every other seat does (its paranoid value, in halves: 0, 1 or 2). A
+//! finished game knows them exactly; a node whose mover is `m` takes the largest of its children's
+//! bounds for `m` and the smallest for every other seat, a move not tried yet counting as
+//! `[0, 2]`. With two players these are the exact game values, so the search proves wins, ties
+//! and losses as MCTS-Solver does; with more, `lo[m] = 2` is a win nothing can take away and
+//! `hi[m] = 0` a loss the others can force. Selection takes a proven win, passes over moves
+//! whose loss can be forced while others cannot, and never values a move below what it
+//! guarantees. The search ends early once the root is a proven win.
+//!
+//! **Budgets and determinism.** Every position made (tree, new children and playouts) counts as
+//! a node on [`Limits`]; the first simulation always completes, later ones start only while the
+//! budget (nodes, the clock, the stop flag) allows, and the answer is the root's most visited
+//! move. The order of new children and the playouts draw from the player's seeded [`Rng`], so a
+//! node budget reproduces a search exactly.
+
+use super::limits::Limits;
+use crate::rng::Rng;
+use jchomp_rules::{Bits, Cell, Config, Position, Seat, Status};
+
+/// Exploration constant of UCT (scores lie in 0 … 1).
+pub const EXPLORATION: f64 = 0.7;
+
+/// No child / no sibling.
+const NONE: u32 = u32::MAX;
+
+/// Bounds in halves of a point: a loss, a tie, a win.
+const LOSS: u8 = 0;
+const TIE: u8 = 1;
+const WIN: u8 = 2;
+
+/// One node of the tree: the position after `mv` (recomputed on the way down, not stored).
+#[derive(Clone, Debug)]
+struct Node {
+    /// Safe selections not made into children yet.
+    untried: Bits,
+    /// Per seat, the sum of its scores over the simulations through this node.
+    reward: [f64; 4],
+    /// Simulations through this node.
+    visits: u32,
+    first_child: u32,
+    next_sibling: u32,
+    /// The selection that led here (its bit index).
+    mv: u8,
+    /// The seat to move here (meaningless in a finished game).
+    mover: Seat,
+    /// Whether the game is decided here (exact scores, nothing to expand).
+    terminal: bool,
+    /// Per seat, bounds on the score it can force, in halves.
+    lo: [u8; 4],
+    hi: [u8; 4],
+}
+
+/// What one search found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsReport {
+    /// The selection chosen; `None` only when the game is over.
+    pub best: Option<Cell>,
+    /// Mean score of the chosen selection for the seat to move (its proven bound where higher).
+    pub value: f64,
+    /// Whether the seat to move has a proven win (it cannot be made to lose nor tie).
+    pub proven_win: bool,
+    /// The score the seat to move can force, in halves (0 loss, 1 tie, 2 win), once proven.
+    pub proven: Option<u8>,
+    /// Simulations run.
+    pub simulations: u32,
+    /// Nodes (positions made) counted against the budget.
+    pub nodes: u64,
+}
+
+/// A Monte Carlo tree search over one position.
+#[derive(Debug)]
+pub struct Mcts<'a> {
+    config: &'a Config,
+    players: usize,
+    nodes: Vec<Node>,
+    rng: &'a mut Rng,
+    exploration: f64,
+}
+
+/// The exact bounds (and scores) of a finished game: `loser` scores 0, every other seat 2
+/// halves; a tie 1 each.
+fn finished(loser: Option<Seat>) -> [u8; 4] {
+    match loser {
+        Some(l) => {
+            let mut v = [WIN; 4];
+            v[usize::from(l)] = LOSS;
+            v
+        }
+        None => [TIE; 4],
+    }
+}
+
+/// Whether `position` is decided whatever anyone plays: the game is over, the mover has only
+/// poisoned selections (it loses), or no selection can reach poison any more (a tie). Returns
+/// the loser (`None` for a tie).
+fn decided(config: &Config, position: &Position) -> Option<Option<Seat>> {
+    match position.status() {
+        Status::Over(result) => Some(result.loser()),
+        Status::ToMove(mover) => {
+            if position.safe_selections(config).is_empty() {
+                Some(Some(mover))
+            } else if !position.selections().intersects(config.poison_zone()) {
+                Some(None)
+            } else {
+                None
+            }
+        }
+    }
+}
+
+impl<'a> Mcts<'a> {
+    /// A search of `root` (which must have a seat to move) drawing from `rng`.
+    pub fn new(config: &'a Config, root: &Position, rng: &'a mut Rng) -> Mcts<'a> {
+        let mut mcts = Mcts {
+            config,
+            players: usize::from(config.players()),
+            nodes: Vec::new(),
+            rng,
+            exploration: EXPLORATION,
+        };
+        mcts.push(0, root);
+        mcts
+    }
+
+    /// Another exploration constant (tests and tuning).
+    pub fn with_exploration(mut self, c: f64) -> Self {
+        self.exploration = c;
+        self
+    }
+
+    /// Adds the node for `position`, reached by `mv`; returns its index.
+    fn push(&mut self, mv: u8, position: &Position) -> u32 {
+        let decided = decided(self.config, position);
+        let (lo, hi) = match decided {
+            Some(loser) => (finished(loser), finished(loser)),
+            None => ([LOSS; 4], [WIN; 4]),
+        };
+        self.nodes.push(Node {
+            untried: if decided.is_some() {
+                Bits::EMPTY
+            } else {
+                position.safe_selections(self.config)
+            },
+            reward: [0.0; 4],
+            visits: 0,
+            first_child: NONE,
+            next_sibling: NONE,
+            mv,
+            mover: position.to_move().unwrap_or(0),
+            terminal: decided.is_some(),
+            lo,
+            hi,
+        });
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// The children of `node`, in the order they were made.
+    fn children(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
+        let mut next = self.nodes[node as usize].first_child;
+        std::iter::from_fn(move || {
+            (next != NONE).then(|| {
+                let c = next;
+                next = self.nodes[c as usize].next_sibling;
+                c
+            })
+        })
+    }
+
+    /// Makes a child of the root for every move not tried yet, so that an immediate win is
+    /// seen whatever the budget.
+    fn expand_root(&mut self, root: &Position, limits: &mut Limits) {
+        let untried = self.nodes[0].untried;
+        for index in untried.iter() {
+            let mut child = *root;
+            child.play(self.config, Cell::from_index(index));
+            limits.tick();
+            let c = self.push(index as u8, &child);
+            self.link(0, c);
+        }
+        self.nodes[0].untried = Bits::EMPTY;
+        self.update_bounds(0);
+    }
+
+    /// Runs simulations from the root until the limits stop it or the root is a proven win.
+    /// Every move of the root is made first and one simulation always runs, whatever the
+    /// limits (unless the root is already a proven win).
+    pub fn run(&mut self, root: &Position, limits: &mut Limits) {
+        let armed = limits.armed;
+        limits.armed = false;
+        self.expand_root(root, limits);
+        let mut path = Vec::with_capacity(64);
+        loop {
+            let r = &self.nodes[0];
+            if r.terminal || r.lo[usize::from(r.mover)] == WIN || r.visits == u32::MAX {
+                break;
+            }
+            self.simulate(root, limits, &mut path);
+            limits.armed = armed;
+            if limits.stopped() || limits.tick() {
+                break;
+            }
+        }
+        limits.armed = armed;
+    }
+
+    /// One simulation: down the tree by UCT, one new child, a random playout, and the scores
+    /// and bounds backed up.
+    fn simulate(&mut self, root: &Position, limits: &mut Limits, path: &mut Vec<u32>) {
+        path.clear();
+        path.push(0);
+        let mut position = *root;
+        let mut node = 0u32;
+        loop {
+            let n = &self.nodes[node as usize];
+            if n.terminal {
+                break;
+            }
+            if !n.untried.is_empty() {
+                let untried = n.untried;
+                let k = self.rng.below(u64::from(untried.count())) as usize;
+                let Some(index) = untried.iter().nth(k) else {
+                    break;
+                };
+                self.nodes[node as usize].untried = untried.without(Bits::single(index));
+                position.play(self.config, Cell::from_index(index));
+                limits.tick();
+                let child = self.push(index as u8, &position);
+                self.link(node, child);
+                path.push(child);
+                node = child;
+                break;
+            }
+            let Some(child) = self.select(node) else {
+                break;
+            };
+            position.play(
+                self.config,
+                Cell::from_index(u32::from(self.nodes[child as usize].mv)),
+            );
+            limits.tick();
+            path.push(child);
+            node = child;
+            if self.nodes[node as usize].visits == 0 {
+                break;
+            }
+        }
+        let scores = if self.nodes[node as usize].terminal {
+            self.nodes[node as usize].lo
+        } else {
+            finished(self.playout(position, limits))
+        };
+        for &i in path.iter().rev() {
+            let n = &mut self.nodes[i as usize];
+            n.visits = n.visits.saturating_add(1);
+            for (sum, &s) in n.reward.iter_mut().zip(&scores) {
+                *sum += f64::from(s) / 2.0;
+            }
+        }
+        // The new leaf's bounds were set when it was made; its ancestors take them up as long
+        // as something changes.
+        for &i in path[..path.len() - 1].iter().rev() {
+            if !self.update_bounds(i) {
+                break;
+            }
+        }
+    }
+
+    /// Appends `child` to `parent`'s children.
+    fn link(&mut self, parent: u32, child: u32) {
+        match self.children(parent).last() {
+            Some(last) => self.nodes[last as usize].next_sibling = child,
+            None => self.nodes[parent as usize].first_child = child,
+        }
+    }
+
+    /// Recomputes a node's bounds from its children; true if they changed.
+    fn update_bounds(&mut self, node: u32) -> bool {
+        let n = &self.nodes[node as usize];
+        if n.terminal || n.first_child == NONE {
+            return false;
+        }
+        let m = usize::from(n.mover);
+        let complete = n.untried.is_empty();
+        let mut lo = [WIN; 4];
+        let mut hi = [WIN; 4];
+        lo[m] = LOSS;
+        hi[m] = if complete { LOSS } else { WIN };
+        if !complete {
+            // A move not tried yet may still give any other seat a loss.
+            for (s, l) in lo.iter_mut().enumerate().take(self.players) {
+                if s != m {
+                    *l = LOSS;
+                }
+            }
+        }
+        for c in self.children(node) {
+            let c = &self.nodes[c as usize];
+            for s in 0..self.players {
+                if s == m {
+                    lo[s] = lo[s].max(c.lo[s]);
+                    hi[s] = hi[s].max(c.hi[s]);
+                } else {
+                    lo[s] = lo[s].min(c.lo[s]);
+                    hi[s] = hi[s].min(c.hi[s]);
+                }
+            }
+        }
+        let n = &mut self.nodes[node as usize];
+        let changed = n.lo != lo || n.hi != hi;
+        n.lo = lo;
+        n.hi = hi;
+        changed
+    }
+
+    /// The child UCT descends into from a fully expanded `node`: a proven win for its mover
+    /// if it has one, otherwise the best mean for the mover plus the exploration term, over
+    /// the children whose loss cannot be forced (all of them if every one's can).
+    fn select(&self, node: u32) -> Option<u32> {
+        let n = &self.nodes[node as usize];
+        let m = usize::from(n.mover);
+        if let Some(win) = self
+            .children(node)
+            .find(|&c| self.nodes[c as usize].lo[m] == WIN)
+        {
+            return Some(win);
+        }
+        let avoid = self
+            .children(node)
+            .any(|c| self.nodes[c as usize].hi[m] > LOSS);
+        let log_n = f64::from(n.visits.max(1)).ln();
+        let mut best: Option<(f64, u32)> = None;
+        for c in self.children(node) {
+            let child = &self.nodes[c as usize];
+            if avoid && child.hi[m] == LOSS {
+                continue;
+            }
+            if child.visits == 0 {
+                return Some(c);
+            }
+            let v =
+                self.value(child, m) + self.exploration * (log_n / f64::from(child.visits)).sqrt();
+            if best.is_none_or(|(b, _)| v > b) {
+                best = Some((v, c));
+            }
+        }
+        best.map(|(_, c)| c)
+    }
+
+    /// A child's value for seat `m`: its exact score if the game is decided there, otherwise its
+    /// mean score for `m`, raised to what `m` is proven to get there.
+    fn value(&self, child: &Node, m: usize) -> f64 {
+        let floor = f64::from(child.lo[m]) / 2.0;
+        if child.terminal || child.visits == 0 {
+            return floor;
+        }
+        (child.reward[m] / f64::from(child.visits)).max(floor)
+    }
+
+    /// Plays uniformly random safe selections from `position` to the end; the loser, or `None`
+    /// for a tie.
+    fn playout(&mut self, mut position: Position, limits: &mut Limits) -> Option<Seat> {
+        loop {
+            if let Some(result) = decided(self.config, &position) {
+                return result;
+            }
+            let safe = position.safe_selections(self.config);
+            let k = self.rng.below(u64::from(safe.count())) as usize;
+            let Some(index) = safe.iter().nth(k) else {
+                return position.to_move();
+            };
+            position.play(self.config, Cell::from_index(index));
+            limits.tick();
+        }
+    }
+
+    /// The root's choice: a proven win if there is one (a finished game first, the fastest),
+    /// otherwise the most visited move among those whose loss cannot be forced (ties broken by
+    /// the mean, then by the order the moves were tried).
+    pub fn best(&self) -> Option<(u8, f64)> {
+        let root = &self.nodes[0];
+        let m = usize::from(root.mover);
+        let wins = || {
+            self.children(0)
+                .filter(move |&c| self.nodes[c as usize].lo[m] == WIN)
+        };
+        let pick = wins()
+            .find(|&c| self.nodes[c as usize].terminal)
+            .or_else(|| {
+                wins().max_by_key(|&c| (self.nodes[c as usize].visits, std::cmp::Reverse(c)))
+            })
+            .or_else(|| {
+                let avoid = self
+                    .children(0)
+                    .any(|c| self.nodes[c as usize].hi[m] > LOSS);
+                let mut best: Option<(u32, f64, u32)> = None;
+                for c in self.children(0) {
+                    let child = &self.nodes[c as usize];
+                    if avoid && child.hi[m] == LOSS {
+                        continue;
+                    }
+                    let key = (child.visits, self.value(child, m));
+                    if best.is_none_or(|(v, x, _)| key.0 > v || (key.0 == v && key.1 > x)) {
+                        best = Some((key.0, key.1, c));
+                    }
+                }
+                best.map(|(_, _, c)| c)
+            })?;
+        let child = &self.nodes[pick as usize];
+        Some((child.mv, self.value(child, m)))
+    }
+
+    /// The root's bounds for seat `s`, in halves.
+    pub fn root_bounds(&self, s: Seat) -> (u8, u8) {
+        let r = &self.nodes[0];
+        (r.lo[usize::from(s)], r.hi[usize::from(s)])
+    }
+
+    /// Simulations run so far.
+    pub fn simulations(&self) -> u32 {
+        self.nodes[0].visits
+    }
+
+    /// The report of the search so far.
+    pub fn report(&self, nodes: u64) -> MctsReport {
+        let root = &self.nodes[0];
+        let m = usize::from(root.mover);
+        let best = self.best();
+        MctsReport {
+            best: best.map(|(mv, _)| Cell::from_index(u32::from(mv))),
+            value: best.map_or(0.0, |(_, v)| v),
+            proven_win: root.lo[m] == WIN,
+            proven: (root.lo[m] == root.hi[m]).then_some(root.lo[m]),
+            simulations: root.visits,
+            nodes,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Budget;
+    use jchomp_testkit::board;
+    use jchomp_testkit::model::Model;
+    use jchomp_testkit::paranoid::{self, Memo};
+
+    /// `plies` random safe selections from the start (fewer if the game is decided first), as
+    /// the engine's position and the brute-force model's game.
+    fn random_position(config: &Config, plies: u32, seed: u64) -> (Position, Model) {
+        let mut rng = Rng::new(seed);
+        let mut position = Position::start(config);
+        let mut model = Model::start(config);
+        for _ in 0..plies {
+            let safe = position.safe_selections(config);
+            if decided(config, &position).is_some() || safe.count() < 2 {
+                break;
+            }
+            let k = rng.below(u64::from(safe.count())) as usize;
+            let Some(index) = safe.iter().nth(k) else {
+                break;
+            };
+            let cell = Cell::from_index(index);
+            position.play(config, cell);
+            model
+                .select(i64::from(cell.row), i64::from(cell.col))
+                .unwrap();
+        }
+        (position, model)
+    }
+
+    /// Every node's bounds hold the brute-force value of every seat; returns how many nodes
+    /// had some seat proven.
+    fn check_bounds(mcts: &Mcts, node: u32, model: &Model, memo: &mut Memo) -> usize {
+        let n = &mcts.nodes[node as usize];
+        let truth = paranoid::values(model, memo);
+        let mut proven = 0;
+        for (s, &value) in truth.iter().enumerate().take(mcts.players) {
+            assert!(
+                n.lo[s] <= value && value <= n.hi[s],
+                "seat {s}: bounds {}..{} but the value is {value} after {:?}",
+                n.lo[s],
+                n.hi[s],
+                model.eaten
+            );
+            proven += usize::from(n.lo[s] == n.hi[s]);
+        }
+        for c in mcts.children(node) {
+            let cell = Cell::from_index(u32::from(mcts.nodes[c as usize].mv));
+            let child = model.after(i64::from(cell.row), i64::from(cell.col));
+            proven += check_bounds(mcts, c, &child, memo);
+        }
+        proven
+    }
+
+    const BOARDS: [&str; 6] = [
+        "4x4 eat 1x2 poison 0,0",
+        "4x4 eat 2x1 poison 1,2 poison 3,3",
+        "4x5 eat 2x2 poison 2,2",
+        "4x4 eat 1x2 poison 0,0 players 3",
+        "4x5 eat 2x1 poison 3,0 poison 1,4 players 3",
+        "4x4 eat 1x2 poison 2,1 players 4",
+    ];
+
+    #[test]
+    fn every_bound_holds_the_brute_force_value() {
+        let mut proven = 0;
+        for notation in BOARDS {
+            let config = board(notation);
+            let mut memo = Memo::new();
+            for seed in 0..6 {
+                let (position, model) = random_position(&config, (seed % 3) as u32 * 2, seed);
+                if decided(&config, &position).is_some() {
+                    continue;
+                }
+                let mut rng = Rng::new(seed);
+                let mut mcts = Mcts::new(&config, &position, &mut rng);
+                mcts.run(&position, &mut Limits::new(Budget::Nodes(20_000), None));
+                proven += check_bounds(&mcts, 0, &model, &mut memo);
+            }
+        }
+        assert!(proven > 1000, "only {proven} proven bounds");
+    }
+
+    #[test]
+    fn two_seats_are_solved_as_the_brute_force_solver_says() {
+        let (mut wins, mut ties, mut losses) = (0, 0, 0);
+        for notation in &BOARDS[..3] {
+            let config = board(notation);
+            let mut memo = Memo::new();
+            for seed in 0..8 {
+                let (position, model) = random_position(&config, seed as u32 % 4, seed);
+                let Some(mover) = position.to_move() else {
+                    continue;
+                };
+                if decided(&config, &position).is_some() {
+                    continue;
+                }
+                let truth = paranoid::values(&model, &mut memo)[usize::from(mover)];
+                let mut rng = Rng::new(seed);
+                let mut mcts = Mcts::new(&config, &position, &mut rng);
+                for _ in 0..200 {
+                    let (lo, hi) = mcts.root_bounds(mover);
+                    if lo == hi {
+                        break;
+                    }
+                    mcts.run(&position, &mut Limits::new(Budget::Nodes(5_000), None));
+                }
+                assert_eq!(
+                    mcts.root_bounds(mover),
+                    (truth, truth),
+                    "{notation} after {:?}",
+                    model.eaten
+                );
+                let report = mcts.report(0);
+                assert_eq!(report.proven, Some(truth));
+                assert_eq!(report.proven_win, truth == WIN);
+                // The move chosen keeps the value.
+                let cell = report.best.unwrap();
+                let child = model.after(i64::from(cell.row), i64::from(cell.col));
+                assert_eq!(
+                    paranoid::values(&child, &mut memo)[usize::from(mover)],
+                    truth
+                );
+                match truth {
+                    WIN => wins += 1,
+                    TIE => ties += 1,
+                    _ => losses += 1,
+                }
+            }
+        }
+        assert!(wins > 0 && ties + losses > 0, "{wins} {ties} {losses}");
+    }
+
+    #[test]
+    fn a_forced_win_is_proven_and_played_with_three_and_four_seats() {
+        let mut found = 0;
+        for notation in &BOARDS[3..] {
+            let config = board(notation);
+            let mut memo = Memo::new();
+            for seed in 0..40 {
+                let (position, model) = random_position(&config, 3 + seed as u32 % 5, seed);
+                let Some(mover) = position.to_move() else {
+                    continue;
+                };
+                if decided(&config, &position).is_some() {
+                    continue;
+                }
+                let m = usize::from(mover);
+                let truth = paranoid::values(&model, &mut memo)[m];
+                let mut rng = Rng::new(seed);
+                let mut mcts = Mcts::new(&config, &position, &mut rng);
+                mcts.run(&position, &mut Limits::new(Budget::Nodes(50_000), None));
+                let report = mcts.report(0);
+                let cell = report.best.unwrap();
+                let child = model.after(i64::from(cell.row), i64::from(cell.col));
+                let got = paranoid::values(&child, &mut memo)[m];
+                if report.proven_win {
+                    assert_eq!(truth, WIN);
+                    assert_eq!(got, WIN, "{notation}: {cell} after {:?}", model.eaten);
+                    found += 1;
+                }
+            }
+        }
+        assert!(found >= 5, "only {found} forced wins proven");
+    }
+
+    #[test]
+    fn each_mover_chooses_by_its_own_score() {
+        // Seat 1 to move, two moves: the first gives seat 1 a mean of 0.9 and seat 0 a mean
+        // of 0.1, the second the other way round. Seat 1 takes the first.
+        let config = board("4x4 eat 1x2 poison 0,0 players 3");
+        let mut position = Position::start(&config);
+        position.play(&config, Cell::new(3, 2));
+        let mut rng = Rng::new(1);
+        let mut mcts = Mcts::new(&config, &position, &mut rng);
+        assert_eq!(mcts.nodes[0].mover, 1);
+        for (mv, rewards) in [(1u8, [0.1, 0.9, 0.5]), (2u8, [0.9, 0.1, 0.5])] {
+            let mut child = position;
+            child.play(&config, Cell::from_index(u32::from(mv)));
+            let c = mcts.push(mv, &child);
+            mcts.link(0, c);
+            let n = &mut mcts.nodes[c as usize];
+            n.visits = 100;
+            for (sum, r) in n.reward.iter_mut().zip(rewards) {
+                *sum = 100.0 * r;
+            }
+        }
+        mcts.nodes[0].visits = 200;
+        mcts.nodes[0].untried = Bits::EMPTY;
+        assert_eq!(mcts.select(0), Some(1));
+        assert_eq!(mcts.best().map(|(mv, _)| mv), Some(1));
+        // The same children under a seat-0 mover go the other way.
+        mcts.nodes[0].mover = 0;
+        assert_eq!(mcts.select(0), Some(2));
+        assert_eq!(mcts.best().map(|(mv, _)| mv), Some(2));
+    }
+
+    #[test]
+    fn a_node_budget_reproduces_the_search_and_is_kept() {
+        let config = board("8x8 eat 1x2 poison 0,0 poison 7,7 players 3");
+        let position = Position::start(&config);
+        for budget in [1_000u64, 30_000] {
+            let run = |seed| {
+                let mut rng = Rng::new(seed);
+                let mut limits = Limits::new(Budget::Nodes(budget), None);
+                let mut mcts = Mcts::new(&config, &position, &mut rng);
+                mcts.run(&position, &mut limits);
+                (mcts.report(limits.nodes), limits.nodes)
+            };
+            let (a, nodes) = run(7);
+            assert_eq!(run(7), (a, nodes));
+            assert!(a.simulations > 1);
+            // A simulation may finish past the budget, by at most one playout and a child.
+            assert!(
+                nodes >= budget && nodes < budget + 300,
+                "{nodes} for {budget}"
+            );
+        }
+    }
+}
