@@ -34,6 +34,16 @@ pub(crate) async fn serve_tcp(mut stream: TcpStream, addr: SocketAddr, ctx: Arc<
         let _ = http::respond(&mut stream, "503 Service Unavailable", "text/plain", body).await;
         return;
     };
+    let Ok(_address_slot) = ctx.address_caps.admit(addr.ip()) else {
+        ctx.metrics.connections_refused_address.inc();
+        tracing::warn!(%addr, "connection refused: per-address connection limit reached");
+        let body = format!(
+            "this address holds its limit of {} connections\n",
+            ctx.settings.max_connections_per_address
+        );
+        let _ = http::respond(&mut stream, "429 Too Many Requests", "text/plain", &body).await;
+        return;
+    };
     let _ = stream.set_nodelay(true);
     let (head, rest) =
         match timeout(ctx.settings.handshake_timeout, http::read_head(&mut stream)).await {

@@ -5,6 +5,7 @@
 //! field of [`Settings`]. Each room is one task owning its state; each connection has a bounded
 //! outgoing queue and is dropped when it cannot keep up; finished games are stored durably.
 
+mod address_cap;
 mod analysis;
 mod connection;
 mod error;

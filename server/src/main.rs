@@ -54,6 +54,9 @@ struct Args {
     /// Most connections at once.
     #[arg(long, default_value_t = defaults().max_connections)]
     max_connections: usize,
+    /// Most connections one client address (IPv4 address, IPv6 /64) holds at once; 0: no cap.
+    #[arg(long, env = "JCHOMP_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = defaults().max_connections_per_address)]
+    max_connections_per_address: usize,
     /// Messages queued per client before it is dropped as a slow reader.
     #[arg(long, default_value_t = defaults().outgoing_queue)]
     queue: usize,
@@ -104,6 +107,7 @@ impl Args {
             ping_interval: secs(self.ping_secs.max(1)),
             max_rooms: self.max_rooms,
             max_connections: self.max_connections,
+            max_connections_per_address: self.max_connections_per_address,
             outgoing_queue: self.queue,
             bot_think_cap: Duration::from_millis(self.bot_think_ms.max(1)),
             echo_path: self.echo_path.clone(),
@@ -228,6 +232,10 @@ mod tests {
             ("--ping-secs", d.ping_interval.as_secs().to_string()),
             ("--max-rooms", d.max_rooms.to_string()),
             ("--max-connections", d.max_connections.to_string()),
+            (
+                "--max-connections-per-address",
+                d.max_connections_per_address.to_string(),
+            ),
             ("--queue", d.outgoing_queue.to_string()),
             ("--bot-think-ms", d.bot_think_cap.as_millis().to_string()),
             ("--linger-secs", d.finished_linger.as_secs().to_string()),

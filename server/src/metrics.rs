@@ -54,6 +54,8 @@ declare_metrics! {
     connections_total: Counter = "jchomp_connections",
     /// TCP connections refused at the connection cap.
     connections_refused: Counter = "jchomp_connections_refused",
+    /// TCP connections refused at the per-address connection cap.
+    connections_refused_address: Counter = "jchomp_connections_refused_address",
     /// Rooms by status.
     rooms: Family<Label, Gauge> = "jchomp_rooms",
     /// Rooms created.

@@ -1,6 +1,7 @@
 //! [`run`]: the accept loop, and the graceful shutdown that stops accepting, tells clients,
 //! lets rooms and the store writer finish, and returns within the shutdown timeout.
 
+use crate::address_cap::AddressCaps;
 use crate::analysis::Analyst;
 use crate::connection::serve_tcp;
 use crate::error::ServerError;
@@ -55,6 +56,7 @@ pub async fn run(
         conn_slots: Arc::new(Semaphore::new(
             settings.max_connections.min(Semaphore::MAX_PERMITS),
         )),
+        address_caps: AddressCaps::new(settings.max_connections_per_address),
         classic,
         analyst,
         settings,

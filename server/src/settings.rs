@@ -35,6 +35,9 @@ pub struct Settings {
     pub max_rooms: usize,
     /// Most TCP connections served at once (WebSocket and HTTP).
     pub max_connections: usize,
+    /// Most TCP connections one client address holds at once (an IPv4 address, or an IPv6
+    /// /64 prefix); `0` turns the cap off. Further connections from it get HTTP `429`.
+    pub max_connections_per_address: usize,
     /// Messages queued for one client before it is disconnected as a slow reader.
     pub outgoing_queue: usize,
     /// Events queued for one room before senders wait.
@@ -96,6 +99,7 @@ impl Default for Settings {
             write_timeout: Duration::from_secs(10),
             max_rooms: 1000,
             max_connections: 4096,
+            max_connections_per_address: 128,
             outgoing_queue: 256,
             room_queue: 256,
             finished_linger: Duration::from_secs(120),

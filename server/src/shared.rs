@@ -2,6 +2,7 @@
 //! each new room. Each task holds an `Arc<Shared>` or a room context; `run` knows every task has
 //! ended when the last of them is dropped.
 
+use crate::address_cap::AddressCaps;
 use crate::analysis::Analyst;
 use crate::lobby::Lobby;
 use crate::metrics::Metrics;
@@ -32,6 +33,8 @@ pub(crate) struct Shared {
     pub analyst: Analyst,
     /// Bounds the connections served at once.
     pub conn_slots: Arc<Semaphore>,
+    /// Bounds the connections each client address holds at once.
+    pub address_caps: Arc<AddressCaps>,
     /// Becomes `true` when the server shuts down.
     pub shutdown: watch::Receiver<bool>,
     /// WebSocket limits derived from the settings.

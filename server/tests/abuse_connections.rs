@@ -1,5 +1,5 @@
 //! Abuse at the connection level, each while a game is being played next to it: a thousand
-//! connections from one client past the connection cap, clients that never finish (or dribble)
+//! connections from one client past the connection cap, one address past its own cap, clients that never finish (or dribble)
 //! their HTTP handshake or send an endless head, and a half-open seat — a client whose socket
 //! stays up but that never reads or answers pings again.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -21,7 +21,15 @@ const UPGRADE: &str = "GET /ws HTTP/1.1\r\nHost: test\r\nUpgrade: websocket\r\nC
 /// Sends an upgrade request and returns the status code of the answer with the open stream
 /// (0 if the connection ended without an answer).
 async fn knock(addr: std::net::SocketAddr) -> (u16, Option<TcpStream>) {
-    let Ok(mut s) = TcpStream::connect(addr).await else {
+    knock_from([127, 0, 0, 1], addr).await
+}
+
+/// [`knock`] from another loopback address (any of 127.0.0.0/8 reaches the server), which the
+/// server counts as another client.
+async fn knock_from(source: [u8; 4], addr: std::net::SocketAddr) -> (u16, Option<TcpStream>) {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind((source, 0).into()).unwrap();
+    let Ok(mut s) = socket.connect(addr).await else {
         return (0, None);
     };
     if s.write_all(UPGRADE.as_bytes()).await.is_err() {
@@ -90,6 +98,56 @@ async fn a_thousand_connections_past_the_cap_are_refused_and_the_game_goes_on() 
     assert!(server.metric("jchomp_connections_refused_total").await >= 970);
     game.play().await;
     still_serving(&server).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_is_held_to_its_cap_while_other_addresses_are_served() {
+    let server = TestServer::start_with(Settings {
+        max_connections_per_address: 4,
+        ..settings()
+    })
+    .await;
+    // The two players connect from 127.0.0.1 and hold two of its four slots.
+    let mut game = Bystanders::start(&server).await;
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let (status, stream) = knock(server.addr).await;
+        assert_eq!(status, 101);
+        held.push(stream);
+    }
+    for _ in 0..20 {
+        assert_eq!(knock(server.addr).await.0, 429, "past the address's cap");
+    }
+    // Another address is another client, and the game goes on.
+    let (status, _other) = knock_from([127, 0, 0, 2], server.addr).await;
+    assert_eq!(status, 101, "another address is not refused");
+    game.play().await;
+    // A slot given back is free again once the server has seen the connection close.
+    held.pop();
+    let mut admitted = false;
+    for _ in 0..250 {
+        if knock(server.addr).await.0 == 101 {
+            admitted = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(admitted, "the address's slot is given back");
+    drop(held);
+    let mut refused = None;
+    for _ in 0..250 {
+        let (status, body) = server.http_get("/metrics").await;
+        if status.contains("200") {
+            refused = body.lines().find_map(|l| {
+                l.strip_prefix("jchomp_connections_refused_address_total ")
+                    .map(|v| v.parse::<u64>().unwrap())
+            });
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(refused.is_some_and(|n| n >= 20), "{refused:?}");
+    game.play().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -9,7 +9,8 @@ mod abuse_support;
 mod common;
 
 use abuse_support::{Raw, still_serving};
-use common::TestServer;
+use common::{TestServer, settings};
+use jchomp_server::Settings;
 use std::time::Duration;
 
 /// This process's resident memory in bytes (the server runs in it).
@@ -21,7 +22,12 @@ fn rss() -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn non_reading_clients_asking_for_big_answers_stay_cheap() {
-    let server = TestServer::start().await;
+    // 320 connections from one address: past the default per-address cap.
+    let server = TestServer::start_with(Settings {
+        max_connections_per_address: 0,
+        ..settings()
+    })
+    .await;
     // 300 rooms make each room list about 75 KB.
     let _owners = common::open_rooms(&server, 300).await;
     let before = rss();

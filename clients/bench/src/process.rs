@@ -136,7 +136,8 @@ pub struct ServerLaunch {
 }
 
 /// Starts `jchomp-server` on a free loopback port with a fresh data directory and limits
-/// that admit the load: connections and rooms as asked, and a per-connection rate limit high
+/// that admit the load: connections and rooms as asked (all from one address, so with no
+/// per-address cap), and a per-connection rate limit high
 /// enough for scripted seats that answer within microseconds.
 pub async fn spawn_server(launch: &ServerLaunch) -> Result<Child, ProcessError> {
     let data_dir = std::env::temp_dir().join(format!(
@@ -159,6 +160,9 @@ pub async fn spawn_server(launch: &ServerLaunch) -> Result<Child, ProcessError> 
     .arg(&data_dir)
     .arg("--max-connections")
     .arg((launch.connections + 64).to_string())
+    // Every simulated player connects from this machine's one address.
+    .arg("--max-connections-per-address")
+    .arg("0")
     .arg("--max-rooms")
     .arg((2 * launch.rooms + 64).to_string())
     .env("RUST_LOG", &launch.log);
