@@ -1,8 +1,8 @@
-//! One TCP connection: the HTTP routing of its first request, then, for `/ws`, the WebSocket
+//! One TCP connection: its HTTP requests (`http.rs`), then, once one upgrades, the WebSocket
 //! loop — one task per connection — that rate-limits and hands frames to the [`Session`], has
 //! its [`Link`] write what rooms queue, pings, times out idle and stalled clients, and closes.
 
-use crate::http::{self, HeadError};
+use crate::http;
 use crate::link::{Event, Link};
 use crate::outbox::{Peer, PeerSignal, next_conn_id};
 use crate::rate::TokenBucket;
@@ -13,7 +13,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
-use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio::time::{Instant, timeout};
@@ -25,13 +24,13 @@ use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 /// Time a closing connection has to finish the close handshake.
 const CLOSE_WAIT: Duration = Duration::from_secs(1);
 
-/// Serves one accepted TCP connection.
+/// Serves one accepted TCP connection: its HTTP requests, then, if one upgrades, the
+/// WebSocket. The connection holds one slot of the connection cap for its whole life.
 pub(crate) async fn serve_tcp(mut stream: TcpStream, addr: SocketAddr, ctx: Arc<Shared>) {
     let Ok(_permit) = ctx.conn_slots.clone().try_acquire_owned() else {
         ctx.metrics.connections_refused.inc();
         tracing::warn!(%addr, "connection refused: connection limit reached");
-        let body = "the server is at its connection limit\n";
-        let _ = http::respond(&mut stream, "503 Service Unavailable", "text/plain", body).await;
+        http::refuse_busy(&mut stream).await;
         return;
     };
     let Ok(_address_slot) = ctx.address_caps.admit(addr.ip()) else {
@@ -45,74 +44,17 @@ pub(crate) async fn serve_tcp(mut stream: TcpStream, addr: SocketAddr, ctx: Arc<
         return;
     };
     let _ = stream.set_nodelay(true);
-    let (head, rest) =
-        match timeout(ctx.settings.handshake_timeout, http::read_head(&mut stream)).await {
-            Ok(Ok(h)) => h,
-            Ok(Err(e @ (HeadError::Malformed | HeadError::TooLarge))) => {
-                tracing::debug!(%addr, error = %e, "bad HTTP request");
-                let _ = http::respond(
-                    &mut stream,
-                    "400 Bad Request",
-                    "text/plain",
-                    "bad request\n",
-                )
-                .await;
-                return;
-            }
-            Ok(Err(e)) => {
-                tracing::debug!(%addr, error = %e, "no HTTP request");
-                return;
-            }
-            Err(_) => {
-                tracing::debug!(%addr, "no HTTP request in time");
-                return;
-            }
-        };
-    const TEXT: &str = "text/plain; charset=utf-8";
-    let echo = ctx.settings.echo_path.as_deref() == Some(head.path.as_str());
-    match (head.method.as_str(), head.path.as_str()) {
-        ("GET", "/healthz") => {
-            let (status, body) = if ctx.shutting_down() {
-                ("503 Service Unavailable", "shutting down\n")
-            } else {
-                ("200 OK", "ok\n")
-            };
-            let _ = http::respond(&mut stream, status, TEXT, body).await;
-        }
-        ("GET", "/metrics") => {
-            ctx.metrics
-                .classic_db_ready
-                .set(i64::from(ctx.classic_db_ready()));
-            let body = ctx.metrics.render(ctx.lobby.counts());
-            let _ = http::respond(&mut stream, "200 OK", crate::metrics::CONTENT_TYPE, &body).await;
-        }
-        (_, "/healthz" | "/metrics") => {
-            let _ = http::respond(&mut stream, "405 Method Not Allowed", TEXT, "use GET\n").await;
-        }
-        (_, path) if path == "/ws" || echo => match head.websocket_key() {
-            Ok(key) => {
-                let answer = http::switching_protocols(key);
-                if stream.write_all(answer.as_bytes()).await.is_err() {
-                    return;
-                }
-                let ws = WebSocketStream::from_partially_read(
-                    stream,
-                    rest,
-                    Role::Server,
-                    Some(ctx.ws_config),
-                )
-                .await;
-                serve_ws(ws, addr, ctx, echo).await;
-            }
-            Err((status, body)) => {
-                let _ = http::respond(&mut stream, status, TEXT, body).await;
-            }
-        },
-        _ => {
-            let body = "not found; the game is at /ws\n";
-            let _ = http::respond(&mut stream, "404 Not Found", TEXT, body).await;
-        }
-    }
+    let Some(up) = http::serve(stream, addr, &ctx).await else {
+        return;
+    };
+    let ws = WebSocketStream::from_partially_read(
+        up.stream,
+        up.read_ahead,
+        Role::Server,
+        Some(ctx.ws_config),
+    )
+    .await;
+    serve_ws(ws, addr, ctx, up.echo).await;
 }
 
 /// How a WebSocket connection ended.

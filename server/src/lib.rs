@@ -1,12 +1,14 @@
 //! The JChomp WebSocket game server.
 //!
-//! [`run`] serves `ws://HOST:PORT/ws` (the JSON protocol of `docs/PROTOCOL.md`), `GET /healthz`
-//! and `GET /metrics` on one listener until its shutdown future completes. Every limit is a
+//! [`run`] serves `ws://HOST:PORT/ws` (the JSON protocol of `docs/PROTOCOL.md`), the web client
+//! at `/` (its files embedded from `server/web/`), `GET /healthz` and `GET /metrics` on one
+//! listener until its shutdown future completes. Every limit is a
 //! field of [`Settings`]. Each room is one task owning its state; each connection has a bounded
 //! outgoing queue and is dropped when it cannot keep up; finished games are stored durably.
 
 mod address_cap;
 mod analysis;
+mod assets;
 mod connection;
 mod error;
 mod http;

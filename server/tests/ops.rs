@@ -1,4 +1,4 @@
-//! Operations: `GET /healthz`, `GET /metrics`, other HTTP answers on the same port, and the
+//! Operations: `GET /healthz`, `GET /metrics`, the web client and other HTTP answers on the same port, and the
 //! graceful shutdown of `run` and of the binary on SIGTERM.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -24,6 +24,16 @@ async fn healthz_and_other_http_answers() {
         server.http_get("/ws").await.0,
         "HTTP/1.1 426 Upgrade Required"
     );
+    // The web client's page and its modules, from the binary.
+    let (status, page) = server.http_get("/").await;
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    assert!(
+        page.contains("<script type=\"module\" src=\"/js/app.js\">"),
+        "{page}"
+    );
+    let (status, script) = server.http_get("/js/app.js").await;
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    assert!(script.contains("new Net("), "{script}");
 }
 
 #[tokio::test]

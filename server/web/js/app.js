@@ -1,0 +1,106 @@
+// The page's entry: the connection, the seat kept in the browser's storage for this server,
+// and the three views behind the address's fragment: the lobby (`#/`), a room to play or
+// watch (`#/room/ID`) and the replay of a stored game (`#/game/ID`).
+
+import { Net } from './net.js';
+import { LobbyView } from './lobby.js';
+import { GameView } from './game.js';
+import { ReplayView } from './replay.js';
+
+/** Builds an element: `h('p', {class: 'x'}, 'text', child)`. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = v;
+    else el.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c);
+  return el;
+}
+
+/** The seat this browser holds on this server, if any: `{room, token}`. */
+function storedSeat() {
+  try {
+    return JSON.parse(localStorage.getItem('jchomp.seat') || 'null');
+  } catch {
+    return null;
+  }
+}
+
+const app = {
+  /** The connection's standing: which room it is in, and as which seat (null: spectator). */
+  session: { room: null, seat: null },
+  view: null,
+  send(msg) {
+    app.net.send(msg);
+  },
+  go(hash) {
+    if (location.hash === hash) route();
+    else location.hash = hash;
+  },
+  name() {
+    return localStorage.getItem('jchomp.name') || '';
+  },
+  setName(name) {
+    localStorage.setItem('jchomp.name', name);
+  },
+  seat: storedSeat,
+  keepSeat(room, token) {
+    localStorage.setItem('jchomp.seat', JSON.stringify({ room, token }));
+  },
+  forgetSeat() {
+    localStorage.removeItem('jchomp.seat');
+  },
+  /** Shows a notice in the banner (errors from the server, the connection's state). */
+  notice(text, kind = 'info') {
+    const el = document.getElementById('notice');
+    el.textContent = text;
+    el.dataset.kind = kind;
+    el.hidden = !text;
+  },
+};
+
+function route() {
+  const main = document.getElementById('main');
+  const m = /^#\/(room|game)\/([^/]+)$/.exec(location.hash);
+  const prev = app.view;
+  prev?.close?.();
+  main.replaceChildren();
+  if (m && m[1] === 'room') app.view = new GameView(app, decodeURIComponent(m[2]));
+  else if (m && m[1] === 'game') app.view = new ReplayView(app, decodeURIComponent(m[2]));
+  else app.view = new LobbyView(app);
+  main.append(app.view.el);
+  app.view.start();
+  document.title = app.view.title || 'JChomp';
+}
+
+function onMessage(msg) {
+  if (msg.type === 'joined') {
+    app.session = { room: msg.room, seat: msg.seat };
+    app.keepSeat(msg.room, msg.token);
+  } else if (msg.type === 'left') {
+    if (app.session.room === msg.room) app.session = { room: null, seat: null };
+  } else if (msg.type === 'room' && app.session.room !== msg.room && app.session.seat === null) {
+    app.session = { room: msg.room, seat: null };
+  } else if (msg.type === 'error' && msg.code === 'bad_token') {
+    app.forgetSeat();
+  }
+  app.view?.onMessage(msg);
+}
+
+function onState(up) {
+  document.body.dataset.online = up;
+  if (up) {
+    app.notice('');
+    app.session = { room: null, seat: null };
+    app.view?.online?.();
+  } else {
+    app.notice('connection lost, reconnecting…', 'warn');
+  }
+}
+
+app.net = new Net(onMessage, onState);
+window.addEventListener('hashchange', route);
+route();

@@ -1,0 +1,309 @@
+// A room, to play in or to watch: the board with its preview of what a selection would eat (or
+// why it is refused), a second click for poison, whose turn, each seat's clock and connection,
+// the move list, the result, and the annotations when the room allows them.
+
+import { h } from './app.js';
+import { BoardView, legend } from './board.js';
+import { newBoard, check, play, refusal, describe } from './rules.js';
+
+export class GameView {
+  constructor(app, room) {
+    this.app = app;
+    this.room = room;
+    this.title = `JChomp · room ${room}`;
+    this.snap = null;
+    this.annotations = false;
+    this.armed = null;
+    this.el = h('div', { class: 'game' });
+    this.heading = h('h2', {}, 'Room ', h('code', {}, room));
+    this.info = h('p', { class: 'info' });
+    this.turn = h('p', { class: 'turn', id: 'turn', role: 'status', 'aria-live': 'polite' });
+    this.say = h('p', { class: 'say', id: 'preview', 'aria-live': 'polite' });
+    this.seats = h('ol', { class: 'seats', id: 'seats', start: 0 });
+    this.moves = h('ol', { class: 'moves', id: 'moves' });
+    this.boardBox = h('div', { class: 'board-box' });
+    this.noteBox = h('div', { class: 'notes', hidden: true });
+    this.noteToggle = h('input', { type: 'checkbox', id: 'annotate', onchange: () => this.toggleNotes() });
+    this.noteLabel = h('label', { class: 'check', hidden: true }, this.noteToggle, ' annotations');
+    this.leaveBtn = h('button', { type: 'button', id: 'leave', onclick: () => this.leave() }, 'Leave');
+    this.el.append(
+      h('div', { class: 'bar' }, h('a', { href: '#/', class: 'back' }, '← Lobby'), this.heading, this.noteLabel, this.leaveBtn),
+      this.info,
+      h('div', { class: 'play' },
+        h('div', { class: 'main-col' }, this.turn, this.boardBox, this.say, this.noteBox),
+        h('aside', { class: 'side' },
+          h('h3', {}, 'Seats'), this.seats,
+          h('h3', {}, 'Moves'), this.moves)),
+    );
+  }
+
+  start() {
+    this.clock = setInterval(() => this.tick(), 200);
+    if (this.app.net.up) this.online();
+  }
+
+  close() {
+    clearInterval(this.clock);
+    const s = this.snap;
+    // A spectator, or a seat whose game is over, leaves; a seat in play is kept (the lobby
+    // links back to it).
+    if (this.app.session.room === this.room && (this.app.session.seat === null || s?.status === 'finished')) {
+      this.app.send({ type: 'leave' });
+      this.app.session = { room: null, seat: null };
+      if (this.app.seat()?.room === this.room) this.app.forgetSeat();
+    }
+  }
+
+  online() {
+    const held = this.app.seat();
+    if (this.app.session.room === this.room) this.app.send({ type: 'sync' });
+    else if (held && held.room === this.room) this.app.send({ type: 'resume', token: held.token });
+    else this.app.send({ type: 'spectate', room: this.room });
+  }
+
+  mySeat() {
+    return this.app.session.room === this.room ? this.app.session.seat : null;
+  }
+
+  onMessage(msg) {
+    const t0 = performance.now();
+    switch (msg.type) {
+      case 'room':
+        if (msg.room === this.room) this.snapshot(msg);
+        break;
+      case 'moved':
+        if (msg.room !== this.room || !this.snap) break;
+        if (msg.version !== this.snap.version + 1) {
+          this.app.send({ type: 'sync' });
+          break;
+        }
+        this.moved(msg);
+        this.view.el.dataset.drawMs = (performance.now() - t0).toFixed(2);
+        break;
+      case 'move_rejected':
+        this.say.textContent = `Refused: ${msg.message}`;
+        this.say.dataset.kind = 'refused';
+        break;
+      case 'analysis':
+        if (msg.room === this.room && this.annotations && this.snap && msg.index === this.snap.moves.length) this.view.annotate(msg.moves);
+        break;
+      case 'error':
+        if (msg.code === 'bad_token') {
+          this.app.send({ type: 'spectate', room: this.room });
+        } else if (msg.code === 'no_such_room') {
+          this.turn.textContent = 'This room is gone.';
+          this.turn.append(' ', h('a', { href: '#/' }, 'Back to the lobby'));
+        } else {
+          this.app.notice(msg.message, 'error');
+        }
+        break;
+      case 'left':
+        if (msg.room === this.room && this.app.session.room === null && location.hash.startsWith('#/room/')) this.app.go('#/');
+        break;
+    }
+  }
+
+  snapshot(s) {
+    const fresh = !this.snap || JSON.stringify(this.snap.config) !== JSON.stringify(s.config);
+    this.snap = s;
+    if (fresh) {
+      this.board = newBoard(s.config);
+      this.view = new BoardView(this.board, {
+        onHover: (r, c) => this.preview(r, c),
+        onLeave: () => this.unpreview(),
+        onSelect: (r, c) => this.select(r, c),
+      });
+      this.boardBox.replaceChildren(this.view.el);
+      this.info.textContent = `${describe(s.config)} · poison ${s.config.poison.map(([r, c]) => `(${r},${c})`).join(' ')}${s.config.move_time_ms ? ` · ${s.config.move_time_ms / 1000} s a move` : ''}`;
+    }
+    // The eaten cells are the server's; the last move's cells come from replaying the moves.
+    const replayed = newBoard(s.config);
+    let last = [];
+    for (const m of s.moves) last = play(replayed, m.row, m.col);
+    this.board.eaten.fill(0);
+    for (const [r, c] of s.eaten) this.board.eaten[r * this.board.cols + c] = 1;
+    this.view.redraw(last);
+    this.turnStart = performance.now();
+    this.drawAll();
+  }
+
+  moved(m) {
+    const ate = play(this.board, m.row, m.col);
+    this.view.drawMove(ate);
+    const s = this.snap;
+    s.version = m.version;
+    s.to_move = m.to_move;
+    s.status = m.status;
+    s.result = m.result;
+    s.moves.push({ seat: m.seat, row: m.row, col: m.col });
+    this.turnStart = performance.now();
+    this.armed = null;
+    this.view.clearPreview();
+    this.say.textContent = '';
+    this.moves.append(this.moveItem(s.moves.length - 1, s.moves[s.moves.length - 1]));
+    this.moves.lastElementChild.scrollIntoView?.({ block: 'nearest' });
+    this.drawTurn();
+    this.drawSeats();
+    this.askNotes();
+  }
+
+  drawAll() {
+    this.moves.replaceChildren(...this.snap.moves.map((m, i) => this.moveItem(i, m)));
+    this.drawTurn();
+    this.drawSeats();
+    const allowed = this.snap.config.analysis || this.snap.status === 'finished';
+    this.noteLabel.hidden = !allowed || this.snap.config.players !== 2;
+    if (this.noteLabel.hidden && this.annotations) {
+      this.annotations = false;
+      this.noteToggle.checked = false;
+      this.view.annotate([]);
+    }
+    this.askNotes();
+  }
+
+  name(i) {
+    return this.snap.seats[i]?.name ?? `seat ${i + 1}`;
+  }
+
+  moveItem(i, m) {
+    return h('li', {}, `${this.name(m.seat)}: (${m.row},${m.col})`);
+  }
+
+  drawTurn() {
+    const s = this.snap, me = this.mySeat();
+    this.el.dataset.status = s.status;
+    this.el.dataset.toMove = s.to_move ?? '';
+    this.el.dataset.moves = s.moves.length;
+    if (s.status === 'waiting') {
+      const free = s.seats.filter((x) => !x).length;
+      this.turn.textContent = `Waiting for ${free} more player${free === 1 ? '' : 's'}.`;
+    } else if (s.status === 'playing') {
+      this.turn.textContent = s.to_move === me ? 'Your turn: pick a cell.' : `${this.name(s.to_move)} to move.`;
+    } else {
+      this.turn.textContent = this.resultText();
+    }
+    this.turn.dataset.mine = s.status === 'playing' && s.to_move === me;
+    this.leaveBtn.textContent = me !== null && s.status === 'playing' ? 'Resign' : 'Leave';
+  }
+
+  resultText() {
+    const r = this.snap.result;
+    if (!r) return 'The game is over.';
+    if (r.kind === 'tie') return 'A tie: no valid selection is left.';
+    const loser = this.name(r.loser);
+    const others = this.snap.seats.map((_, i) => i).filter((i) => i !== r.loser).map((i) => this.name(i)).join(', ');
+    const why = { poisoned: 'ate the poison', timeout: 'ran out of time', abandoned: 'left the game' }[r.kind] || 'lost';
+    return `${loser} ${why} and loses; ${others} win${others.includes(',') ? '' : 's'}.`;
+  }
+
+  drawSeats() {
+    const s = this.snap, me = this.mySeat();
+    this.seats.replaceChildren(...s.seats.map((seat, i) => {
+      const li = h('li', { 'data-seat': i, class: s.status === 'playing' && s.to_move === i ? 'to-move' : '' });
+      if (!seat) {
+        li.append(h('span', { class: 'free' }, 'free seat'));
+        return li;
+      }
+      li.append(
+        h('span', { class: seat.connected ? 'dot on' : 'dot off', title: seat.connected ? 'connected' : 'disconnected', 'aria-label': seat.connected ? 'connected' : 'disconnected' }),
+        ` ${seat.name}`,
+        seat.bot ? h('span', { class: 'tag' }, 'bot') : '',
+        i === me ? h('span', { class: 'tag you' }, 'you') : '',
+        seat.connected ? '' : h('span', { class: 'tag away' }, 'disconnected, waiting for it to return'),
+        h('span', { class: 'clock', 'data-clock': i }),
+      );
+      return li;
+    }));
+    this.tick();
+  }
+
+  tick() {
+    const s = this.snap;
+    if (!s) return;
+    const limit = s.config.move_time_ms;
+    for (const el of this.seats.querySelectorAll('.clock')) {
+      const i = +el.dataset.clock;
+      if (!limit || s.status !== 'playing' || s.to_move !== i) {
+        el.textContent = '';
+        continue;
+      }
+      const left = Math.max(0, limit - (performance.now() - this.turnStart));
+      el.textContent = `${(left / 1000).toFixed(left < 10000 ? 1 : 0)} s`;
+      el.classList.toggle('low', left < 5000);
+    }
+  }
+
+  preview(r, c) {
+    if (!this.board) return;
+    const res = check(this.board, r, c);
+    this.view.preview(res);
+    const at = `(${r},${c})`;
+    if (!res.ok) {
+      this.say.textContent = `${at} is refused: ${res.reason === 'out_of_range' ? 'out of range' : 'already eaten'} — ${refusal(this.board, r, c, res.reason)}.`;
+      this.say.dataset.kind = 'refused';
+    } else if (res.poison) {
+      this.say.textContent = `${at} eats ${res.cells.length} cell${res.cells.length === 1 ? '' : 's'} including the poison: whoever takes it loses.`;
+      this.say.dataset.kind = 'poison';
+    } else {
+      this.say.textContent = `${at} eats ${res.cells.length} cell${res.cells.length === 1 ? '' : 's'}.`;
+      this.say.dataset.kind = 'ok';
+    }
+    this.say.dataset.reason = res.ok ? '' : res.reason;
+    if (this.armed !== null && this.armed !== r * this.board.cols + c) this.armed = null;
+  }
+
+  unpreview() {
+    this.view?.clearPreview();
+  }
+
+  select(r, c) {
+    const s = this.snap, me = this.mySeat();
+    if (!s || me === null) {
+      this.say.textContent = 'You are watching: only the seats move.';
+      return;
+    }
+    if (s.status !== 'playing') {
+      this.say.textContent = s.status === 'waiting' ? 'The game has not started: seats are still free.' : 'The game is over.';
+      return;
+    }
+    if (s.to_move !== me) {
+      this.say.textContent = `Not your turn: ${this.name(s.to_move)} is to move.`;
+      return;
+    }
+    const res = check(this.board, r, c);
+    if (!res.ok) {
+      this.preview(r, c);
+      return;
+    }
+    const i = r * this.board.cols + c;
+    if (res.poison && this.armed !== i) {
+      this.armed = i;
+      this.say.textContent = `(${r},${c}) eats the poison and you lose. Click it again (or press Enter) to take it anyway.`;
+      this.say.dataset.kind = 'confirm';
+      return;
+    }
+    this.armed = null;
+    this.app.send({ type: 'move', row: r, col: c });
+  }
+
+  toggleNotes() {
+    this.annotations = this.noteToggle.checked;
+    this.noteBox.hidden = !this.annotations;
+    this.noteBox.replaceChildren(this.annotations ? legend() : '');
+    if (this.annotations) this.askNotes();
+    else this.view?.annotate([]);
+  }
+
+  askNotes() {
+    if (!this.annotations || !this.snap) return;
+    this.view.annotate([]);
+    this.app.send({ type: 'analyze', room: this.room, index: this.snap.moves.length });
+  }
+
+  leave() {
+    const s = this.snap, me = this.mySeat();
+    if (me !== null && s?.status === 'playing' && !confirm('Leaving a game in play loses it. Leave?')) return;
+    this.app.send({ type: 'leave' });
+    if (me !== null) this.app.forgetSeat();
+  }
+}

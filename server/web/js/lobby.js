@@ -1,0 +1,232 @@
+// The lobby: the live room list (join, watch), the form that creates a room with every option
+// (poison cells placed on a small board, bots per seat), and the recently finished games.
+
+import { h } from './app.js';
+import { describe } from './rules.js';
+
+const BOTS = ['random', 'greedy', 'level:1', 'level:2', 'level:3', 'level:4', 'level:5'];
+const REFRESH_MS = 2000;
+
+function seatsText(seats) {
+  return seats.map((s) => (s ? `${s.name}${s.bot ? ' (bot)' : ''}${s.connected ? '' : ' (away)'}` : 'free')).join(', ');
+}
+
+export function resultText(result, seats) {
+  if (!result) return 'in play';
+  const name = (i) => seats[i]?.name ?? seats[i] ?? `seat ${i}`;
+  switch (result.kind) {
+    case 'poisoned': return `${name(result.loser)} ate the poison`;
+    case 'timeout': return `${name(result.loser)} ran out of time`;
+    case 'abandoned': return `${name(result.loser)} left`;
+    default: return 'tie';
+  }
+}
+
+export class LobbyView {
+  constructor(app) {
+    this.app = app;
+    this.title = 'JChomp · lobby';
+    this.poison = [[0, 0]];
+    this.pendingBots = null;
+    this.el = h('div', { class: 'lobby' });
+    this.rooms = h('tbody');
+    this.games = h('tbody');
+    this.build();
+  }
+
+  build() {
+    const app = this.app;
+    const mine = app.seat();
+    this.form = this.createForm();
+    this.el.append(
+      mine ? h('p', { class: 'mine' }, 'You hold a seat in room ', h('a', { href: `#/room/${encodeURIComponent(mine.room)}` }, mine.room), '.') : '',
+      h('section', { 'aria-labelledby': 'rooms-h' },
+        h('h2', { id: 'rooms-h' }, 'Rooms'),
+        h('table', { class: 'list', id: 'rooms' },
+          h('thead', {}, h('tr', {}, h('th', {}, 'Room'), h('th', {}, 'Board'), h('th', {}, 'Seats'), h('th', {}, 'Status'), h('th', {}, ''))),
+          this.rooms)),
+      h('section', { 'aria-labelledby': 'create-h' }, h('h2', { id: 'create-h' }, 'New room'), this.form),
+      h('section', { 'aria-labelledby': 'games-h' },
+        h('h2', { id: 'games-h' }, 'Finished games'),
+        h('table', { class: 'list', id: 'games' },
+          h('thead', {}, h('tr', {}, h('th', {}, 'Game'), h('th', {}, 'Board'), h('th', {}, 'Players'), h('th', {}, 'Result'), h('th', {}, ''))),
+          this.games)),
+    );
+  }
+
+  start() {
+    this.timer = setInterval(() => this.app.net.up && this.app.send({ type: 'list_rooms' }), REFRESH_MS);
+    if (this.app.net.up) this.online();
+  }
+
+  online() {
+    this.app.send({ type: 'list_rooms' });
+    this.app.send({ type: 'list_games', limit: 20 });
+  }
+
+  close() {
+    clearInterval(this.timer);
+  }
+
+  field(label, input) {
+    return h('label', { class: 'field' }, h('span', {}, label), input);
+  }
+
+  num(id, value, min, max) {
+    return h('input', { id, type: 'number', min, max, value, required: true, inputmode: 'numeric' });
+  }
+
+  createForm() {
+    const form = h('form', { id: 'create', novalidate: true });
+    this.inputs = {
+      name: h('input', { id: 'name', maxlength: 32, required: true, value: this.app.name(), autocomplete: 'nickname' }),
+      rows: this.num('rows', 6, 4, 15),
+      cols: this.num('cols', 7, 4, 15),
+      variant: h('select', { id: 'variant' }, h('option', { value: 'jchomp' }, 'JChomp (eat a rectangle)'), h('option', { value: 'classic' }, 'classic Chomp')),
+      eatRows: this.num('eat-rows', 1, 1, 3),
+      eatCols: this.num('eat-cols', 2, 1, 3),
+      players: this.num('players', 2, 2, 4),
+      moveTime: h('input', { id: 'move-time', type: 'number', min: 0, step: 'any', value: 0, inputmode: 'decimal' }),
+      analysis: h('input', { id: 'analysis', type: 'checkbox' }),
+    };
+    const i = this.inputs;
+    this.eatBox = h('span', { class: 'eat' }, this.field('Eat rows', i.eatRows), this.field('Eat columns', i.eatCols));
+    this.picker = h('div', { class: 'picker', role: 'group', 'aria-label': 'poison cells: click to place or remove, 1 to 4' });
+    this.seatsBox = h('div', { class: 'seats-setup' });
+    this.error = h('p', { class: 'form-error', role: 'alert' });
+    for (const el of [i.rows, i.cols]) el.addEventListener('change', () => this.drawPicker());
+    i.variant.addEventListener('change', () => { this.eatBox.hidden = i.variant.value === 'classic'; });
+    i.players.addEventListener('change', () => this.drawSeats());
+    form.append(
+      h('div', { class: 'fields' },
+        this.field('Your name', i.name), this.field('Rows', i.rows), this.field('Columns', i.cols),
+        this.field('Game', i.variant), this.eatBox, this.field('Players', i.players),
+        this.field('Seconds per move (0: no clock)', i.moveTime),
+        h('label', { class: 'check' }, i.analysis, ' allow annotations during the game')),
+      h('fieldset', {}, h('legend', {}, 'Poison cells (1–4): click the board'), this.picker),
+      h('fieldset', {}, h('legend', {}, 'Other seats'), this.seatsBox),
+      this.error,
+      h('button', { type: 'submit', id: 'create-room', class: 'primary' }, 'Create room'),
+    );
+    form.addEventListener('submit', (e) => { e.preventDefault(); this.create(); });
+    this.drawPicker();
+    this.drawSeats();
+    return form;
+  }
+
+  size() {
+    const clamp = (v) => Math.min(15, Math.max(4, Math.round(+v) || 4));
+    return [clamp(this.inputs.rows.value), clamp(this.inputs.cols.value)];
+  }
+
+  drawPicker() {
+    const [rows, cols] = this.size();
+    this.poison = this.poison.filter(([r, c]) => r < rows && c < cols);
+    if (!this.poison.length) this.poison = [[0, 0]];
+    this.picker.style.setProperty('--cols', cols);
+    this.picker.replaceChildren();
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const on = this.poison.some(([pr, pc]) => pr === r && pc === c);
+        this.picker.append(h('button', {
+          type: 'button', class: on ? 'pick on' : 'pick', 'aria-pressed': on ? 'true' : 'false',
+          'aria-label': `poison at row ${r}, column ${c}`, 'data-r': r, 'data-c': c,
+          onclick: () => this.togglePoison(r, c),
+        }));
+      }
+    }
+  }
+
+  togglePoison(r, c) {
+    const at = this.poison.findIndex(([pr, pc]) => pr === r && pc === c);
+    if (at >= 0) {
+      if (this.poison.length > 1) this.poison.splice(at, 1);
+    } else if (this.poison.length < 4) {
+      this.poison.push([r, c]);
+    } else {
+      this.error.textContent = 'at most 4 poison cells: remove one first';
+      return;
+    }
+    this.error.textContent = '';
+    this.drawPicker();
+  }
+
+  drawSeats() {
+    const n = Math.min(4, Math.max(2, Math.round(+this.inputs.players.value) || 2));
+    const old = [...this.seatsBox.querySelectorAll('select')].map((s) => s.value);
+    this.seatsBox.replaceChildren(h('p', { class: 'hint' }, 'You take seat 1. Bots sit down at once, in order; the free seats wait for people.'));
+    for (let s = 1; s < n; s++) {
+      const sel = h('select', { id: `seat-${s}` }, h('option', { value: '' }, 'a person'), ...BOTS.map((b) => h('option', { value: b }, `bot ${b}`)));
+      sel.value = old[s - 1] ?? (s === 1 ? 'level:2' : '');
+      this.seatsBox.append(this.field(`Seat ${s + 1}`, sel));
+    }
+  }
+
+  create() {
+    const i = this.inputs;
+    const name = i.name.value.trim();
+    if (!name) {
+      this.error.textContent = 'enter your name first';
+      i.name.focus();
+      return;
+    }
+    this.app.setName(name);
+    const [rows, cols] = this.size();
+    const config = { rows, cols, players: Math.round(+i.players.value) || 2, poison: this.poison.map((p) => [...p]) };
+    if (i.variant.value === 'classic') config.variant = 'classic';
+    else config.eat = [Math.round(+i.eatRows.value), Math.round(+i.eatCols.value)];
+    const secs = +i.moveTime.value;
+    if (secs > 0) config.move_time_ms = Math.round(secs * 1000);
+    if (i.analysis.checked) config.analysis = true;
+    this.pendingBots = [...this.seatsBox.querySelectorAll('select')].map((s) => s.value).filter(Boolean);
+    this.error.textContent = '';
+    this.app.send({ type: 'create_room', name, config });
+  }
+
+  join(room) {
+    const name = this.inputs.name.value.trim();
+    if (!name) {
+      this.error.textContent = 'enter your name (in the form below) to join';
+      this.inputs.name.focus();
+      return;
+    }
+    this.app.setName(name);
+    this.app.send({ type: 'join_room', room, name });
+  }
+
+  onMessage(msg) {
+    if (msg.type === 'rooms') this.drawRooms(msg.rooms);
+    else if (msg.type === 'games') this.drawGames(msg.games);
+    else if (msg.type === 'joined') {
+      for (const bot of this.pendingBots || []) this.app.send({ type: 'add_bot', bot });
+      this.pendingBots = null;
+      this.app.go(`#/room/${encodeURIComponent(msg.room)}`);
+    } else if (msg.type === 'error') {
+      this.pendingBots = null;
+      this.error.textContent = msg.message;
+    }
+  }
+
+  drawRooms(rooms) {
+    this.rooms.replaceChildren(...(rooms.length ? rooms.map((r) => {
+      const link = `#/room/${encodeURIComponent(r.room)}`;
+      return h('tr', { 'data-room': r.room },
+        h('td', {}, h('code', {}, r.room)),
+        h('td', {}, describe(r.config), r.config.move_time_ms ? ` · ${r.config.move_time_ms / 1000} s a move` : ''),
+        h('td', {}, seatsText(r.seats)),
+        h('td', {}, r.status),
+        h('td', { class: 'actions' },
+          r.status === 'waiting' ? h('button', { type: 'button', class: 'join', onclick: () => this.join(r.room) }, 'Join') : '',
+          h('a', { href: link, class: 'watch' }, 'Watch')));
+    }) : [h('tr', {}, h('td', { colspan: 5, class: 'empty' }, 'No rooms yet: create one below.'))]));
+  }
+
+  drawGames(games) {
+    this.games.replaceChildren(...(games.length ? games.map((g) => h('tr', { 'data-game': g.game },
+      h('td', {}, h('code', {}, g.game)),
+      h('td', {}, describe(g.config)),
+      h('td', {}, g.seats.join(', ')),
+      h('td', {}, `${resultText(g.result, g.seats)} after ${g.moves} moves`),
+      h('td', {}, h('a', { href: `#/game/${encodeURIComponent(g.game)}`, class: 'replay' }, 'Replay')))) : [h('tr', {}, h('td', { colspan: 5, class: 'empty' }, 'No finished games yet.'))]));
+  }
+}
