@@ -40,7 +40,7 @@ pub(crate) async fn serve_tcp(mut stream: TcpStream, addr: SocketAddr, ctx: Arc<
             "this address holds its limit of {} connections\n",
             ctx.settings.max_connections_per_address
         );
-        let _ = http::respond(&mut stream, "429 Too Many Requests", "text/plain", &body).await;
+        http::refuse(&mut stream, "429 Too Many Requests", &body).await;
         return;
     };
     let _ = stream.set_nodelay(true);

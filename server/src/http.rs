@@ -242,13 +242,23 @@ fn text(status: StatusCode, body: &'static str) -> Answer {
 /// Refuses a connection past the connection cap with `503` at once, without reading its
 /// request (an attacker holding the slots should not also hold this task), and closes it.
 pub(crate) async fn refuse_busy(stream: &mut TcpStream) {
-    const BODY: &str = "the server is at its connection limit\n";
-    let busy = format!(
-        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: {TEXT}\r\nContent-Length: {}\r\n\
-         Connection: close\r\nCache-Control: no-store\r\n\r\n{BODY}",
-        BODY.len()
+    refuse(
+        stream,
+        "503 Service Unavailable",
+        "the server is at its connection limit\n",
+    )
+    .await;
+}
+
+/// Answers a connection that is refused before its request is read with `status` (e.g.
+/// `429 Too Many Requests`) and a plain-text `body`, and closes it.
+pub(crate) async fn refuse(stream: &mut TcpStream, status: &str, body: &str) {
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {TEXT}\r\nContent-Length: {}\r\n\
+         Connection: close\r\nCache-Control: no-store\r\n\r\n{body}",
+        body.len()
     );
-    if stream.write_all(busy.as_bytes()).await.is_ok() {
+    if stream.write_all(head.as_bytes()).await.is_ok() {
         let _ = stream.shutdown().await;
     }
 }
