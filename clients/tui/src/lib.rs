@@ -12,8 +12,10 @@
 //!
 //! Keys — lobby: ↑/↓ (j/k) select, Enter join, `w` watch, `c` create (the `create` flags),
 //! `i` join by id, `g` recent games (Enter replays one), `r` refresh. Game: arrows or hjkl
-//! move the cursor, whose rectangle shows what the selection would eat (`[ ]`) or why it is
-//! refused (`< >`); Enter or space eats, digits start typed coordinates `ROW,COL`, `?` toggles
+//! move the cursor (it starts on a cell that does not eat poison; a board larger than the
+//! terminal scrolls to follow it), whose rectangle shows what the selection would eat (`[ ]`)
+//! or why it is refused (`< >`); Enter or space eats (a selection that eats poison asks for a
+//! second Enter), digits start typed coordinates `ROW,COL`, `?` toggles
 //! the per-move annotations (two-player rooms only), `b` adds a bot (host, while waiting),
 //! `L` leaves (twice in a game in play). Replay: ←/→ step, Home/End, `?` annotations, Esc
 //! back. `q` or Ctrl-C quits everywhere; a dropped connection is

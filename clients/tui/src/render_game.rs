@@ -7,7 +7,7 @@ use crate::hint::Hints;
 use crate::render_hints;
 use crate::review::Blunder;
 use crate::room_state::RoomState;
-use crate::style::{Line, Style, side_by_side, text_width};
+use crate::style::{Line, Style, side_by_side, text_width, wrap_line};
 use jchomp_protocol::rules::{Bits, Cell, Position};
 use jchomp_protocol::wire::RoomStatus;
 
@@ -191,10 +191,16 @@ fn board(
     window: &Window,
 ) -> Vec<Line> {
     let config = &view.state.config;
+    let wide = cell_width(view) == render_hints::CELL;
     let mut lines = Vec::new();
     let mut head = Line::styled(" ".repeat(LABEL), Style::Dim);
     for c in window.cols.clone() {
-        head.push(format!("{c:>2} "), Style::Dim);
+        let label = if wide {
+            format!(" {c:<3}")
+        } else {
+            format!("{c:>2} ")
+        };
+        head.push(label, Style::Dim);
     }
     lines.push(head);
     let last = view
@@ -215,7 +221,11 @@ fn board(
                 (true, false) if last.contains(i) => (LAST_MOVE, Style::LastMove),
                 (true, false) => (EATEN, Style::Eaten),
             };
-            let mut text = format!(" {symbol} ");
+            let mut text = if wide {
+                format!(" {symbol}  ")
+            } else {
+                format!(" {symbol} ")
+            };
             let under_cursor = sel.is_some_and(|s| s.cells.contains(i));
             // A classic selection can cover the whole board: its cells keep their annotations
             // (in the selection's colours) and only the selected cell its brackets. A JChomp
@@ -225,7 +235,10 @@ fn board(
             let verdict = view
                 .hints
                 .and_then(|h| h.verdict(Cell::new(r, c)))
-                .filter(|_| pos.selections().contains(i) && (!under_cursor || show_through));
+                .filter(|_| {
+                    // The poison keeps its own symbol: it is never a move worth annotating.
+                    !is_poison && pos.selections().contains(i) && (!under_cursor || show_through)
+                });
             if let Some(v) = verdict {
                 (text, style) = render_hints::cell(v);
             }
@@ -238,6 +251,9 @@ fn board(
                 if verdict.is_none() {
                     let mid: String = text.chars().nth(1).into_iter().collect();
                     text = format!("{open}{mid}{close}");
+                    if wide {
+                        text.push(' ');
+                    }
                 }
                 style = s;
             }
@@ -409,9 +425,15 @@ fn status(view: &GameView<'_>, sel: Option<&Selection>, width: usize, compact: b
         for l in wrap(&text, width) {
             out.push(Line::styled(l, style));
         }
+        let cell = Cell::new(r.max(0) as u8, c.max(0) as u8);
+        let on_poison = st
+            .config
+            .poison_mask()
+            .contains(Bits::index(cell.row, cell.col));
         if let Some(v) = view
             .hints
-            .and_then(|h| h.verdict(Cell::new(r.max(0) as u8, c.max(0) as u8)))
+            .and_then(|h| h.verdict(cell))
+            .filter(|_| !on_poison)
         {
             let (text, style) = render_hints::cursor_hint(v);
             for l in wrap(&text, width) {
@@ -456,15 +478,26 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     out
 }
 
-/// The key help for the game screen; `?` only where annotations work (two players).
+/// The key help for the game screen: only the keys that work now — moves and `?` while the
+/// game is in play (`?` in two-player games only), `b` while the room waits, Esc back to the
+/// lobby once the game is over.
 fn help(view: &GameView<'_>) -> Line {
-    let hint = if view.offer_hints { "? hint  " } else { "" };
+    let status = view.state.status;
+    let hint = if view.offer_hints && (view.replay.is_some() || status == RoomStatus::Playing) {
+        "? hint  "
+    } else {
+        ""
+    };
     let text = if view.replay.is_some() {
         format!("←/→ or h/l step  Home/End first/last  {hint}Esc back  q quit")
-    } else if view.me.is_some() {
-        format!("arrows/hjkl move  Enter eat  0-9 row,col  {hint}b bot  L leave  q quit")
+    } else if status == RoomStatus::Finished {
+        "Game over: Esc back to the lobby  q quit".to_owned()
+    } else if view.me.is_none() {
+        format!("watching  {hint}Esc back to the lobby  q quit")
+    } else if status == RoomStatus::Waiting {
+        "b add a bot  Esc back to the lobby  q quit".to_owned()
     } else {
-        format!("watching  {hint}L leave  q quit")
+        format!("arrows/hjkl move  Enter eat  0-9 row,col  {hint}L leave  q quit")
     };
     Line::styled(text, Style::Dim)
 }
@@ -520,9 +553,18 @@ impl Window {
     }
 }
 
-/// Columns a board of `cols` columns takes, labels included.
-fn board_width(cols: usize) -> usize {
-    LABEL + CELL * cols + 1
+/// Columns a board of `cols` columns of cells `cell` wide takes, labels included.
+fn board_width(cols: usize, cell: usize) -> usize {
+    LABEL + cell * cols + 1
+}
+
+/// Width of a board cell: wider while annotations are shown.
+fn cell_width(view: &GameView<'_>) -> usize {
+    if view.hints.is_some() {
+        render_hints::CELL
+    } else {
+        CELL
+    }
 }
 
 /// The cell the board's window follows: the cursor, else the last move, else the corner.
@@ -570,6 +612,7 @@ fn bottom(view: &GameView<'_>, width: usize) -> Vec<Line> {
         .hints
         .map(|h| render_hints::legend(h, config.variant().is_jchomp()))
         .into_iter()
+        .flat_map(|l| wrap_line(&l, width))
         .chain(view.notice.into_iter().flat_map(|n| n.lines(width)))
         .collect();
     if view.input.is_some() {
@@ -611,7 +654,8 @@ pub fn render_within(view: &GameView<'_>, width: usize, height: usize) -> Vec<Li
     if bottom.len() > max_bottom {
         bottom.drain(..bottom.len() - max_bottom);
     }
-    let full_width = board_width(usize::from(total.1));
+    let cell = cell_width(view);
+    let full_width = board_width(usize::from(total.1), cell);
     let side = width >= full_width + PANEL_MIN;
     let body = if side {
         let panel_width = width - full_width;
@@ -636,7 +680,7 @@ pub fn render_within(view: &GameView<'_>, width: usize, height: usize) -> Vec<Li
     } else {
         let mut below = status(view, sel.as_ref(), width, true);
         let room = height.saturating_sub(bottom.len());
-        let cols = (width - LABEL - 1) / CELL;
+        let cols = (width - LABEL - 1) / cell;
         // The board keeps at least its labels and one row; the short panel (and the line
         // saying where a window is) gets the rest.
         let partial = cols < usize::from(total.1) || usize::from(total.0) + 1 + below.len() > room;
@@ -766,7 +810,7 @@ JChomp  room r7 · 4×5 · eat 1×2 · 2 players
                    Clock: 30.0s per move
                    Last: bot at 0,1 (move 2)
 # chocolate . eaten ~ last move P poison [ ] selection < > refused
-arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit
+arrows/hjkl move  Enter eat  0-9 row,col  ? hint  L leave  q quit
 ";
         assert_eq!(text, expected);
     }
@@ -885,21 +929,36 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit
     }
 
     #[test]
-    fn hints_label_the_valid_anchors() {
-        // Was `W3` / `L2`: labels are now signed plies.
+    fn item5_hints_label_the_valid_anchors_but_never_the_poison() {
+        // Was `W3` / `L2`, then `L1` on the poison and `-13-13` run together.
         let st = state("4x5 eat 1x2 poison 0,0 poison 3,4", &[(2, 3)]);
         let hints = Hints {
             selections: vec![
+                (Cell::new(0, 0), Verdict::Loss(1)),
                 (Cell::new(1, 1), Verdict::Win(4)),
+                (Cell::new(1, 2), Verdict::Loss(13)),
+                (Cell::new(1, 3), Verdict::Loss(13)),
                 (Cell::new(3, 0), Verdict::Loss(3)),
             ],
             ..Hints::default()
         };
         let mut v = view(&st);
         v.hints = Some(&hints);
+        v.cursor = Some((0, 0));
         let text = to_text(&render(&v, 80));
-        assert!(text.contains(" 1  # +4  #"), "{text}");
-        assert!(text.contains(" 3 -3  #"), "{text}");
+        assert!(text.contains("    0   1   2   3   4"), "{text}");
+        assert!(text.contains(" 0 [P] [#]  #   #   #"), "{text}");
+        assert!(text.contains(" 1  #  +4  -13 -13  #"), "{text}");
+        assert!(text.contains(" 3 -3   #   #   #   P"), "{text}");
+        // The poison under the cursor says what it does, not a number of half-moves.
+        assert!(text.contains("0,0: eats POISON"), "{text}");
+        assert!(!text.contains("hint: loses in 1"), "{text}");
+        // Chocolate: the legend says where the numbers are; `#` is still explained.
+        assert!(text.contains("# chocolate"), "{text}");
+        assert!(
+            text.contains("on chocolate, half-moves to the end if taken"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -66,7 +66,7 @@ impl App {
                     if let Screen::Room(r) = &mut self.screen {
                         r.cursor = cell;
                     }
-                    self.eat();
+                    self.eat(None);
                 }
                 Err(e) => self.say(e.to_string(), Style::Bad),
             },
@@ -138,6 +138,8 @@ impl App {
     }
 
     fn room_key(&mut self, action: Action) {
+        // A poisoned selection is eaten only on a second Enter right after the first.
+        let armed = self.confirm_poison.take();
         let Screen::Room(r) = &mut self.screen else {
             return;
         };
@@ -152,7 +154,7 @@ impl App {
             Action::Down => r.cursor = ((row + 1).min(rows - 1), col),
             Action::Left => r.cursor = (row, (col - 1).max(0)),
             Action::Right => r.cursor = (row, (col + 1).min(cols - 1)),
-            Action::Confirm => self.eat(),
+            Action::Confirm => self.eat(armed),
             Action::TypeCoords(c) if r.seat.is_some() => {
                 self.prompt = Some((PromptKind::Coords, c.to_string()));
             }
@@ -194,8 +196,9 @@ impl App {
         self.confirm_leave = false;
     }
 
-    /// Eats at the cursor, if the local rules allow it.
-    fn eat(&mut self) {
+    /// Eats at the cursor, if the local rules allow it. A selection that eats poison (and so
+    /// loses) is only sent when it was `armed` by an Enter just before on the same cell.
+    fn eat(&mut self, armed: Option<(i64, i64)>) {
         let Screen::Room(r) = &self.screen else {
             return;
         };
@@ -221,8 +224,22 @@ impl App {
                     )
                 }),
         };
+        let poisoned = problem.is_none()
+            && state
+                .config
+                .rect(jchomp_protocol::rules::Cell::new(row as u8, col as u8))
+                .intersects(state.config.poison_mask());
         match problem {
             Some(text) => self.say(text, Style::Bad),
+            None if poisoned && armed != Some((row, col)) => {
+                self.confirm_poison = Some((row, col));
+                self.say(
+                    format!(
+                        "{row},{col} eats poison and loses the game. Press Enter again to eat it."
+                    ),
+                    Style::Bad,
+                );
+            }
             None => {
                 self.notice = None;
                 self.send(ClientMessage::Move { row, col });
@@ -297,7 +314,53 @@ mod tests {
         app.on_key(key(KeyCode::Enter));
         assert_eq!(
             app.take_outbox(),
-            vec![ClientMessage::Move { row: 1, col: 1 }]
+            vec![ClientMessage::Move { row: 1, col: 2 }]
+        );
+    }
+
+    #[test]
+    fn item4_the_cursor_starts_on_a_safe_cell() {
+        let app = seated(0);
+        assert_eq!(app.room().unwrap().cursor, (0, 1));
+        let text = to_text(&app.render(80, 24, Instant::now()));
+        assert!(text.contains(" 0  P [#]"), "{text}");
+        assert!(text.contains("0,1: eats 1 cell"), "{text}");
+    }
+
+    #[test]
+    fn item4_a_poisoned_selection_asks_for_a_second_enter() {
+        let mut app = seated(0);
+        app.on_key(key(KeyCode::Left));
+        app.on_key(key(KeyCode::Enter));
+        assert!(
+            app.take_outbox().is_empty(),
+            "one key does not lose the game"
+        );
+        assert_eq!(
+            app.notice().unwrap().text,
+            "0,0 eats poison and loses the game. Press Enter again to eat it."
+        );
+        // Any other key disarms it.
+        app.on_key(key(KeyCode::Right));
+        app.on_key(key(KeyCode::Left));
+        app.on_key(key(KeyCode::Enter));
+        assert!(app.take_outbox().is_empty());
+        app.on_key(key(KeyCode::Enter));
+        assert_eq!(
+            app.take_outbox(),
+            vec![ClientMessage::Move { row: 0, col: 0 }]
+        );
+        // Typed coordinates ask too.
+        let mut app = seated(0);
+        for c in "0,0".chars() {
+            app.on_key(key(KeyCode::Char(c)));
+        }
+        app.on_key(key(KeyCode::Enter));
+        assert!(app.take_outbox().is_empty());
+        app.on_key(key(KeyCode::Enter));
+        assert_eq!(
+            app.take_outbox(),
+            vec![ClientMessage::Move { row: 0, col: 0 }]
         );
     }
 

@@ -8,6 +8,25 @@ use crate::style::Style;
 use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
 use std::time::Instant;
 
+/// Where the cursor starts in a room: on a selection that does not eat poison (the first in
+/// reading order), else on any valid selection, else the corner.
+fn start_cell(state: &RoomState) -> (i64, i64) {
+    let pos = state.position();
+    let safe = pos.safe_selections(&state.config);
+    let pick = if safe.is_empty() {
+        pos.selections()
+    } else {
+        safe
+    };
+    pick.iter()
+        .next()
+        .map(|i| {
+            let c = jchomp_protocol::rules::Cell::from_index(i);
+            (i64::from(c.row), i64::from(c.col))
+        })
+        .unwrap_or((0, 0))
+}
+
 impl App {
     /// A message from the server arrived.
     pub fn on_message(&mut self, msg: ServerMessage, now: Instant) {
@@ -58,6 +77,15 @@ impl App {
                                 || old.status != state.status
                         });
                         screen.room = Some(state.room.clone());
+                        // The cursor is placed once the game has moves to offer: at the
+                        // first snapshot of a game in play, or when a waiting room starts.
+                        let started = screen
+                            .state
+                            .as_ref()
+                            .is_none_or(|old| old.status == RoomStatus::Waiting);
+                        if started && state.status == RoomStatus::Playing {
+                            screen.cursor = start_cell(&state);
+                        }
                         let over = state.status == RoomStatus::Finished;
                         let room = state.room.clone();
                         screen.state = Some(state);
