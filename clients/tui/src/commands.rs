@@ -224,7 +224,10 @@ mod tests {
         assert!(text.starts_with("Start\n"), "{text}");
         assert!(text.contains("Move 1: ann eats at 3,3"), "{text}");
         assert!(text.contains("Move 2: bob eats at 0,0"), "{text}");
-        assert!(text.contains("bob ate poison and lost."), "{text}");
+        assert!(
+            text.contains("bob ate poison and lost; ann wins."),
+            "{text}"
+        );
         assert!(text.contains(" 0  X  #  #  #"), "{text}");
     }
 

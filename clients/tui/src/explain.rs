@@ -70,6 +70,41 @@ pub fn result(result: ResultJson, seats: &[Option<SeatInfo>], me: Option<u8>) ->
     }
 }
 
+/// The result in full, as the game screen tells it: who lost and how, then who won (every
+/// other seat: in JChomp one seat loses and all the others win).
+pub fn outcome(result: ResultJson, seats: &[Option<SeatInfo>], me: Option<u8>) -> String {
+    let loser = match result {
+        ResultJson::Poisoned { loser }
+        | ResultJson::Timeout { loser }
+        | ResultJson::Abandoned { loser } => loser,
+        ResultJson::Tie => return "Tie: no valid selection is left; every seat scores ½.".into(),
+    };
+    let mut names: Vec<String> = (0..seats.len() as u8)
+        .filter(|&s| s != loser)
+        .map(|s| {
+            if Some(s) == me {
+                "you".to_owned()
+            } else {
+                seat_name(seats, s)
+            }
+        })
+        .collect();
+    // "you" last: "ann and you win".
+    names.sort_by_key(|n| n == "you");
+    let verb = if names.len() == 1 && names[0] != "you" {
+        "wins"
+    } else {
+        "win"
+    };
+    let lost = self::result(result, seats, me);
+    let lost = lost.trim_end_matches('.');
+    match names.split_last() {
+        None => format!("{lost}."),
+        Some((last, [])) => format!("{lost}; {last} {verb}."),
+        Some((last, rest)) => format!("{lost}; {} and {last} {verb}.", rest.join(", ")),
+    }
+}
+
 /// A date and time in UTC, `YYYY-MM-DD HH:MM`, from milliseconds since the Unix epoch.
 pub fn utc_minutes(ms: u64) -> String {
     let secs = ms / 1000;
@@ -91,6 +126,30 @@ pub fn utc_minutes(ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn item6_outcomes_name_the_winners_too() {
+        let names: Vec<String> = ["ann", "bob", "cy"].map(String::from).to_vec();
+        let seats = named_seats(&names);
+        let poisoned = ResultJson::Poisoned { loser: 1 };
+        assert_eq!(
+            outcome(poisoned, &seats, None),
+            "bob ate poison and lost; ann and cy win."
+        );
+        assert_eq!(
+            outcome(poisoned, &seats, Some(0)),
+            "bob ate poison and lost; cy and you win."
+        );
+        assert_eq!(
+            outcome(ResultJson::Timeout { loser: 0 }, &seats[..2], Some(0)),
+            "You ran out of time and lost; bob wins."
+        );
+        assert_eq!(
+            outcome(ResultJson::Abandoned { loser: 0 }, &seats[..2], Some(1)),
+            "ann left the game and lost; you win."
+        );
+        assert!(outcome(ResultJson::Tie, &seats, None).contains("every seat scores ½"));
+    }
 
     #[test]
     fn dates_are_utc() {

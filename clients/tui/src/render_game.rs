@@ -114,6 +114,9 @@ pub struct GameView<'a> {
     pub blunder: Option<Blunder>,
     /// A replay's moves are still being reviewed.
     pub reviewing: bool,
+    /// For each seat seen offline, for how many seconds (the server holds it for its grace
+    /// period, then the seat loses).
+    pub offline: Vec<Option<u64>>,
 }
 
 impl<'a> GameView<'a> {
@@ -134,6 +137,7 @@ impl<'a> GameView<'a> {
             offer_hints: false,
             blunder: None,
             reviewing: false,
+            offline: Vec::new(),
         }
     }
 }
@@ -169,13 +173,14 @@ fn selection(view: &GameView<'_>, pos: &Position) -> Option<Selection> {
         // Classic: the cell, and the uneaten cells to the bottom-right corner it would eat.
         None => block(row + 1, col + 1) | (block(rows, cols) & pos.uneaten()),
     };
-    let refused = match view.state.status {
-        RoomStatus::Waiting => Some("the game has not started"),
-        _ => pos
-            .check(config, row, col)
-            .err()
-            .map(explain::local_rejection),
-    };
+    // Before the game and after it there is nothing to select.
+    if view.state.status != RoomStatus::Playing {
+        return None;
+    }
+    let refused = pos
+        .check(config, row, col)
+        .err()
+        .map(explain::local_rejection);
     Some(Selection {
         poison: cells.intersects(config.poison_mask()),
         cells,
@@ -318,7 +323,10 @@ fn seats(view: &GameView<'_>, width: usize) -> Vec<Line> {
                     l.push(" [bot]", Style::Dim);
                 }
                 if !s.connected {
-                    l.push(" [offline]", Style::Bad);
+                    match view.offline.get(usize::from(i)).copied().flatten() {
+                        Some(secs) => l.push(format!(" [offline {secs}s]"), Style::Bad),
+                        None => l.push(" [offline]", Style::Bad),
+                    };
                 }
             }
         }
@@ -401,7 +409,7 @@ fn status(view: &GameView<'_>, sel: Option<&Selection>, width: usize, compact: b
         } else {
             Style::Accent
         };
-        for l in wrap(&explain::result(r, &st.seats, view.me), width) {
+        for l in wrap(&explain::outcome(r, &st.seats, view.me), width) {
             out.push(Line::styled(l, style));
         }
     }
@@ -409,12 +417,19 @@ fn status(view: &GameView<'_>, sel: Option<&Selection>, width: usize, compact: b
         if !compact {
             out.push(Line::new());
         }
+        // Off turn, the selection is a preview of the next turn, not a threat.
+        let when = if view.me.is_some() && view.me == st.to_move {
+            ""
+        } else {
+            " on your turn"
+        };
         let text = match (sel.refused, sel.poison) {
-            (Some(why), _) => format!("{r},{c}: refused, {why}"),
-            (None, true) => format!("{r},{c}: eats POISON, you lose"),
+            (Some(why), _) => format!("{r},{c}{when}: refused, {why}"),
+            (None, true) if when.is_empty() => format!("{r},{c}: eats POISON, you lose"),
+            (None, true) => format!("{r},{c}{when}: eats POISON"),
             (None, false) => match sel.cells.count() {
-                1 => format!("{r},{c}: eats 1 cell"),
-                n => format!("{r},{c}: eats {n} cells"),
+                1 => format!("{r},{c}{when}: eats 1 cell"),
+                n => format!("{r},{c}{when}: eats {n} cells"),
             },
         };
         let style = match (sel.refused, sel.poison) {
@@ -490,6 +505,8 @@ fn help(view: &GameView<'_>) -> Line {
     };
     let text = if view.replay.is_some() {
         format!("←/→ or h/l step  Home/End first/last  {hint}Esc back  q quit")
+    } else if status == RoomStatus::Finished && view.me.is_some() {
+        "Game over: n new game, same board  Esc back to the lobby  q quit".to_owned()
     } else if status == RoomStatus::Finished {
         "Game over: Esc back to the lobby  q quit".to_owned()
     } else if view.me.is_none() {
@@ -500,6 +517,39 @@ fn help(view: &GameView<'_>) -> Line {
         format!("arrows/hjkl move  Enter eat  0-9 row,col  {hint}L leave  q quit")
     };
     Line::styled(text, Style::Dim)
+}
+
+/// The height from which the panel also lists the moves.
+pub const MOVE_LIST_HEIGHT: usize = 30;
+
+/// The moves so far, the latest last, in at most `lines` lines: a heading, then `N. name R,C`
+/// (the heading says how many earlier moves are left out).
+fn moves(view: &GameView<'_>, lines: usize, width: usize) -> Vec<Line> {
+    let st = view.state;
+    let all = st.game.moves();
+    if all.is_empty() || lines < 2 {
+        return Vec::new();
+    }
+    let shown = all.len().min(lines - 1);
+    let first = all.len() - shown;
+    let head = if first == 0 {
+        "Moves".to_owned()
+    } else {
+        format!("Moves ({first} earlier)")
+    };
+    let mut out = vec![Line::styled(head, Style::Title)];
+    for (i, m) in all.iter().enumerate().skip(first) {
+        let mut l = Line::styled(format!("{:>3}. ", i + 1), Style::Dim);
+        let name = if view.me == Some(m.seat) {
+            "you".to_owned()
+        } else {
+            explain::seat_name(&st.seats, m.seat)
+        };
+        l.push(format!("{name} {}", m.cell), Style::Plain);
+        l.truncate(width);
+        out.push(l);
+    }
+    out
 }
 
 /// The smallest terminal the game screen is drawn in; below it the screen says so.
@@ -628,7 +678,8 @@ fn bottom(view: &GameView<'_>, width: usize) -> Vec<Line> {
     bottom
 }
 
-/// Renders the whole game screen for a terminal `width` columns wide.
+/// Renders the whole game screen for a terminal `width` columns wide, at its natural height
+/// (without the list of moves a tall terminal shows).
 pub fn render(view: &GameView<'_>, width: usize) -> Vec<Line> {
     render_within(view, width, usize::MAX)
 }
@@ -656,6 +707,8 @@ pub fn render_within(view: &GameView<'_>, width: usize, height: usize) -> Vec<Li
     }
     let cell = cell_width(view);
     let full_width = board_width(usize::from(total.1), cell);
+    // A tall terminal (not the unbounded height of [`render`]) also lists the moves.
+    let tall = (MOVE_LIST_HEIGHT..usize::MAX).contains(&height);
     let side = width >= full_width + PANEL_MIN;
     let body = if side {
         let panel_width = width - full_width;
@@ -663,7 +716,8 @@ pub fn render_within(view: &GameView<'_>, width: usize, height: usize) -> Vec<Li
         let want = (usize::from(total.0) + 1).max(full_panel.len());
         let room = height.saturating_sub(bottom.len());
         let room = if want + 2 <= room {
-            want
+            // A tall terminal gives the rest of its height to the list of moves.
+            if tall { room - 2 } else { want }
         } else {
             room.saturating_sub(usize::from(want < room))
         };
@@ -675,6 +729,11 @@ pub fn render_within(view: &GameView<'_>, width: usize, height: usize) -> Vec<Li
             status(view, sel.as_ref(), panel_width, true)
         };
         right.extend(note);
+        // A tall terminal has room for the moves so far, the latest last.
+        if tall && right.len() + 3 <= room {
+            right.push(Line::new());
+            right.extend(moves(view, room - right.len(), panel_width));
+        }
         right.truncate(room);
         side_by_side(board(view, &pos, sel.as_ref(), &window), right, full_width)
     } else {
@@ -793,6 +852,7 @@ mod tests {
             offer_hints: true,
             blunder: None,
             reviewing: false,
+            offline: Vec::new(),
         }
     }
 
@@ -924,7 +984,10 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  L leave  q quit
         let text = to_text(&render(&v, 80));
         assert!(text.contains("1 bob [offline]"), "{text}");
         assert!(text.contains("Game over"), "{text}");
-        assert!(text.contains("bob left the game and lost."), "{text}");
+        assert!(
+            text.contains("bob left the game and lost; you win."),
+            "{text}"
+        );
         assert!(text.contains("reconnecting"), "{text}");
     }
 
@@ -951,7 +1014,7 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  L leave  q quit
         assert!(text.contains(" 1  #  +4  -13 -13  #"), "{text}");
         assert!(text.contains(" 3 -3   #   #   #   P"), "{text}");
         // The poison under the cursor says what it does, not a number of half-moves.
-        assert!(text.contains("0,0: eats POISON"), "{text}");
+        assert!(text.contains("0,0 on your turn: eats POISON"), "{text}");
         assert!(!text.contains("hint: loses in 1"), "{text}");
         // Chocolate: the legend says where the numbers are; `#` is still explained.
         assert!(text.contains("# chocolate"), "{text}");
@@ -1033,15 +1096,14 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  L leave  q quit
     fn item3_wrapped_status_lines_keep_every_character() {
         let st = state("6x7 eat 1x2 poison 0,0", &[(5, 5)]);
         let mut v = view(&st);
+        v.me = Some(1);
         v.cursor = Some((0, 0));
         for (w, h) in [(40, 12), (46, 24), (80, 24)] {
             let lines = render_within(&v, w, h);
             let text = to_text(&lines);
             assert!(lines.iter().all(|l| l.width() <= w), "{text}");
             let words: Vec<&str> = text.split_whitespace().collect();
-            for word in [
-                "0,0:", "eats", "POISON,", "you", "lose", "bot", "to", "move",
-            ] {
+            for word in ["0,0:", "eats", "POISON,", "you", "lose", "Your", "turn"] {
                 assert!(words.contains(&word), "{word:?} at {w}×{h}:\n{text}");
             }
         }

@@ -99,7 +99,7 @@ async fn finished_games_are_listed_and_replayed() {
     assert!(text.starts_with("Start\n"), "{text}");
     let last = format!("Move {}: ", record.moves.len());
     assert!(text.contains(&last), "{text}");
-    let words = jchomp_tui::explain::result(result, &state.seats, None);
+    let words = jchomp_tui::explain::outcome(result, &state.seats, None);
     assert!(text.contains(&words), "{text}");
 }
 

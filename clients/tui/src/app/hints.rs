@@ -203,11 +203,9 @@ mod tests {
             Instant::now(),
         );
         assert!(app.take_hint_job().is_none());
-        let text = &app.notice().unwrap().text;
-        assert!(
-            text.contains("poison") && !text.contains("No hints"),
-            "{text}"
-        );
+        let text = to_text(&app.render(80, 24, Instant::now()));
+        assert!(text.contains("You ate poison and lost;"), "{text}");
+        assert!(!text.contains("No hints"), "{text}");
         assert!(app.room().unwrap().hints_on);
     }
 

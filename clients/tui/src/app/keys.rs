@@ -76,7 +76,10 @@ impl App {
                     self.send(ClientMessage::AddBot { bot: None });
                 } else {
                     match parse_bot(text) {
-                        Ok(spec) => self.send(ClientMessage::AddBot { bot: Some(spec) }),
+                        Ok(spec) => {
+                            self.notice = None;
+                            self.send(ClientMessage::AddBot { bot: Some(spec) })
+                        }
                         Err(e) => self.say(e.to_string(), Style::Bad),
                     }
                 }
@@ -159,6 +162,7 @@ impl App {
                 self.prompt = Some((PromptKind::Coords, c.to_string()));
             }
             Action::Hint => self.toggle_hints(),
+            Action::Rematch => self.rematch(),
             Action::AddBot => {
                 if r.seat.is_some()
                     && r.state
@@ -194,6 +198,43 @@ impl App {
             _ => {}
         }
         self.confirm_leave = false;
+    }
+
+    /// After a game, opens a new room on the same board and clock, with a bot (the server's
+    /// default) in each seat a bot held; the players join it by its id.
+    fn rematch(&mut self) {
+        let Screen::Room(r) = &self.screen else {
+            return;
+        };
+        let Some(state) = r
+            .state
+            .as_ref()
+            .filter(|s| s.status == RoomStatus::Finished)
+        else {
+            self.say(
+                "A new game can be started once this one is over.",
+                Style::Bad,
+            );
+            return;
+        };
+        let bots = state
+            .seats
+            .iter()
+            .skip(1)
+            .filter(|s| s.as_ref().is_some_and(|s| s.bot))
+            .map(|_| None)
+            .collect();
+        let config = state.config_json.clone();
+        self.send(ClientMessage::Leave);
+        self.pending_bots = bots;
+        let mut screen = super::RoomScreen::new(None);
+        screen.host = true;
+        self.screen = Screen::Room(Box::new(screen));
+        self.notice = None;
+        self.send(ClientMessage::CreateRoom {
+            name: self.name.clone(),
+            config,
+        });
     }
 
     /// Eats at the cursor, if the local rules allow it. A selection that eats poison (and so
@@ -488,7 +529,10 @@ mod tests {
         let now = Instant::now();
         let text = to_text(&app.render(80, 24, now));
         assert!(text.contains("replay 2/2"), "{text}");
-        assert!(text.contains("bob ate poison and lost."), "{text}");
+        assert!(
+            text.contains("bob ate poison and lost; ann wins."),
+            "{text}"
+        );
         app.on_key(key(KeyCode::Left));
         let text = to_text(&app.render(80, 24, now));
         assert!(text.contains("replay 1/2"), "{text}");
@@ -573,7 +617,10 @@ mod tests {
         assert!(text.contains("replay 0/1"), "{text}");
         app.on_key(key(KeyCode::Right));
         let text = to_text(&app.render(80, 24, now));
-        assert!(text.contains("ann ate poison and lost."), "{text}");
+        assert!(
+            text.contains("ann ate poison and lost; bob wins."),
+            "{text}"
+        );
         app.on_key(key(KeyCode::Esc));
         assert!(matches!(app.screen, Screen::Games { .. }));
         assert!(!app.quit());

@@ -96,6 +96,8 @@ pub struct RoomScreen {
     pub hints_waiting: Option<u64>,
     /// When the seat to move began its turn (for the clock).
     pub turn_since: Option<Instant>,
+    /// Since when each seat has been seen offline.
+    pub offline_since: Vec<Option<Instant>>,
 }
 
 impl RoomScreen {
@@ -111,6 +113,7 @@ impl RoomScreen {
             hints_on: false,
             hints_waiting: None,
             turn_since: None,
+            offline_since: Vec::new(),
         }
     }
 }
@@ -155,7 +158,7 @@ pub struct App {
     link: Link,
     quit: bool,
     outbox: Vec<ClientMessage>,
-    pending_bots: Vec<String>,
+    pending_bots: Vec<Option<String>>,
     last_refresh: Option<Instant>,
     hint_limit: Option<Duration>,
     hint_job: Option<HintJob>,
@@ -254,7 +257,7 @@ impl App {
     fn create(&mut self, args: CreateArgs) {
         match args.validate() {
             Ok(config) => {
-                self.pending_bots = args.bots;
+                self.pending_bots = args.bots.into_iter().map(Some).collect();
                 let mut screen = RoomScreen::new(None);
                 screen.host = true;
                 self.screen = Screen::Room(Box::new(screen));
@@ -434,7 +437,13 @@ impl App {
                         }
                         _ => None,
                     };
+                    let offline = r
+                        .offline_since
+                        .iter()
+                        .map(|t| t.map(|t| now.duration_since(t).as_secs()))
+                        .collect();
                     let view = GameView {
+                        offline,
                         state,
                         me: r.seat,
                         cursor: r.seat.map(|_| r.cursor),
