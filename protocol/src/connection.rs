@@ -22,7 +22,7 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 #[derive(Debug, thiserror::Error)]
 pub enum ConnectionError {
     /// The server could not be reached or refused the WebSocket handshake.
-    #[error("cannot reach the server at {url}: {source} (is jchomp-server running there?)")]
+    #[error("cannot reach the server at {url}: {source} ({})", connect_hint(.source))]
     Connect {
         /// The address tried.
         url: String,
@@ -50,6 +50,17 @@ pub enum ConnectionError {
     /// No answer came in time.
     #[error("the server did not answer within {} s", .0.as_secs())]
     Timeout(Duration),
+}
+
+/// What to check when the handshake fails: the path when the server answered HTTP 404 (its
+/// WebSocket is at `/ws`), else whether a server runs there at all.
+fn connect_hint(e: &WsError) -> &'static str {
+    match e {
+        WsError::Http(response) if response.status().as_u16() == 404 => {
+            "the server's WebSocket path is /ws, as in ws://HOST:PORT/ws"
+        }
+        _ => "is jchomp-server running there?",
+    }
 }
 
 fn closed_suffix(code: &Option<u16>, reason: &str) -> String {

@@ -7,14 +7,22 @@ use jchomp_engine::classic::{Availability, answers_for};
 use jchomp_engine::spec::MAX_LEVEL;
 use jchomp_protocol::board_args::BoardArgs;
 use jchomp_protocol::json::ConfigJson;
+use jchomp_protocol::server_url::parse_server;
 use std::io::Write;
 use std::time::Duration;
 
 /// Flags of `play`.
 #[derive(Debug, clap::Args)]
 pub struct PlayArgs {
-    /// Server URL.
-    #[arg(long, value_name = "URL", default_value = "ws://127.0.0.1:7777/ws")]
+    /// The server: host:port, or a ws://, wss://, http:// or https:// URL (the path /ws is
+    /// added when the URL has none).
+    #[arg(
+        long,
+        value_name = "ADDRESS",
+        env = "JCHOMP_SERVER",
+        default_value = "ws://127.0.0.1:7777/ws",
+        value_parser = parse_server
+    )]
     server: String,
     /// Room to join.
     #[arg(

@@ -7,6 +7,7 @@ use jchomp_engine::{BotSpec, SpecError};
 use jchomp_protocol::board_args::BoardArgs;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::rules::ConfigError;
+use jchomp_protocol::server_url::parse_server;
 use jchomp_protocol::wire::{MAX_NAME, check_name};
 use std::path::PathBuf;
 
@@ -31,8 +32,16 @@ pub fn command_line(server: &str, args: &str) -> String {
     about = "Play, watch and manage JChomp games from a terminal"
 )]
 pub struct Cli {
-    /// The server's WebSocket address.
-    #[arg(long, global = true, default_value = DEFAULT_SERVER, value_name = "URL")]
+    /// The server: host:port, or a ws://, wss://, http:// or https:// URL (the path /ws is
+    /// added when the URL has none).
+    #[arg(
+        long,
+        global = true,
+        env = "JCHOMP_SERVER",
+        default_value = DEFAULT_SERVER,
+        value_name = "ADDRESS",
+        value_parser = parse_server
+    )]
     pub server: String,
     /// Your display name (default: $USER).
     #[arg(long, global = true)]

@@ -5,7 +5,7 @@
 
 mod cli_support;
 
-use cli_support::{TestServer, jchomp, play_vs_bots, stderr, stdout};
+use cli_support::{TestServer, jchomp, jchomp_env, play_vs_bots, stderr, stdout};
 use jchomp_protocol::record::Record;
 use jchomp_protocol::wire::{GameSummary, RoomStatus, RoomSummary};
 
@@ -142,6 +142,43 @@ async fn server_errors_and_bad_flags_are_reported_in_words() {
     assert!(!out.status.success());
     assert!(
         stderr(&out).contains("cannot reach the server"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Issue 15, item 8: `--server` takes host:port and http(s) URLs, adds the `/ws` path a URL
+/// lacks, and comes from `JCHOMP_SERVER` when not given; a wrong path is explained.
+#[tokio::test]
+async fn item8_the_server_is_found_from_any_usual_address_and_from_the_environment() {
+    let server = TestServer::start().await;
+    let url = server.url();
+    let hostport = url.trim_start_matches("ws://").trim_end_matches("/ws");
+    let forms = [
+        hostport.to_owned(),
+        format!("ws://{hostport}/"),
+        format!("http://{hostport}"),
+        url.clone(),
+    ];
+    for form in &forms {
+        let out = jchomp(&["rooms", "--json", "--server", form]).await;
+        assert!(out.status.success(), "{form}: {}", stderr(&out));
+        assert_eq!(stdout(&out).trim(), "[]", "{form}");
+    }
+    let out = jchomp_env(&["rooms", "--json"], &[("JCHOMP_SERVER", hostport)]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The flag wins over the variable.
+    let env = [("JCHOMP_SERVER", "127.0.0.1:9")];
+    let out = jchomp_env(&["rooms", "--json", "--server", hostport], &env).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let out = jchomp(&["rooms", "--server", &format!("ws://{hostport}/nope")]).await;
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("path is /ws"), "{}", stderr(&out));
+    let out = jchomp(&["rooms", "--server", "ftp://example.org"]).await;
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("give host:port, ws://"),
         "{}",
         stderr(&out)
     );

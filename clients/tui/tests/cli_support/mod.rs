@@ -15,8 +15,16 @@ use tokio::net::TcpListener;
 
 /// Runs `jchomp ARGS…` with its output captured (not a terminal).
 pub async fn jchomp(args: &[&str]) -> Output {
+    jchomp_env(args, &[]).await
+}
+
+/// Runs `jchomp ARGS…` with these environment variables (and without `JCHOMP_SERVER` unless
+/// given), its output captured.
+pub async fn jchomp_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     let run = tokio::process::Command::new(env!("CARGO_BIN_EXE_jchomp"))
         .args(args)
+        .env_remove("JCHOMP_SERVER")
+        .envs(env.iter().copied())
         .env("NO_COLOR", "1")
         .stdin(std::process::Stdio::null())
         .output();
