@@ -53,6 +53,19 @@ pub fn stored_result(result: Option<ResultJson>, names: &[String]) -> String {
         .unwrap_or_else(|| "unfinished".to_owned())
 }
 
+/// A stored game's result in a few words for a table: `bob lost (poison)`, `tie`.
+pub fn stored_result_short(result: Option<ResultJson>, names: &[String]) -> String {
+    let seats = named_seats(names);
+    let lost = |loser: u8, how: &str| format!("{} lost ({how})", seat_name(&seats, loser));
+    match result {
+        None => "unfinished".to_owned(),
+        Some(ResultJson::Tie) => "tie".to_owned(),
+        Some(ResultJson::Poisoned { loser }) => lost(loser, "poison"),
+        Some(ResultJson::Timeout { loser }) => lost(loser, "time"),
+        Some(ResultJson::Abandoned { loser }) => lost(loser, "left"),
+    }
+}
+
 /// A game result in words, from the point of view of `me` when given.
 pub fn result(result: ResultJson, seats: &[Option<SeatInfo>], me: Option<u8>) -> String {
     let who = |loser: u8| {

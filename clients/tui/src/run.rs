@@ -216,12 +216,12 @@ async fn dispatch(cli: Cli) -> Result<Option<Ending>, CommandError> {
         Some(Command::Resume { token }) => Start::Resume(token),
         Some(Command::Rooms { json }) => {
             let rooms = commands::fetch_rooms(url).await?;
-            commands::write_rooms(&mut stdout, &rooms, json)?;
+            commands::write_rooms(&mut stdout, &rooms, json, terminal::output_width())?;
             return Ok(None);
         }
         Some(Command::Games { json, limit }) => {
             let games = commands::fetch_games(url, limit).await?;
-            commands::write_games(&mut stdout, &games, json)?;
+            commands::write_games(&mut stdout, &games, json, terminal::output_width())?;
             return Ok(None);
         }
         Some(Command::Replay { game, json }) => {

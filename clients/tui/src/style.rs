@@ -163,6 +163,27 @@ pub fn text_width(text: &str) -> usize {
     text.chars().map(char_width).sum()
 }
 
+/// Text cut to at most `width` columns, ending in `…` when something was cut.
+pub fn ellipsize(text: &str, width: usize) -> String {
+    if text_width(text) <= width {
+        return text.to_owned();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = char_width(c);
+        if used + w + 1 > width {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    if width > 0 {
+        out.push('…');
+    }
+    out
+}
+
 /// Text safe to print on a terminal: control characters (escape sequences a hostile player
 /// name could carry, newlines, tabs) become `?`.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
@@ -279,6 +300,14 @@ mod tests {
                 .any(|s| s.text == "-N" && s.style == Style::Bad)
         );
         assert_eq!(wrap_line(&l, 80)[0].text(), "half-moves: +N win, -N loss");
+    }
+
+    #[test]
+    fn cut_text_ends_in_an_ellipsis() {
+        assert_eq!(ellipsize("alexandra", 9), "alexandra");
+        assert_eq!(ellipsize("alexandra", 6), "alexa…");
+        assert_eq!(ellipsize("山田太郎", 5), "山田…");
+        assert_eq!(text_width(&ellipsize("山田太郎", 4)), 3);
     }
 
     #[test]
