@@ -125,6 +125,15 @@ mod tests {
             "That room is full."
         );
         assert!(!describe_error(ErrorCode::BadRequest, "").contains('{'));
+        // Words that say it all are not repeated.
+        assert_eq!(
+            describe_error(ErrorCode::ShuttingDown, "the server is shutting down"),
+            "The server is shutting down."
+        );
+        assert_eq!(
+            describe_error(ErrorCode::NoSuchGame, "no stored game has id \"zzz\""),
+            "There is no stored game with that id."
+        );
     }
 
     #[test]
@@ -295,8 +304,18 @@ pub fn describe_error(code: ErrorCode, message: &str) -> String {
         ErrorCode::Internal => "The server ran into a problem",
         ErrorCode::AnalysisUnavailable => "The server cannot analyse that position",
     };
+    // Where the words say it all, the server's message would only repeat them ("The server is
+    // shutting down: the server is shutting down").
+    let says_it_all = matches!(
+        code,
+        ErrorCode::NoSuchRoom
+            | ErrorCode::NoSuchGame
+            | ErrorCode::ShuttingDown
+            | ErrorCode::ServerFull
+            | ErrorCode::RateLimited
+    );
     let message = message.trim();
-    if message.is_empty() {
+    if message.is_empty() || says_it_all {
         format!("{base}.")
     } else {
         format!("{base}: {message}")

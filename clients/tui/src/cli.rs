@@ -5,8 +5,8 @@ use clap::{Parser, Subcommand};
 use jchomp_engine::duration::{DurationError, Unit, parse_duration};
 use jchomp_engine::{BotSpec, SpecError};
 use jchomp_protocol::board_args::BoardArgs;
+use jchomp_protocol::board_args::BoardError;
 use jchomp_protocol::json::ConfigJson;
-use jchomp_protocol::rules::ConfigError;
 use jchomp_protocol::server_url::parse_server;
 use jchomp_protocol::wire::{MAX_NAME, check_name};
 use std::path::PathBuf;
@@ -92,8 +92,8 @@ pub enum Command {
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
-        /// How many games at most.
-        #[arg(long, default_value_t = 20)]
+        /// How many games at most (1 or more).
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
         limit: u32,
     },
     /// Step through a stored game, or print its record with `--json`.
@@ -126,7 +126,7 @@ pub struct CreateArgs {
 pub enum CreateError {
     /// The board is not a valid game.
     #[error(transparent)]
-    Config(#[from] ConfigError),
+    Config(#[from] BoardError),
     /// More bots than free seats.
     #[error("{bots} bots cannot fit: a {players}-player room has {} besides yours", free_seats(*.players))]
     TooManyBots {
@@ -146,7 +146,7 @@ fn free_seats(players: usize) -> String {
 
 impl CreateArgs {
     /// The configuration to send, validated locally first so mistakes show at once.
-    pub fn config_json(&self) -> Result<ConfigJson, ConfigError> {
+    pub fn config_json(&self) -> Result<ConfigJson, BoardError> {
         let config = self.board.config()?;
         Ok(ConfigJson::new(&config, self.move_time))
     }
@@ -314,7 +314,7 @@ mod tests {
         let err = CreateArgs::parse_form("--size 3x9")
             .unwrap_err()
             .to_string();
-        assert_eq!(err, "rows must be 4–15, got 3");
+        assert_eq!(err, "--size must be 4–15 rows by 4–15 columns, got 3x9");
         let err = CreateArgs::parse_form("--bot random --bot greedy")
             .unwrap_err()
             .to_string();

@@ -36,6 +36,23 @@ pub enum CommandError {
     /// Writing the output failed.
     #[error("cannot write the output: {0}")]
     Io(#[from] io::Error),
+    /// An interactive command run without a terminal.
+    #[error(
+        "`{0}` is interactive and needs a terminal; `jchomp rooms`, `games` and `replay` \
+         print without one"
+    )]
+    NoTerminal(&'static str),
+}
+
+impl CommandError {
+    /// The exit status: 2 for a command line that cannot be used as given (like clap's own
+    /// errors), 1 for anything that went wrong while running.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CommandError::Name(_) | CommandError::Create(_) | CommandError::NoTerminal(_) => 2,
+            _ => 1,
+        }
+    }
 }
 
 /// Sends one request on a connection of its own and returns what `pick` takes from the answer.

@@ -119,7 +119,7 @@ async fn server_errors_and_bad_flags_are_reported_in_words() {
     let out = jchomp(&["create", "--size", "3x7", "--server", url]).await;
     assert!(!out.status.success());
     assert!(
-        stderr(&out).contains("rows must be 4–15, got 3"),
+        stderr(&out).contains("jchomp: --size must be 4–15 rows by 4–15 columns, got 3x7"),
         "{}",
         stderr(&out)
     );
@@ -182,4 +182,67 @@ async fn item8_the_server_is_found_from_any_usual_address_and_from_the_environme
         "{}",
         stderr(&out)
     );
+}
+
+/// Issue 15, items 10 and 12: errors speak of the flags as typed, never repeat themselves, all
+/// start `jchomp:` (exit status 2 for a command line that cannot be used, 1 for a failure),
+/// interactive commands without a terminal say they need one, and `games --limit 0` is refused.
+#[tokio::test]
+async fn item10_item12_errors_read_one_way_in_the_words_of_the_flags() {
+    let server = TestServer::start().await;
+    let url: &str = &server.url();
+    for (flags, want) in [
+        (
+            "--eat 4x1",
+            "jchomp: --eat must be 1–3 rows by 1–3 columns, got 4x1",
+        ),
+        (
+            "--poison 99,99",
+            "jchomp: --poison 99,99 lies outside the 6×7 board",
+        ),
+        (
+            "--size 3x20",
+            "jchomp: --size must be 4–15 rows by 4–15 columns, got 3x20",
+        ),
+    ] {
+        let mut args = vec!["create", "--server", url];
+        args.extend(flags.split_whitespace());
+        let out = jchomp(&args).await;
+        assert_eq!(out.status.code(), Some(2), "{flags}");
+        let err = stderr(&out);
+        assert!(err.starts_with(want), "{flags}: {err}");
+        assert!(
+            !err.contains("eat[0]") && !err.contains("poison[0]"),
+            "{err}"
+        );
+    }
+    let out = jchomp(&["replay", "nosuchgame", "--server", url]).await;
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "jchomp: There is no stored game with that id.\n"
+    );
+    // clap's own errors in the same style.
+    let out = jchomp(&["rooms", "--frobnicate"]).await;
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("jchomp: unexpected argument"),
+        "{}",
+        stderr(&out)
+    );
+    let out = jchomp(&["games", "--limit", "0", "--server", url]).await;
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with("jchomp: "), "{}", stderr(&out));
+    // Interactive commands need a terminal, and say so.
+    for cmd in ["join", "watch", "resume"] {
+        let out = jchomp(&[cmd, "x", "--server", url]).await;
+        assert_eq!(out.status.code(), Some(2), "{cmd}");
+        assert!(
+            stderr(&out).starts_with(&format!(
+                "jchomp: `jchomp {cmd}` is interactive and needs a terminal"
+            )),
+            "{}",
+            stderr(&out)
+        );
+    }
 }

@@ -475,7 +475,7 @@ mod tests {
         }
         app.on_key(key(KeyCode::Enter));
         assert!(app.take_outbox().is_empty());
-        assert_eq!(app.notice().unwrap().text, "rows must be 4–15, got 3");
+        assert_eq!(app.notice().unwrap().text, "--size must be 4–15 rows by 4–15 columns, got 3x5");
         for c in "x".chars() {
             app.on_key(key(KeyCode::Char(c)));
         }
