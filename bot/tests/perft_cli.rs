@@ -113,8 +113,5 @@ fn bad_board_flags_are_refused_with_the_reason() {
         "2",
     ]);
     assert!(!ok);
-    assert!(
-        err.contains("--variant classic takes no --eat"),
-        "{err}"
-    );
+    assert!(err.contains("--variant classic takes no --eat"), "{err}");
 }

@@ -2,7 +2,6 @@
 //! the lobby's create form.
 
 use clap::{Parser, Subcommand};
-use jchomp_engine::duration::{DurationError, Unit, parse_duration};
 use jchomp_engine::{BotSpec, SpecError};
 use jchomp_protocol::board_args::BoardArgs;
 use jchomp_protocol::board_args::BoardError;
@@ -202,27 +201,7 @@ fn first_line(e: &clap::Error) -> String {
     first.trim_start_matches("error: ").to_owned()
 }
 
-/// Why a move time is refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum MoveTimeError {
-    /// Not a time in the one duration syntax.
-    #[error(transparent)]
-    Syntax(#[from] DurationError),
-    /// A move time of zero.
-    #[error("the move time must be more than zero")]
-    Zero,
-}
-
-/// Parses a move time in the one duration syntax (`30s`, `1500ms`, `2m`; a bare number is
-/// seconds) into milliseconds.
-pub fn parse_move_time(s: &str) -> Result<u64, MoveTimeError> {
-    let d = parse_duration(s, Some(Unit::Seconds))?;
-    // The duration syntax already refuses times past a u64 of milliseconds.
-    match u64::try_from(d.as_millis()).unwrap_or(u64::MAX) {
-        0 => Err(MoveTimeError::Zero),
-        ms => Ok(ms),
-    }
-}
+pub use jchomp_engine::duration::{MoveTimeError, parse_move_time};
 
 /// Checks a bot spec locally and returns it in its canonical form.
 pub fn parse_bot(s: &str) -> Result<String, SpecError> {

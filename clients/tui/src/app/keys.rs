@@ -39,10 +39,12 @@ impl App {
             match action {
                 Action::Char(c) => {
                     text.push(c);
+                    self.preview_typed(kind, &text);
                     self.prompt = Some((kind, text));
                 }
                 Action::Backspace => {
                     text.pop();
+                    self.preview_typed(kind, &text);
                     self.prompt = Some((kind, text));
                 }
                 Action::Confirm => self.submit(kind, &text),
@@ -56,6 +58,23 @@ impl App {
             Screen::Games { .. } => self.games_key(action),
             Screen::Room(_) => self.room_key(action),
             Screen::Replay { .. } => self.replay_key(action),
+        }
+    }
+
+    /// Typed coordinates move the cursor (and so the preview) as soon as they name a cell of
+    /// the board, before Enter.
+    fn preview_typed(&mut self, kind: PromptKind, text: &str) {
+        let Screen::Room(r) = &mut self.screen else {
+            return;
+        };
+        let (Some(state), PromptKind::Coords) = (&r.state, kind) else {
+            return;
+        };
+        if let Ok((row, col)) = input::parse_coords(text)
+            && (0..i64::from(state.config.rows())).contains(&row)
+            && (0..i64::from(state.config.cols())).contains(&col)
+        {
+            r.cursor = (row, col);
         }
     }
 
@@ -183,9 +202,16 @@ impl App {
                     .as_ref()
                     .is_some_and(|s| s.status == RoomStatus::Playing);
                 let seated = r.seat.is_some();
-                if !in_play || (action == Action::Leave && (!seated || self.confirm_leave)) {
+                // A spectator, or anyone once the game is not in play, leaves with L or Esc; a
+                // player in a game in play only with L twice (leaving loses the game).
+                if !in_play || !seated || (action == Action::Leave && self.confirm_leave) {
                     self.send(ClientMessage::Leave);
                     self.back_to_lobby();
+                } else if action == Action::Cancel {
+                    self.say(
+                        "Esc does not leave a game in play; L twice leaves it (and loses it).",
+                        Style::Dim,
+                    );
                 } else if action == Action::Leave {
                     self.confirm_leave = true;
                     self.say(
@@ -406,6 +432,40 @@ mod tests {
     }
 
     #[test]
+    fn item12_esc_leaves_a_watched_room_and_typed_coordinates_move_the_preview() {
+        let mut app = App::new("ws://s/ws", "me", Start::Watch("r1".into()));
+        app.take_outbox();
+        app.on_message(ServerMessage::Room(snapshot(3, 0)), Instant::now());
+        app.on_key(key(KeyCode::Esc));
+        assert_eq!(
+            app.take_outbox(),
+            vec![ClientMessage::Leave, ClientMessage::ListRooms]
+        );
+        assert!(matches!(app.screen, Screen::Lobby));
+        // A player in a game in play is told what Esc does not do, and how to leave.
+        let mut app = seated(0);
+        app.on_key(key(KeyCode::Esc));
+        assert!(app.take_outbox().is_empty());
+        assert!(
+            app.notice().unwrap().text.contains("L twice"),
+            "{:?}",
+            app.notice()
+        );
+        // Typed coordinates move the cursor as soon as they name a cell.
+        for c in "3,4".chars() {
+            app.on_key(key(KeyCode::Char(c)));
+        }
+        assert_eq!(app.room().unwrap().cursor, (3, 4));
+        let text = to_text(&app.render(80, 24, Instant::now()));
+        assert!(text.contains("3,4: eats 1 cell"), "{text}");
+        assert!(text.contains(" 3  #  #  #  # [#]"), "{text}");
+        app.on_key(key(KeyCode::Backspace));
+        app.on_key(key(KeyCode::Backspace));
+        app.on_key(key(KeyCode::Char('9')));
+        assert_eq!(app.room().unwrap().cursor, (3, 4), "9 is off the board");
+    }
+
+    #[test]
     fn refused_selections_stay_local_with_the_reason() {
         let mut app = seated(1);
         app.on_key(key(KeyCode::Enter));
@@ -475,7 +535,10 @@ mod tests {
         }
         app.on_key(key(KeyCode::Enter));
         assert!(app.take_outbox().is_empty());
-        assert_eq!(app.notice().unwrap().text, "--size must be 4–15 rows by 4–15 columns, got 3x5");
+        assert_eq!(
+            app.notice().unwrap().text,
+            "--size must be 4–15 rows by 4–15 columns, got 3x5"
+        );
         for c in "x".chars() {
             app.on_key(key(KeyCode::Char(c)));
         }
