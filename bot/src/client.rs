@@ -23,7 +23,7 @@ pub enum ClientError {
     #[error("{0}")]
     Connection(ConnectionError),
     /// The server answered a request with an error.
-    #[error("the server refused: {message} ({code:?})")]
+    #[error("{}", jchomp_protocol::connection::describe_error(*.code, .message))]
     Refused {
         /// The error code.
         code: ErrorCode,
@@ -385,5 +385,22 @@ async fn resume(options: &PlayOptions, token: &str) -> Result<Connection, Client
     {
         Resumed::Seat(conn, _joined) => Ok(conn),
         Resumed::Refused(_, refused) => Err(ClientError::ResumeRefused(refused)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_reads_as_words_without_internal_codes() {
+        let e = ClientError::Refused {
+            code: ErrorCode::NoSuchRoom,
+            message: "no room \"r9\"".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "There is no room with that id (it may have closed)."
+        );
     }
 }

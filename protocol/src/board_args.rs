@@ -50,8 +50,85 @@ impl BoardArgs {
     }
 
     /// The validated configuration.
-    pub fn config(&self) -> Result<Config, ConfigError> {
-        Config::new(&self.setup())
+    pub fn config(&self) -> Result<Config, BoardError> {
+        Config::new(&self.setup()).map_err(|error| BoardError {
+            error,
+            size: self.size,
+            eat: self.eat,
+        })
+    }
+}
+
+/// A board the flags describe that is not a valid game, explained in the flags' own terms
+/// (`--eat must be 1–3 rows by 1–3 columns, got 4x1`), not the JSON fields' (`eat[0]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardError {
+    /// What the rules refuse.
+    pub error: ConfigError,
+    size: (i64, i64),
+    eat: Option<(i64, i64)>,
+}
+
+impl std::fmt::Display for BoardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::rules::Field;
+        let (rows, cols) = self.size;
+        match &self.error {
+            ConfigError::OutOfRange {
+                field: Field::Rows | Field::Cols,
+                min,
+                max,
+                ..
+            } => write!(
+                f,
+                "--size must be {min}–{max} rows by {min}–{max} columns, got {rows}x{cols}"
+            ),
+            ConfigError::OutOfRange {
+                field: Field::EatRows | Field::EatCols | Field::Eat,
+                min,
+                max,
+                ..
+            } => {
+                let (er, ec) = self.eat.unwrap_or((1, 1));
+                write!(
+                    f,
+                    "--eat must be {min}–{max} rows by {min}–{max} columns, got {er}x{ec}"
+                )
+            }
+            ConfigError::OutOfRange { min, max, got, .. } => {
+                write!(f, "--players must be {min}–{max}, got {got}")
+            }
+            ConfigError::EatMissing => {
+                f.write_str("JChomp needs --eat, 1–3 rows by 1–3 columns (such as 1x2)")
+            }
+            ConfigError::EatInClassic => {
+                f.write_str("--variant classic takes no --eat (a cell eats everything below and right of it); leave it out")
+            }
+            ConfigError::PoisonCount { min, max, got } => {
+                write!(f, "--poison must be given {min}–{max} times, got {got}")
+            }
+            ConfigError::PoisonOutside {
+                row,
+                col,
+                rows,
+                cols,
+                ..
+            } => write!(
+                f,
+                "--poison {row},{col} lies outside the {rows}×{cols} board (rows 0–{}, columns 0–{})",
+                rows - 1,
+                cols - 1
+            ),
+            ConfigError::PoisonRepeated { row, col, .. } => {
+                write!(f, "--poison {row},{col} is given twice; each poison cell once")
+            }
+        }
+    }
+}
+
+impl std::error::Error for BoardError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
     }
 }
 
@@ -62,6 +139,39 @@ pub use crate::rules::notation::{parse_cell, parse_pair_x, parse_variant};
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn words(flags: &str) -> String {
+        let args: Vec<&str> = flags.split_whitespace().collect();
+        parse(&args).unwrap().config().unwrap_err().to_string()
+    }
+
+    #[test]
+    fn board_errors_speak_of_the_flags_as_typed() {
+        assert_eq!(
+            words("--eat 4x1"),
+            "--eat must be 1–3 rows by 1–3 columns, got 4x1"
+        );
+        assert_eq!(
+            words("--size 3x20"),
+            "--size must be 4–15 rows by 4–15 columns, got 3x20"
+        );
+        assert_eq!(
+            words("--size 6x7 --poison 99,99"),
+            "--poison 99,99 lies outside the 6×7 board (rows 0–5, columns 0–6)"
+        );
+        assert_eq!(words("--players 7"), "--players must be 2–4, got 7");
+        assert_eq!(
+            words("--poison 1,1 --poison 1,1"),
+            "--poison 1,1 is given twice; each poison cell once"
+        );
+        assert!(
+            words("--variant classic --eat 1x2").starts_with("--variant classic takes no --eat")
+        );
+        for flags in ["--eat 4x1", "--size 3x20", "--poison 99,99"] {
+            let w = words(flags);
+            assert!(!w.contains('[') && !w.contains("eat[0]"), "{w}");
+        }
+    }
 
     #[test]
     fn parses_sizes_and_cells() {
@@ -94,7 +204,7 @@ mod tests {
         };
         assert_eq!(
             bad.config().unwrap_err().to_string(),
-            "rows must be 4–15, got 3"
+            "--size must be 4–15 rows by 4–15 columns, got 3x6"
         );
     }
 
@@ -127,7 +237,8 @@ mod tests {
         let both = parse(&["--variant", "classic", "--eat", "1x2"]).unwrap();
         assert_eq!(
             both.config().unwrap_err().to_string(),
-            "classic Chomp has no eat size; leave out eat"
+            "--variant classic takes no --eat (a cell eats everything below and right of it); \
+             leave it out"
         );
         let err = parse(&["--variant", "misere"]).unwrap_err().to_string();
         assert!(

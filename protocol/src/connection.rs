@@ -22,7 +22,7 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 #[derive(Debug, thiserror::Error)]
 pub enum ConnectionError {
     /// The server could not be reached or refused the WebSocket handshake.
-    #[error("cannot reach the server at {url}: {source} (is jchomp-server running there?)")]
+    #[error("cannot reach the server at {url}: {source} ({})", connect_hint(.source))]
     Connect {
         /// The address tried.
         url: String,
@@ -50,6 +50,17 @@ pub enum ConnectionError {
     /// No answer came in time.
     #[error("the server did not answer within {} s", .0.as_secs())]
     Timeout(Duration),
+}
+
+/// What to check when the handshake fails: the path when the server answered HTTP 404 (its
+/// WebSocket is at `/ws`), else whether a server runs there at all.
+fn connect_hint(e: &WsError) -> &'static str {
+    match e {
+        WsError::Http(response) if response.status().as_u16() == 404 => {
+            "the server's WebSocket path is /ws, as in ws://HOST:PORT/ws"
+        }
+        _ => "is jchomp-server running there?",
+    }
 }
 
 fn closed_suffix(code: &Option<u16>, reason: &str) -> String {
@@ -114,6 +125,15 @@ mod tests {
             "That room is full."
         );
         assert!(!describe_error(ErrorCode::BadRequest, "").contains('{'));
+        // Words that say it all are not repeated.
+        assert_eq!(
+            describe_error(ErrorCode::ShuttingDown, "the server is shutting down"),
+            "The server is shutting down."
+        );
+        assert_eq!(
+            describe_error(ErrorCode::NoSuchGame, "no stored game has id \"zzz\""),
+            "There is no stored game with that id."
+        );
     }
 
     #[test]
@@ -284,8 +304,18 @@ pub fn describe_error(code: ErrorCode, message: &str) -> String {
         ErrorCode::Internal => "The server ran into a problem",
         ErrorCode::AnalysisUnavailable => "The server cannot analyse that position",
     };
+    // Where the words say it all, the server's message would only repeat them ("The server is
+    // shutting down: the server is shutting down").
+    let says_it_all = matches!(
+        code,
+        ErrorCode::NoSuchRoom
+            | ErrorCode::NoSuchGame
+            | ErrorCode::ShuttingDown
+            | ErrorCode::ServerFull
+            | ErrorCode::RateLimited
+    );
     let message = message.trim();
-    if message.is_empty() {
+    if message.is_empty() || says_it_all {
         format!("{base}.")
     } else {
         format!("{base}: {message}")

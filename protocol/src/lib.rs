@@ -12,5 +12,7 @@ pub mod board_args;
 pub mod connection;
 pub mod json;
 pub mod record;
+#[cfg(feature = "cli")]
+pub mod server_url;
 pub use jchomp_rules as rules;
 pub mod wire;

@@ -29,3 +29,10 @@ pub use error::ServerError;
 pub use server::run;
 pub use settings::{DEFAULT_ADDR, Settings};
 pub use store::{DB_FILE, StoreError};
+
+/// Opens (creating it if needed) the game database in `dir` and closes it again, so that the
+/// program can refuse to start, before it says it is listening, when the database cannot be
+/// opened.
+pub fn check_store(dir: &std::path::Path) -> Result<(), StoreError> {
+    store::Store::open(dir).map(drop)
+}

@@ -3,7 +3,7 @@
 
 use anyhow::anyhow;
 use clap::Parser;
-use jchomp_server::{DEFAULT_ADDR, Settings, run};
+use jchomp_server::{DEFAULT_ADDR, Settings, check_store, run};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -186,8 +186,15 @@ fn start(args: Args) -> anyhow::Result<()> {
     served
 }
 
-/// Binds, prints the address and runs the server until a signal.
+/// Checks the game database opens, binds, prints the address and runs the server until a
+/// signal. Nothing says "listening" unless the server can serve.
 async fn serve(args: Args) -> anyhow::Result<()> {
+    check_store(&args.data_dir).map_err(|e| {
+        anyhow!(
+            "cannot open the game database in {}: {e}",
+            args.data_dir.display()
+        )
+    })?;
     let listener = TcpListener::bind(&args.addr)
         .await
         .map_err(|e| anyhow!("cannot listen on {}: {e}", args.addr))?;

@@ -57,6 +57,28 @@ pub fn parse_duration(text: &str, bare: Option<Unit>) -> Result<Duration, Durati
     Ok(Duration::from_millis(ms.round() as u64))
 }
 
+/// Why a move time is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveTimeError {
+    /// Not a time in the one duration syntax.
+    #[error(transparent)]
+    Syntax(#[from] DurationError),
+    /// A move time of zero.
+    #[error("the move time must be more than zero")]
+    Zero,
+}
+
+/// Parses a move time (`--move-time` of every tool: `30s`, `1500ms`, `2m`; a bare number is
+/// seconds) into milliseconds.
+pub fn parse_move_time(s: &str) -> Result<u64, MoveTimeError> {
+    let d = parse_duration(s, Some(Unit::Seconds))?;
+    // The duration syntax already refuses times past a u64 of milliseconds.
+    match u64::try_from(d.as_millis()).unwrap_or(u64::MAX) {
+        0 => Err(MoveTimeError::Zero),
+        ms => Ok(ms),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,14 +7,22 @@ use jchomp_engine::classic::{Availability, answers_for};
 use jchomp_engine::spec::MAX_LEVEL;
 use jchomp_protocol::board_args::BoardArgs;
 use jchomp_protocol::json::ConfigJson;
+use jchomp_protocol::server_url::parse_server;
 use std::io::Write;
 use std::time::Duration;
 
 /// Flags of `play`.
 #[derive(Debug, clap::Args)]
 pub struct PlayArgs {
-    /// Server URL.
-    #[arg(long, value_name = "URL", default_value = "ws://127.0.0.1:7777/ws")]
+    /// The server: host:port, or a ws://, wss://, http:// or https:// URL (the path /ws is
+    /// added when the URL has none).
+    #[arg(
+        long,
+        value_name = "ADDRESS",
+        env = "JCHOMP_SERVER",
+        default_value = "ws://127.0.0.1:7777/ws",
+        value_parser = parse_server
+    )]
     server: String,
     /// Room to join.
     #[arg(
@@ -29,8 +37,12 @@ pub struct PlayArgs {
     create: bool,
     #[command(flatten)]
     board: BoardArgs,
-    /// Move timer of a created room, in milliseconds (none by default).
-    #[arg(long, value_name = "MS")]
+    /// Time for each move in a created room (`30s`, `1500ms`, `2m`; a bare number is seconds),
+    /// as `jchomp create --move-time` takes it; none by default.
+    #[arg(long, value_name = "TIME", value_parser = jchomp_engine::duration::parse_move_time)]
+    move_time: Option<u64>,
+    /// The old spelling of --move-time, in milliseconds.
+    #[arg(long, value_name = "MS", hide = true, conflicts_with = "move_time")]
     move_time_ms: Option<u64>,
     /// Display name.
     #[arg(long, default_value = "jchomp-bot")]
@@ -62,7 +74,10 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<()> {
                 // Read while the room waits for opponents.
                 let _ = library.get();
             }
-            Target::Create(ConfigJson::new(&config, args.move_time_ms))
+            Target::Create(ConfigJson::new(
+                &config,
+                args.move_time.or(args.move_time_ms),
+            ))
         }
     };
     let options = PlayOptions {
@@ -100,4 +115,34 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<()> {
         count("lost")
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Flags {
+        #[command(flatten)]
+        play: PlayArgs,
+    }
+
+    fn move_time(flags: &[&str]) -> Result<Option<u64>, String> {
+        let argv = ["jchomp-bot", "--create"].iter().chain(flags);
+        Flags::try_parse_from(argv)
+            .map(|f| f.play.move_time.or(f.play.move_time_ms))
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn the_move_time_takes_the_one_duration_syntax_and_the_old_flag_still_works() {
+        assert_eq!(move_time(&["--move-time", "30s"]), Ok(Some(30_000)));
+        assert_eq!(move_time(&["--move-time", "1500ms"]), Ok(Some(1500)));
+        assert_eq!(move_time(&["--move-time", "2"]), Ok(Some(2000)));
+        assert_eq!(move_time(&["--move-time-ms", "250"]), Ok(Some(250)));
+        assert_eq!(move_time(&[]), Ok(None));
+        assert!(move_time(&["--move-time", "0"]).is_err());
+        assert!(move_time(&["--move-time", "1s", "--move-time-ms", "9"]).is_err());
+    }
 }

@@ -76,8 +76,9 @@ pub struct TournamentArgs {
     /// [default: 100].
     #[arg(long, value_name = "MS")]
     margin_ms: Option<u64>,
-    /// Play every game in a room of this server (ws://HOST:PORT/ws) instead of in-process.
-    #[arg(long, value_name = "URL")]
+    /// Play every game in a room of this server (host:port or a ws://, http:// … URL) instead
+    /// of in-process.
+    #[arg(long, value_name = "ADDRESS", value_parser = jchomp_protocol::server_url::parse_server)]
     server: Option<String>,
     /// No progress line.
     #[arg(long)]

@@ -28,7 +28,7 @@ pub enum RoomError {
     #[error("the server finished the room without a result")]
     NoResult,
     /// The server refused a request.
-    #[error("the server refused a request ({code:?}): {message}")]
+    #[error("the server refused a request: {}", jchomp_protocol::connection::describe_error(*.code, .message))]
     Refused {
         /// The error code.
         code: ErrorCode,
@@ -39,7 +39,7 @@ pub enum RoomError {
     #[error("the server refused a move: {0}")]
     MoveRefused(String),
     /// The server refused to seat a bot.
-    #[error("the server refused to seat a bot ({code:?}): {message}")]
+    #[error("the server refused to seat a bot: {}", jchomp_protocol::connection::describe_error(*.code, .message))]
     SeatRefused {
         /// The error code.
         code: ErrorCode,

@@ -2,11 +2,11 @@
 //! the lobby's create form.
 
 use clap::{Parser, Subcommand};
-use jchomp_engine::duration::{DurationError, Unit, parse_duration};
 use jchomp_engine::{BotSpec, SpecError};
 use jchomp_protocol::board_args::BoardArgs;
+use jchomp_protocol::board_args::BoardError;
 use jchomp_protocol::json::ConfigJson;
-use jchomp_protocol::rules::ConfigError;
+use jchomp_protocol::server_url::parse_server;
 use jchomp_protocol::wire::{MAX_NAME, check_name};
 use std::path::PathBuf;
 
@@ -31,8 +31,16 @@ pub fn command_line(server: &str, args: &str) -> String {
     about = "Play, watch and manage JChomp games from a terminal"
 )]
 pub struct Cli {
-    /// The server's WebSocket address.
-    #[arg(long, global = true, default_value = DEFAULT_SERVER, value_name = "URL")]
+    /// The server: host:port, or a ws://, wss://, http:// or https:// URL (the path /ws is
+    /// added when the URL has none).
+    #[arg(
+        long,
+        global = true,
+        env = "JCHOMP_SERVER",
+        default_value = DEFAULT_SERVER,
+        value_name = "ADDRESS",
+        value_parser = parse_server
+    )]
     pub server: String,
     /// Your display name (default: $USER).
     #[arg(long, global = true)]
@@ -83,8 +91,8 @@ pub enum Command {
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
-        /// How many games at most.
-        #[arg(long, default_value_t = 20)]
+        /// How many games at most (1 or more).
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
         limit: u32,
     },
     /// Step through a stored game, or print its record with `--json`.
@@ -117,7 +125,7 @@ pub struct CreateArgs {
 pub enum CreateError {
     /// The board is not a valid game.
     #[error(transparent)]
-    Config(#[from] ConfigError),
+    Config(#[from] BoardError),
     /// More bots than free seats.
     #[error("{bots} bots cannot fit: a {players}-player room has {} besides yours", free_seats(*.players))]
     TooManyBots {
@@ -137,7 +145,7 @@ fn free_seats(players: usize) -> String {
 
 impl CreateArgs {
     /// The configuration to send, validated locally first so mistakes show at once.
-    pub fn config_json(&self) -> Result<ConfigJson, ConfigError> {
+    pub fn config_json(&self) -> Result<ConfigJson, BoardError> {
         let config = self.board.config()?;
         Ok(ConfigJson::new(&config, self.move_time))
     }
@@ -193,27 +201,7 @@ fn first_line(e: &clap::Error) -> String {
     first.trim_start_matches("error: ").to_owned()
 }
 
-/// Why a move time is refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum MoveTimeError {
-    /// Not a time in the one duration syntax.
-    #[error(transparent)]
-    Syntax(#[from] DurationError),
-    /// A move time of zero.
-    #[error("the move time must be more than zero")]
-    Zero,
-}
-
-/// Parses a move time in the one duration syntax (`30s`, `1500ms`, `2m`; a bare number is
-/// seconds) into milliseconds.
-pub fn parse_move_time(s: &str) -> Result<u64, MoveTimeError> {
-    let d = parse_duration(s, Some(Unit::Seconds))?;
-    // The duration syntax already refuses times past a u64 of milliseconds.
-    match u64::try_from(d.as_millis()).unwrap_or(u64::MAX) {
-        0 => Err(MoveTimeError::Zero),
-        ms => Ok(ms),
-    }
-}
+pub use jchomp_engine::duration::{MoveTimeError, parse_move_time};
 
 /// Checks a bot spec locally and returns it in its canonical form.
 pub fn parse_bot(s: &str) -> Result<String, SpecError> {
@@ -305,7 +293,7 @@ mod tests {
         let err = CreateArgs::parse_form("--size 3x9")
             .unwrap_err()
             .to_string();
-        assert_eq!(err, "rows must be 4–15, got 3");
+        assert_eq!(err, "--size must be 4–15 rows by 4–15 columns, got 3x9");
         let err = CreateArgs::parse_form("--bot random --bot greedy")
             .unwrap_err()
             .to_string();

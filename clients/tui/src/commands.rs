@@ -8,7 +8,7 @@ use crate::render_game::{GameView, render};
 use crate::render_lobby::{config_short, room_cells};
 use crate::review;
 use crate::room_state::RoomState;
-use crate::style::{printable, text_width};
+use crate::style::{ellipsize, printable, text_width};
 use jchomp_engine::classic::ClassicLibrary;
 use jchomp_protocol::record::{Record, ReplayError};
 use jchomp_protocol::wire::{ClientMessage, GameSummary, RoomSummary, ServerMessage};
@@ -36,6 +36,23 @@ pub enum CommandError {
     /// Writing the output failed.
     #[error("cannot write the output: {0}")]
     Io(#[from] io::Error),
+    /// An interactive command run without a terminal.
+    #[error(
+        "`{0}` is interactive and needs a terminal; `jchomp rooms`, `games` and `replay` \
+         print without one"
+    )]
+    NoTerminal(&'static str),
+}
+
+impl CommandError {
+    /// The exit status: 2 for a command line that cannot be used as given (like clap's own
+    /// errors), 1 for anything that went wrong while running.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CommandError::Name(_) | CommandError::Create(_) | CommandError::NoTerminal(_) => 2,
+            _ => 1,
+        }
+    }
 }
 
 /// Sends one request on a connection of its own and returns what `pick` takes from the answer.
@@ -81,8 +98,14 @@ pub async fn fetch_game(url: &str, game: &str) -> Result<Record, CommandError> {
     .await
 }
 
-/// Writes the room list as a table, or as a JSON array with `json`.
-pub fn write_rooms(out: &mut impl Write, rooms: &[RoomSummary], json: bool) -> io::Result<()> {
+/// Writes the room list as a table at most `width` columns wide, or as a JSON array with
+/// `json`.
+pub fn write_rooms(
+    out: &mut impl Write,
+    rooms: &[RoomSummary],
+    json: bool,
+    width: usize,
+) -> io::Result<()> {
     if json {
         return writeln!(out, "{}", serde_json::to_string_pretty(rooms)?);
     }
@@ -91,12 +114,14 @@ pub fn write_rooms(out: &mut impl Write, rooms: &[RoomSummary], json: bool) -> i
     }
     let mut rows = vec![["ROOM", "STATUS", "SEATS", "BOARD", "PLAYERS"].map(str::to_owned)];
     rows.extend(rooms.iter().map(room_cells));
-    out.write_all(table(&rows).as_bytes())
+    out.write_all(table(&rows, width, &[3, 4]).as_bytes())
 }
 
 /// Lays rows out as a table: columns left-aligned to their widest cell, two spaces apart, and
-/// every cell made safe to print.
-pub fn table<const N: usize>(rows: &[[String; N]]) -> String {
+/// every cell made safe to print. When the table is wider than `width`, the `flexible`
+/// columns are narrowed (the widest first, to no less than their heading) and their cells cut
+/// with `…`, so that no line wraps.
+pub fn table<const N: usize>(rows: &[[String; N]], width: usize, flexible: &[usize]) -> String {
     let rows: Vec<Vec<String>> = rows
         .iter()
         .map(|r| r.iter().map(|c| printable(c).into_owned()).collect())
@@ -107,15 +132,25 @@ pub fn table<const N: usize>(rows: &[[String; N]]) -> String {
             *w = (*w).max(text_width(c));
         }
     }
+    let floor = |i: usize| rows.first().map_or(1, |h| text_width(&h[i]).max(4));
+    while widths.iter().sum::<usize>() + 2 * (N - 1) > width {
+        let Some(&i) = flexible
+            .iter()
+            .filter(|&&i| widths[i] > floor(i))
+            .max_by_key(|&&i| widths[i])
+        else {
+            break;
+        };
+        widths[i] -= 1;
+    }
     let mut out = String::new();
     for r in &rows {
         let mut line = String::new();
         for (i, c) in r.iter().enumerate() {
+            let c = ellipsize(c, widths[i]);
+            line.push_str(&c);
             if i + 1 < N {
-                line.push_str(c);
-                line.push_str(&" ".repeat(widths[i] - text_width(c) + 2));
-            } else {
-                line.push_str(c);
+                line.push_str(&" ".repeat(widths[i] - text_width(&c) + 2));
             }
         }
         out.push_str(line.trim_end());
@@ -124,10 +159,26 @@ pub fn table<const N: usize>(rows: &[[String; N]]) -> String {
     out
 }
 
-/// Writes the finished games as a table, or as a JSON array with `json`.
-pub fn write_games(out: &mut impl Write, games: &[GameSummary], json: bool) -> io::Result<()> {
+/// Writes the finished games as a table at most `width` columns wide, or as a JSON array with
+/// `json` (each game's id also as `id`, the name `replay --json` gives it).
+pub fn write_games(
+    out: &mut impl Write,
+    games: &[GameSummary],
+    json: bool,
+    width: usize,
+) -> io::Result<()> {
     if json {
-        return writeln!(out, "{}", serde_json::to_string_pretty(games)?);
+        let mut list = serde_json::to_value(games)?;
+        if let Some(items) = list.as_array_mut() {
+            for item in items {
+                if let Some(obj) = item.as_object_mut()
+                    && let Some(id) = obj.get("game").cloned()
+                {
+                    obj.insert("id".to_owned(), id);
+                }
+            }
+        }
+        return writeln!(out, "{}", serde_json::to_string_pretty(&list)?);
     }
     if games.is_empty() {
         return writeln!(out, "No finished games yet.");
@@ -144,7 +195,7 @@ pub fn write_games(out: &mut impl Write, games: &[GameSummary], json: bool) -> i
         .map(str::to_owned),
     ];
     for g in games {
-        let result = explain::stored_result(g.result, &g.seats);
+        let result = explain::stored_result_short(g.result, &g.seats);
         rows.push([
             g.game.clone(),
             g.finished_ms.map(explain::utc_minutes).unwrap_or_default(),
@@ -154,7 +205,7 @@ pub fn write_games(out: &mut impl Write, games: &[GameSummary], json: bool) -> i
             result,
         ]);
     }
-    out.write_all(table(&rows).as_bytes())
+    out.write_all(table(&rows, width, &[3, 4, 5]).as_bytes())
 }
 
 /// Writes a record as JSON.
@@ -224,7 +275,10 @@ mod tests {
         assert!(text.starts_with("Start\n"), "{text}");
         assert!(text.contains("Move 1: ann eats at 3,3"), "{text}");
         assert!(text.contains("Move 2: bob eats at 0,0"), "{text}");
-        assert!(text.contains("bob ate poison and lost."), "{text}");
+        assert!(
+            text.contains("bob ate poison and lost; ann wins."),
+            "{text}"
+        );
         assert!(text.contains(" 0  X  #  #  #"), "{text}");
     }
 
@@ -252,7 +306,7 @@ mod tests {
             finished_ms: r.finished_ms,
         }];
         let mut out = Vec::new();
-        write_games(&mut out, &games, false).unwrap();
+        write_games(&mut out, &games, false, usize::MAX).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(
             text.contains("g1    2023-11-14 22:13  2      4×4 eat 1×1"),
@@ -262,9 +316,9 @@ mod tests {
             text.starts_with("GAME  FINISHED (UTC)    MOVES  BOARD"),
             "{text}"
         );
-        assert!(text.contains("bob ate poison and lost."), "{text}");
+        assert!(text.contains("bob lost (poison)"), "{text}");
         let mut out = Vec::new();
-        write_games(&mut out, &games, true).unwrap();
+        write_games(&mut out, &games, true, usize::MAX).unwrap();
         let back: Vec<GameSummary> = serde_json::from_slice(&out).unwrap();
         assert_eq!(back, games);
 
@@ -275,11 +329,71 @@ mod tests {
             status: RoomStatus::Waiting,
         }];
         let mut out = Vec::new();
-        write_rooms(&mut out, &rooms, true).unwrap();
+        write_rooms(&mut out, &rooms, true, usize::MAX).unwrap();
         let back: Vec<RoomSummary> = serde_json::from_slice(&out).unwrap();
         assert_eq!(back, rooms);
         let mut out = Vec::new();
-        write_rooms(&mut out, &[], false).unwrap();
+        write_rooms(&mut out, &[], false, usize::MAX).unwrap();
         assert!(String::from_utf8(out).unwrap().contains("No rooms"));
+    }
+
+    #[test]
+    fn item9_tables_fit_80_columns_and_cut_with_an_ellipsis() {
+        let long = "alexandra-the-magnificent".to_owned();
+        let g = GameSummary {
+            game: "k3v9x2mq7a".into(),
+            config: jchomp_testkit::timed_config_json(
+                "15x15 eat 2x3 poison 0,0 poison 14,14",
+                30_000,
+            ),
+            seats: vec![long.clone(), "bob".into(), "cyrus".into()],
+            result: Some(jchomp_protocol::json::ResultJson::Timeout { loser: 0 }),
+            moves: 117,
+            finished_ms: Some(1_700_000_000_000),
+        };
+        let mut out = Vec::new();
+        write_games(&mut out, &[g.clone(), g], false, 80).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        for line in text.lines() {
+            assert!(
+                text_width(line) <= 80,
+                "{} columns: {line}",
+                text_width(line)
+            );
+        }
+        assert!(text.contains('…'), "{text}");
+        // What is cut is the board, the players and the result's names, never an id or a date.
+        assert!(text.contains("k3v9x2mq7a  2023-11-14 22:13  117"), "{text}");
+        // Unlimited (a pipe), nothing is cut.
+        let mut out = Vec::new();
+        write_games(&mut out, &[], false, 80).unwrap();
+        let mut wide = Vec::new();
+        let g2 = GameSummary {
+            game: "k3".into(),
+            config: jchomp_testkit::config_json("4x4 poison 0,0"),
+            seats: vec![long.clone(), "bob".into()],
+            result: None,
+            moves: 0,
+            finished_ms: None,
+        };
+        write_games(&mut wide, &[g2], false, usize::MAX).unwrap();
+        assert!(String::from_utf8(wide).unwrap().contains(&long));
+    }
+
+    #[test]
+    fn item12_games_json_names_the_id_as_replay_does() {
+        let g = GameSummary {
+            game: "g9".into(),
+            config: jchomp_testkit::config_json("4x4 poison 0,0"),
+            seats: vec!["ann".into(), "bob".into()],
+            result: None,
+            moves: 0,
+            finished_ms: None,
+        };
+        let mut out = Vec::new();
+        write_games(&mut out, &[g], true, 80).unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(v[0]["id"], "g9");
+        assert_eq!(v[0]["game"], "g9", "the old name stays for scripts");
     }
 }

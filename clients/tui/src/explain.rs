@@ -53,6 +53,19 @@ pub fn stored_result(result: Option<ResultJson>, names: &[String]) -> String {
         .unwrap_or_else(|| "unfinished".to_owned())
 }
 
+/// A stored game's result in a few words for a table: `bob lost (poison)`, `tie`.
+pub fn stored_result_short(result: Option<ResultJson>, names: &[String]) -> String {
+    let seats = named_seats(names);
+    let lost = |loser: u8, how: &str| format!("{} lost ({how})", seat_name(&seats, loser));
+    match result {
+        None => "unfinished".to_owned(),
+        Some(ResultJson::Tie) => "tie".to_owned(),
+        Some(ResultJson::Poisoned { loser }) => lost(loser, "poison"),
+        Some(ResultJson::Timeout { loser }) => lost(loser, "time"),
+        Some(ResultJson::Abandoned { loser }) => lost(loser, "left"),
+    }
+}
+
 /// A game result in words, from the point of view of `me` when given.
 pub fn result(result: ResultJson, seats: &[Option<SeatInfo>], me: Option<u8>) -> String {
     let who = |loser: u8| {
@@ -67,6 +80,41 @@ pub fn result(result: ResultJson, seats: &[Option<SeatInfo>], me: Option<u8>) ->
         ResultJson::Tie => "Tie: no valid selection is left.".to_owned(),
         ResultJson::Timeout { loser } => format!("{} ran out of time and lost.", who(loser)),
         ResultJson::Abandoned { loser } => format!("{} left the game and lost.", who(loser)),
+    }
+}
+
+/// The result in full, as the game screen tells it: who lost and how, then who won (every
+/// other seat: in JChomp one seat loses and all the others win).
+pub fn outcome(result: ResultJson, seats: &[Option<SeatInfo>], me: Option<u8>) -> String {
+    let loser = match result {
+        ResultJson::Poisoned { loser }
+        | ResultJson::Timeout { loser }
+        | ResultJson::Abandoned { loser } => loser,
+        ResultJson::Tie => return "Tie: no valid selection is left; every seat scores ½.".into(),
+    };
+    let mut names: Vec<String> = (0..seats.len() as u8)
+        .filter(|&s| s != loser)
+        .map(|s| {
+            if Some(s) == me {
+                "you".to_owned()
+            } else {
+                seat_name(seats, s)
+            }
+        })
+        .collect();
+    // "you" last: "ann and you win".
+    names.sort_by_key(|n| n == "you");
+    let verb = if names.len() == 1 && names[0] != "you" {
+        "wins"
+    } else {
+        "win"
+    };
+    let lost = self::result(result, seats, me);
+    let lost = lost.trim_end_matches('.');
+    match names.split_last() {
+        None => format!("{lost}."),
+        Some((last, [])) => format!("{lost}; {last} {verb}."),
+        Some((last, rest)) => format!("{lost}; {} and {last} {verb}.", rest.join(", ")),
     }
 }
 
@@ -91,6 +139,30 @@ pub fn utc_minutes(ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn item6_outcomes_name_the_winners_too() {
+        let names: Vec<String> = ["ann", "bob", "cy"].map(String::from).to_vec();
+        let seats = named_seats(&names);
+        let poisoned = ResultJson::Poisoned { loser: 1 };
+        assert_eq!(
+            outcome(poisoned, &seats, None),
+            "bob ate poison and lost; ann and cy win."
+        );
+        assert_eq!(
+            outcome(poisoned, &seats, Some(0)),
+            "bob ate poison and lost; cy and you win."
+        );
+        assert_eq!(
+            outcome(ResultJson::Timeout { loser: 0 }, &seats[..2], Some(0)),
+            "You ran out of time and lost; bob wins."
+        );
+        assert_eq!(
+            outcome(ResultJson::Abandoned { loser: 0 }, &seats[..2], Some(1)),
+            "ann left the game and lost; you win."
+        );
+        assert!(outcome(ResultJson::Tie, &seats, None).contains("every seat scores ½"));
+    }
 
     #[test]
     fn dates_are_utc() {

@@ -45,6 +45,8 @@ pub enum Action {
     Refresh,
     /// Show the recently finished games.
     Games,
+    /// Start a new game on the same board (after a game).
+    Rematch,
     /// Quit the program.
     Quit,
     /// Nothing.
@@ -104,6 +106,7 @@ pub fn action(mode: Mode, key: KeyEvent) -> Action {
         (Mode::Game | Mode::Replay, KeyCode::Char('?')) => Action::Hint,
         (Mode::Game, KeyCode::Char('b')) => Action::AddBot,
         (Mode::Game, KeyCode::Char('L')) => Action::Leave,
+        (Mode::Game, KeyCode::Char('n')) => Action::Rematch,
         (Mode::Lobby, KeyCode::Char('c')) => Action::Create,
         (Mode::Lobby, KeyCode::Char('w')) => Action::Watch,
         (Mode::Lobby, KeyCode::Char('i')) => Action::JoinById,

@@ -12,10 +12,14 @@
 //!
 //! Keys — lobby: ↑/↓ (j/k) select, Enter join, `w` watch, `c` create (the `create` flags),
 //! `i` join by id, `g` recent games (Enter replays one), `r` refresh. Game: arrows or hjkl
-//! move the cursor, whose rectangle shows what the selection would eat (`[ ]`) or why it is
-//! refused (`< >`); Enter or space eats, digits start typed coordinates `ROW,COL`, `?` toggles
+//! move the cursor (it starts on a cell that does not eat poison; a board larger than the
+//! terminal scrolls to follow it), whose rectangle shows what the selection would eat (`[ ]`)
+//! or why it is refused (`< >`); Enter or space eats (a selection that eats poison asks for a
+//! second Enter), digits start typed coordinates `ROW,COL`, `?` toggles
 //! the per-move annotations (two-player rooms only), `b` adds a bot (host, while waiting),
-//! `L` leaves (twice in a game in play). Replay: ←/→ step, Home/End, `?` annotations, Esc
+//! `L` leaves (twice in a game in play); after a game, `n` opens a new room on the same board
+//! and Esc goes back to the lobby. The result names the loser and the winners; an offline seat
+//! counts its seconds; a terminal 30 rows or taller also lists the moves. Replay: ←/→ step, Home/End, `?` annotations, Esc
 //! back. `q` or Ctrl-C quits everywhere; a dropped connection is
 //! resumed by itself, and quitting a game in play prints the `jchomp resume` command. Seat
 //! tokens are kept in the user's state directory ([`saved_seats`]), so `join` and the lobby

@@ -7,7 +7,7 @@ use crate::hint::Hints;
 use crate::render_hints;
 use crate::review::Blunder;
 use crate::room_state::RoomState;
-use crate::style::{Line, Style, side_by_side, text_width};
+use crate::style::{Line, Style, side_by_side, text_width, wrap_line};
 use jchomp_protocol::rules::{Bits, Cell, Position};
 use jchomp_protocol::wire::RoomStatus;
 
@@ -114,6 +114,9 @@ pub struct GameView<'a> {
     pub blunder: Option<Blunder>,
     /// A replay's moves are still being reviewed.
     pub reviewing: bool,
+    /// For each seat seen offline, for how many seconds (the server holds it for its grace
+    /// period, then the seat loses).
+    pub offline: Vec<Option<u64>>,
 }
 
 impl<'a> GameView<'a> {
@@ -134,6 +137,7 @@ impl<'a> GameView<'a> {
             offer_hints: false,
             blunder: None,
             reviewing: false,
+            offline: Vec::new(),
         }
     }
 }
@@ -169,13 +173,14 @@ fn selection(view: &GameView<'_>, pos: &Position) -> Option<Selection> {
         // Classic: the cell, and the uneaten cells to the bottom-right corner it would eat.
         None => block(row + 1, col + 1) | (block(rows, cols) & pos.uneaten()),
     };
-    let refused = match view.state.status {
-        RoomStatus::Waiting => Some("the game has not started"),
-        _ => pos
-            .check(config, row, col)
-            .err()
-            .map(explain::local_rejection),
-    };
+    // Before the game and after it there is nothing to select.
+    if view.state.status != RoomStatus::Playing {
+        return None;
+    }
+    let refused = pos
+        .check(config, row, col)
+        .err()
+        .map(explain::local_rejection);
     Some(Selection {
         poison: cells.intersects(config.poison_mask()),
         cells,
@@ -191,10 +196,16 @@ fn board(
     window: &Window,
 ) -> Vec<Line> {
     let config = &view.state.config;
+    let wide = cell_width(view) == render_hints::CELL;
     let mut lines = Vec::new();
     let mut head = Line::styled(" ".repeat(LABEL), Style::Dim);
     for c in window.cols.clone() {
-        head.push(format!("{c:>2} "), Style::Dim);
+        let label = if wide {
+            format!(" {c:<3}")
+        } else {
+            format!("{c:>2} ")
+        };
+        head.push(label, Style::Dim);
     }
     lines.push(head);
     let last = view
@@ -215,7 +226,11 @@ fn board(
                 (true, false) if last.contains(i) => (LAST_MOVE, Style::LastMove),
                 (true, false) => (EATEN, Style::Eaten),
             };
-            let mut text = format!(" {symbol} ");
+            let mut text = if wide {
+                format!(" {symbol}  ")
+            } else {
+                format!(" {symbol} ")
+            };
             let under_cursor = sel.is_some_and(|s| s.cells.contains(i));
             // A classic selection can cover the whole board: its cells keep their annotations
             // (in the selection's colours) and only the selected cell its brackets. A JChomp
@@ -225,7 +240,10 @@ fn board(
             let verdict = view
                 .hints
                 .and_then(|h| h.verdict(Cell::new(r, c)))
-                .filter(|_| pos.selections().contains(i) && (!under_cursor || show_through));
+                .filter(|_| {
+                    // The poison keeps its own symbol: it is never a move worth annotating.
+                    !is_poison && pos.selections().contains(i) && (!under_cursor || show_through)
+                });
             if let Some(v) = verdict {
                 (text, style) = render_hints::cell(v);
             }
@@ -238,6 +256,9 @@ fn board(
                 if verdict.is_none() {
                     let mid: String = text.chars().nth(1).into_iter().collect();
                     text = format!("{open}{mid}{close}");
+                    if wide {
+                        text.push(' ');
+                    }
                 }
                 style = s;
             }
@@ -302,7 +323,10 @@ fn seats(view: &GameView<'_>, width: usize) -> Vec<Line> {
                     l.push(" [bot]", Style::Dim);
                 }
                 if !s.connected {
-                    l.push(" [offline]", Style::Bad);
+                    match view.offline.get(usize::from(i)).copied().flatten() {
+                        Some(secs) => l.push(format!(" [offline {secs}s]"), Style::Bad),
+                        None => l.push(" [offline]", Style::Bad),
+                    };
                 }
             }
         }
@@ -385,7 +409,7 @@ fn status(view: &GameView<'_>, sel: Option<&Selection>, width: usize, compact: b
         } else {
             Style::Accent
         };
-        for l in wrap(&explain::result(r, &st.seats, view.me), width) {
+        for l in wrap(&explain::outcome(r, &st.seats, view.me), width) {
             out.push(Line::styled(l, style));
         }
     }
@@ -393,12 +417,19 @@ fn status(view: &GameView<'_>, sel: Option<&Selection>, width: usize, compact: b
         if !compact {
             out.push(Line::new());
         }
+        // Off turn, the selection is a preview of the next turn, not a threat.
+        let when = if view.me.is_some() && view.me == st.to_move {
+            ""
+        } else {
+            " on your turn"
+        };
         let text = match (sel.refused, sel.poison) {
-            (Some(why), _) => format!("{r},{c}: refused, {why}"),
-            (None, true) => format!("{r},{c}: eats POISON, you lose"),
+            (Some(why), _) => format!("{r},{c}{when}: refused, {why}"),
+            (None, true) if when.is_empty() => format!("{r},{c}: eats POISON, you lose"),
+            (None, true) => format!("{r},{c}{when}: eats POISON"),
             (None, false) => match sel.cells.count() {
-                1 => format!("{r},{c}: eats 1 cell"),
-                n => format!("{r},{c}: eats {n} cells"),
+                1 => format!("{r},{c}{when}: eats 1 cell"),
+                n => format!("{r},{c}{when}: eats {n} cells"),
             },
         };
         let style = match (sel.refused, sel.poison) {
@@ -409,9 +440,15 @@ fn status(view: &GameView<'_>, sel: Option<&Selection>, width: usize, compact: b
         for l in wrap(&text, width) {
             out.push(Line::styled(l, style));
         }
+        let cell = Cell::new(r.max(0) as u8, c.max(0) as u8);
+        let on_poison = st
+            .config
+            .poison_mask()
+            .contains(Bits::index(cell.row, cell.col));
         if let Some(v) = view
             .hints
-            .and_then(|h| h.verdict(Cell::new(r.max(0) as u8, c.max(0) as u8)))
+            .and_then(|h| h.verdict(cell))
+            .filter(|_| !on_poison)
         {
             let (text, style) = render_hints::cursor_hint(v);
             for l in wrap(&text, width) {
@@ -456,17 +493,63 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     out
 }
 
-/// The key help for the game screen; `?` only where annotations work (two players).
+/// The key help for the game screen: only the keys that work now — moves and `?` while the
+/// game is in play (`?` in two-player games only), `b` while the room waits, Esc back to the
+/// lobby once the game is over.
 fn help(view: &GameView<'_>) -> Line {
-    let hint = if view.offer_hints { "? hint  " } else { "" };
+    let status = view.state.status;
+    let hint = if view.offer_hints && (view.replay.is_some() || status == RoomStatus::Playing) {
+        "? hint  "
+    } else {
+        ""
+    };
     let text = if view.replay.is_some() {
         format!("←/→ or h/l step  Home/End first/last  {hint}Esc back  q quit")
-    } else if view.me.is_some() {
-        format!("arrows/hjkl move  Enter eat  0-9 row,col  {hint}b bot  L leave  q quit")
+    } else if status == RoomStatus::Finished && view.me.is_some() {
+        "Game over: n new game, same board  Esc back to the lobby  q quit".to_owned()
+    } else if status == RoomStatus::Finished {
+        "Game over: Esc back to the lobby  q quit".to_owned()
+    } else if view.me.is_none() {
+        format!("watching  {hint}Esc back to the lobby  q quit")
+    } else if status == RoomStatus::Waiting {
+        "b add a bot  Esc back to the lobby  q quit".to_owned()
     } else {
-        format!("watching  {hint}L leave  q quit")
+        format!("arrows/hjkl move  Enter eat  0-9 row,col  {hint}L leave  q quit")
     };
     Line::styled(text, Style::Dim)
+}
+
+/// The height from which the panel also lists the moves.
+pub const MOVE_LIST_HEIGHT: usize = 30;
+
+/// The moves so far, the latest last, in at most `lines` lines: a heading, then `N. name R,C`
+/// (the heading says how many earlier moves are left out).
+fn moves(view: &GameView<'_>, lines: usize, width: usize) -> Vec<Line> {
+    let st = view.state;
+    let all = st.game.moves();
+    if all.is_empty() || lines < 2 {
+        return Vec::new();
+    }
+    let shown = all.len().min(lines - 1);
+    let first = all.len() - shown;
+    let head = if first == 0 {
+        "Moves".to_owned()
+    } else {
+        format!("Moves ({first} earlier)")
+    };
+    let mut out = vec![Line::styled(head, Style::Title)];
+    for (i, m) in all.iter().enumerate().skip(first) {
+        let mut l = Line::styled(format!("{:>3}. ", i + 1), Style::Dim);
+        let name = if view.me == Some(m.seat) {
+            "you".to_owned()
+        } else {
+            explain::seat_name(&st.seats, m.seat)
+        };
+        l.push(format!("{name} {}", m.cell), Style::Plain);
+        l.truncate(width);
+        out.push(l);
+    }
+    out
 }
 
 /// The smallest terminal the game screen is drawn in; below it the screen says so.
@@ -520,9 +603,18 @@ impl Window {
     }
 }
 
-/// Columns a board of `cols` columns takes, labels included.
-fn board_width(cols: usize) -> usize {
-    LABEL + CELL * cols + 1
+/// Columns a board of `cols` columns of cells `cell` wide takes, labels included.
+fn board_width(cols: usize, cell: usize) -> usize {
+    LABEL + cell * cols + 1
+}
+
+/// Width of a board cell: wider while annotations are shown.
+fn cell_width(view: &GameView<'_>) -> usize {
+    if view.hints.is_some() {
+        render_hints::CELL
+    } else {
+        CELL
+    }
 }
 
 /// The cell the board's window follows: the cursor, else the last move, else the corner.
@@ -570,6 +662,7 @@ fn bottom(view: &GameView<'_>, width: usize) -> Vec<Line> {
         .hints
         .map(|h| render_hints::legend(h, config.variant().is_jchomp()))
         .into_iter()
+        .flat_map(|l| wrap_line(&l, width))
         .chain(view.notice.into_iter().flat_map(|n| n.lines(width)))
         .collect();
     if view.input.is_some() {
@@ -585,7 +678,8 @@ fn bottom(view: &GameView<'_>, width: usize) -> Vec<Line> {
     bottom
 }
 
-/// Renders the whole game screen for a terminal `width` columns wide.
+/// Renders the whole game screen for a terminal `width` columns wide, at its natural height
+/// (without the list of moves a tall terminal shows).
 pub fn render(view: &GameView<'_>, width: usize) -> Vec<Line> {
     render_within(view, width, usize::MAX)
 }
@@ -611,7 +705,10 @@ pub fn render_within(view: &GameView<'_>, width: usize, height: usize) -> Vec<Li
     if bottom.len() > max_bottom {
         bottom.drain(..bottom.len() - max_bottom);
     }
-    let full_width = board_width(usize::from(total.1));
+    let cell = cell_width(view);
+    let full_width = board_width(usize::from(total.1), cell);
+    // A tall terminal (not the unbounded height of [`render`]) also lists the moves.
+    let tall = (MOVE_LIST_HEIGHT..usize::MAX).contains(&height);
     let side = width >= full_width + PANEL_MIN;
     let body = if side {
         let panel_width = width - full_width;
@@ -619,7 +716,8 @@ pub fn render_within(view: &GameView<'_>, width: usize, height: usize) -> Vec<Li
         let want = (usize::from(total.0) + 1).max(full_panel.len());
         let room = height.saturating_sub(bottom.len());
         let room = if want + 2 <= room {
-            want
+            // A tall terminal gives the rest of its height to the list of moves.
+            if tall { room - 2 } else { want }
         } else {
             room.saturating_sub(usize::from(want < room))
         };
@@ -631,12 +729,17 @@ pub fn render_within(view: &GameView<'_>, width: usize, height: usize) -> Vec<Li
             status(view, sel.as_ref(), panel_width, true)
         };
         right.extend(note);
+        // A tall terminal has room for the moves so far, the latest last.
+        if tall && right.len() + 3 <= room {
+            right.push(Line::new());
+            right.extend(moves(view, room - right.len(), panel_width));
+        }
         right.truncate(room);
         side_by_side(board(view, &pos, sel.as_ref(), &window), right, full_width)
     } else {
         let mut below = status(view, sel.as_ref(), width, true);
         let room = height.saturating_sub(bottom.len());
-        let cols = (width - LABEL - 1) / CELL;
+        let cols = (width - LABEL - 1) / cell;
         // The board keeps at least its labels and one row; the short panel (and the line
         // saying where a window is) gets the rest.
         let partial = cols < usize::from(total.1) || usize::from(total.0) + 1 + below.len() > room;
@@ -749,6 +852,7 @@ mod tests {
             offer_hints: true,
             blunder: None,
             reviewing: false,
+            offline: Vec::new(),
         }
     }
 
@@ -766,7 +870,7 @@ JChomp  room r7 · 4×5 · eat 1×2 · 2 players
                    Clock: 30.0s per move
                    Last: bot at 0,1 (move 2)
 # chocolate . eaten ~ last move P poison [ ] selection < > refused
-arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit
+arrows/hjkl move  Enter eat  0-9 row,col  ? hint  L leave  q quit
 ";
         assert_eq!(text, expected);
     }
@@ -880,26 +984,44 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit
         let text = to_text(&render(&v, 80));
         assert!(text.contains("1 bob [offline]"), "{text}");
         assert!(text.contains("Game over"), "{text}");
-        assert!(text.contains("bob left the game and lost."), "{text}");
+        assert!(
+            text.contains("bob left the game and lost; you win."),
+            "{text}"
+        );
         assert!(text.contains("reconnecting"), "{text}");
     }
 
     #[test]
-    fn hints_label_the_valid_anchors() {
-        // Was `W3` / `L2`: labels are now signed plies.
+    fn item5_hints_label_the_valid_anchors_but_never_the_poison() {
+        // Was `W3` / `L2`, then `L1` on the poison and `-13-13` run together.
         let st = state("4x5 eat 1x2 poison 0,0 poison 3,4", &[(2, 3)]);
         let hints = Hints {
             selections: vec![
+                (Cell::new(0, 0), Verdict::Loss(1)),
                 (Cell::new(1, 1), Verdict::Win(4)),
+                (Cell::new(1, 2), Verdict::Loss(13)),
+                (Cell::new(1, 3), Verdict::Loss(13)),
                 (Cell::new(3, 0), Verdict::Loss(3)),
             ],
             ..Hints::default()
         };
         let mut v = view(&st);
         v.hints = Some(&hints);
+        v.cursor = Some((0, 0));
         let text = to_text(&render(&v, 80));
-        assert!(text.contains(" 1  # +4  #"), "{text}");
-        assert!(text.contains(" 3 -3  #"), "{text}");
+        assert!(text.contains("    0   1   2   3   4"), "{text}");
+        assert!(text.contains(" 0 [P] [#]  #   #   #"), "{text}");
+        assert!(text.contains(" 1  #  +4  -13 -13  #"), "{text}");
+        assert!(text.contains(" 3 -3   #   #   #   P"), "{text}");
+        // The poison under the cursor says what it does, not a number of half-moves.
+        assert!(text.contains("0,0 on your turn: eats POISON"), "{text}");
+        assert!(!text.contains("hint: loses in 1"), "{text}");
+        // Chocolate: the legend says where the numbers are; `#` is still explained.
+        assert!(text.contains("# chocolate"), "{text}");
+        assert!(
+            text.contains("on chocolate, half-moves to the end if taken"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -974,15 +1096,14 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  b bot  L leave  q quit
     fn item3_wrapped_status_lines_keep_every_character() {
         let st = state("6x7 eat 1x2 poison 0,0", &[(5, 5)]);
         let mut v = view(&st);
+        v.me = Some(1);
         v.cursor = Some((0, 0));
         for (w, h) in [(40, 12), (46, 24), (80, 24)] {
             let lines = render_within(&v, w, h);
             let text = to_text(&lines);
             assert!(lines.iter().all(|l| l.width() <= w), "{text}");
             let words: Vec<&str> = text.split_whitespace().collect();
-            for word in [
-                "0,0:", "eats", "POISON,", "you", "lose", "bot", "to", "move",
-            ] {
+            for word in ["0,0:", "eats", "POISON,", "you", "lose", "Your", "turn"] {
                 assert!(words.contains(&word), "{word:?} at {w}×{h}:\n{text}");
             }
         }

@@ -15,22 +15,27 @@ pub fn style(v: Verdict) -> Style {
     }
 }
 
-/// A board cell showing a verdict: a signed number from the cell's left (`+4 `, `-13`), a
-/// lone mark in its middle (` = `, ` ? `).
+/// Width of a board cell while annotations are shown: a space, then up to three characters,
+/// so neighbouring numbers never run together (` +4  -13  = `).
+pub const CELL: usize = 4;
+
+/// A board cell showing a verdict, ending in a space: a signed number with its first digit
+/// where the cell's symbol would be (`+4  `, `-13 `), a lone mark in the symbol's place
+/// (` =  `, ` ?  `).
 pub fn cell(v: Verdict) -> (String, Style) {
     let label = v.label();
     let text = if label.chars().count() == 1 {
-        format!(" {label} ")
+        format!(" {label}  ")
     } else {
-        format!("{label:<3}")
+        format!("{label:<3} ")
     };
     (text, style(v))
 }
 
-/// The legend of the annotations: what the numbers count and what each mark means (a tie only
-/// where the game can tie, `?` and `+…` only when shown).
+/// The legend of the annotations: where they are, what the numbers count and what each mark
+/// means (a tie only where the game can tie, `?` and `+…` only when shown).
 pub fn legend(hints: &Hints, ties: bool) -> Line {
-    let mut l = Line::styled("half-moves to the end: ", Style::Dim);
+    let mut l = Line::styled("on chocolate, half-moves to the end if taken: ", Style::Dim);
     l.push("+N", Style::Good)
         .push(" win, ", Style::Dim)
         .push("-N", Style::Bad)
@@ -88,7 +93,7 @@ mod tests {
     use ratatui::backend::TestBackend;
 
     #[test]
-    fn an_annotated_board_reads_with_and_without_colour() {
+    fn item5_an_annotated_board_reads_with_and_without_colour() {
         // The 4×4 classic start, annotated by the engine: 1,1 is the one winning move.
         let record = jchomp_testkit::record("4x4 variant classic poison 0,0", &["ann", "bob"], &[]);
         let state = RoomState::from_record(&record, 0).unwrap();
@@ -97,11 +102,13 @@ mod tests {
         view.hints = Some(&hints);
         let lines = render(&view, 80);
         let text = to_text(&lines);
-        // The poison is annotated like any other cell: eating it loses in 1.
-        assert!(text.contains(" 0 -1 -3 -9 -9"), "{text}");
-        assert!(text.contains(" 1 -3 +8 -9 -9"), "{text}");
+        // Numbers a cell apart (never `-13-13`), the poison still `P`, never a number.
+        assert!(text.contains(" 0  P  -3  -9  -9  "), "{text}");
+        assert!(text.contains(" 1 -3  +8  -9  -9  "), "{text}");
         assert!(
-            text.contains("half-moves to the end: +N win, -N loss (longest delay)\n"),
+            text.contains(
+                "on chocolate, half-moves to the end if taken: +N win, -N loss (longest delay)\n"
+            ),
             "{text}"
         );
         // Without colour (NO_COLOR) the signs and the legend are all there is, and enough.
@@ -109,7 +116,7 @@ mod tests {
         draw(&mut plain, false, |_, _| lines.clone()).unwrap();
         let buf = plain.backend().buffer();
         let text = buffer_text(buf);
-        for want in [" 1 -3 +8 -9 -9", "+N win, -N loss"] {
+        for want in [" 1 -3  +8  -9  -9", "+N win, -N loss"] {
             assert!(text.contains(want), "{text}");
         }
         assert!(
@@ -140,7 +147,7 @@ mod tests {
     }
 
     #[test]
-    fn cells_are_three_columns_and_win_and_loss_differ_in_text_and_colour() {
+    fn item5_cells_are_four_columns_apart_and_win_and_loss_differ_in_text_and_colour() {
         for v in [
             Verdict::Win(2),
             Verdict::Loss(13),
@@ -148,12 +155,13 @@ mod tests {
             Verdict::Tie,
             Verdict::Unknown,
         ] {
-            assert_eq!(crate::style::text_width(&cell(v).0), 3, "{v:?}");
+            assert_eq!(crate::style::text_width(&cell(v).0), CELL, "{v:?}");
+            assert!(cell(v).0.ends_with(' '), "{v:?}");
         }
-        assert_eq!(cell(Verdict::Win(4)).0, "+4 ");
-        assert_eq!(cell(Verdict::Loss(13)).0, "-13");
-        assert_eq!(cell(Verdict::Tie).0, " = ");
-        assert_eq!(cell(Verdict::Unknown).0, " ? ");
+        assert_eq!(cell(Verdict::Win(4)).0, "+4  ");
+        assert_eq!(cell(Verdict::Loss(13)).0, "-13 ");
+        assert_eq!(cell(Verdict::Tie).0, " =  ");
+        assert_eq!(cell(Verdict::Unknown).0, " ?  ");
         assert_ne!(style(Verdict::Win(4)), style(Verdict::Loss(5)));
         assert_ne!(style(Verdict::Tie), style(Verdict::Unknown));
     }
@@ -167,7 +175,7 @@ mod tests {
         let text = legend(&hints, false).text();
         assert_eq!(
             text,
-            "half-moves to the end: +N win, -N loss (longest delay)"
+            "on chocolate, half-moves to the end if taken: +N win, -N loss (longest delay)"
         );
         hints.selections.push((Cell::new(0, 1), Verdict::Unknown));
         hints.selections.push((Cell::new(0, 2), Verdict::Win(104)));

@@ -69,18 +69,35 @@ pub fn room_cells(r: &RoomSummary) -> [String; 5] {
     ]
 }
 
-/// One room as a line of the lobby (without the selection marker).
-pub fn room_line(r: &RoomSummary) -> String {
-    let [room, status, seats, board, players] = room_cells(r);
-    format!("{room:<10} {status:<8} {seats:<4} {board:<30} {players}")
+/// The room table's lines, heading first, fitted to `width` columns (the board and the
+/// players cut with `…` when they do not fit).
+pub fn room_table(rooms: &[RoomSummary], width: usize) -> Vec<String> {
+    let mut rows = vec![["ROOM", "STATUS", "SEATS", "BOARD", "PLAYERS"].map(str::to_owned)];
+    rows.extend(rooms.iter().map(room_cells));
+    crate::commands::table(&rows, width, &[3, 4])
+        .lines()
+        .map(str::to_owned)
+        .collect()
 }
 
-/// The header line of the room table.
-pub fn room_header() -> String {
-    format!(
-        "{:<10} {:<8} {:<4} {:<30} {}",
-        "ROOM", "STATUS", "SEAT", "BOARD", "PLAYERS"
-    )
+/// The games table's lines, heading first, fitted to `width` columns (players and result cut
+/// with `…` when they do not fit).
+fn game_table(games: &[GameSummary], width: usize) -> Vec<String> {
+    let mut rows =
+        vec![["GAME", "FINISHED (UTC)", "MOVES", "PLAYERS", "RESULT"].map(str::to_owned)];
+    rows.extend(games.iter().map(|g| {
+        [
+            g.game.clone(),
+            g.finished_ms.map(explain::utc_minutes).unwrap_or_default(),
+            g.moves.to_string(),
+            g.seats.join(" v "),
+            explain::stored_result_short(g.result, &g.seats),
+        ]
+    }));
+    crate::commands::table(&rows, width, &[3, 4])
+        .lines()
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Renders the lobby for a terminal of `width` × `height`.
@@ -93,7 +110,8 @@ pub fn render(view: &LobbyView<'_>, width: usize, height: usize) -> Vec<Line> {
     );
     out.push(title);
     out.push(Line::new());
-    out.push(Line::styled(format!("  {}", room_header()), Style::Dim));
+    let table = room_table(view.rooms, width.saturating_sub(2));
+    out.push(Line::styled(format!("  {}", table[0]), Style::Dim));
     let room_rows = height.saturating_sub(8).max(3);
     if view.rooms.is_empty() {
         out.push(Line::styled(
@@ -103,14 +121,15 @@ pub fn render(view: &LobbyView<'_>, width: usize, height: usize) -> Vec<Line> {
     } else {
         let first = view.selected.saturating_sub(room_rows - 1);
         for (i, r) in view.rooms.iter().enumerate().skip(first).take(room_rows) {
+            let text = table.get(i + 1).map(String::as_str).unwrap_or_default();
             let line = if i == view.selected {
-                Line::styled(format!("> {}", room_line(r)), Style::Selected)
+                Line::styled(format!("> {text}"), Style::Selected)
             } else {
                 let style = match r.status {
                     RoomStatus::Waiting => Style::Plain,
                     _ => Style::Dim,
                 };
-                Line::styled(format!("  {}", room_line(r)), style)
+                Line::styled(format!("  {text}"), style)
             };
             out.push(line);
         }
@@ -147,42 +166,25 @@ pub struct GamesView<'a> {
     pub notice: Option<&'a Notice>,
 }
 
-/// One finished game as a line: id, when, moves, board, players and result.
-pub fn game_line(g: &GameSummary) -> String {
-    let result = explain::stored_result(g.result, &g.seats);
-    format!(
-        "{:<10} {:<16} {:>3}  {}  {}",
-        g.game,
-        g.finished_ms.map(explain::utc_minutes).unwrap_or_default(),
-        g.moves,
-        g.seats.join(" v "),
-        result
-    )
-}
-
 /// Renders the list of recent games for a terminal of `width` × `height`.
 pub fn render_games(view: &GamesView<'_>, width: usize, height: usize) -> Vec<Line> {
     let mut out = vec![
         Line::styled("JChomp  recent games", Style::Title),
         Line::new(),
     ];
-    out.push(Line::styled(
-        format!(
-            "  {:<10} {:<16} {:>3}  PLAYERS AND RESULT",
-            "GAME", "FINISHED (UTC)", "MOVES"
-        ),
-        Style::Dim,
-    ));
+    let table = game_table(view.games, width.saturating_sub(2));
+    out.push(Line::styled(format!("  {}", table[0]), Style::Dim));
     let rows = height.saturating_sub(8).max(3);
     if view.games.is_empty() {
         out.push(Line::styled("  No finished games yet.", Style::Dim));
     }
     let first = view.selected.saturating_sub(rows - 1);
-    for (i, g) in view.games.iter().enumerate().skip(first).take(rows) {
+    for (i, _) in view.games.iter().enumerate().skip(first).take(rows) {
+        let text = table.get(i + 1).map(String::as_str).unwrap_or_default();
         out.push(if i == view.selected {
-            Line::styled(format!("> {}", game_line(g)), Style::Selected)
+            Line::styled(format!("> {text}"), Style::Selected)
         } else {
-            Line::plain(format!("  {}", game_line(g)))
+            Line::plain(format!("  {text}"))
         });
     }
     if let Some(g) = view.games.get(view.selected) {
@@ -250,10 +252,10 @@ mod tests {
         let lines = render(&view, 80, 24);
         let text = to_text(&lines);
         assert!(
-            text.contains("  r1         waiting  1/2  6×7 eat 1×2 poison 0,0 30s/move alice, -"),
+            text.contains("  r1    waiting  1/2    6×7 eat 1×2 poison 0,0 30s/move  alice, -"),
             "{text}"
         );
-        assert!(text.contains("> r2         playing"), "{text}");
+        assert!(text.contains("> r2    playing"), "{text}");
         assert!(
             lines
                 .iter()
@@ -314,7 +316,7 @@ mod tests {
         };
         let text = to_text(&render_games(&view, 80, 24));
         assert!(
-            text.contains("> g1         1970-01-01 00:00   7  ann v bob  bob ate poison and lost."),
+            text.contains("> g1    1970-01-01 00:00  7      ann v bob  bob lost (poison)"),
             "{text}"
         );
         assert!(text.contains("6×7 eat 1×2 poison 0,0 30s/move"), "{text}");
@@ -324,5 +326,27 @@ mod tests {
             notice: None,
         };
         assert!(to_text(&render_games(&empty, 80, 24)).contains("No finished games yet."));
+    }
+
+    #[test]
+    fn item9_the_lobby_cuts_long_names_with_an_ellipsis() {
+        let mut r = room("r1", RoomStatus::Waiting);
+        r.seats[0].as_mut().unwrap().name = "alexandra-the-magnificent-of-the-north".into();
+        let rooms = vec![r];
+        let view = LobbyView {
+            server: "ws://x/ws",
+            name: "bob",
+            rooms: &rooms,
+            selected: 0,
+            notice: None,
+            input: None,
+        };
+        for width in [80, 60] {
+            let lines = render(&view, width, 24);
+            let text = to_text(&lines);
+            assert!(lines.iter().all(|l| l.width() <= width), "{text}");
+            let row = text.lines().find(|l| l.starts_with("> r1")).unwrap();
+            assert!(row.ends_with('…'), "{width}: {row}");
+        }
     }
 }

@@ -216,12 +216,12 @@ async fn dispatch(cli: Cli) -> Result<Option<Ending>, CommandError> {
         Some(Command::Resume { token }) => Start::Resume(token),
         Some(Command::Rooms { json }) => {
             let rooms = commands::fetch_rooms(url).await?;
-            commands::write_rooms(&mut stdout, &rooms, json)?;
+            commands::write_rooms(&mut stdout, &rooms, json, terminal::output_width())?;
             return Ok(None);
         }
         Some(Command::Games { json, limit }) => {
             let games = commands::fetch_games(url, limit).await?;
-            commands::write_games(&mut stdout, &games, json)?;
+            commands::write_games(&mut stdout, &games, json, terminal::output_width())?;
             return Ok(None);
         }
         Some(Command::Replay { game, json }) => {
@@ -243,6 +243,17 @@ async fn dispatch(cli: Cli) -> Result<Option<Ending>, CommandError> {
     };
     drop(stdout);
     let name = display_name(cli.name.as_deref())?;
+    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
+        let what = match &start {
+            Start::Lobby => "jchomp",
+            Start::Create(_) => "jchomp create",
+            Start::Join(_) => "jchomp join",
+            Start::Watch(_) => "jchomp watch",
+            Start::Resume(_) => "jchomp resume",
+            Start::Replay(_) => "jchomp replay",
+        };
+        return Err(CommandError::NoTerminal(what));
+    }
     let mut app = App::new(url, &name, start).with_classic_library(library);
     match SeatStore::user().map(|s| s.for_server(url)).transpose() {
         Ok(seats) => app = app.with_saved_seats(seats.unwrap_or_default()),
@@ -255,14 +266,29 @@ async fn dispatch(cli: Cli) -> Result<Option<Ending>, CommandError> {
 }
 
 /// Runs the command line and returns the process exit code: 0 on success, 128 + the signal's
-/// number when a signal ended it, 1 with a message on standard error otherwise.
+/// number when a signal ended it, else a message `jchomp: …` on standard error and 2 for a
+/// command line that cannot be used, 1 for a failure.
 pub async fn main(cli: Cli) -> ExitCode {
     match dispatch(cli).await {
         Ok(None) => ExitCode::SUCCESS,
         Ok(Some(ending)) => ExitCode::from(ending.exit_code()),
         Err(e) => {
             eprintln!("jchomp: {e}");
-            ExitCode::FAILURE
+            ExitCode::from(e.exit_code())
         }
     }
+}
+
+/// Reports a command line clap cannot read in the same style as every other error (`jchomp:
+/// …`, exit status 2); `--help` and `--version` print and succeed.
+pub fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let _ = e.print();
+        return ExitCode::SUCCESS;
+    }
+    let text = e.render().to_string();
+    let text = text.strip_prefix("error: ").unwrap_or(&text);
+    eprint!("jchomp: {text}");
+    ExitCode::from(2)
 }

@@ -163,6 +163,27 @@ pub fn text_width(text: &str) -> usize {
     text.chars().map(char_width).sum()
 }
 
+/// Text cut to at most `width` columns, ending in `…` when something was cut.
+pub fn ellipsize(text: &str, width: usize) -> String {
+    if text_width(text) <= width {
+        return text.to_owned();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = char_width(c);
+        if used + w + 1 > width {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    if width > 0 {
+        out.push('…');
+    }
+    out
+}
+
 /// Text safe to print on a terminal: control characters (escape sequences a hostile player
 /// name could carry, newlines, tabs) become `?`.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
@@ -174,6 +195,43 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     } else {
         text.into()
     }
+}
+
+/// Wraps a styled line at spaces into lines of at most `width` columns, each word keeping its
+/// style (a word wider than `width` is cut).
+pub fn wrap_line(line: &Line, width: usize) -> Vec<Line> {
+    let mut out = Vec::new();
+    let mut cur = Line::new();
+    // Words with their styles; a space between spans or words is a break opportunity.
+    let mut pending_space = false;
+    for span in &line.0 {
+        for (i, word) in span.text.split(' ').enumerate() {
+            if i > 0 {
+                pending_space = true;
+            }
+            if word.is_empty() {
+                continue;
+            }
+            let gap = usize::from(pending_space && cur.width() > 0);
+            if cur.width() > 0 && cur.width() + gap + text_width(word) > width {
+                out.push(std::mem::take(&mut cur));
+            } else if gap == 1 {
+                cur.push(" ", span.style);
+            }
+            pending_space = false;
+            cur.push(word, span.style);
+        }
+        if span.text.ends_with(' ') {
+            pending_space = true;
+        }
+    }
+    if cur.width() > 0 {
+        out.push(cur);
+    }
+    for l in &mut out {
+        l.truncate(width);
+    }
+    out
 }
 
 /// Puts two columns side by side: `left` padded to `width`, then `right`.
@@ -223,6 +281,33 @@ mod tests {
             )),
             "山  x\n"
         );
+    }
+
+    #[test]
+    fn styled_lines_wrap_at_spaces_and_keep_their_styles() {
+        let mut l = Line::styled("half-moves: ", Style::Dim);
+        l.push("+N", Style::Good)
+            .push(" win, ", Style::Dim)
+            .push("-N", Style::Bad);
+        l.push(" loss", Style::Dim);
+        let lines = wrap_line(&l, 15);
+        assert_eq!(to_text(&lines), "half-moves: +N\nwin, -N loss\n");
+        assert_eq!(lines[0].0.last().unwrap().style, Style::Good);
+        assert!(
+            lines[1]
+                .0
+                .iter()
+                .any(|s| s.text == "-N" && s.style == Style::Bad)
+        );
+        assert_eq!(wrap_line(&l, 80)[0].text(), "half-moves: +N win, -N loss");
+    }
+
+    #[test]
+    fn cut_text_ends_in_an_ellipsis() {
+        assert_eq!(ellipsize("alexandra", 9), "alexandra");
+        assert_eq!(ellipsize("alexandra", 6), "alexa…");
+        assert_eq!(ellipsize("山田太郎", 5), "山田…");
+        assert_eq!(text_width(&ellipsize("山田太郎", 4)), 3);
     }
 
     #[test]

@@ -31,6 +31,21 @@ pub fn colour_enabled() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
+/// How wide printed output may be: the terminal's width when standard output is one, else
+/// `$COLUMNS` when set, else unlimited (a pipe or a file gets whole lines).
+pub fn output_width() -> usize {
+    use std::io::IsTerminal;
+    if io::stdout().is_terminal()
+        && let Ok((w, _)) = terminal::size()
+    {
+        return usize::from(w);
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse().ok())
+        .unwrap_or(usize::MAX)
+}
+
 /// Puts the terminal back as it was: cooked mode, main screen, visible cursor, default
 /// colours. Safe to call more than once, and from a signal's handling.
 pub fn restore() {

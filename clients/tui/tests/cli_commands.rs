@@ -5,7 +5,7 @@
 
 mod cli_support;
 
-use cli_support::{TestServer, jchomp, play_vs_bots, stderr, stdout};
+use cli_support::{TestServer, jchomp, jchomp_env, play_vs_bots, stderr, stdout};
 use jchomp_protocol::record::Record;
 use jchomp_protocol::wire::{GameSummary, RoomStatus, RoomSummary};
 
@@ -99,7 +99,7 @@ async fn finished_games_are_listed_and_replayed() {
     assert!(text.starts_with("Start\n"), "{text}");
     let last = format!("Move {}: ", record.moves.len());
     assert!(text.contains(&last), "{text}");
-    let words = jchomp_tui::explain::result(result, &state.seats, None);
+    let words = jchomp_tui::explain::outcome(result, &state.seats, None);
     assert!(text.contains(&words), "{text}");
 }
 
@@ -119,7 +119,7 @@ async fn server_errors_and_bad_flags_are_reported_in_words() {
     let out = jchomp(&["create", "--size", "3x7", "--server", url]).await;
     assert!(!out.status.success());
     assert!(
-        stderr(&out).contains("rows must be 4–15, got 3"),
+        stderr(&out).contains("jchomp: --size must be 4–15 rows by 4–15 columns, got 3x7"),
         "{}",
         stderr(&out)
     );
@@ -145,4 +145,104 @@ async fn server_errors_and_bad_flags_are_reported_in_words() {
         "{}",
         stderr(&out)
     );
+}
+
+/// Issue 15, item 8: `--server` takes host:port and http(s) URLs, adds the `/ws` path a URL
+/// lacks, and comes from `JCHOMP_SERVER` when not given; a wrong path is explained.
+#[tokio::test]
+async fn item8_the_server_is_found_from_any_usual_address_and_from_the_environment() {
+    let server = TestServer::start().await;
+    let url = server.url();
+    let hostport = url.trim_start_matches("ws://").trim_end_matches("/ws");
+    let forms = [
+        hostport.to_owned(),
+        format!("ws://{hostport}/"),
+        format!("http://{hostport}"),
+        url.clone(),
+    ];
+    for form in &forms {
+        let out = jchomp(&["rooms", "--json", "--server", form]).await;
+        assert!(out.status.success(), "{form}: {}", stderr(&out));
+        assert_eq!(stdout(&out).trim(), "[]", "{form}");
+    }
+    let out = jchomp_env(&["rooms", "--json"], &[("JCHOMP_SERVER", hostport)]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The flag wins over the variable.
+    let env = [("JCHOMP_SERVER", "127.0.0.1:9")];
+    let out = jchomp_env(&["rooms", "--json", "--server", hostport], &env).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let out = jchomp(&["rooms", "--server", &format!("ws://{hostport}/nope")]).await;
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("path is /ws"), "{}", stderr(&out));
+    let out = jchomp(&["rooms", "--server", "ftp://example.org"]).await;
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("give host:port, ws://"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Issue 15, items 10 and 12: errors speak of the flags as typed, never repeat themselves, all
+/// start `jchomp:` (exit status 2 for a command line that cannot be used, 1 for a failure),
+/// interactive commands without a terminal say they need one, and `games --limit 0` is refused.
+#[tokio::test]
+async fn item10_item12_errors_read_one_way_in_the_words_of_the_flags() {
+    let server = TestServer::start().await;
+    let url: &str = &server.url();
+    for (flags, want) in [
+        (
+            "--eat 4x1",
+            "jchomp: --eat must be 1–3 rows by 1–3 columns, got 4x1",
+        ),
+        (
+            "--poison 99,99",
+            "jchomp: --poison 99,99 lies outside the 6×7 board",
+        ),
+        (
+            "--size 3x20",
+            "jchomp: --size must be 4–15 rows by 4–15 columns, got 3x20",
+        ),
+    ] {
+        let mut args = vec!["create", "--server", url];
+        args.extend(flags.split_whitespace());
+        let out = jchomp(&args).await;
+        assert_eq!(out.status.code(), Some(2), "{flags}");
+        let err = stderr(&out);
+        assert!(err.starts_with(want), "{flags}: {err}");
+        assert!(
+            !err.contains("eat[0]") && !err.contains("poison[0]"),
+            "{err}"
+        );
+    }
+    let out = jchomp(&["replay", "nosuchgame", "--server", url]).await;
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "jchomp: There is no stored game with that id.\n"
+    );
+    // clap's own errors in the same style.
+    let out = jchomp(&["rooms", "--frobnicate"]).await;
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("jchomp: unexpected argument"),
+        "{}",
+        stderr(&out)
+    );
+    let out = jchomp(&["games", "--limit", "0", "--server", url]).await;
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with("jchomp: "), "{}", stderr(&out));
+    // Interactive commands need a terminal, and say so.
+    for cmd in ["join", "watch", "resume"] {
+        let out = jchomp(&[cmd, "x", "--server", url]).await;
+        assert_eq!(out.status.code(), Some(2), "{cmd}");
+        assert!(
+            stderr(&out).starts_with(&format!(
+                "jchomp: `jchomp {cmd}` is interactive and needs a terminal"
+            )),
+            "{}",
+            stderr(&out)
+        );
+    }
 }

@@ -29,6 +29,8 @@ struct Tty {
     size: (u16, u16),
     keys: File,
     output: Arc<Mutex<Vec<u8>>>,
+    /// The reader saw the end of the output (the program and its terminal are gone).
+    drained: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Tty {
@@ -77,6 +79,8 @@ impl Tty {
         let keys = master.try_clone().unwrap();
         let output = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&output);
+        let drained = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let done = Arc::clone(&drained);
         std::thread::spawn(move || {
             let mut master = master;
             let mut buf = [0u8; 4096];
@@ -87,6 +91,7 @@ impl Tty {
                 }
                 sink.lock().unwrap().extend_from_slice(&buf[..n]);
             }
+            done.store(true, std::sync::atomic::Ordering::SeqCst);
         });
         Tty {
             child,
@@ -94,6 +99,7 @@ impl Tty {
             size,
             keys,
             output,
+            drained,
         }
     }
 
@@ -123,10 +129,21 @@ impl Tty {
         panic!("the screen never showed {text:?}:\n{}", self.screen());
     }
 
+    /// Waits (at most 2 s) until everything the program wrote has been read.
+    async fn drain(&self) {
+        for _ in 0..40 {
+            if self.drained.load(std::sync::atomic::Ordering::SeqCst) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     /// Waits for the program to exit (at most 10 s) and returns whether it succeeded.
     async fn wait_exit(&mut self) -> bool {
         for _ in 0..200 {
             if let Some(status) = self.child.try_wait().unwrap() {
+                self.drain().await;
                 return status.success();
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
@@ -410,9 +427,10 @@ async fn the_hint_key_shows_the_engines_verdicts() {
     let mut tty = Tty::spawn(&args, true);
     tty.wait_for("Your turn").await;
     tty.press("?");
-    // The cursor is on the poison corner: eating it loses at once.
-    let screen = tty.wait_for("hint: loses in 1").await;
-    assert!(screen.contains(" 0 [P][#]"), "{screen}");
+    // The cursor starts on the first safe cell; the poison keeps its symbol.
+    let screen = tty.wait_for("hint: ties (=)").await;
+    assert!(screen.contains(" 0  P  [#] [#]  #"), "{screen}");
+    assert!(screen.contains(" 2 -3  -3   =   #"), "{screen}");
     tty.press("?");
     tty.press("q");
     assert!(tty.wait_exit().await);
@@ -422,7 +440,7 @@ async fn the_hint_key_shows_the_engines_verdicts() {
 async fn annotations_keep_their_marks_and_legend_with_and_without_colour() {
     let server = TestServer::start().await;
     let url = server.url();
-    // 4×5, eat 1×2: 0,2 wins in 8, the poison loses in 1, the other selections tie.
+    // 4×5, eat 1×2: 0,2 wins in 8, the other selections but the poison tie.
     let args = [
         "--server", &url, "--name", "ann", "create", "--size", "4x5", "--eat", "1x2", "--bot",
         "random",
@@ -432,26 +450,23 @@ async fn annotations_keep_their_marks_and_legend_with_and_without_colour() {
         tty.wait_for("Your turn").await;
         tty.press("?");
         let screen = tty
-            .wait_for("half-moves to the end: +N win, -N loss (longest delay), = tie")
+            .wait_for("half-moves to the end if taken: +N win, -N loss (longest delay)")
             .await;
-        assert!(screen.contains(" 0 [P][#]+8  =  #"), "{screen}");
-        assert!(screen.contains(" 1  =  =  =  =  #"), "{screen}");
-        assert!(
-            screen.contains("hint: loses in 1 half-move (-1)"),
-            "{screen}"
-        );
-        // Off the cursor, the poison is annotated like any other selection.
+        // The cursor starts on 0,1 (safe); its rectangle keeps its brackets, the poison its P.
+        assert!(screen.contains(" 0  P  [#] [#]  =   #"), "{screen}");
+        assert!(screen.contains(" 1  =   =   =   =   #"), "{screen}");
+        assert!(screen.contains("hint: ties (=)"), "{screen}");
         tty.press("j");
-        let screen = tty.wait_for(" 0 -1 ").await;
-        assert!(screen.contains(" 0 -1  = +8  =  #"), "{screen}");
+        let screen = tty.wait_for(" 0  P   =  +8   =   #").await;
+        assert!(screen.contains(" 1  =  [#] [#]  =   #"), "{screen}");
         tty.press("q");
         assert!(tty.wait_exit().await);
         let raw = tty.raw();
         if no_color {
             assert!(!raw.contains("\u{1b}[38;5;"), "NO_COLOR was ignored");
         } else {
-            // A win green, a loss red, a tie yellow (foreground; default background).
-            for cell in ["38;5;10;49m+8 ", "38;5;9;49m-1 ", "38;5;11;49m = "] {
+            // A win green, a tie yellow (foreground; default background).
+            for cell in ["38;5;10;49m+8  ", "38;5;11;49m =  "] {
                 assert!(raw.contains(cell), "{cell:?} not in {raw:?}");
             }
         }
@@ -543,8 +558,7 @@ async fn item2_a_signal_restores_the_terminal_and_prints_the_resume_command() {
             modes.contains(LocalModes::ECHO | LocalModes::ICANON | LocalModes::ISIG),
             "SIG{signal} left the terminal raw: {modes:?}"
         );
-        // Give the reader a moment to collect the last bytes written.
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        tty.drain().await;
         let raw = tty.raw();
         let left = raw
             .rfind("\u{1b}[?1049l")

@@ -138,17 +138,19 @@ mod tests {
         let hints = app.room().unwrap().hints.clone().unwrap();
         assert_eq!(hints.selections.len(), 16);
         let text = to_text(&app.render(80, 24, Instant::now()));
-        // The cursor sits on the poison: its verdict is in the panel, the others on the board.
-        // (Was `W…` and `L1 W`: labels are now signed plies; 15 cells to eat one by one.)
-        assert!(text.contains(" 0 [P]+16+16+16"), "{text}");
-        assert!(text.contains("hint: loses in 1"), "{text}");
+        // The cursor starts on the first safe cell: its verdict is in the panel, the others
+        // on the board, a cell apart; the poison keeps its symbol. (Was `W…` and `L1 W`, then
+        // `[P]+16+16`: 15 cells to eat one by one.)
+        assert!(text.contains(" 0  P  [#] +16 +16"), "{text}");
+        assert!(text.contains("hint: wins in 16"), "{text}");
         assert!(
-            text.contains("half-moves to the end: +N win, -N loss"),
+            text.contains("half-moves to the end if taken: +N win, -N loss"),
             "{text}"
         );
         key_to(&mut app, KeyCode::Down);
         let text = to_text(&app.render(80, 24, Instant::now()));
-        assert!(text.contains(" 0 -1 +16"), "{text}");
+        assert!(text.contains(" 0  P  +16 +16 +16"), "{text}");
+        assert!(text.contains(" 1 +16 [#] +16 +16"), "{text}");
         app.on_message(
             ServerMessage::Moved(jchomp_testkit::moved("r1", 4, 0, (3, 3), 1)),
             Instant::now(),
@@ -201,19 +203,17 @@ mod tests {
             Instant::now(),
         );
         assert!(app.take_hint_job().is_none());
-        let text = &app.notice().unwrap().text;
-        assert!(
-            text.contains("poison") && !text.contains("No hints"),
-            "{text}"
-        );
+        let text = to_text(&app.render(80, 24, Instant::now()));
+        assert!(text.contains("You ate poison and lost;"), "{text}");
+        assert!(!text.contains("No hints"), "{text}");
         assert!(app.room().unwrap().hints_on);
     }
 
     #[test]
-    fn a_three_player_room_does_not_offer_hints() {
+    fn item5_a_three_player_room_does_not_offer_hints() {
         let mut app = seated(0);
         let text = to_text(&app.render(80, 24, Instant::now()));
-        assert!(text.contains("0-9 row,col  ? hint  b bot"), "{text}");
+        assert!(text.contains("0-9 row,col  ? hint  L leave"), "{text}");
         let mut snap = snapshot(7, 0);
         snap.config.players = 3;
         snap.seats.push(seat("third"));
@@ -222,7 +222,7 @@ mod tests {
         let footer = text.lines().last().unwrap();
         assert_eq!(
             footer,
-            "arrows/hjkl move  Enter eat  0-9 row,col  b bot  L leave  q quit"
+            "arrows/hjkl move  Enter eat  0-9 row,col  L leave  q quit"
         );
         assert!(!text.contains('?'), "{text}");
         // The key does nothing but say why; no analysis is asked for.
@@ -272,7 +272,7 @@ mod tests {
             line.trim_end().to_owned()
         };
         assert!(text.contains(&row(3)), "{}\n{text}", row(3));
-        assert!(text.contains(" 0 [P]"), "{text}");
-        assert!(text.contains("hint: loses in 1 half-move (-1)"), "{text}");
+        assert!(text.contains(" 0  P  [#]"), "{text}");
+        assert!(text.contains("hint: loses in 3 half-moves (-3)"), "{text}");
     }
 }

@@ -39,10 +39,12 @@ impl App {
             match action {
                 Action::Char(c) => {
                     text.push(c);
+                    self.preview_typed(kind, &text);
                     self.prompt = Some((kind, text));
                 }
                 Action::Backspace => {
                     text.pop();
+                    self.preview_typed(kind, &text);
                     self.prompt = Some((kind, text));
                 }
                 Action::Confirm => self.submit(kind, &text),
@@ -59,6 +61,23 @@ impl App {
         }
     }
 
+    /// Typed coordinates move the cursor (and so the preview) as soon as they name a cell of
+    /// the board, before Enter.
+    fn preview_typed(&mut self, kind: PromptKind, text: &str) {
+        let Screen::Room(r) = &mut self.screen else {
+            return;
+        };
+        let (Some(state), PromptKind::Coords) = (&r.state, kind) else {
+            return;
+        };
+        if let Ok((row, col)) = input::parse_coords(text)
+            && (0..i64::from(state.config.rows())).contains(&row)
+            && (0..i64::from(state.config.cols())).contains(&col)
+        {
+            r.cursor = (row, col);
+        }
+    }
+
     fn submit(&mut self, kind: PromptKind, text: &str) {
         match kind {
             PromptKind::Coords => match input::parse_coords(text) {
@@ -66,7 +85,7 @@ impl App {
                     if let Screen::Room(r) = &mut self.screen {
                         r.cursor = cell;
                     }
-                    self.eat();
+                    self.eat(None);
                 }
                 Err(e) => self.say(e.to_string(), Style::Bad),
             },
@@ -76,7 +95,10 @@ impl App {
                     self.send(ClientMessage::AddBot { bot: None });
                 } else {
                     match parse_bot(text) {
-                        Ok(spec) => self.send(ClientMessage::AddBot { bot: Some(spec) }),
+                        Ok(spec) => {
+                            self.notice = None;
+                            self.send(ClientMessage::AddBot { bot: Some(spec) })
+                        }
                         Err(e) => self.say(e.to_string(), Style::Bad),
                     }
                 }
@@ -138,6 +160,8 @@ impl App {
     }
 
     fn room_key(&mut self, action: Action) {
+        // A poisoned selection is eaten only on a second Enter right after the first.
+        let armed = self.confirm_poison.take();
         let Screen::Room(r) = &mut self.screen else {
             return;
         };
@@ -152,11 +176,12 @@ impl App {
             Action::Down => r.cursor = ((row + 1).min(rows - 1), col),
             Action::Left => r.cursor = (row, (col - 1).max(0)),
             Action::Right => r.cursor = (row, (col + 1).min(cols - 1)),
-            Action::Confirm => self.eat(),
+            Action::Confirm => self.eat(armed),
             Action::TypeCoords(c) if r.seat.is_some() => {
                 self.prompt = Some((PromptKind::Coords, c.to_string()));
             }
             Action::Hint => self.toggle_hints(),
+            Action::Rematch => self.rematch(),
             Action::AddBot => {
                 if r.seat.is_some()
                     && r.state
@@ -177,9 +202,16 @@ impl App {
                     .as_ref()
                     .is_some_and(|s| s.status == RoomStatus::Playing);
                 let seated = r.seat.is_some();
-                if !in_play || (action == Action::Leave && (!seated || self.confirm_leave)) {
+                // A spectator, or anyone once the game is not in play, leaves with L or Esc; a
+                // player in a game in play only with L twice (leaving loses the game).
+                if !in_play || !seated || (action == Action::Leave && self.confirm_leave) {
                     self.send(ClientMessage::Leave);
                     self.back_to_lobby();
+                } else if action == Action::Cancel {
+                    self.say(
+                        "Esc does not leave a game in play; L twice leaves it (and loses it).",
+                        Style::Dim,
+                    );
                 } else if action == Action::Leave {
                     self.confirm_leave = true;
                     self.say(
@@ -194,8 +226,46 @@ impl App {
         self.confirm_leave = false;
     }
 
-    /// Eats at the cursor, if the local rules allow it.
-    fn eat(&mut self) {
+    /// After a game, opens a new room on the same board and clock, with a bot (the server's
+    /// default) in each seat a bot held; the players join it by its id.
+    fn rematch(&mut self) {
+        let Screen::Room(r) = &self.screen else {
+            return;
+        };
+        let Some(state) = r
+            .state
+            .as_ref()
+            .filter(|s| s.status == RoomStatus::Finished)
+        else {
+            self.say(
+                "A new game can be started once this one is over.",
+                Style::Bad,
+            );
+            return;
+        };
+        let bots = state
+            .seats
+            .iter()
+            .skip(1)
+            .filter(|s| s.as_ref().is_some_and(|s| s.bot))
+            .map(|_| None)
+            .collect();
+        let config = state.config_json.clone();
+        self.send(ClientMessage::Leave);
+        self.pending_bots = bots;
+        let mut screen = super::RoomScreen::new(None);
+        screen.host = true;
+        self.screen = Screen::Room(Box::new(screen));
+        self.notice = None;
+        self.send(ClientMessage::CreateRoom {
+            name: self.name.clone(),
+            config,
+        });
+    }
+
+    /// Eats at the cursor, if the local rules allow it. A selection that eats poison (and so
+    /// loses) is only sent when it was `armed` by an Enter just before on the same cell.
+    fn eat(&mut self, armed: Option<(i64, i64)>) {
         let Screen::Room(r) = &self.screen else {
             return;
         };
@@ -221,8 +291,22 @@ impl App {
                     )
                 }),
         };
+        let poisoned = problem.is_none()
+            && state
+                .config
+                .rect(jchomp_protocol::rules::Cell::new(row as u8, col as u8))
+                .intersects(state.config.poison_mask());
         match problem {
             Some(text) => self.say(text, Style::Bad),
+            None if poisoned && armed != Some((row, col)) => {
+                self.confirm_poison = Some((row, col));
+                self.say(
+                    format!(
+                        "{row},{col} eats poison and loses the game. Press Enter again to eat it."
+                    ),
+                    Style::Bad,
+                );
+            }
             None => {
                 self.notice = None;
                 self.send(ClientMessage::Move { row, col });
@@ -297,8 +381,88 @@ mod tests {
         app.on_key(key(KeyCode::Enter));
         assert_eq!(
             app.take_outbox(),
-            vec![ClientMessage::Move { row: 1, col: 1 }]
+            vec![ClientMessage::Move { row: 1, col: 2 }]
         );
+    }
+
+    #[test]
+    fn item4_the_cursor_starts_on_a_safe_cell() {
+        let app = seated(0);
+        assert_eq!(app.room().unwrap().cursor, (0, 1));
+        let text = to_text(&app.render(80, 24, Instant::now()));
+        assert!(text.contains(" 0  P [#]"), "{text}");
+        assert!(text.contains("0,1: eats 1 cell"), "{text}");
+    }
+
+    #[test]
+    fn item4_a_poisoned_selection_asks_for_a_second_enter() {
+        let mut app = seated(0);
+        app.on_key(key(KeyCode::Left));
+        app.on_key(key(KeyCode::Enter));
+        assert!(
+            app.take_outbox().is_empty(),
+            "one key does not lose the game"
+        );
+        assert_eq!(
+            app.notice().unwrap().text,
+            "0,0 eats poison and loses the game. Press Enter again to eat it."
+        );
+        // Any other key disarms it.
+        app.on_key(key(KeyCode::Right));
+        app.on_key(key(KeyCode::Left));
+        app.on_key(key(KeyCode::Enter));
+        assert!(app.take_outbox().is_empty());
+        app.on_key(key(KeyCode::Enter));
+        assert_eq!(
+            app.take_outbox(),
+            vec![ClientMessage::Move { row: 0, col: 0 }]
+        );
+        // Typed coordinates ask too.
+        let mut app = seated(0);
+        for c in "0,0".chars() {
+            app.on_key(key(KeyCode::Char(c)));
+        }
+        app.on_key(key(KeyCode::Enter));
+        assert!(app.take_outbox().is_empty());
+        app.on_key(key(KeyCode::Enter));
+        assert_eq!(
+            app.take_outbox(),
+            vec![ClientMessage::Move { row: 0, col: 0 }]
+        );
+    }
+
+    #[test]
+    fn item12_esc_leaves_a_watched_room_and_typed_coordinates_move_the_preview() {
+        let mut app = App::new("ws://s/ws", "me", Start::Watch("r1".into()));
+        app.take_outbox();
+        app.on_message(ServerMessage::Room(snapshot(3, 0)), Instant::now());
+        app.on_key(key(KeyCode::Esc));
+        assert_eq!(
+            app.take_outbox(),
+            vec![ClientMessage::Leave, ClientMessage::ListRooms]
+        );
+        assert!(matches!(app.screen, Screen::Lobby));
+        // A player in a game in play is told what Esc does not do, and how to leave.
+        let mut app = seated(0);
+        app.on_key(key(KeyCode::Esc));
+        assert!(app.take_outbox().is_empty());
+        assert!(
+            app.notice().unwrap().text.contains("L twice"),
+            "{:?}",
+            app.notice()
+        );
+        // Typed coordinates move the cursor as soon as they name a cell.
+        for c in "3,4".chars() {
+            app.on_key(key(KeyCode::Char(c)));
+        }
+        assert_eq!(app.room().unwrap().cursor, (3, 4));
+        let text = to_text(&app.render(80, 24, Instant::now()));
+        assert!(text.contains("3,4: eats 1 cell"), "{text}");
+        assert!(text.contains(" 3  #  #  #  # [#]"), "{text}");
+        app.on_key(key(KeyCode::Backspace));
+        app.on_key(key(KeyCode::Backspace));
+        app.on_key(key(KeyCode::Char('9')));
+        assert_eq!(app.room().unwrap().cursor, (3, 4), "9 is off the board");
     }
 
     #[test]
@@ -371,7 +535,10 @@ mod tests {
         }
         app.on_key(key(KeyCode::Enter));
         assert!(app.take_outbox().is_empty());
-        assert_eq!(app.notice().unwrap().text, "rows must be 4–15, got 3");
+        assert_eq!(
+            app.notice().unwrap().text,
+            "--size must be 4–15 rows by 4–15 columns, got 3x5"
+        );
         for c in "x".chars() {
             app.on_key(key(KeyCode::Char(c)));
         }
@@ -425,7 +592,10 @@ mod tests {
         let now = Instant::now();
         let text = to_text(&app.render(80, 24, now));
         assert!(text.contains("replay 2/2"), "{text}");
-        assert!(text.contains("bob ate poison and lost."), "{text}");
+        assert!(
+            text.contains("bob ate poison and lost; ann wins."),
+            "{text}"
+        );
         app.on_key(key(KeyCode::Left));
         let text = to_text(&app.render(80, 24, now));
         assert!(text.contains("replay 1/2"), "{text}");
@@ -510,7 +680,10 @@ mod tests {
         assert!(text.contains("replay 0/1"), "{text}");
         app.on_key(key(KeyCode::Right));
         let text = to_text(&app.render(80, 24, now));
-        assert!(text.contains("ann ate poison and lost."), "{text}");
+        assert!(
+            text.contains("ann ate poison and lost; bob wins."),
+            "{text}"
+        );
         app.on_key(key(KeyCode::Esc));
         assert!(matches!(app.screen, Screen::Games { .. }));
         assert!(!app.quit());

@@ -8,7 +8,35 @@ use crate::style::Style;
 use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
 use std::time::Instant;
 
+/// Where the cursor starts in a room: on a selection that does not eat poison (the first in
+/// reading order), else on any valid selection, else the corner.
+fn start_cell(state: &RoomState) -> (i64, i64) {
+    let pos = state.position();
+    let safe = pos.safe_selections(&state.config);
+    let pick = if safe.is_empty() {
+        pos.selections()
+    } else {
+        safe
+    };
+    pick.iter()
+        .next()
+        .map(|i| {
+            let c = jchomp_protocol::rules::Cell::from_index(i);
+            (i64::from(c.row), i64::from(c.col))
+        })
+        .unwrap_or((0, 0))
+}
+
 impl App {
+    /// The position changed: a complaint about the one before (a refused move, "not your
+    /// turn") no longer holds.
+    fn clear_stale_notice(&mut self) {
+        if self.notice.as_ref().is_some_and(|n| n.style == Style::Bad) {
+            self.notice = None;
+        }
+        self.confirm_poison = None;
+    }
+
     /// A message from the server arrived.
     pub fn on_message(&mut self, msg: ServerMessage, now: Instant) {
         match msg {
@@ -43,7 +71,7 @@ impl App {
                     ..Notice::new(text, Style::Good)
                 });
                 for bot in std::mem::take(&mut self.pending_bots) {
-                    self.send(ClientMessage::AddBot { bot: Some(bot) });
+                    self.send(ClientMessage::AddBot { bot });
                 }
             }
             ServerMessage::Room(snapshot) => {
@@ -58,12 +86,38 @@ impl App {
                                 || old.status != state.status
                         });
                         screen.room = Some(state.room.clone());
+                        screen.offline_since = state
+                            .seats
+                            .iter()
+                            .enumerate()
+                            .map(|(i, s)| match s {
+                                Some(s) if !s.connected && !s.bot => Some(
+                                    screen
+                                        .offline_since
+                                        .get(i)
+                                        .copied()
+                                        .flatten()
+                                        .unwrap_or(now),
+                                ),
+                                _ => None,
+                            })
+                            .collect();
+                        // The cursor is placed once the game has moves to offer: at the
+                        // first snapshot of a game in play, or when a waiting room starts.
+                        let started = screen
+                            .state
+                            .as_ref()
+                            .is_none_or(|old| old.status == RoomStatus::Waiting);
+                        if started && state.status == RoomStatus::Playing {
+                            screen.cursor = start_cell(&state);
+                        }
                         let over = state.status == RoomStatus::Finished;
                         let room = state.room.clone();
                         screen.state = Some(state);
                         if changed {
                             screen.turn_since = Some(now);
                             self.refresh_hints();
+                            self.clear_stale_notice();
                         }
                         if over {
                             self.forget_seat(&room);
@@ -86,12 +140,14 @@ impl App {
                 match state.apply_moved(&m) {
                     Applied::Ok => {
                         screen.turn_since = Some(now);
-                        if m.status == RoomStatus::Finished
-                            && let Some(r) = m.result
-                        {
-                            let text = explain::result(r, &state.seats, screen.seat);
-                            let room = state.room.clone();
-                            self.say(text, Style::Accent);
+                        let room = state.room.clone();
+                        self.clear_stale_notice();
+                        if m.status == RoomStatus::Finished {
+                            // The panel tells the result; the message says how to see it again.
+                            self.notice = Some(Notice {
+                                command: Some(self.command(&format!("replay {room}"))),
+                                ..Notice::new("Game over. To replay it later:", Style::Accent)
+                            });
                             self.forget_seat(&room);
                         }
                         self.refresh_hints();
@@ -103,6 +159,11 @@ impl App {
             ServerMessage::MoveRejected { reason, .. } => {
                 self.say(explain::rejection(reason), Style::Bad);
             }
+            // Leaving the old room on the way to a new game: nothing to show.
+            ServerMessage::Left { .. }
+                if self
+                    .room()
+                    .is_some_and(|r| r.host && r.room.is_none() && r.state.is_none()) => {}
             ServerMessage::Left { .. } => {
                 if let Some(room) = self.room().and_then(|r| r.room.clone()) {
                     self.forget_seat(&room);
@@ -255,5 +316,151 @@ mod tests {
             ]
         );
         assert!(app.room().unwrap().host);
+    }
+}
+
+#[cfg(test)]
+mod issue15_tests {
+    use crate::app::test_support::*;
+    use crate::app::*;
+    use crate::style::to_text;
+    use crossterm::event::KeyCode;
+    use jchomp_protocol::json::ResultJson;
+    use jchomp_protocol::wire::{ClientMessage, Moved, RoomStatus, ServerMessage};
+    use std::time::{Duration, Instant};
+
+    fn finish(app: &mut App, loser: u8) {
+        app.on_message(
+            ServerMessage::Moved(Moved {
+                room: "r1".into(),
+                version: 4,
+                seat: loser,
+                row: 0,
+                col: 0,
+                to_move: None,
+                status: RoomStatus::Finished,
+                result: Some(ResultJson::Poisoned { loser }),
+            }),
+            Instant::now(),
+        );
+    }
+
+    #[test]
+    fn item6_an_offline_seat_counts_its_seconds_and_tall_screens_list_the_moves() {
+        let mut app = seated(0);
+        let t0 = Instant::now();
+        let mut snap = snapshot(4, 0);
+        snap.seats[1].as_mut().unwrap().connected = false;
+        app.on_message(ServerMessage::Room(snap.clone()), t0);
+        app.on_message(ServerMessage::Room(snap), t0 + Duration::from_secs(5));
+        let text = to_text(&app.render(80, 24, t0 + Duration::from_secs(12)));
+        assert!(text.contains("1 you [offline 12s]"), "{text}");
+        app.on_message(
+            ServerMessage::Moved(jchomp_testkit::moved("r1", 5, 0, (3, 4), 1)),
+            t0,
+        );
+        let tall = to_text(&app.render(120, 40, t0));
+        assert!(tall.contains("Moves"), "{tall}");
+        assert!(tall.contains("  1. you 3,4"), "{tall}");
+        let short = to_text(&app.render(80, 24, t0));
+        assert!(!short.contains("Moves"), "{short}");
+    }
+
+    #[test]
+    fn item7_the_game_over_screen_offers_what_comes_next() {
+        let mut app = seated(0);
+        app.on_key(key(KeyCode::Char('7')));
+        app.on_key(key(KeyCode::Char(',')));
+        finish(&mut app, 1);
+        app.on_key(key(KeyCode::Esc));
+        let text = to_text(&app.render(80, 24, Instant::now()));
+        let footer = text.lines().last().unwrap();
+        assert_eq!(
+            footer,
+            "Game over: n new game, same board  Esc back to the lobby  q quit"
+        );
+        assert!(
+            !text.contains("? hint") && !text.contains("Enter eat"),
+            "{text}"
+        );
+        assert!(
+            !text.contains(": eats"),
+            "no selection after the game: {text}"
+        );
+        assert!(text.contains("you ate poison and lost; you win."), "{text}");
+        assert!(
+            text.contains("jchomp --server ws://s/ws replay r1"),
+            "{text}"
+        );
+        // n: a new room on the same board.
+        app.take_outbox();
+        app.on_key(key(KeyCode::Char('n')));
+        let out = app.take_outbox();
+        assert_eq!(out[0], ClientMessage::Leave);
+        let config = snapshot(0, 0).config;
+        assert!(
+            matches!(&out[1], ClientMessage::CreateRoom { config: c, .. } if *c == config),
+            "{out:?}"
+        );
+        app.on_message(ServerMessage::Left { room: "r1".into() }, Instant::now());
+        assert!(matches!(app.screen, Screen::Room(_)), "still on the way");
+        // Esc after a game goes back to the lobby.
+        let mut app = seated(0);
+        finish(&mut app, 0);
+        app.take_outbox();
+        app.on_key(key(KeyCode::Esc));
+        assert!(matches!(app.screen, Screen::Lobby));
+    }
+
+    #[test]
+    fn item11_status_lines_do_not_go_stale() {
+        // "It is not your turn." goes when the turn comes.
+        let mut app = seated(1);
+        app.on_key(key(KeyCode::Enter));
+        assert_eq!(app.notice().unwrap().text, "It is not your turn.");
+        app.on_message(
+            ServerMessage::Moved(jchomp_testkit::moved("r1", 4, 0, (3, 4), 1)),
+            Instant::now(),
+        );
+        assert!(app.notice().is_none());
+        // A seat not to move sees a preview, not "you lose".
+        let mut app = seated(1);
+        app.on_key(key(KeyCode::Left));
+        let text = to_text(&app.render(80, 24, Instant::now()));
+        assert!(text.contains("0,0 on your turn: eats POISON"), "{text}");
+        assert!(!text.contains("you lose"), "{text}");
+        // A waiting host sees no refusal for a game that has not started.
+        let mut app = seated(0);
+        let mut waiting = snapshot(5, 0);
+        waiting.status = RoomStatus::Waiting;
+        waiting.to_move = None;
+        waiting.seats[1] = None;
+        let mut app2 = App::new("ws://s/ws", "me", Start::Join("r1".into()));
+        app2.on_message(ServerMessage::Room(waiting.clone()), Instant::now());
+        app.on_message(ServerMessage::Room(waiting), Instant::now());
+        for a in [&app, &app2] {
+            let text = to_text(&a.render(80, 24, Instant::now()));
+            assert!(!text.contains("has not started"), "{text}");
+            assert!(text.contains("Waiting for 1 more player"), "{text}");
+        }
+        // A bot spec error goes once a good spec is sent.
+        app.on_key(key(KeyCode::Char('b')));
+        for c in "wizard\r".chars() {
+            app.on_key(key(if c == '\r' {
+                KeyCode::Enter
+            } else {
+                KeyCode::Char(c)
+            }));
+        }
+        assert!(app.notice().unwrap().text.contains("valid forms"));
+        app.on_key(key(KeyCode::Char('b')));
+        for c in "greedy\r".chars() {
+            app.on_key(key(if c == '\r' {
+                KeyCode::Enter
+            } else {
+                KeyCode::Char(c)
+            }));
+        }
+        assert!(app.notice().is_none(), "{:?}", app.notice());
     }
 }

@@ -96,6 +96,8 @@ pub struct RoomScreen {
     pub hints_waiting: Option<u64>,
     /// When the seat to move began its turn (for the clock).
     pub turn_since: Option<Instant>,
+    /// Since when each seat has been seen offline.
+    pub offline_since: Vec<Option<Instant>>,
 }
 
 impl RoomScreen {
@@ -111,6 +113,7 @@ impl RoomScreen {
             hints_on: false,
             hints_waiting: None,
             turn_since: None,
+            offline_since: Vec::new(),
         }
     }
 }
@@ -155,13 +158,14 @@ pub struct App {
     link: Link,
     quit: bool,
     outbox: Vec<ClientMessage>,
-    pending_bots: Vec<String>,
+    pending_bots: Vec<Option<String>>,
     last_refresh: Option<Instant>,
     hint_limit: Option<Duration>,
     hint_job: Option<HintJob>,
     hint_seq: u64,
     library: Option<Arc<ClassicLibrary>>,
     confirm_leave: bool,
+    confirm_poison: Option<(i64, i64)>,
     saved: Vec<SavedSeat>,
     seat_updates: Vec<SeatUpdate>,
     offer: Option<ResumeOffer>,
@@ -191,6 +195,7 @@ impl App {
             hint_seq: 0,
             library: None,
             confirm_leave: false,
+            confirm_poison: None,
             saved: Vec::new(),
             seat_updates: Vec::new(),
             offer: None,
@@ -252,7 +257,7 @@ impl App {
     fn create(&mut self, args: CreateArgs) {
         match args.validate() {
             Ok(config) => {
-                self.pending_bots = args.bots;
+                self.pending_bots = args.bots.into_iter().map(Some).collect();
                 let mut screen = RoomScreen::new(None);
                 screen.host = true;
                 self.screen = Screen::Room(Box::new(screen));
@@ -432,7 +437,13 @@ impl App {
                         }
                         _ => None,
                     };
+                    let offline = r
+                        .offline_since
+                        .iter()
+                        .map(|t| t.map(|t| now.duration_since(t).as_secs()))
+                        .collect();
                     let view = GameView {
+                        offline,
                         state,
                         me: r.seat,
                         cursor: r.seat.map(|_| r.cursor),

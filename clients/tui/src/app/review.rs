@@ -185,9 +185,9 @@ mod tests {
         assert!(!text.contains("half-moves to the end"), "{text}");
         app.on_key(key(KeyCode::Char('?')));
         let text = to_text(&app.render(80, 24, Instant::now()));
-        // The poison is annotated like any other cell; 1,1 is the one winning move.
-        assert!(text.contains(" 0 -1 -3 -9 -9"), "{text}");
-        assert!(text.contains(" 1 -3 +8 -9 -9"), "{text}");
+        // The poison keeps its symbol; 1,1 is the one winning move.
+        assert!(text.contains(" 0  P  -3  -9  -9"), "{text}");
+        assert!(text.contains(" 1 -3  +8  -9  -9"), "{text}");
         assert!(text.contains("half-moves to the end"), "{text}");
         assert!(text.contains("? hint"), "{text}");
     }
@@ -205,7 +205,8 @@ mod tests {
         // then started; the engine answered.
         let text = screen_at(&mut app, 2);
         assert!(text.contains("preparing the classic database…"), "{text}");
-        assert!(text.contains(" 0 -1 "), "{text}");
+        // Only the poison is left to eat: nothing is worth annotating.
+        assert!(text.contains(" 0  P   .   .   ."), "{text}");
         library.wait().unwrap();
         app.on_tick(Instant::now());
         run_hints(&mut app);

@@ -5,5 +5,8 @@ use std::process::ExitCode;
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    jchomp_tui::run::main(jchomp_tui::cli::Cli::parse()).await
+    match jchomp_tui::cli::Cli::try_parse() {
+        Ok(cli) => jchomp_tui::run::main(cli).await,
+        Err(e) => jchomp_tui::run::usage_error(e),
+    }
 }
