@@ -4,7 +4,7 @@
 use crate::classic::{ClassicLibrary, PerfectPlayer};
 use crate::duration::{DurationError, parse_duration};
 use crate::player::{GreedyPlayer, Player, RandomPlayer};
-use crate::search::{Budget, MctsPlayer, SearchPlayer};
+use crate::search::{Budget, LevelPlayer, MctsPlayer, SearchPlayer};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,7 +30,9 @@ pub enum BotSpec {
     /// Monte Carlo tree search with max^n backups and proven bounds, with a node or time
     /// budget.
     Mcts(Budget),
-    /// A named strength level (1–5), mapped to a budget by [`BotSpec::level_budget`].
+    /// A named strength level (1–5), mapped to a budget by [`BotSpec::level_budget`]; from
+    /// level 3 on, three- and four-player games are played by the tree search
+    /// ([`LevelPlayer`]).
     Level(u8),
 }
 
@@ -105,7 +107,12 @@ impl BotSpec {
             BotSpec::Greedy => Box::new(GreedyPlayer::new(seed)),
             BotSpec::Mcts(budget) => Box::new(MctsPlayer::new(budget, seed)),
             BotSpec::Search(budget) => Box::new(SearchPlayer::new(budget, seed)),
-            BotSpec::Level(n) => Box::new(SearchPlayer::new(BotSpec::level_budget(n), seed)),
+            // Depth levels stay the plain alpha-beta search (weak on purpose, and a tree search
+            // has no depth); node and time levels take the strongest engine for the seats.
+            BotSpec::Level(n) => match BotSpec::level_budget(n) {
+                budget @ Budget::Depth(_) => Box::new(SearchPlayer::new(budget, seed)),
+                budget => Box::new(LevelPlayer::new(budget, seed)),
+            },
         }
     }
 

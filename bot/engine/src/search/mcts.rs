@@ -1,5 +1,5 @@
 //! Monte Carlo tree search for any number of seats: max^n backups (each seat's mean score kept
-//! apart, and every node's mover chooses by its own), random playouts, and a solver that proves
+//! apart, and every node's mover chooses by its own), greedy playouts, and a solver that proves
 //! bounds on what each seat can force (MCTS-Solver, after Nijssen and Winands, with score bounds
 //! for ties).
 //!
@@ -16,13 +16,17 @@
 //! and losses as MCTS-Solver does; with more, `lo[m] = 2` is a win nothing can take away and
 //! `hi[m] = 0` a loss the others can force. Selection takes a proven win, passes over moves
 //! whose loss can be forced while others cannot, and never values a move below what it
-//! guarantees. The search ends early once the root is a proven win.
+//! guarantees. Below the root a proven win is worth 1 to its mover but is not taken blindly:
+//! the mover is indifferent between its wins, the others are not (each may make a different seat
+//! the loser), so moves that look as good keep their share of simulations and the others' means
+//! average over the mover's choices instead of assuming one. The search ends early once the
+//! root is a proven win.
 //!
 //! **Budgets and determinism.** Every position made (tree, new children and playouts) counts as
 //! a node on [`Limits`]; the first simulation always completes, later ones start only while the
 //! budget (nodes, the clock, the stop flag) allows, and the answer is the root's most visited
 //! move. The order of new children and the playouts draw from the player's seeded [`Rng`], so a
-//! node budget reproduces a search exactly.
+//! node budget reproduces a search exactly. The tree stops growing at [`MAX_TREE`] nodes.
 
 use super::limits::Limits;
 use crate::rng::Rng;
@@ -30,6 +34,9 @@ use jchomp_rules::{Bits, Cell, Config, Position, Seat, Status};
 
 /// Exploration constant of UCT (scores lie in 0 … 1).
 pub const EXPLORATION: f64 = 0.7;
+
+/// Most nodes a tree holds (about 24 MiB); past it, simulations go on without new nodes.
+pub const MAX_TREE: usize = 1 << 18;
 
 /// No child / no sibling.
 const NONE: u32 = u32::MAX;
@@ -115,6 +122,38 @@ fn decided(config: &Config, position: &Position) -> Option<Option<Seat>> {
             } else {
                 None
             }
+        }
+    }
+}
+
+/// A safe selection after which the next seat has only poison left (it loses), if there is one,
+/// found without trying every selection: with an eat size of `r`×`c` one selection removes at
+/// most `(2r−1)(2c−1)` selections, so only a position with that few safe ones is tried; in
+/// classic Chomp only the one cell at the least row and column of the safe ones can remove
+/// them all.
+fn immediate_win(config: &Config, position: &Position, safe: Bits) -> Option<u32> {
+    let wins = |index: u32| {
+        let mut child = *position;
+        child.play(config, Cell::from_index(index));
+        matches!(child.status(), Status::ToMove(_)) && child.safe_selections(config).is_empty()
+    };
+    match config.eat() {
+        Some((er, ec)) => {
+            let reach = (2 * u32::from(er) - 1) * (2 * u32::from(ec) - 1);
+            if safe.count() > reach {
+                return None;
+            }
+            safe.iter().find(|&i| wins(i))
+        }
+        None => {
+            let (mut row, mut col) = (u8::MAX, u8::MAX);
+            for i in safe.iter() {
+                let cell = Cell::from_index(i);
+                row = row.min(cell.row);
+                col = col.min(cell.col);
+            }
+            let corner = Cell::new(row, col).index();
+            (safe.contains(corner) && wins(corner)).then_some(corner)
         }
     }
 }
@@ -227,6 +266,10 @@ impl<'a> Mcts<'a> {
                 break;
             }
             if !n.untried.is_empty() {
+                if self.nodes.len() >= MAX_TREE {
+                    // The tree is full: play out from here without growing it.
+                    break;
+                }
                 let untried = n.untried;
                 let k = self.rng.below(u64::from(untried.count())) as usize;
                 let Some(index) = untried.iter().nth(k) else {
@@ -323,18 +366,15 @@ impl<'a> Mcts<'a> {
         changed
     }
 
-    /// The child UCT descends into from a fully expanded `node`: a proven win for its mover
-    /// if it has one, otherwise the best mean for the mover plus the exploration term, over
-    /// the children whose loss cannot be forced (all of them if every one's can).
+    /// The child UCT descends into from a fully expanded `node`: the best value for its mover
+    /// (a proven win is worth 1) plus the exploration term, over the children whose loss cannot
+    /// be forced (all of them if every one's can). A proven win is not taken blindly: the mover
+    /// is indifferent between its wins, but the other seats are not (each may make a
+    /// different seat the loser), so the other moves that look as good keep their share of
+    /// simulations, and the other seats' means here average over the mover's choices.
     fn select(&self, node: u32) -> Option<u32> {
         let n = &self.nodes[node as usize];
         let m = usize::from(n.mover);
-        if let Some(win) = self
-            .children(node)
-            .find(|&c| self.nodes[c as usize].lo[m] == WIN)
-        {
-            return Some(win);
-        }
         let avoid = self
             .children(node)
             .any(|c| self.nodes[c as usize].hi[m] > LOSS);
@@ -367,17 +407,23 @@ impl<'a> Mcts<'a> {
         (child.reward[m] / f64::from(child.visits)).max(floor)
     }
 
-    /// Plays uniformly random safe selections from `position` to the end; the loser, or `None`
-    /// for a tie.
+    /// Plays from `position` to the end as `greedy` does: an immediate win when there is one,
+    /// otherwise a uniformly random safe selection. Returns the loser, or `None` for a tie.
     fn playout(&mut self, mut position: Position, limits: &mut Limits) -> Option<Seat> {
         loop {
             if let Some(result) = decided(self.config, &position) {
                 return result;
             }
             let safe = position.safe_selections(self.config);
-            let k = self.rng.below(u64::from(safe.count())) as usize;
-            let Some(index) = safe.iter().nth(k) else {
-                return position.to_move();
+            let index = match immediate_win(self.config, &position, safe) {
+                Some(win) => win,
+                None => {
+                    let k = self.rng.below(u64::from(safe.count())) as usize;
+                    let Some(index) = safe.iter().nth(k) else {
+                        return position.to_move();
+                    };
+                    index
+                }
             };
             position.play(self.config, Cell::from_index(index));
             limits.tick();
@@ -613,6 +659,39 @@ mod tests {
             }
         }
         assert!(found >= 5, "only {found} forced wins proven");
+    }
+
+    #[test]
+    fn the_playouts_find_the_immediate_wins_greedy_finds() {
+        let mut seen = 0;
+        for notation in [
+            "6x6 eat 1x2 poison 0,0 players 3",
+            "6x7 eat 2x3 poison 2,3 players 4",
+            "5x5 poison 4,4",
+            "6x6 variant classic poison 0,0 players 3",
+            "6x5 variant classic poison 1,2 poison 4,0 players 3",
+        ] {
+            let config = board(notation);
+            for seed in 0..60 {
+                let (position, _) = random_position(&config, seed as u32 % 40, seed);
+                if decided(&config, &position).is_some() {
+                    continue;
+                }
+                let safe = position.safe_selections(&config);
+                let wins = crate::player::immediate_wins(&config, &position);
+                match immediate_win(&config, &position, safe) {
+                    Some(w) => assert!(wins.contains(w), "{notation}: {w} is no win"),
+                    None => assert!(wins.is_empty(), "{notation}: missed {wins:?}"),
+                }
+                seen += usize::from(!wins.is_empty());
+            }
+        }
+        assert!(seen > 20, "only {seen} positions with a win");
+    }
+
+    #[test]
+    fn a_full_tree_fits_its_memory() {
+        assert!(std::mem::size_of::<Node>() * MAX_TREE <= 24 << 20);
     }
 
     #[test]
