@@ -81,24 +81,15 @@ fn best_move(
         let cell = position.selections().first().ok_or(SolveError::GameOver)?;
         return Ok((Cell::from_index(cell), -(score::WIN - 1)));
     }
-    // Best exact values first: once one is searched, the window lets the others through only
-    // if they might match it, and the region solver cuts those that cannot at once.
-    let values = oracle
-        .solve_moves(config, position, limits)
+    // An optimal selection first, from the region solver's value search: once it is searched,
+    // the window lets the others through only if they might match it, and the region solver
+    // cuts those that cannot at once.
+    let (_, first) = oracle
+        .best(config, position, limits)
         .ok_or(SolveError::Stopped)?;
-    let mut ranked: Vec<(u8, u8)> = values
-        .iter()
-        .map(|&(a, o)| {
-            let rank = match o {
-                Outcome::Win => 0,
-                Outcome::Tie => 1,
-                Outcome::Loss => 2,
-            };
-            (rank, a as u8)
-        })
+    let order: Vec<u8> = std::iter::once(first as u8)
+        .chain(safe.iter().filter(|&a| a != first).map(|a| a as u8))
         .collect();
-    ranked.sort_unstable();
-    let order: Vec<u8> = ranked.into_iter().map(|(_, a)| a).collect();
     let mut scores = Vec::with_capacity(order.len());
     let r = Negamax::new(config, tt, limits, seat)
         .with_oracle(oracle)
@@ -263,18 +254,8 @@ pub fn solve_value(
         return Ok((Outcome::Loss, Cell::from_index(cell), 1));
     }
     let mut oracle = RegionSolver::new(ORACLE_BITS);
-    let values = oracle
-        .solve_moves(config, position, &mut limits)
+    let (outcome, index) = oracle
+        .best(config, position, &mut limits)
         .ok_or(SolveError::Stopped)?;
-    let rank = |o: Outcome| match o {
-        Outcome::Win => 2,
-        Outcome::Tie => 1,
-        Outcome::Loss => 0,
-    };
-    let (index, outcome) = values
-        .iter()
-        .copied()
-        .max_by_key(|&(a, o)| (rank(o), std::cmp::Reverse(a)))
-        .ok_or(SolveError::GameOver)?;
     Ok((outcome, Cell::from_index(index), limits.nodes))
 }

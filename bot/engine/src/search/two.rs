@@ -13,8 +13,8 @@ use super::key::{config_salt, seat_salt};
 use super::key::{cover, hash};
 use super::limits::Limits;
 use super::regions::RegionSolver;
+use super::score::PROVEN_WIN;
 use super::score::{INF, WIN, from_table, to_table};
-use super::score::{Outcome, PROVEN_WIN};
 use super::tt::{Bound, NO_MOVE, PROVEN, Table};
 use jchomp_rules::{Bits, Cell, Config, Position, Seat, Status};
 
@@ -235,13 +235,20 @@ impl<'a> Negamax<'a> {
             .as_deref_mut()
             .filter(|_| safe.count() >= ORACLE_MIN_MOVES)
         {
-            match oracle.solve(config, position, self.limits) {
+            // Only as much of the value as the window needs: whether it beats a tie when a
+            // tie cannot raise alpha, whether it falls short of one when a tie reaches beta.
+            // (Exact solving scores a tie 0: the oracle is used without contempt.)
+            let low = if alpha >= 0 { 0 } else { -1 };
+            let high = if beta <= 0 { 0 } else { 1 };
+            match oracle.solve_window(config, position, low, high, self.limits) {
                 None => return (0, false),
-                Some(Outcome::Tie) => return (self.tie(mover), true),
-                Some(Outcome::Win) if beta <= PROVEN_WIN => return (PROVEN_WIN + 1, true),
-                Some(Outcome::Win) => alpha = alpha.max(PROVEN_WIN),
-                Some(Outcome::Loss) if alpha >= -PROVEN_WIN => return (-PROVEN_WIN - 1, true),
-                Some(Outcome::Loss) => beta = beta.min(-PROVEN_WIN),
+                // A tie, or at least one when that reaches beta, or at most one when that
+                // cannot raise alpha: 0 is the exact score or a bound on the right side.
+                Some(0) => return (self.tie(mover), true),
+                Some(1) if beta <= PROVEN_WIN => return (PROVEN_WIN + 1, true),
+                Some(1) => alpha = alpha.max(PROVEN_WIN),
+                Some(_) if alpha >= -PROVEN_WIN => return (-PROVEN_WIN - 1, true),
+                Some(_) => beta = beta.min(-PROVEN_WIN),
             }
         }
         if depth == 0 {
