@@ -18,7 +18,7 @@
 //! In classic Chomp a position is a single region (every selection's cells overlap those of the
 //! top-left cell, uneaten while anything is), so the solver is a memoised exact search there.
 
-use super::key::{config_salt, cover, hash, spread};
+use super::key::{config_salt, cover, hash, mix, spread};
 use super::limits::Limits;
 use super::score::Outcome;
 use jchomp_rules::{Bits, Config, Position};
@@ -79,6 +79,38 @@ pub fn split(config: &Config, mut anchors: Bits, mut f: impl FnMut(Bits)) {
         anchors = anchors.without(region);
         f(region);
     }
+}
+
+/// A key for the game a set of valid anchors leaves, the same for every position that is the
+/// same sum of regions: each poison-free region counts by its shape wherever it lies (a
+/// region's game depends on its shape alone), each region holding poison by its cells, and the
+/// regions are added up as a multiset, so rows swapped or a region moved across the board give
+/// one key. Also returns `safe` (selections among `valid`) less the selections of every
+/// poison-free region whose shape an earlier one repeats: a selection there leads to the same
+/// sum as the same selection in the earlier region.
+pub fn sum_key(config: &Config, valid: Bits, safe: Bits) -> (u64, Bits) {
+    let zone = config.poison_zone();
+    let mut key = 0u64;
+    let mut shapes = [0u64; 32];
+    let mut seen = 0;
+    let mut moves = safe;
+    split(config, valid, |r| {
+        let cells = cover(config, r);
+        let h = if r.intersects(zone) {
+            hash(cells) ^ 0x5851_f42d_4c95_7f2d
+        } else {
+            let h = hash(normalize(cells));
+            if shapes[..seen].contains(&h) {
+                moves = moves.without(r);
+            } else if seen < shapes.len() {
+                shapes[seen] = h;
+                seen += 1;
+            }
+            h
+        };
+        key = key.wrapping_add(mix(h));
+    });
+    (key, moves)
 }
 
 /// Poison-free regions with more selections than this are searched with the rest of the
@@ -494,6 +526,36 @@ mod tests {
         let mut n = 0;
         split(&c, Position::start(&c).selections(), |_| n += 1);
         assert_eq!(n, 1);
+    }
+
+    #[test]
+    fn sum_keys_count_regions_as_a_multiset_of_shapes() {
+        let c = board("6x8 eat 1x2 poison 0,0");
+        let key = |eaten: &[(u8, u8)]| {
+            let mut uneaten = c.board();
+            for &(r, col) in eaten {
+                uneaten = uneaten.without(Bits::single(Bits::index(r, col)));
+            }
+            let p = Position::from_uneaten(&c, uneaten, 0);
+            sum_key(&c, p.selections(), p.safe_selections(&c))
+        };
+        // The same segments in other rows, or elsewhere in their rows: one key.
+        let (a, _) = key(&[(1, 2), (3, 5)]);
+        assert_eq!(a, key(&[(3, 2), (1, 5)]).0);
+        assert_eq!(a, key(&[(1, 5), (3, 2)]).0);
+        assert_eq!(key(&[(2, 0)]).0, key(&[(2, 7)]).0);
+        // A different multiset, or the poisoned row changed instead: other keys.
+        assert_ne!(a, key(&[(1, 2), (3, 4)]).0);
+        assert_ne!(key(&[(2, 7)]).0, key(&[(0, 7)]).0);
+        assert_ne!(key(&[(1, 2), (1, 5)]).0, a);
+        // Moves: the poisoned row, and one region of each shape (row 3 repeats row 1's two
+        // segments, rows 4 and 5 repeat row 2).
+        let (_, moves) = key(&[(1, 2), (3, 5)]);
+        let rows: Vec<u32> = (0..6)
+            .filter(|&r| moves.intersects(Bits::rect(r, 0, 1, 16)))
+            .map(u32::from)
+            .collect();
+        assert_eq!(rows, vec![0, 1, 2]);
     }
 
     #[test]
