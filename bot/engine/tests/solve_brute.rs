@@ -5,20 +5,14 @@
 // Helpers outside `#[test]` functions panic on purpose when a check fails.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
+use common::{random_position, same};
 use jchomp_engine::Rng;
 use jchomp_engine::search::{Limits, Outcome, RegionSolver, Table, analyze, solve};
 use jchomp_rules::{Cell, Config, Position};
 use jchomp_testkit::brute::{self, Memo};
 use jchomp_testkit::{board, model::Model};
-
-fn same(o: Outcome, b: brute::Outcome) -> bool {
-    matches!(
-        (o, b),
-        (Outcome::Win, brute::Outcome::Win)
-            | (Outcome::Tie, brute::Outcome::Tie)
-            | (Outcome::Loss, brute::Outcome::Loss)
-    )
-}
 
 fn boards() -> Vec<&'static str> {
     vec![
@@ -77,31 +71,6 @@ fn check(model: &Model, config: &Config, position: &Position, tt: &mut Table, me
             assert_eq!(vp, Some(*p), "{model:?} {m:?}");
         }
     }
-}
-
-/// The position after up to `plies` random safe selections from the start, in both models;
-/// stops early when no safe selection is left or the game ends.
-fn random_position(c: &Config, rng: &mut Rng, plies: u64) -> (Model, Position) {
-    let mut model = Model::start(c);
-    let mut position = Position::start(c);
-    for _ in 0..plies {
-        let safe: Vec<brute::Selection> = model
-            .valid()
-            .into_iter()
-            .filter(|&(r, c)| !model.after(r, c).poisoned())
-            .collect();
-        if safe.is_empty() {
-            break;
-        }
-        let m = safe[rng.below(safe.len() as u64) as usize];
-        let next = model.after(m.0, m.1);
-        if next.outcome.is_some() {
-            break;
-        }
-        model = next;
-        position.play(c, brute::cell(m));
-    }
-    (model, position)
 }
 
 #[test]

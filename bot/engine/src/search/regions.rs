@@ -6,13 +6,19 @@
 //! elsewhere), so by the Sprague–Grundy theorem it is worth a Nim heap of its Grundy value.
 //! Replacing every poison-free region by one heap (the XOR of their values) keeps the win / tie /
 //! loss value of the whole position; the proof is in `docs/BOTS.md`. What is left to search is
-//! the regions holding poison plus one heap, which is far smaller than the board. Distances in
-//! plies are not kept by this reduction, so it answers win, tie or loss only.
+//! the regions holding poison (and poison-free regions too large to value at once) plus one
+//! heap, which is far smaller than the board. Distances in plies are not kept by this
+//! reduction, so it answers win, tie or loss only.
+//!
+//! The value search is alpha-beta over the three values with a table of bounds: a question
+//! such as "does this selection lose?" stops at the first reply that ties. A seat that can make
+//! every poisoned selection invalid in one safe selection ties at once, which settles most
+//! positions without valuing a single region.
 //!
 //! In classic Chomp a position is a single region (every selection's cells overlap those of the
 //! top-left cell, uneaten while anything is), so the solver is a memoised exact search there.
 
-use super::key::{config_salt, cover, hash, spread};
+use super::key::{config_salt, cover, hash, mix, spread};
 use super::limits::Limits;
 use super::score::Outcome;
 use jchomp_rules::{Bits, Config, Position};
@@ -75,6 +81,44 @@ pub fn split(config: &Config, mut anchors: Bits, mut f: impl FnMut(Bits)) {
     }
 }
 
+/// A key for the game a set of valid anchors leaves, the same for every position that is the
+/// same sum of regions: each poison-free region counts by its shape wherever it lies (a
+/// region's game depends on its shape alone), each region holding poison by its cells, and the
+/// regions are added up as a multiset, so rows swapped or a region moved across the board give
+/// one key. Also returns `safe` (selections among `valid`) less the selections of every
+/// poison-free region whose shape an earlier one repeats: a selection there leads to the same
+/// sum as the same selection in the earlier region.
+pub fn sum_key(config: &Config, valid: Bits, safe: Bits) -> (u64, Bits) {
+    let zone = config.poison_zone();
+    let mut key = 0u64;
+    let mut shapes = [0u64; 32];
+    let mut seen = 0;
+    let mut moves = safe;
+    split(config, valid, |r| {
+        let cells = cover(config, r);
+        let h = if r.intersects(zone) {
+            hash(cells) ^ 0x5851_f42d_4c95_7f2d
+        } else {
+            let h = hash(normalize(cells));
+            if shapes[..seen].contains(&h) {
+                moves = moves.without(r);
+            } else if seen < shapes.len() {
+                shapes[seen] = h;
+                seen += 1;
+            }
+            h
+        };
+        key = key.wrapping_add(mix(h));
+    });
+    (key, moves)
+}
+
+/// Poison-free regions with more selections than this are searched with the rest of the
+/// position rather than valued by their Grundy value: deciding whether the sum is won stops at
+/// the first winning selection, where a Grundy value needs every selection's exact value, and
+/// the shapes of a large region are too many to remember.
+pub const GRUNDY_MAX_ANCHORS: u32 = 24;
+
 /// Moves a set of cells to the top-left corner (same shape, so the same game).
 fn normalize(cells: Bits) -> Bits {
     let Some(first) = cells.first() else {
@@ -96,12 +140,14 @@ fn normalize(cells: Bits) -> Bits {
     cells.shr(lanes.trailing_zeros())
 }
 
-/// The position's cells split into the regions holding poison (`poisoned`, as cells) and the
-/// Grundy value of all the others together (`heap`).
+/// The position's cells split into the regions searched directly (`searched`, as cells: those
+/// holding poison, and poison-free ones too large to value by their Grundy value at once) and
+/// the Grundy value of all the others together (`heap`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reduced {
-    /// Cells of the regions whose selections can reach poison.
-    pub poisoned: Bits,
+    /// Cells of the regions whose selections can reach poison, and of the poison-free regions
+    /// with more than [`GRUNDY_MAX_ANCHORS`] selections.
+    pub searched: Bits,
     /// XOR of the Grundy values of the poison-free regions.
     pub heap: u8,
 }
@@ -191,7 +237,7 @@ impl RegionSolver {
         Some(mex)
     }
 
-    /// Splits a set of valid anchors into the poisoned cells and one heap.
+    /// Splits a set of valid anchors into the cells searched directly and one heap.
     fn reduce(
         &mut self,
         config: &Config,
@@ -200,12 +246,12 @@ impl RegionSolver {
         limits: &mut Limits,
     ) -> Option<Reduced> {
         let zone = config.poison_zone();
-        let mut poisoned = Bits::EMPTY;
+        let mut searched = Bits::EMPTY;
         let mut stopped = false;
         split(config, valid, |r| {
             if stopped {
-            } else if r.intersects(zone) {
-                poisoned |= cover(config, r);
+            } else if r.intersects(zone) || r.count() > GRUNDY_MAX_ANCHORS {
+                searched |= cover(config, r);
             } else {
                 match self.grundy(config, r, limits) {
                     Some(g) => heap ^= g,
@@ -213,7 +259,7 @@ impl RegionSolver {
                 }
             }
         });
-        (!stopped).then_some(Reduced { poisoned, heap })
+        (!stopped).then_some(Reduced { searched, heap })
     }
 
     /// The reduced form of a position; `None` if stopped.
@@ -236,8 +282,72 @@ impl RegionSolver {
         limits: &mut Limits,
     ) -> Option<Outcome> {
         position.to_move()?;
-        let r = self.reduce_position(config, position, limits)?;
-        self.value(config, r, limits).map(to_outcome)
+        if !position.selections().intersects(config.poison_zone()) {
+            return Some(Outcome::Tie);
+        }
+        self.prepare(config);
+        self.value(config, position.uneaten(), 0, -1, 1, limits)
+            .map(to_outcome)
+    }
+
+    /// The value of a position for the seat to move (two players) as far as the window
+    /// `(alpha, beta)` of values −1 (loss), 0 (tie), 1 (win) needs it: exact when strictly
+    /// inside, an upper bound at or below `alpha`, a lower bound at or above `beta`; `None` if
+    /// stopped first or the game is over.
+    pub fn solve_window(
+        &mut self,
+        config: &Config,
+        position: &Position,
+        alpha: i8,
+        beta: i8,
+        limits: &mut Limits,
+    ) -> Option<i8> {
+        position.to_move()?;
+        self.prepare(config);
+        self.value(config, position.uneaten(), 0, alpha, beta, limits)
+    }
+
+    /// The exact value of a position for the seat to move and an optimal selection (a safe
+    /// one while any is left), by alpha-beta over its selections: selections that tie at once
+    /// first, then the others only as far as they might do better. `None` if stopped first or
+    /// the game is over.
+    pub fn best(
+        &mut self,
+        config: &Config,
+        position: &Position,
+        limits: &mut Limits,
+    ) -> Option<(Outcome, u32)> {
+        position.to_move()?;
+        self.prepare(config);
+        let valid = position.selections();
+        let safe = position.safe_selections(config);
+        let Some(first) = safe.first() else {
+            return Some((Outcome::Loss, valid.first()?));
+        };
+        if !valid.intersects(config.poison_zone()) {
+            return Some((Outcome::Tie, first));
+        }
+        let kills = killing(config, valid, safe);
+        let (mut best, mut best_move) = match kills.first() {
+            Some(k) => (0, k),
+            None => (-2, first),
+        };
+        for a in safe.without(kills).iter() {
+            if best >= 1 {
+                break;
+            }
+            if limits.poll() {
+                return None;
+            }
+            let rest = position
+                .uneaten()
+                .without(config.rect(jchomp_rules::Cell::from_index(a)));
+            let v = -self.value(config, rest, 0, -1, -best.max(-1), limits)?;
+            if v > best {
+                (best, best_move) = (v, a);
+            }
+        }
+        Some((to_outcome(best), best_move))
     }
 
     /// The value of each safe selection for the seat making it, in board order; `None` if
@@ -257,73 +367,136 @@ impl RegionSolver {
             }
             let mut child = *position;
             child.play(config, jchomp_rules::Cell::from_index(a));
-            let v = if child.to_move().is_none() {
+            let v = if child.to_move().is_none()
+                || !child.selections().intersects(config.poison_zone())
+            {
+                // Over, or no poison can be reached any more: a tie (found without valuing
+                // the poison-free regions, which can be large).
                 0
             } else {
-                let r = self.reduce(config, child.selections(), 0, limits)?;
-                -self.value(config, r, limits)?
+                -self.value(config, child.uneaten(), 0, -1, 1, limits)?
             };
             out.push((a, to_outcome(v)));
         }
         Some(out)
     }
 
-    /// +1 win, 0 tie, −1 loss for the seat to move in a reduced position.
-    fn value(&mut self, config: &Config, r: Reduced, limits: &mut Limits) -> Option<i8> {
+    /// +1 win, 0 tie, −1 loss for the seat to move with `cells` uneaten (only the cells of
+    /// selections matter) and a Nim heap of `heap` beside them, searched within the window
+    /// `(alpha, beta)` (fail-soft: a result at or below `alpha` is an upper bound of the value,
+    /// one at or above `beta` a lower bound). The poison-free regions are valued only when the
+    /// cheap checks do not settle the window.
+    fn value(
+        &mut self,
+        config: &Config,
+        cells: Bits,
+        heap: u8,
+        mut alpha: i8,
+        mut beta: i8,
+        limits: &mut Limits,
+    ) -> Option<i8> {
         let zone = config.poison_zone();
-        let valid = config.selections_in(r.poisoned);
+        let valid = config.selections_in(cells);
         if !valid.intersects(zone) {
             return Some(0);
         }
         let safe = valid.without(zone);
-        if safe.is_empty() && r.heap == 0 {
+        if safe.is_empty() && heap == 0 {
             return Some(-1);
         }
-        let key = hash(r.poisoned)
+        // A safe selection after which no poison can be reached ties the game at once.
+        let kills = killing(config, valid, safe);
+        let floor = if kills.is_empty() { -1 } else { 0 };
+        if floor >= beta {
+            return Some(floor);
+        }
+        let r = self.reduce(config, valid, heap, limits)?;
+        let safe = config.selections_in(r.searched).without(zone);
+        let key = hash(r.searched)
             ^ self.salt
             ^ (u64::from(r.heap) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let slot = key as usize & self.mask;
+        let (mut lo, mut hi) = (floor, 1);
         if self.keys[slot] == key {
-            return Some(self.values[slot]);
+            let (l, h) = unpack_bounds(self.values[slot]);
+            (lo, hi) = (lo.max(l), h);
+            if lo >= beta || lo == hi {
+                return Some(lo);
+            }
+            if hi <= alpha {
+                return Some(hi);
+            }
         }
         if limits.tick() {
             return None;
         }
-        let mut best = -1i8;
+        alpha = alpha.max(lo);
+        beta = beta.min(hi);
+        let alpha0 = alpha;
+        let mut best = floor;
         // Nim moves first: cheap, and often enough.
         for h in 0..r.heap {
-            let v = -self.value(config, Reduced { heap: h, ..r }, limits)?;
-            best = best.max(v);
-            if best == 1 {
+            if best >= beta {
                 break;
             }
+            let v = -self.value(config, r.searched, h, -beta, -alpha, limits)?;
+            best = best.max(v);
+            alpha = alpha.max(v);
         }
-        if best < 1 {
-            for a in safe.iter() {
-                if limits.poll() {
-                    return None;
-                }
-                let rest = r
-                    .poisoned
-                    .without(config.rect(jchomp_rules::Cell::from_index(a)));
-                let child = self.reduce(config, config.selections_in(rest), r.heap, limits)?;
-                let v = if child.poisoned.is_empty() && child.heap == 0 {
-                    // Nothing left anywhere that can reach poison: a tie.
-                    0
-                } else {
-                    -self.value(config, child, limits)?
-                };
-                best = best.max(v);
-                if best == 1 {
-                    break;
-                }
+        // Selections that tie at once are worth `floor`, already counted.
+        for a in safe.without(kills).iter() {
+            if best >= beta {
+                break;
             }
+            if limits.poll() {
+                return None;
+            }
+            let rest = r
+                .searched
+                .without(config.rect(jchomp_rules::Cell::from_index(a)));
+            let v = -self.value(config, rest, r.heap, -beta, -alpha, limits)?;
+            best = best.max(v);
+            alpha = alpha.max(v);
+        }
+        if best >= beta {
+            lo = lo.max(best);
+        } else if best <= alpha0 {
+            hi = hi.min(best);
+        } else {
+            (lo, hi) = (best, best);
         }
         self.keys[slot] = key;
-        self.values[slot] = best;
+        self.values[slot] = pack_bounds(lo, hi.max(lo));
         self.dirty = true;
         Some(best)
     }
+}
+
+/// The safe selections after which no selection holding poison is valid any more (JChomp: those
+/// whose rectangle overlaps that of every valid poisoned selection; none are looked for in
+/// classic Chomp).
+fn killing(config: &Config, valid: Bits, safe: Bits) -> Bits {
+    if !config.variant().is_jchomp() {
+        return Bits::EMPTY;
+    }
+    let mut kills = safe;
+    for p in (valid & config.poison_zone()).iter() {
+        kills &= touching(config, config.rect(jchomp_rules::Cell::from_index(p)));
+        if kills.is_empty() {
+            break;
+        }
+    }
+    kills
+}
+
+/// A lower and an upper bound of a value in one byte.
+fn pack_bounds(lo: i8, hi: i8) -> i8 {
+    (lo + 1) | (hi + 1) << 2
+}
+
+/// The inverse of [`pack_bounds`].
+fn unpack_bounds(x: i8) -> (i8, i8) {
+    ((x & 3) - 1, (x >> 2 & 3) - 1)
 }
 
 fn to_outcome(v: i8) -> Outcome {
@@ -353,6 +526,36 @@ mod tests {
         let mut n = 0;
         split(&c, Position::start(&c).selections(), |_| n += 1);
         assert_eq!(n, 1);
+    }
+
+    #[test]
+    fn sum_keys_count_regions_as_a_multiset_of_shapes() {
+        let c = board("6x8 eat 1x2 poison 0,0");
+        let key = |eaten: &[(u8, u8)]| {
+            let mut uneaten = c.board();
+            for &(r, col) in eaten {
+                uneaten = uneaten.without(Bits::single(Bits::index(r, col)));
+            }
+            let p = Position::from_uneaten(&c, uneaten, 0);
+            sum_key(&c, p.selections(), p.safe_selections(&c))
+        };
+        // The same segments in other rows, or elsewhere in their rows: one key.
+        let (a, _) = key(&[(1, 2), (3, 5)]);
+        assert_eq!(a, key(&[(3, 2), (1, 5)]).0);
+        assert_eq!(a, key(&[(1, 5), (3, 2)]).0);
+        assert_eq!(key(&[(2, 0)]).0, key(&[(2, 7)]).0);
+        // A different multiset, or the poisoned row changed instead: other keys.
+        assert_ne!(a, key(&[(1, 2), (3, 4)]).0);
+        assert_ne!(key(&[(2, 7)]).0, key(&[(0, 7)]).0);
+        assert_ne!(key(&[(1, 2), (1, 5)]).0, a);
+        // Moves: the poisoned row, and one region of each shape (row 3 repeats row 1's two
+        // segments, rows 4 and 5 repeat row 2).
+        let (_, moves) = key(&[(1, 2), (3, 5)]);
+        let rows: Vec<u32> = (0..6)
+            .filter(|&r| moves.intersects(Bits::rect(r, 0, 1, 16)))
+            .map(u32::from)
+            .collect();
+        assert_eq!(rows, vec![0, 1, 2]);
     }
 
     #[test]

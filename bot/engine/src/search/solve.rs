@@ -81,24 +81,15 @@ fn best_move(
         let cell = position.selections().first().ok_or(SolveError::GameOver)?;
         return Ok((Cell::from_index(cell), -(score::WIN - 1)));
     }
-    // Best exact values first: once one is searched, the window lets the others through only
-    // if they might match it, and the region solver cuts those that cannot at once.
-    let values = oracle
-        .solve_moves(config, position, limits)
+    // An optimal selection first, from the region solver's value search: once it is searched,
+    // the window lets the others through only if they might match it, and the region solver
+    // cuts those that cannot at once.
+    let (_, first) = oracle
+        .best(config, position, limits)
         .ok_or(SolveError::Stopped)?;
-    let mut ranked: Vec<(u8, u8)> = values
-        .iter()
-        .map(|&(a, o)| {
-            let rank = match o {
-                Outcome::Win => 0,
-                Outcome::Tie => 1,
-                Outcome::Loss => 2,
-            };
-            (rank, a as u8)
-        })
+    let order: Vec<u8> = std::iter::once(first as u8)
+        .chain(safe.iter().filter(|&a| a != first).map(|a| a as u8))
         .collect();
-    ranked.sort_unstable();
-    let order: Vec<u8> = ranked.into_iter().map(|(_, a)| a).collect();
     let mut scores = Vec::with_capacity(order.len());
     let r = Negamax::new(config, tt, limits, seat)
         .with_oracle(oracle)
@@ -200,9 +191,30 @@ pub fn analyze(
             out.push(value);
             continue;
         };
-        let mut limits = match budget {
-            Some(b) => Limits::new(b, stop.clone()),
-            None => Limits::unlimited(stop.clone()),
+        // With a time or node budget, half of it first goes to the exact search (region
+        // solver and sums of regions), which settles many selections outright; what it cannot
+        // settle is searched by iterative deepening in the other half.
+        let half = match budget {
+            Some(Budget::Time(t)) => Some(Budget::Time(t / 2)),
+            Some(Budget::Nodes(n)) => Some(Budget::Nodes((n / 2).max(1))),
+            _ => None,
+        };
+        if let Some(half) = half {
+            let mut limits = Limits::new(half, stop.clone());
+            let (s, proven) = Negamax::new(config, tt, &mut limits, seat)
+                .with_oracle(&mut oracle)
+                .negamax(&child, Budget::MAX_DEPTH, 0, -INF, INF);
+            nodes += limits.nodes;
+            if !limits.stopped() && proven {
+                value.value = Some(exact(s));
+                out.push(value);
+                continue;
+            }
+        }
+        let mut limits = match (budget, half) {
+            (Some(_), Some(h)) => Limits::new(h, stop.clone()),
+            (Some(b), None) => Limits::new(b, stop.clone()),
+            (None, _) => Limits::unlimited(stop.clone()),
         };
         let max_depth = match budget {
             Some(Budget::Depth(d)) => d,
@@ -225,14 +237,7 @@ pub fn analyze(
             value.depth = depth;
             if proven || s.abs() > PROVEN_WIN {
                 // A proven win or loss within the horizon is exact, distance included.
-                // The child's score is for the opponent; one more ply to the end.
-                let (o, p) = score::read(s);
-                let o = match o {
-                    Outcome::Win => Outcome::Loss,
-                    Outcome::Loss => Outcome::Win,
-                    Outcome::Tie => Outcome::Tie,
-                };
-                value.value = Some((o, p.map(|p| p + 1)));
+                value.value = Some(exact(s));
                 break;
             }
             if !limits.may_deepen() {
@@ -246,6 +251,18 @@ pub fn analyze(
         out.push(value);
     }
     Ok((out, nodes))
+}
+
+/// The value of a selection for the seat making it, from the proven score of the position it
+/// leaves (scored for the opponent): one more ply to the end.
+fn exact(s: i32) -> (Outcome, Option<u32>) {
+    let (o, p) = score::read(s);
+    let o = match o {
+        Outcome::Win => Outcome::Loss,
+        Outcome::Loss => Outcome::Win,
+        Outcome::Tie => Outcome::Tie,
+    };
+    (o, p.map(|p| p + 1))
 }
 
 /// The exact win / tie / loss value and an optimal selection, from the region solver alone
@@ -263,18 +280,8 @@ pub fn solve_value(
         return Ok((Outcome::Loss, Cell::from_index(cell), 1));
     }
     let mut oracle = RegionSolver::new(ORACLE_BITS);
-    let values = oracle
-        .solve_moves(config, position, &mut limits)
+    let (outcome, index) = oracle
+        .best(config, position, &mut limits)
         .ok_or(SolveError::Stopped)?;
-    let rank = |o: Outcome| match o {
-        Outcome::Win => 2,
-        Outcome::Tie => 1,
-        Outcome::Loss => 0,
-    };
-    let (index, outcome) = values
-        .iter()
-        .copied()
-        .max_by_key(|&(a, o)| (rank(o), std::cmp::Reverse(a)))
-        .ok_or(SolveError::GameOver)?;
     Ok((outcome, Cell::from_index(index), limits.nodes))
 }

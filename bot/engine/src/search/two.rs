@@ -12,9 +12,9 @@ use super::eval;
 use super::key::{config_salt, seat_salt};
 use super::key::{cover, hash};
 use super::limits::Limits;
-use super::regions::RegionSolver;
+use super::regions::{self, RegionSolver};
+use super::score::PROVEN_WIN;
 use super::score::{INF, WIN, from_table, to_table};
-use super::score::{Outcome, PROVEN_WIN};
 use super::tt::{Bound, NO_MOVE, PROVEN, Table};
 use jchomp_rules::{Bits, Cell, Config, Position, Seat, Status};
 
@@ -106,16 +106,25 @@ impl<'a> Negamax<'a> {
         self
     }
 
-    /// The table key of a position with `mover` to move.
+    /// The table key of a position with `mover` to move, and its safe selections `safe` less
+    /// those that cannot lead anywhere new: in exact solving, the selections of a poison-free
+    /// region whose shape an earlier region of the position repeats (the two lead to the same
+    /// sums of regions).
     #[inline]
-    fn key(&self, position: &Position, mover: Seat) -> u64 {
-        let mut key = hash(cover(self.config, position.selections())) ^ self.salt;
+    fn key(&self, position: &Position, mover: Seat, safe: Bits) -> (u64, Bits) {
+        let (cells, safe) = if self.oracle.is_some() {
+            // Exact solving: positions that are the same sum of regions share one entry.
+            regions::sum_key(self.config, position.selections(), safe)
+        } else {
+            (hash(cover(self.config, position.selections())), safe)
+        };
+        let mut key = cells ^ self.salt;
         if let Some(root) = self.paranoid {
             key ^= seat_salt(mover, 0) ^ seat_salt(root, 1);
         } else if self.contempt != 0 {
             key ^= seat_salt(u8::from(mover == self.root), 3);
         }
-        key
+        (key, safe)
     }
 
     /// The score of a tie for `mover`.
@@ -230,18 +239,46 @@ impl<'a> Negamax<'a> {
             // No selection can ever reach poison again: the game will tie.
             return (self.tie(mover), true);
         }
+        let mut tt_move = NO_MOVE;
+        // Just above the horizon a table probe (a likely cache miss) costs more than it saves.
+        let use_table = depth >= TABLE_MIN_DEPTH;
+        let (key, safe) = if use_table {
+            self.key(position, mover, safe)
+        } else {
+            (0, safe)
+        };
+        if let Some(e) = if use_table { self.tt.probe(key) } else { None } {
+            tt_move = e.mv;
+            if e.depth == PROVEN || u32::from(e.depth) >= depth {
+                let s = from_table(e.score, ply);
+                let proven = e.depth == PROVEN;
+                match e.bound {
+                    Bound::Exact => return (s, proven),
+                    Bound::Lower if s >= beta => return (s, proven),
+                    Bound::Upper if s <= alpha => return (s, proven),
+                    _ => {}
+                }
+            }
+        }
         if let Some(oracle) = self
             .oracle
             .as_deref_mut()
             .filter(|_| safe.count() >= ORACLE_MIN_MOVES)
         {
-            match oracle.solve(config, position, self.limits) {
+            // Only as much of the value as the window needs: whether it beats a tie when a
+            // tie cannot raise alpha, whether it falls short of one when a tie reaches beta.
+            // (Exact solving scores a tie 0: the oracle is used without contempt.)
+            let low = if alpha >= 0 { 0 } else { -1 };
+            let high = if beta <= 0 { 0 } else { 1 };
+            match oracle.solve_window(config, position, low, high, self.limits) {
                 None => return (0, false),
-                Some(Outcome::Tie) => return (self.tie(mover), true),
-                Some(Outcome::Win) if beta <= PROVEN_WIN => return (PROVEN_WIN + 1, true),
-                Some(Outcome::Win) => alpha = alpha.max(PROVEN_WIN),
-                Some(Outcome::Loss) if alpha >= -PROVEN_WIN => return (-PROVEN_WIN - 1, true),
-                Some(Outcome::Loss) => beta = beta.min(-PROVEN_WIN),
+                // A tie, or at least one when that reaches beta, or at most one when that
+                // cannot raise alpha: 0 is the exact score or a bound on the right side.
+                Some(0) => return (self.tie(mover), true),
+                Some(1) if beta <= PROVEN_WIN => return (PROVEN_WIN + 1, true),
+                Some(1) => alpha = alpha.max(PROVEN_WIN),
+                Some(_) if alpha >= -PROVEN_WIN => return (-PROVEN_WIN - 1, true),
+                Some(_) => beta = beta.min(-PROVEN_WIN),
             }
         }
         if depth == 0 {
@@ -257,27 +294,6 @@ impl<'a> Negamax<'a> {
                 }
             };
             return (e, false);
-        }
-        let mut tt_move = NO_MOVE;
-        // Just above the horizon a table probe (a likely cache miss) costs more than it saves.
-        let use_table = depth >= TABLE_MIN_DEPTH;
-        let key = if use_table {
-            self.key(position, mover)
-        } else {
-            0
-        };
-        if let Some(e) = if use_table { self.tt.probe(key) } else { None } {
-            tt_move = e.mv;
-            if e.depth == PROVEN || u32::from(e.depth) >= depth {
-                let s = from_table(e.score, ply);
-                let proven = e.depth == PROVEN;
-                match e.bound {
-                    Bound::Exact => return (s, proven),
-                    Bound::Lower if s >= beta => return (s, proven),
-                    Bound::Upper if s <= alpha => return (s, proven),
-                    _ => {}
-                }
-            }
         }
         let mut buffer = [0u8; MAX_MOVES];
         let moves = table_move_first(safe, tt_move, &mut buffer);
