@@ -11,6 +11,7 @@ mod connection;
 mod error;
 mod http;
 mod link;
+mod live;
 mod lobby;
 mod metrics;
 mod outbox;

@@ -18,9 +18,10 @@ use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::time::timeout_at;
 
-/// Serves the game on `listener` (`/ws`, `/healthz`, `/metrics`) until `shutdown` completes,
-/// then shuts down gracefully: no new connections, every client is told and closed, finished
-/// games are committed, and the call returns within `settings.shutdown_timeout` (plus a little
+/// Brings back every game in play the database holds, serves the game on `listener` (`/ws`,
+/// `/healthz`, `/metrics`) until `shutdown` completes, then shuts down gracefully: no new
+/// connections, every client is told and closed, finished games and the clocks of games in
+/// play are committed, and the call returns within `settings.shutdown_timeout` (plus a little
 /// for the last commit).
 ///
 /// Fails at once if the game database in `settings.data_dir` cannot be opened (for example
@@ -30,10 +31,12 @@ pub async fn run(
     settings: Settings,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
-    let store = Store::open(&settings.data_dir).map_err(|source| ServerError::Store {
+    let store_error = |source| ServerError::Store {
         path: settings.data_dir.clone(),
         source,
-    })?;
+    };
+    let store = Store::open(&settings.data_dir).map_err(store_error)?;
+    let in_play = store.games_in_play().map_err(store_error)?;
     let metrics = Arc::new(Metrics::default());
     let counted = metrics.clone();
     let (store, writer) = StoreHandle::start(store, move |n, res| {
@@ -66,6 +69,17 @@ pub async fn run(
         shutdown: shutdown_rx,
         _done: done_tx,
     });
+    for stored in in_play {
+        let id = stored.room.room.clone();
+        match crate::room::restore(ctx.room_context(), stored) {
+            Ok(()) => {
+                ctx.metrics.games_restored.inc();
+            }
+            Err(e) => {
+                tracing::error!(room = %id, error = %e, "a game in play cannot be restored; it stays in the database");
+            }
+        }
+    }
     tracing::info!(addr = ?listener.local_addr().ok(), data_dir = %ctx.settings.data_dir.display(), "serving");
     let mut shutdown = std::pin::pin!(shutdown);
     loop {

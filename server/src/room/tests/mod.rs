@@ -4,6 +4,7 @@
 
 mod analysis;
 mod bots;
+mod durable;
 mod requests;
 mod timers;
 
