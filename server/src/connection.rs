@@ -72,12 +72,8 @@ pub(crate) async fn serve_tcp(mut stream: TcpStream, addr: SocketAddr, ctx: Arc<
     let echo = ctx.settings.echo_path.as_deref() == Some(head.path.as_str());
     match (head.method.as_str(), head.path.as_str()) {
         ("GET", "/healthz") => {
-            let (status, body) = if ctx.shutting_down() {
-                ("503 Service Unavailable", "shutting down\n")
-            } else {
-                ("200 OK", "ok\n")
-            };
-            let _ = http::respond(&mut stream, status, TEXT, body).await;
+            let (status, body) = crate::health::healthz(&ctx).await;
+            let _ = http::respond(&mut stream, status, TEXT, &body).await;
         }
         ("GET", "/metrics") => {
             ctx.metrics

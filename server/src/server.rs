@@ -7,6 +7,7 @@ use crate::connection::serve_tcp;
 use crate::error::ServerError;
 use crate::lobby::Lobby;
 use crate::metrics::Metrics;
+use crate::postgres::{PgRecords, redacted};
 use crate::settings::Settings;
 use crate::shared::{Shared, ws_config};
 use crate::store::{Store, StoreHandle};
@@ -37,9 +38,22 @@ pub async fn run(
     };
     let store = Store::open(&settings.data_dir).map_err(store_error)?;
     let in_play = store.games_in_play().map_err(store_error)?;
+    let records = match &settings.database {
+        Some(url) => {
+            Some(
+                PgRecords::connect(url)
+                    .await
+                    .map_err(|source| ServerError::Database {
+                        url: redacted(url),
+                        source,
+                    })?,
+            )
+        }
+        None => None,
+    };
     let metrics = Arc::new(Metrics::default());
     let counted = metrics.clone();
-    let (store, writer) = StoreHandle::start(store, move |n, res| {
+    let (store, writer) = StoreHandle::start(store, records, move |n, res| {
         let c = if res.is_ok() {
             &counted.games_stored
         } else {
