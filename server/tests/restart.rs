@@ -185,7 +185,7 @@ async fn games_in_play_survive_a_graceful_restart_with_their_clocks() {
     // The clock that was left, not a new turn (and the restart itself charged to nobody).
     let left_after = after["time_left_ms"][1].as_u64().unwrap();
     assert!(
-        left_after <= left_before && left_after + 5_000 > left_before,
+        left_after <= left_before && left_after + 20_000 > left_before,
         "{left_before} ms left before, {left_after} after"
     );
     assert_eq!(after["time_left_ms"][0], 60_000);

@@ -1,10 +1,11 @@
-//! Real database servers for tests (feature `engines`): a PostgreSQL started from Debian's
-//! packages ([`Postgres`]) in a temporary directory on a free loopback port. PostgreSQL refuses
-//! to run as root: run as root, the kit creates an unprivileged system user
+//! Real database servers for tests (feature `engines`): a PostgreSQL ([`Postgres`]) and a Redis
+//! ([`Redis`]) started from Debian's packages in a temporary directory on a free loopback port.
+//! PostgreSQL refuses to run as root: run as root, the kit creates an unprivileged system user
 //! ([`SERVICE_USER`]) if it is missing, hands it the directory and starts the programs as that
-//! user. Each server is stopped (SIGKILL) and its directory removed when dropped.
+//! user (Redis too, for the same reason). Each server can be killed (SIGKILL, a crash) and
+//! resumed on the same data and port, and is killed and its directory removed when dropped.
 
-use crate::system::{INITDB, POSTGRES, require};
+use crate::system::{INITDB, POSTGRES, REDIS_SERVER, require};
 use crate::temp::TempDir;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -16,6 +17,18 @@ pub const SERVICE_USER: &str = "jchomp-test";
 
 /// How long a database server may take to start.
 const START: Duration = Duration::from_secs(60);
+
+/// Waits until nothing accepts connections on `port` any more.
+fn wait_closed(port: u16) {
+    let started = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+        assert!(
+            started.elapsed() < START,
+            "port {port} still open {START:?} after its server was killed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
 
 /// A free TCP port on 127.0.0.1 (free when asked: the caller binds it soon after).
 pub fn free_port() -> u16 {
@@ -142,11 +155,13 @@ impl Postgres {
         self.dir.path().join("data")
     }
 
-    /// Kills the server (SIGKILL: a crash, no shutdown), keeping its data.
+    /// Kills the server (SIGKILL: a crash, no shutdown), keeping its data; returns once its
+    /// port refuses connections (its other processes end when they see it gone).
     pub fn kill(&mut self) {
         if let Some(mut child) = self.child.take() {
             let _ = child.kill();
             let _ = child.wait();
+            wait_closed(self.port);
         }
     }
 
@@ -154,9 +169,22 @@ impl Postgres {
     /// from its log) and returns once it accepts queries.
     pub fn resume(&mut self) {
         self.kill();
+        let started = Instant::now();
+        // A server started while the killed one's last processes still hold its shared memory
+        // exits at once: start it again until it stays.
+        while !self.spawn() {
+            assert!(
+                started.elapsed() < START,
+                "postgres did not start within {START:?}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Starts the server; returns whether it became ready (`false`: it exited at start).
+    fn spawn(&mut self) -> bool {
         let postgres = require(POSTGRES);
         let data = self.data();
-        // A killed server leaves its pid file; the new one checks that no process holds it.
         let child = unprivileged(&postgres, self.dir.path())
             .arg("-D")
             .arg(&data)
@@ -170,24 +198,25 @@ impl Postgres {
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start postgres: {e}"));
         self.child = Some(child);
-        self.wait_ready();
+        self.wait_ready()
     }
 
     /// Waits until the server says it is ready: the status line of `postmaster.pid` (its
-    /// eighth line) reads `ready` and the port accepts connections.
-    fn wait_ready(&mut self) {
+    /// eighth line) reads `ready` and the port accepts connections. `false` if it exited.
+    fn wait_ready(&mut self) -> bool {
         let pid_file = self.data().join("postmaster.pid");
         let started = Instant::now();
         loop {
             if let Some(child) = &mut self.child
-                && let Ok(Some(status)) = child.try_wait()
+                && let Ok(Some(_)) = child.try_wait()
             {
-                panic!("postgres exited at start ({status})");
+                self.child = None;
+                return false;
             }
             let ready = std::fs::read_to_string(&pid_file)
                 .is_ok_and(|text| text.lines().nth(7).is_some_and(|l| l.trim() == "ready"));
             if ready && std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
-                return;
+                return true;
             }
             assert!(
                 started.elapsed() < START,
@@ -199,6 +228,118 @@ impl Postgres {
 }
 
 impl Drop for Postgres {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A Redis server of its own: its append-only file in a temporary directory (fsynced on every
+/// write, so that a kill loses nothing acknowledged), listening on 127.0.0.1 only, no password.
+/// Killed and removed when dropped.
+pub struct Redis {
+    dir: TempDir,
+    port: u16,
+    child: Option<Child>,
+}
+
+impl Redis {
+    /// Starts a server on a free port; returns once it answers `PING`. Installs the
+    /// `redis-server` package first if it is missing.
+    pub fn start() -> Redis {
+        require(REDIS_SERVER);
+        let mut redis = Redis {
+            dir: TempDir::new("redis"),
+            port: free_port(),
+            child: None,
+        };
+        redis.resume();
+        redis
+    }
+
+    /// `redis://127.0.0.1:PORT/`.
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+
+    /// The port it listens on (the same across [`Redis::kill`] and [`Redis::resume`]).
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Kills the server (SIGKILL: a crash), keeping its data; returns once its port refuses
+    /// connections.
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+            wait_closed(self.port);
+        }
+    }
+
+    /// Starts the server again on its data and port (after [`Redis::kill`]: it reloads its
+    /// append-only file) and returns once it answers `PING`.
+    pub fn resume(&mut self) {
+        self.kill();
+        let redis = require(REDIS_SERVER);
+        let child = unprivileged(&redis, self.dir.path())
+            .args(["--bind", "127.0.0.1", "--port", &self.port.to_string()])
+            .arg("--dir")
+            .arg(self.dir.path())
+            .args([
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+                "--save",
+                "",
+            ])
+            .args(["--daemonize", "no", "--protected-mode", "yes"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start redis-server: {e}"));
+        self.child = Some(child);
+        let started = Instant::now();
+        loop {
+            if let Some(child) = &mut self.child
+                && let Ok(Some(status)) = child.try_wait()
+            {
+                panic!("redis-server exited at start ({status})");
+            }
+            if self
+                .command(&["PING"])
+                .is_some_and(|answer| answer == "+PONG")
+            {
+                return;
+            }
+            assert!(
+                started.elapsed() < START,
+                "redis-server did not start within {START:?}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Sends one command and returns the first line of the answer (`+PONG`, `$5`, `:1`,
+    /// `-ERR …`), or `None` if the server cannot be reached. For tests that look inside.
+    pub fn command(&self, args: &[&str]) -> Option<String> {
+        use std::io::{BufRead, BufReader, Write};
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).ok()?;
+        stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+        let mut request = format!("*{}\r\n", args.len());
+        for arg in args {
+            request.push_str(&format!("${}\r\n{arg}\r\n", arg.len()));
+        }
+        stream.write_all(request.as_bytes()).ok()?;
+        let mut line = String::new();
+        BufReader::new(&stream).read_line(&mut line).ok()?;
+        let line = line.trim_end().to_string();
+        (!line.is_empty()).then_some(line)
+    }
+}
+
+impl Drop for Redis {
     fn drop(&mut self) {
         self.kill();
     }

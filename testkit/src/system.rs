@@ -49,6 +49,13 @@ pub const INITDB: Program = Program {
     dirs: &["/usr/lib/postgresql/*"],
 };
 
+/// The Redis server, from Debian's `redis-server` package.
+pub const REDIS_SERVER: Program = Program {
+    name: "redis-server",
+    packages: &["redis-server"],
+    dirs: &[],
+};
+
 /// The path of `program`, installing its packages first when it is missing. Panics, saying
 /// what to do, when it cannot be installed: a test that needs it must fail, not skip.
 pub fn require(program: Program) -> PathBuf {
