@@ -166,6 +166,11 @@ pub struct Snapshot {
     pub result: Option<ResultJson>,
     /// Grows by one with every change to the room.
     pub version: u64,
+    /// In a game in play with a move timer, one entry per seat: the milliseconds the seat to
+    /// move has left for its move, and a whole `move_time_ms` for each other seat. Absent
+    /// otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_left_ms: Option<Vec<u64>>,
 }
 
 /// An accepted move, sent to every seat and spectator of the room.

@@ -14,6 +14,14 @@ pub enum ServerError {
         /// What went wrong.
         source: StoreError,
     },
+    /// PostgreSQL (`--database`) could not be reached or migrated.
+    #[error("cannot use the database {url}: {source}")]
+    Database {
+        /// The database URL, its password hidden.
+        url: String,
+        /// What went wrong.
+        source: crate::postgres::PgError,
+    },
     /// The listener failed.
     #[error("listener error: {0}")]
     Io(#[from] std::io::Error),

@@ -58,17 +58,22 @@ pub(crate) async fn serve(
         let ctx = ctx.clone();
         let pending = pending.clone();
         service_fn(move |mut req: Request<Incoming>| {
-            let answer = match route(&ctx, &req) {
-                Route::Answer(answer) => answer,
-                Route::Upgrade { key, echo } => {
-                    let on_upgrade = hyper::upgrade::on(&mut req);
-                    if let Ok(mut slot) = pending.lock() {
-                        *slot = Some(Pending { on_upgrade, echo });
+            let ctx = ctx.clone();
+            let pending = pending.clone();
+            async move {
+                let answer = match route(&ctx, &req) {
+                    Route::Answer(answer) => answer,
+                    Route::Health => healthz(&ctx).await,
+                    Route::Upgrade { key, echo } => {
+                        let on_upgrade = hyper::upgrade::on(&mut req);
+                        if let Ok(mut slot) = pending.lock() {
+                            *slot = Some(Pending { on_upgrade, echo });
+                        }
+                        switching_protocols(&key)
                     }
-                    switching_protocols(&key)
-                }
-            };
-            std::future::ready(Ok::<_, Infallible>(answer))
+                };
+                Ok::<_, Infallible>(answer)
+            }
         })
     };
     let conn = http1::Builder::new()
@@ -122,6 +127,8 @@ enum Route {
     Answer(Answer),
     /// `101 Switching Protocols` with this key's accept value, then the WebSocket.
     Upgrade { key: String, echo: bool },
+    /// `GET /healthz`, which asks the outside services.
+    Health,
 }
 
 /// The one routing table of the port: each route is one line.
@@ -132,20 +139,17 @@ fn route(ctx: &Shared, req: &Request<Incoming>) -> Route {
     Route::Answer(match path {
         "/ws" => return websocket(req, false),
         _ if echo => return websocket(req, true),
-        "/healthz" if get => healthz(ctx),
+        "/healthz" if get => return Route::Health,
         "/metrics" if get => metrics(ctx),
         "/healthz" | "/metrics" => text(StatusCode::METHOD_NOT_ALLOWED, "use GET\n"),
         _ => assets::answer(req, get),
     })
 }
 
-/// `GET /healthz`: `ok`, or `503` while shutting down.
-fn healthz(ctx: &Shared) -> Answer {
-    if ctx.shutting_down() {
-        text(StatusCode::SERVICE_UNAVAILABLE, "shutting down\n")
-    } else {
-        text(StatusCode::OK, "ok\n")
-    }
+/// `GET /healthz`: `ok` (with a line per outside service), or `503` while shutting down.
+async fn healthz(ctx: &Shared) -> Answer {
+    let (status, body) = crate::health::healthz(ctx).await;
+    answer(status, TEXT, body.into())
 }
 
 /// `GET /metrics`: the OpenMetrics text.

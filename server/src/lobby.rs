@@ -1,6 +1,8 @@
-//! [`Lobby`]: the registry of rooms (id → room channel and summary) and of seat tokens.
+//! [`Lobby`]: the registry of rooms (id → room channel and summary) and of seat tokens (kept
+//! as their hashes, as the database keeps them).
 //! Guarded by a std mutex held only for map operations, never across an `.await`.
 
+use crate::live::token_hash;
 use crate::metrics::RoomCounts;
 use crate::outbox::encode;
 use crate::room::RoomEvent;
@@ -22,6 +24,7 @@ struct Entry {
 #[derive(Debug, Default)]
 struct Inner {
     rooms: HashMap<String, Entry>,
+    /// Token hash → room id.
     tokens: HashMap<String, String>,
     created: u64,
     /// Grows with every change to the room list.
@@ -64,15 +67,40 @@ impl Lobby {
                 break id;
             }
         };
+        Self::insert(&mut inner, id.clone(), tx, summary);
+        Ok(id)
+    }
+
+    /// Registers a room brought back from the database under its own id (whatever the room
+    /// cap: it was admitted before the restart). Returns `false` if the id is taken.
+    pub(crate) fn register_restored(
+        &self,
+        id: &str,
+        tx: mpsc::Sender<RoomEvent>,
+        summary: impl FnOnce(&str) -> RoomSummary,
+    ) -> bool {
+        let mut inner = self.lock();
+        if inner.rooms.contains_key(id) {
+            return false;
+        }
+        Self::insert(&mut inner, id.to_string(), tx, summary);
+        true
+    }
+
+    fn insert(
+        inner: &mut Inner,
+        id: String,
+        tx: mpsc::Sender<RoomEvent>,
+        summary: impl FnOnce(&str) -> RoomSummary,
+    ) {
         inner.created += 1;
         let entry = Entry {
             order: inner.created,
             tx,
             summary: summary(&id),
         };
-        inner.rooms.insert(id.clone(), entry);
+        inner.rooms.insert(id, entry);
         inner.generation += 1;
-        Ok(id)
     }
 
     /// The channel of a room.
@@ -82,8 +110,9 @@ impl Lobby {
 
     /// The room a seat token belongs to, with its channel.
     pub(crate) fn room_for_token(&self, token: &str) -> Option<(String, mpsc::Sender<RoomEvent>)> {
+        let hash = token_hash(token);
         let inner = self.lock();
-        let id = inner.tokens.get(token)?;
+        let id = inner.tokens.get(&hash)?;
         inner.rooms.get(id).map(|e| (id.clone(), e.tx.clone()))
     }
 
@@ -96,19 +125,19 @@ impl Lobby {
         }
     }
 
-    /// Records a seat token of a room.
-    pub(crate) fn add_token(&self, token: &str, room: &str) {
+    /// Records the hash of a seat token of a room ([`token_hash`]).
+    pub(crate) fn add_token(&self, hash: &str, room: &str) {
         self.lock()
             .tokens
-            .insert(token.to_string(), room.to_string());
+            .insert(hash.to_string(), room.to_string());
     }
 
-    /// Forgets a seat token.
-    pub(crate) fn remove_token(&self, token: &str) {
-        self.lock().tokens.remove(token);
+    /// Forgets a seat token by its hash.
+    pub(crate) fn remove_token(&self, hash: &str) {
+        self.lock().tokens.remove(hash);
     }
 
-    /// Removes a room and the given tokens.
+    /// Removes a room and the given token hashes.
     pub(crate) fn remove(&self, id: &str, tokens: &[String]) {
         let mut inner = self.lock();
         inner.rooms.remove(id);
@@ -224,12 +253,20 @@ mod tests {
         assert_eq!(lobby.register(2, tx.clone(), summary), Err(LobbyFull));
         let ids: Vec<String> = lobby.summaries().into_iter().map(|s| s.room).collect();
         assert_eq!(ids, [a.clone(), b.clone()]);
-        lobby.add_token("t", &a);
+        lobby.add_token(&token_hash("t"), &a);
         assert_eq!(lobby.room_for_token("t").map(|(id, _)| id), Some(a.clone()));
-        lobby.remove(&a, &["t".to_string()]);
+        assert!(
+            lobby.room_for_token(&token_hash("t")).is_none(),
+            "the hash is no token"
+        );
+        lobby.remove(&a, &[token_hash("t")]);
         assert!(lobby.room_for_token("t").is_none());
         assert!(lobby.room(&a).is_none());
         assert_eq!(lobby.counts().waiting, 1);
+        // A restored room keeps its id, past the cap, but never takes another room's.
+        assert!(lobby.register_restored("restored12", tx.clone(), summary));
+        assert!(!lobby.register_restored(&b, tx, summary));
+        assert_eq!(lobby.summaries().len(), 2);
     }
 
     #[test]

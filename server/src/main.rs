@@ -63,6 +63,10 @@ struct Args {
     /// Longest a server bot thinks about one move, in milliseconds.
     #[arg(long, default_value_t = millis(defaults().bot_think_cap))]
     bot_think_ms: u64,
+    /// Store finished games in PostgreSQL (postgres://user:password@host:port/database)
+    /// instead of the embedded database.
+    #[arg(long, env = "JCHOMP_DATABASE", value_parser = database_url)]
+    database: Option<String>,
     /// Test only: echo WebSocket messages on this path (e.g. /echo) for protocol test suites.
     #[arg(long)]
     echo_path: Option<String>,
@@ -111,6 +115,7 @@ impl Args {
             outgoing_queue: self.queue,
             bot_think_cap: Duration::from_millis(self.bot_think_ms.max(1)),
             echo_path: self.echo_path.clone(),
+            database: self.database.clone(),
             finished_linger: secs(self.linger_secs),
             write_timeout: secs(self.write_timeout_secs.max(1)),
             bot_threads: self.bot_threads.max(1),
@@ -119,6 +124,15 @@ impl Args {
             analysis_threads: self.analysis_threads.max(1),
             ..defaults()
         }
+    }
+}
+
+/// A `--database` URL: PostgreSQL's scheme, checked before anything starts.
+fn database_url(url: &str) -> Result<String, String> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(url.to_string())
+    } else {
+        Err("expected a postgres://user:password@host:port/database URL".to_string())
     }
 }
 
@@ -302,5 +316,22 @@ mod tests {
         assert_eq!(s.analysis_time, Duration::from_millis(1));
         assert_eq!(s.analysis_threads, 3);
         assert_eq!(s.max_rooms, Settings::default().max_rooms);
+        assert_eq!(s.database, None);
+    }
+
+    #[test]
+    fn the_database_is_a_postgres_url() {
+        let args = Args::try_parse_from([
+            "jchomp-server",
+            "--database",
+            "postgres://jchomp@127.0.0.1:5432/jchomp",
+        ])
+        .unwrap();
+        assert_eq!(
+            args.settings().database.as_deref(),
+            Some("postgres://jchomp@127.0.0.1:5432/jchomp")
+        );
+        let err = Args::try_parse_from(["jchomp-server", "--database", "mysql://x"]).unwrap_err();
+        assert!(err.to_string().contains("postgres://"), "{err}");
     }
 }

@@ -7,6 +7,7 @@ use crate::connection::serve_tcp;
 use crate::error::ServerError;
 use crate::lobby::Lobby;
 use crate::metrics::Metrics;
+use crate::postgres::{PgRecords, redacted};
 use crate::settings::Settings;
 use crate::shared::{Shared, ws_config};
 use crate::store::{Store, StoreHandle};
@@ -18,9 +19,10 @@ use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::time::timeout_at;
 
-/// Serves the game on `listener` (`/ws`, `/healthz`, `/metrics`) until `shutdown` completes,
-/// then shuts down gracefully: no new connections, every client is told and closed, finished
-/// games are committed, and the call returns within `settings.shutdown_timeout` (plus a little
+/// Brings back every game in play the database holds, serves the game on `listener` (`/ws`,
+/// `/healthz`, `/metrics`) until `shutdown` completes, then shuts down gracefully: no new
+/// connections, every client is told and closed, finished games and the clocks of games in
+/// play are committed, and the call returns within `settings.shutdown_timeout` (plus a little
 /// for the last commit).
 ///
 /// Fails at once if the game database in `settings.data_dir` cannot be opened (for example
@@ -30,13 +32,28 @@ pub async fn run(
     settings: Settings,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
-    let store = Store::open(&settings.data_dir).map_err(|source| ServerError::Store {
+    let store_error = |source| ServerError::Store {
         path: settings.data_dir.clone(),
         source,
-    })?;
+    };
+    let store = Store::open(&settings.data_dir).map_err(store_error)?;
+    let in_play = store.games_in_play().map_err(store_error)?;
+    let records = match &settings.database {
+        Some(url) => {
+            Some(
+                PgRecords::connect(url)
+                    .await
+                    .map_err(|source| ServerError::Database {
+                        url: redacted(url),
+                        source,
+                    })?,
+            )
+        }
+        None => None,
+    };
     let metrics = Arc::new(Metrics::default());
     let counted = metrics.clone();
-    let (store, writer) = StoreHandle::start(store, move |n, res| {
+    let (store, writer) = StoreHandle::start(store, records, move |n, res| {
         let c = if res.is_ok() {
             &counted.games_stored
         } else {
@@ -66,6 +83,17 @@ pub async fn run(
         shutdown: shutdown_rx,
         _done: done_tx,
     });
+    for stored in in_play {
+        let id = stored.room.room.clone();
+        match crate::room::restore(ctx.room_context(), stored) {
+            Ok(()) => {
+                ctx.metrics.games_restored.inc();
+            }
+            Err(e) => {
+                tracing::error!(room = %id, error = %e, "a game in play cannot be restored; it stays in the database");
+            }
+        }
+    }
     tracing::info!(addr = ?listener.local_addr().ok(), data_dir = %ctx.settings.data_dir.display(), "serving");
     let mut shutdown = std::pin::pin!(shutdown);
     loop {

@@ -79,6 +79,10 @@ pub struct Settings {
     /// Analyses one connection may have under way at once; another is refused with
     /// `analysis_unavailable` until one is answered.
     pub analyses_per_connection: usize,
+    /// Where finished game records go: `None` keeps them in the embedded database (the
+    /// default); a `postgres://user:password@host:port/database` URL sends them to PostgreSQL
+    /// (games in play stay in the embedded database).
+    pub database: Option<String>,
     /// Test only: a path (such as `/echo`) whose WebSocket messages are echoed back instead of
     /// played, for protocol test suites such as Autobahn. It runs through the same connection
     /// code and limits as `/ws`. `None` (the default) serves no echo.
@@ -117,6 +121,7 @@ impl Default for Settings {
                 .map_or(1, |n| (n.get() / 2).max(1)),
             analyses_per_connection: 4,
             echo_path: None,
+            database: None,
         }
     }
 }

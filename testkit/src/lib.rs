@@ -4,7 +4,8 @@
 //! ([`paranoid`]), classic Chomp solved by its definition
 //! ([`classic`]), the checks the fuzz targets run ([`checks`]),
 //! temporary directories ([`temp`]), programs from the OS packages installed when missing
-//! ([`system`]) and, with the `server` feature, the real server started
+//! ([`system`]), with the `engines` feature real database servers started from them
+//! ([`engines`]) and, with the `server` feature, the real server started
 //! in-process on `127.0.0.1:0` with a small test client ([`server`]).
 //!
 //! Code here may panic on anything unexpected: a panic is a failed test.
@@ -13,6 +14,8 @@
 pub mod brute;
 pub mod checks;
 pub mod classic;
+#[cfg(feature = "engines")]
+pub mod engines;
 pub mod model;
 pub mod paranoid;
 #[cfg(feature = "server")]

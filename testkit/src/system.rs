@@ -34,6 +34,28 @@ pub const CHROMEDRIVER: Program = Program {
     dirs: &[],
 };
 
+/// PostgreSQL's server, from Debian's `postgresql` package (outside the `PATH`, in
+/// `/usr/lib/postgresql/VERSION/bin`).
+pub const POSTGRES: Program = Program {
+    name: "postgres",
+    packages: &["postgresql"],
+    dirs: &["/usr/lib/postgresql/*"],
+};
+
+/// PostgreSQL's `initdb`, which creates a database cluster, beside [`POSTGRES`].
+pub const INITDB: Program = Program {
+    name: "initdb",
+    packages: &["postgresql"],
+    dirs: &["/usr/lib/postgresql/*"],
+};
+
+/// The Redis server, from Debian's `redis-server` package.
+pub const REDIS_SERVER: Program = Program {
+    name: "redis-server",
+    packages: &["redis-server"],
+    dirs: &[],
+};
+
 /// The path of `program`, installing its packages first when it is missing. Panics, saying
 /// what to do, when it cannot be installed: a test that needs it must fail, not skip.
 pub fn require(program: Program) -> PathBuf {

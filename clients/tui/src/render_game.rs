@@ -831,6 +831,7 @@ mod tests {
             to_move: Some((moves.len() % 2) as u8),
             eaten,
             version: moves.len() as u64 + 2,
+            time_left_ms: None,
             moves,
             result: None,
         })

@@ -202,6 +202,7 @@ mod tests {
             }],
             result: None,
             version: 4,
+            time_left_ms: None,
         }
     }
 

@@ -4,6 +4,7 @@
 mod analysis;
 mod bots;
 mod context;
+mod durable;
 mod play;
 mod requests;
 mod seats;
@@ -14,6 +15,7 @@ mod view;
 mod tests;
 
 pub(crate) use context::{RoomContext, RoomSettings};
+pub(crate) use durable::restore;
 
 use crate::analysis::Subject;
 use crate::outbox::{ConnId, Peer};
@@ -205,7 +207,10 @@ async fn run_room(mut room: Room, mut rx: mpsc::Receiver<RoomEvent>) {
         }
         tokio::select! {
             biased;
-            _ = &mut stop => break,
+            _ = &mut stop => {
+                room.keep_for_restart().await;
+                break;
+            }
             ev = rx.recv() => match ev {
                 Some(ev) => room.handle(ev),
                 None => break,

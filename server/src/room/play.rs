@@ -1,9 +1,10 @@
-//! The game inside a room: bot turns, accepted moves, the end of a game and its record, and
-//! the turn timer.
+//! The game inside a room: bot turns, accepted moves (each made durable before it is
+//! announced), the end of a game and its record, and the turn timer.
 
 use super::bots;
 use super::state::{Occupant, Room, SeatSlot};
 use super::{BotOutcome, millis, now_ms};
+use crate::live::{LiveMove, Write};
 use crate::settings::after;
 use jchomp_engine::Player;
 use jchomp_protocol::json::ResultJson;
@@ -64,11 +65,24 @@ impl Room {
     }
 
     /// After an accepted move: `moved` to everyone, then the end of the game or the next turn.
-    /// The `moved` and the snapshot that end a game wait in `ending` until its record is stored.
+    /// The move (or the record of the game it ends) is made durable first: the `moved`, and
+    /// the snapshot that ends a game, are held until it is (see `settle`).
     pub(super) fn after_move(&mut self, seat: Seat, row: i64, col: i64) {
         self.ctx.metrics.moves.inc();
         self.version += 1;
         let result = self.game.result();
+        if result.is_none() {
+            let ply = self.game.moves().len().saturating_sub(1);
+            self.pending.push(Write::Move {
+                room: self.id.clone(),
+                ply: u32::try_from(ply).unwrap_or(u32::MAX),
+                mv: LiveMove {
+                    row: u8::try_from(row).unwrap_or(u8::MAX),
+                    col: u8::try_from(col).unwrap_or(u8::MAX),
+                    version: self.version,
+                },
+            });
+        }
         let moved = ServerMessage::Moved(Moved {
             room: self.id.clone(),
             version: self.version,
@@ -86,8 +100,9 @@ impl Room {
         match result {
             Some(r) => {
                 self.finish(r);
+                self.broadcast(&moved);
                 let snapshot = ServerMessage::Room(self.snapshot());
-                self.ending.extend([moved, snapshot]);
+                self.broadcast(&snapshot);
             }
             None => {
                 self.broadcast(&moved);
@@ -104,7 +119,7 @@ impl Room {
         self.version += 1;
         self.finish(result);
         let snapshot = ServerMessage::Room(self.snapshot());
-        self.ending.push(snapshot);
+        self.broadcast(&snapshot);
     }
 
     /// Marks the game finished, counts it and prepares its record.
@@ -130,7 +145,7 @@ impl Room {
         record.started_ms = self.started_ms;
         record.finished_ms = Some(now_ms());
         tracing::info!(room = %self.id, result = ?result, moves = self.game.moves().len(), "game finished");
-        self.record = Some(record);
+        self.pending.push(Write::Finished(Box::new(record)));
         self.publish();
     }
 

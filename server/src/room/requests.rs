@@ -4,6 +4,7 @@
 use super::bots;
 use super::state::{Occupant, Room, SeatSlot};
 use super::{LeaveOutcome, Refusal};
+use crate::live::token_hash;
 use crate::lobby::new_token;
 use crate::outbox::{ConnId, Peer};
 use crate::settings::after;
@@ -27,11 +28,12 @@ impl Room {
         };
         self.spectators.retain(|p| p.id != peer.id);
         let token = new_token();
-        self.ctx.lobby.add_token(&token, &self.id);
+        let hash = token_hash(&token);
+        self.ctx.lobby.add_token(&hash, &self.id);
         peer.send_msg(&self.joined(i, &token));
         self.seats[i] = Some(SeatSlot {
             name,
-            token: Some(token),
+            token_hash: Some(hash),
             occupant: Occupant::Human {
                 peer: Some(peer),
                 grace_until: None,
@@ -62,10 +64,11 @@ impl Room {
 
     /// Gives the seat of `token` to this connection, closing an older one.
     pub(super) fn resume(&mut self, peer: Peer, token: &str) -> Result<Seat, Refusal> {
+        let hash = token_hash(token);
         let Some(i) = self
             .seats
             .iter()
-            .position(|s| s.as_ref().and_then(|s| s.token.as_deref()) == Some(token))
+            .position(|s| s.as_ref().and_then(|s| s.token_hash.as_deref()) == Some(&hash))
         else {
             return Err(bad_token());
         };
@@ -187,7 +190,7 @@ impl Room {
             .map_err(|e| Refusal::new(ErrorCode::BadRequest, e.to_string()))?;
         self.seats[i] = Some(SeatSlot {
             name: spec.clone(),
-            token: None,
+            token_hash: None,
             occupant: Occupant::Bot {
                 player: Some(player),
                 stop,

@@ -3,18 +3,22 @@
 
 use super::state::{Occupant, Room, SeatSlot};
 use super::{Refusal, now_ms};
+use crate::live::Write;
 use crate::outbox::ConnId;
 use jchomp_protocol::rules::Seat;
 use jchomp_protocol::wire::{ErrorCode, RoomStatus, ServerMessage};
+use tokio::time::Instant;
 
 impl Room {
-    /// After a join, a bot or a return: a new version, the game started if every seat is
-    /// taken, and a snapshot to everyone.
+    /// After a join, a bot or a return: a new version, the game started (and made durable) if
+    /// every seat is taken, and a snapshot to everyone.
     pub(super) fn seats_changed(&mut self) {
         if self.status == RoomStatus::Waiting && self.seats.iter().all(Option::is_some) {
             self.status = RoomStatus::Playing;
             self.started_ms = Some(now_ms());
             self.arm_turn_timer();
+            let state = self.live_state(Instant::now());
+            self.pending.push(Write::Live(Box::new(state)));
             tracing::info!(room = %self.id, "game started");
         }
         self.changed();
@@ -31,9 +35,9 @@ impl Room {
     /// Empties a seat (its token dies) and passes the host role on if needed.
     pub(super) fn free_seat(&mut self, i: usize) {
         if let Some(slot) = self.seats[i].take()
-            && let Some(token) = slot.token
+            && let Some(hash) = slot.token_hash
         {
-            self.ctx.lobby.remove_token(&token);
+            self.ctx.lobby.remove_token(&hash);
         }
         if self.host == Some(i) {
             self.host = self.seats.iter().position(|s| {

@@ -3,17 +3,18 @@
 //! handlers live in `requests.rs`, `play.rs`, `seats.rs` and `view.rs`.
 
 use super::{RoomContext, RoomEvent};
+use crate::live::{Write, token_hash};
 use crate::lobby::new_token;
-use crate::outbox::Peer;
+use crate::outbox::{Peer, encode};
 use jchomp_engine::Player;
 use jchomp_protocol::json::ConfigJson;
-use jchomp_protocol::record::Record;
 use jchomp_protocol::rules::{Config, Game, GameResult, Seat};
 use jchomp_protocol::wire::{RoomStatus, RoomSummary, SeatInfo, ServerMessage};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 /// Who sits in a seat.
 pub(super) enum Occupant {
@@ -34,8 +35,8 @@ pub(super) enum Occupant {
 /// A taken seat.
 pub(super) struct SeatSlot {
     pub(super) name: String,
-    /// The secret for `resume` (bots have none).
-    pub(super) token: Option<String>,
+    /// The SHA-256 of the secret for `resume` ([`token_hash`]; bots have none).
+    pub(super) token_hash: Option<String>,
     pub(super) occupant: Occupant,
 }
 
@@ -76,10 +77,14 @@ pub(crate) struct Room {
     pub(super) turn_deadline: Option<Instant>,
     pub(super) close_at: Option<Instant>,
     pub(super) started_ms: Option<u64>,
-    pub(super) record: Option<Record>,
-    /// The messages announcing the end of the game, held back until its record is committed
-    /// (so that a game a player has seen end survives a crash).
-    pub(super) ending: Vec<ServerMessage>,
+    /// Changes to the game (its start, a move, its record) not yet durable: `settle` commits
+    /// them after the event that made them.
+    pub(super) pending: Vec<Write>,
+    /// Broadcasts made while `pending` is not empty, held back until it is durable (so that a
+    /// move or an end a player has seen survives a crash).
+    pub(super) held: Vec<Utf8Bytes>,
+    /// The creator's token until the creator is greeted with it.
+    pub(super) greeting: Option<String>,
     /// Set when nobody is left to play or watch.
     pub(super) empty: bool,
 }
@@ -107,10 +112,11 @@ impl Room {
     ) -> Room {
         let mut seats: Vec<Option<SeatSlot>> = (0..config.players()).map(|_| None).collect();
         let token = new_token();
-        ctx.lobby.add_token(&token, &id);
+        let hash = token_hash(&token);
+        ctx.lobby.add_token(&hash, &id);
         seats[0] = Some(SeatSlot {
             name,
-            token: Some(token),
+            token_hash: Some(hash),
             occupant: Occupant::Human {
                 peer: Some(creator),
                 grace_until: None,
@@ -131,8 +137,9 @@ impl Room {
             turn_deadline: None,
             close_at: None,
             started_ms: None,
-            record: None,
-            ending: Vec::new(),
+            pending: Vec::new(),
+            held: Vec::new(),
+            greeting: Some(token),
             empty: false,
         }
     }
@@ -142,16 +149,18 @@ impl Room {
         &self.ctx
     }
 
-    /// Greets the creator: `joined`, then a snapshot.
+    /// Publishes the room and greets a new room's creator (`joined`, then a snapshot); a room
+    /// brought back from the database sets its bot to move thinking.
     pub(crate) fn start(&mut self) {
-        tracing::info!(room = %self.id, players = self.config.players(), "room created");
         self.publish();
-        if let Some(slot) = &self.seats[0]
-            && let (Some(peer), Some(token)) = (slot.peer(), &slot.token)
-        {
-            peer.send_msg(&self.joined(0, token));
-            peer.send_msg(&ServerMessage::Room(self.snapshot()));
+        if let Some(token) = self.greeting.take() {
+            tracing::info!(room = %self.id, players = self.config.players(), "room created");
+            if let Some(peer) = self.seats[0].as_ref().and_then(SeatSlot::peer) {
+                peer.send_msg(&self.joined(0, &token));
+                peer.send_msg(&ServerMessage::Room(self.snapshot()));
+            }
         }
+        self.maybe_bot();
     }
 
     /// Handles one event.
@@ -244,17 +253,28 @@ impl Room {
         }
     }
 
-    /// After an event or a timer: stores the game that just finished (if one did) and then
-    /// announces its end, so that a game a player has seen end survives a crash. Returns
-    /// whether the room should close.
+    /// After an event or a timer: makes the game's changes durable (its start, a move, its
+    /// record), then sends what was held back meanwhile, so that whatever a player has seen of
+    /// a game survives a crash. Returns whether the room should close.
     pub(crate) async fn settle(&mut self) -> bool {
-        if let Some(record) = self.record.take() {
-            self.ctx.store.save(record).await;
-        }
-        for msg in std::mem::take(&mut self.ending) {
-            self.broadcast(&msg);
+        let writes = std::mem::take(&mut self.pending);
+        self.ctx.store.commit(writes).await;
+        for text in std::mem::take(&mut self.held) {
+            self.send_all(&text);
         }
         self.should_close()
+    }
+
+    /// Before the room closes for a shutdown: keeps a game in play, with the time its seat to
+    /// move has left, so that the next server brings it back as it was.
+    pub(crate) async fn keep_for_restart(&mut self) {
+        if self.status == RoomStatus::Playing {
+            let kept = self.live_state(Instant::now());
+            self.ctx
+                .store
+                .commit(vec![Write::Live(Box::new(kept))])
+                .await;
+        }
     }
 
     /// Whether the room should close: nobody left in a waiting room, nobody connected to a
@@ -283,7 +303,7 @@ impl Room {
             .seats
             .iter()
             .flatten()
-            .filter_map(|s| s.token.clone())
+            .filter_map(|s| s.token_hash.clone())
             .collect();
         self.ctx.lobby.remove(&self.id, &tokens);
         for slot in self.seats.iter().flatten() {
@@ -292,9 +312,9 @@ impl Room {
             }
         }
         if !self.ctx.shutting_down() {
-            self.broadcast(&ServerMessage::Left {
+            self.send_all(&encode(&ServerMessage::Left {
                 room: self.id.clone(),
-            });
+            }));
         }
         tracing::info!(room = %self.id, status = ?self.status, "room closed");
     }

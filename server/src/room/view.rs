@@ -8,6 +8,8 @@ use jchomp_protocol::rules::{Cell, Seat};
 use jchomp_protocol::wire::{
     RejectReason, RoomStatus, RoomSummary, SeatInfo, ServerMessage, Snapshot,
 };
+use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 impl Room {
     /// The `joined` message for a seat.
@@ -77,17 +79,46 @@ impl Room {
                 .collect(),
             result: self.game.result().map(ResultJson::from),
             version: self.version,
+            time_left_ms: self.time_left_ms(Instant::now()),
         }
     }
 
-    /// Sends one message, serialised once, to every seat and spectator.
-    pub(super) fn broadcast(&self, msg: &ServerMessage) {
+    /// With a move timer in a game in play: the time the seat to move has left, and a whole
+    /// turn for each other seat.
+    pub(super) fn time_left_ms(&self, now: Instant) -> Option<Vec<u64>> {
+        let turn = self.config_json.move_time_ms?;
+        if self.status != RoomStatus::Playing {
+            return None;
+        }
+        let to_move = self.game.to_move().map(usize::from);
+        let left = self.turn_deadline.map_or(turn, |d| {
+            d.saturating_duration_since(now).as_millis() as u64
+        });
+        Some(
+            (0..self.seats.len())
+                .map(|i| if Some(i) == to_move { left } else { turn })
+                .collect(),
+        )
+    }
+
+    /// Sends one message, serialised once, to every seat and spectator — or, while a change to
+    /// the game is not yet durable, once it is.
+    pub(super) fn broadcast(&mut self, msg: &ServerMessage) {
         let text = encode(msg);
+        if self.pending.is_empty() {
+            self.send_all(&text);
+        } else {
+            self.held.push(text);
+        }
+    }
+
+    /// Sends one serialised message to every seat and spectator now.
+    pub(super) fn send_all(&self, text: &Utf8Bytes) {
         for peer in self.seats.iter().flatten().filter_map(SeatSlot::peer) {
-            peer.send(&text);
+            peer.send(text);
         }
         for peer in &self.spectators {
-            peer.send(&text);
+            peer.send(text);
         }
     }
 }

@@ -30,6 +30,7 @@ pub(crate) fn snapshot(version: u64, to_move: u8) -> Snapshot {
         moves: vec![],
         result: None,
         version,
+        time_left_ms: None,
     }
 }
 

@@ -1,0 +1,346 @@
+//! Real database servers for tests (feature `engines`): a PostgreSQL ([`Postgres`]) and a Redis
+//! ([`Redis`]) started from Debian's packages in a temporary directory on a free loopback port.
+//! PostgreSQL refuses to run as root: run as root, the kit creates an unprivileged system user
+//! ([`SERVICE_USER`]) if it is missing, hands it the directory and starts the programs as that
+//! user (Redis too, for the same reason). Each server can be killed (SIGKILL, a crash) and
+//! resumed on the same data and port, and is killed and its directory removed when dropped.
+
+use crate::system::{INITDB, POSTGRES, REDIS_SERVER, require};
+use crate::temp::TempDir;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The system user the kit runs database servers as when the tests run as root.
+pub const SERVICE_USER: &str = "jchomp-test";
+
+/// How long a database server may take to start.
+const START: Duration = Duration::from_secs(60);
+
+/// Waits until nothing accepts connections on `port` any more.
+fn wait_closed(port: u16) {
+    let started = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+        assert!(
+            started.elapsed() < START,
+            "port {port} still open {START:?} after its server was killed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A free TCP port on 127.0.0.1 (free when asked: the caller binds it soon after).
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or_else(|e| panic!("no free loopback port: {e}"))
+}
+
+/// Whether this process runs as root.
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|out| out.stdout.starts_with(b"0\n"))
+}
+
+/// The uid and gid of [`SERVICE_USER`], creating the user first if it is missing.
+fn service_user() -> (String, String) {
+    let id = |flag: &str| {
+        Command::new("id")
+            .args([flag, SERVICE_USER])
+            .output()
+            .ok()
+            .filter(|out| out.status.success())
+            .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    };
+    if id("-u").is_none() {
+        let status = Command::new("useradd")
+            .args([
+                "--system",
+                "--no-create-home",
+                "--shell",
+                "/usr/sbin/nologin",
+                SERVICE_USER,
+            ])
+            .status()
+            .unwrap_or_else(|e| panic!("cannot run useradd to create {SERVICE_USER}: {e}"));
+        // Another test may have created it meanwhile.
+        assert!(
+            status.success() || id("-u").is_some(),
+            "useradd {SERVICE_USER} failed ({status})"
+        );
+    }
+    (
+        id("-u").unwrap_or_else(|| panic!("no user {SERVICE_USER}")),
+        id("-g").unwrap_or_else(|| panic!("no group of {SERVICE_USER}")),
+    )
+}
+
+/// A command for `program` that runs as [`SERVICE_USER`] when this process is root (through
+/// `setpriv`, which executes the program itself, so that the child is the server), and owns
+/// `dir` for it.
+fn unprivileged(program: &Path, dir: &Path) -> Command {
+    if !is_root() {
+        return Command::new(program);
+    }
+    let (uid, gid) = service_user();
+    let status = Command::new("chown")
+        .args(["-R", &format!("{uid}:{gid}")])
+        .arg(dir)
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run chown: {e}"));
+    assert!(status.success(), "chown of {} failed", dir.display());
+    let mut command = Command::new("setpriv");
+    command
+        .arg(format!("--reuid={uid}"))
+        .arg(format!("--regid={gid}"))
+        .arg("--clear-groups")
+        .arg("--")
+        .arg(program);
+    command
+}
+
+/// A PostgreSQL server of its own: a cluster in a temporary directory, listening on
+/// 127.0.0.1 only, with trust authentication for the `postgres` user. Stopped and removed when
+/// dropped.
+pub struct Postgres {
+    dir: TempDir,
+    port: u16,
+    child: Option<Child>,
+}
+
+impl Postgres {
+    /// Creates a cluster (`initdb`) and starts it on a free port; returns once it accepts
+    /// queries. Installs the `postgresql` package first if it is missing.
+    pub fn start() -> Postgres {
+        let initdb = require(INITDB);
+        require(POSTGRES);
+        let dir = TempDir::new("postgres");
+        let data = dir.path().join("data");
+        let out = unprivileged(&initdb, dir.path())
+            .arg("-D")
+            .arg(&data)
+            .args(["-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run initdb: {e}"));
+        assert!(
+            out.status.success(),
+            "initdb failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut pg = Postgres {
+            dir,
+            port: free_port(),
+            child: None,
+        };
+        pg.resume();
+        pg
+    }
+
+    /// `postgres://postgres@127.0.0.1:PORT/postgres`.
+    pub fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+
+    /// The port it listens on (the same across [`Postgres::kill`] and [`Postgres::resume`]).
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    fn data(&self) -> PathBuf {
+        self.dir.path().join("data")
+    }
+
+    /// Kills the server (SIGKILL: a crash, no shutdown), keeping its data; returns once its
+    /// port refuses connections (its other processes end when they see it gone).
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+            wait_closed(self.port);
+        }
+    }
+
+    /// Starts the server again on its data and port (after [`Postgres::kill`]: it recovers
+    /// from its log) and returns once it accepts queries.
+    pub fn resume(&mut self) {
+        self.kill();
+        let started = Instant::now();
+        // A server started while the killed one's last processes still hold its shared memory
+        // exits at once: start it again until it stays.
+        while !self.spawn() {
+            assert!(
+                started.elapsed() < START,
+                "postgres did not start within {START:?}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Starts the server; returns whether it became ready (`false`: it exited at start).
+    fn spawn(&mut self) -> bool {
+        let postgres = require(POSTGRES);
+        let data = self.data();
+        let child = unprivileged(&postgres, self.dir.path())
+            .arg("-D")
+            .arg(&data)
+            .args(["-h", "127.0.0.1", "-p", &self.port.to_string()])
+            .arg("-k")
+            .arg(self.dir.path())
+            .args(["-c", "fsync=off", "-c", "max_connections=100"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start postgres: {e}"));
+        self.child = Some(child);
+        self.wait_ready()
+    }
+
+    /// Waits until the server says it is ready: the status line of `postmaster.pid` (its
+    /// eighth line) reads `ready` and the port accepts connections. `false` if it exited.
+    fn wait_ready(&mut self) -> bool {
+        let pid_file = self.data().join("postmaster.pid");
+        let started = Instant::now();
+        loop {
+            if let Some(child) = &mut self.child
+                && let Ok(Some(_)) = child.try_wait()
+            {
+                self.child = None;
+                return false;
+            }
+            let ready = std::fs::read_to_string(&pid_file)
+                .is_ok_and(|text| text.lines().nth(7).is_some_and(|l| l.trim() == "ready"));
+            if ready && std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
+                return true;
+            }
+            assert!(
+                started.elapsed() < START,
+                "postgres did not start within {START:?}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A Redis server of its own: its append-only file in a temporary directory (fsynced on every
+/// write, so that a kill loses nothing acknowledged), listening on 127.0.0.1 only, no password.
+/// Killed and removed when dropped.
+pub struct Redis {
+    dir: TempDir,
+    port: u16,
+    child: Option<Child>,
+}
+
+impl Redis {
+    /// Starts a server on a free port; returns once it answers `PING`. Installs the
+    /// `redis-server` package first if it is missing.
+    pub fn start() -> Redis {
+        require(REDIS_SERVER);
+        let mut redis = Redis {
+            dir: TempDir::new("redis"),
+            port: free_port(),
+            child: None,
+        };
+        redis.resume();
+        redis
+    }
+
+    /// `redis://127.0.0.1:PORT/`.
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+
+    /// The port it listens on (the same across [`Redis::kill`] and [`Redis::resume`]).
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Kills the server (SIGKILL: a crash), keeping its data; returns once its port refuses
+    /// connections.
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+            wait_closed(self.port);
+        }
+    }
+
+    /// Starts the server again on its data and port (after [`Redis::kill`]: it reloads its
+    /// append-only file) and returns once it answers `PING`.
+    pub fn resume(&mut self) {
+        self.kill();
+        let redis = require(REDIS_SERVER);
+        let child = unprivileged(&redis, self.dir.path())
+            .args(["--bind", "127.0.0.1", "--port", &self.port.to_string()])
+            .arg("--dir")
+            .arg(self.dir.path())
+            .args([
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+                "--save",
+                "",
+            ])
+            .args(["--daemonize", "no", "--protected-mode", "yes"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start redis-server: {e}"));
+        self.child = Some(child);
+        let started = Instant::now();
+        loop {
+            if let Some(child) = &mut self.child
+                && let Ok(Some(status)) = child.try_wait()
+            {
+                panic!("redis-server exited at start ({status})");
+            }
+            if self
+                .command(&["PING"])
+                .is_some_and(|answer| answer == "+PONG")
+            {
+                return;
+            }
+            assert!(
+                started.elapsed() < START,
+                "redis-server did not start within {START:?}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Sends one command and returns the first line of the answer (`+PONG`, `$5`, `:1`,
+    /// `-ERR …`), or `None` if the server cannot be reached. For tests that look inside.
+    pub fn command(&self, args: &[&str]) -> Option<String> {
+        use std::io::{BufRead, BufReader, Write};
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).ok()?;
+        stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+        let mut request = format!("*{}\r\n", args.len());
+        for arg in args {
+            request.push_str(&format!("${}\r\n{arg}\r\n", arg.len()));
+        }
+        stream.write_all(request.as_bytes()).ok()?;
+        let mut line = String::new();
+        BufReader::new(&stream).read_line(&mut line).ok()?;
+        let line = line.trim_end().to_string();
+        (!line.is_empty()).then_some(line)
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
