@@ -1,5 +1,5 @@
 //! The web client in a real headless Chromium against the real server on 127.0.0.1:0: a whole
-//! game against a bot by clicks with a reload in the middle; the preview against the test
+//! game against a bot by clicks with a dropped connection and a reload in the middle; the preview against the test
 //! kit's model of the rules, cell by cell, with the refusal reasons, the poison's second click
 //! and keyboard play; two people playing each other to the end while a spectator sees every
 //! move; the replay of the stored game step by step; the annotations against the engine's own
@@ -141,7 +141,7 @@ fn screenshots() -> PathBuf {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_whole_game_against_a_bot_by_clicks_survives_a_reload() {
+async fn a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_reload() {
     let server = TestServer::start().await;
     let browser = Browser::launch().await;
     let page = browser.page().await;
@@ -172,6 +172,22 @@ async fn a_whole_game_against_a_bot_by_clicks_survives_a_reload() {
         }
         play_one(&page, &config).await;
         mine += 1;
+        if mine == 1 {
+            // A lost connection comes back by itself and takes the seat again.
+            let opened = server.metric("jchomp_connections_total").await;
+            assert_eq!(page.drop_sockets().await, 1);
+            let deadline = tokio::time::Instant::now() + web_support::WAIT;
+            while server.metric("jchomp_connections_total").await == opened {
+                assert!(tokio::time::Instant::now() < deadline, "no new connection");
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            page.wait(
+                "document.body.dataset.online === 'true' && document.querySelector('#seats li[data-seat=\"0\"] .you') && document.querySelector('#seats li[data-seat=\"0\"] .dot.on')",
+                "the seat taken again",
+            )
+            .await;
+            assert_eq!(server.metric("jchomp_connections_total").await, opened + 1);
+        }
         if mine == 2 {
             // Reloading mid-game brings the player back to the same seat and position.
             let before = shown(&page).await;
@@ -188,6 +204,33 @@ async fn a_whole_game_against_a_bot_by_clicks_survives_a_reload() {
                 .eval("document.querySelector('#seats .you').closest('li').dataset.seat")
                 .await;
             assert_eq!(seat, "0");
+            // Another window of the same browser takes the seat; this one says so and waits
+            // (the two never take it from each other by themselves) until asked to play here.
+            let hash = page.eval("location.hash").await;
+            let twin = browser.page_in(&page.context).await;
+            twin.goto(&format!("{}{}", url(&server), hash.as_str().unwrap()))
+                .await;
+            twin.wait(
+                "document.querySelector('#seats li[data-seat=\"0\"] .you')",
+                "the seat in the twin",
+            )
+            .await;
+            page.wait(
+                "document.querySelector('#take-back')",
+                "the seat taken elsewhere",
+            )
+            .await;
+            page.click("#take-back").await;
+            twin.wait(
+                "document.querySelector('#take-back')",
+                "the seat taken back",
+            )
+            .await;
+            page.wait(
+                "document.body.dataset.online === 'true' && document.querySelector('#seats li[data-seat=\"0\"] .you')",
+                "the seat here again",
+            )
+            .await;
         }
     }
     assert!(

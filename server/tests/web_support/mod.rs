@@ -370,6 +370,34 @@ impl Page<'_> {
         .await;
     }
 
+    /// Closes every WebSocket of the page from the browser's side, as a network failure
+    /// would end them (found through the DevTools heap, not through the page's code). Returns
+    /// how many were open.
+    pub async fn drop_sockets(&self) -> u64 {
+        let proto = self
+            .call(
+                "Runtime.evaluate",
+                json!({"expression": "WebSocket.prototype"}),
+            )
+            .await;
+        let proto = proto["result"]["objectId"].as_str().unwrap().to_string();
+        let all = self
+            .call("Runtime.queryObjects", json!({"prototypeObjectId": proto}))
+            .await;
+        let all = all["objects"]["objectId"].as_str().unwrap().to_string();
+        let closed = self
+            .call(
+                "Runtime.callFunctionOn",
+                json!({
+                    "objectId": all,
+                    "functionDeclaration": "function() { const open = this.filter(ws => ws.readyState === WebSocket.OPEN); open.forEach(ws => ws.close()); return open.length; }",
+                    "returnByValue": true,
+                }),
+            )
+            .await;
+        closed["result"]["value"].as_u64().unwrap()
+    }
+
     /// Sets the viewport (and a phone's touch and scale when `mobile`).
     pub async fn resize(&self, width: u32, height: u32, mobile: bool) {
         self.call(
