@@ -90,14 +90,18 @@ function onMessage(msg) {
   app.view?.onMessage(msg);
 }
 
-function onState(up) {
+function onState(up, code) {
   document.body.dataset.online = up;
+  app.session = { room: null, seat: null };
   if (up) {
     app.notice('');
-    app.session = { room: null, seat: null };
     app.view?.online?.();
+  } else if (code === 4001) {
+    app.notice('Your seat was taken up in another window.', 'warn');
+    const el = document.getElementById('notice');
+    el.append(' ', h('button', { type: 'button', id: 'take-back', onclick: () => app.net.restart() }, 'Play here again'));
   } else {
-    app.notice('connection lost, reconnecting…', 'warn');
+    app.notice('Connection lost, reconnecting…', 'warn');
   }
 }
 

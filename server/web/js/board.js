@@ -42,11 +42,19 @@ export class BoardView {
       }
       this.el.append(row);
     }
-    this.el.addEventListener('pointerover', (e) => {
+    // Real pointer movement only: the boundary events a browser sends when the page changes
+    // under a resting pointer would steal the preview from the keyboard's cursor.
+    this.el.addEventListener('pointermove', (e) => {
       const cell = e.target.closest('.cell');
-      if (cell) this.hover(+cell.dataset.r, +cell.dataset.c);
+      if (cell && cell !== this.pointed) {
+        this.pointed = cell;
+        this.hover(+cell.dataset.r, +cell.dataset.c);
+      }
     });
-    this.el.addEventListener('pointerleave', () => this.handlers.onLeave?.());
+    this.el.addEventListener('pointerleave', () => {
+      this.pointed = null;
+      this.handlers.onLeave?.();
+    });
     this.el.addEventListener('focusin', (e) => {
       const cell = e.target.closest('.cell');
       if (cell) this.hover(+cell.dataset.r, +cell.dataset.c);
@@ -73,6 +81,9 @@ export class BoardView {
 
   key(e) {
     const { rows, cols } = this.b;
+    // The cursor is the focused cell (focus may have come from outside the board's events).
+    const at = e.target.closest?.('.cell');
+    if (at) this.cursor = +at.dataset.r * cols + +at.dataset.c;
     let r = Math.floor(this.cursor / cols), c = this.cursor % cols;
     const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
     const d = moves[e.key];
@@ -80,10 +91,13 @@ export class BoardView {
       e.preventDefault();
       r = Math.min(rows - 1, Math.max(0, r + d[0]));
       c = Math.min(cols - 1, Math.max(0, c + d[1]));
-      this.setCursor(r * cols + c, true);
+      this.hover(r, c);
+      this.cells[r * cols + c].focus();
     } else if (e.key === 'Home' || e.key === 'End') {
       e.preventDefault();
-      this.setCursor(e.key === 'Home' ? 0 : rows * cols - 1, true);
+      const i = e.key === 'Home' ? 0 : rows * cols - 1;
+      this.hover(Math.floor(i / cols), i % cols);
+      this.cells[i].focus();
     }
     // Enter and Space click the focused button.
   }

@@ -141,7 +141,8 @@ export class GameView {
     this.view.clearPreview();
     this.say.textContent = '';
     this.moves.append(this.moveItem(s.moves.length - 1, s.moves[s.moves.length - 1]));
-    this.moves.lastElementChild.scrollIntoView?.({ block: 'nearest' });
+    // Scrolls the list only, never the page (on a phone the list is below the board).
+    this.moves.scrollTop = this.moves.scrollHeight;
     this.drawTurn();
     this.drawSeats();
     this.askNotes();

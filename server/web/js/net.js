@@ -4,7 +4,8 @@
 export class Net {
   /**
    * @param {(msg: object) => void} onMessage every message from the server
-   * @param {(up: boolean) => void} onState called when the connection opens or is lost
+   * @param {(up: boolean, code?: number) => void} onState called when the connection opens or
+   *   is lost (with the close code)
    */
   constructor(onMessage, onState) {
     this.onMessage = onMessage;
@@ -37,14 +38,26 @@ export class Net {
       }
       this.onMessage(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       const was = this.up;
       this.up = false;
-      if (was) this.onState(false);
+      // 4001: this seat was resumed from another window; taking it back at once would make
+      // the two windows take it from each other for ever, so that waits for the person.
+      this.stopped = ev.code === 4001;
+      if (was || this.stopped) this.onState(false, ev.code);
+      if (this.stopped) return;
       setTimeout(() => this.connect(), this.retry);
       this.retry = Math.min(this.retry * 2, 4000);
     };
+  }
+
+  /** Connects again after a stop (see `onclose`). */
+  restart() {
+    if (this.stopped) {
+      this.stopped = false;
+      this.connect();
+    }
   }
 
   /** Sends a message now, or once the connection is up. */

@@ -1,0 +1,696 @@
+//! The web client in a real headless Chromium against the real server on 127.0.0.1:0: a whole
+//! game against a bot by clicks with a dropped connection and a reload in the middle; the preview against the test
+//! kit's model of the rules, cell by cell, with the refusal reasons, the poison's second click
+//! and keyboard play; two people playing each other to the end while a spectator sees every
+//! move; the replay of the stored game step by step; the annotations against the engine's own
+//! analysis; screenshots for the README; and no console error on any page.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+mod web_support;
+
+use common::{Client, TestServer};
+use jchomp_engine::search::{Outcome, Table, analyze};
+use jchomp_protocol::rules::{Config, Position};
+use jchomp_server::Settings;
+use jchomp_testkit::model::Model;
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::time::Duration;
+use web_support::{Browser, Page};
+
+/// What the lobby's form is given.
+struct Form<'a> {
+    name: &'a str,
+    rows: u32,
+    cols: u32,
+    /// `None`: classic Chomp.
+    eat: Option<(u32, u32)>,
+    /// Poison cells besides the form's default (0,0).
+    more_poison: &'a [(u32, u32)],
+    /// One entry per other seat: `""` for a person, else a bot spec.
+    others: &'a [&'a str],
+    analysis: bool,
+}
+
+fn url(server: &TestServer) -> String {
+    format!("http://{}/", server.addr)
+}
+
+fn cell(r: i64, c: i64) -> String {
+    format!(".board .cell[data-r=\"{r}\"][data-c=\"{c}\"]")
+}
+
+/// Fills the lobby's form and creates the room; returns once the room's page shows it.
+async fn create(page: &Page<'_>, f: &Form<'_>) {
+    page.wait("document.querySelector('#create')", "the lobby's form")
+        .await;
+    page.fill("#name", f.name).await;
+    page.fill("#rows", &f.rows.to_string()).await;
+    page.fill("#cols", &f.cols.to_string()).await;
+    match f.eat {
+        Some((er, ec)) => {
+            page.choose("#variant", "jchomp").await;
+            page.fill("#eat-rows", &er.to_string()).await;
+            page.fill("#eat-cols", &ec.to_string()).await;
+        }
+        None => page.choose("#variant", "classic").await,
+    }
+    page.fill("#players", &(f.others.len() + 1).to_string())
+        .await;
+    for (r, c) in f.more_poison {
+        page.click(&format!(".pick[data-r=\"{r}\"][data-c=\"{c}\"]"))
+            .await;
+    }
+    for (i, spec) in f.others.iter().enumerate() {
+        page.choose(&format!("#seat-{}", i + 1), spec).await;
+    }
+    if f.analysis {
+        page.click("#analysis").await;
+    }
+    page.click("#create-room").await;
+    page.wait(
+        "document.querySelector('.game')?.dataset.status && document.querySelector('#seats .you')",
+        "the new room",
+    )
+    .await;
+}
+
+/// The room's state as the page shows it.
+async fn shown(page: &Page<'_>) -> Value {
+    page.eval(
+        "(() => { const g = document.querySelector('.game'); return {
+            status: g.dataset.status, moves: +g.dataset.moves,
+            mine: document.querySelector('#turn').dataset.mine === 'true',
+            turn: document.querySelector('#turn').textContent,
+            eaten: [...document.querySelectorAll('.board .cell.eaten')].map(c => [+c.dataset.r, +c.dataset.c]),
+            listed: [...document.querySelectorAll('#moves li')].map(li => li.textContent),
+        }; })()",
+    )
+    .await
+}
+
+fn eaten_of(v: &Value) -> BTreeSet<(i64, i64)> {
+    v["eaten"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_i64().unwrap(), p[1].as_i64().unwrap()))
+        .collect()
+}
+
+/// The test kit's model at the position the page shows.
+async fn model_of(page: &Page<'_>, config: &Config) -> Model {
+    let mut m = Model::start(config);
+    m.eaten = eaten_of(&shown(page).await);
+    m
+}
+
+/// Plays one move by clicks on the page whose turn it is: a selection that does not eat the
+/// poison while one is left, else the poison with its second click. Returns once the page
+/// has drawn the move.
+async fn play_one(page: &Page<'_>, config: &Config) {
+    let before = shown(page).await["moves"].as_u64().unwrap();
+    let m = model_of(page, config).await;
+    let valid = m.valid();
+    let safe = valid.iter().find(|&&(r, c)| !m.after(r, c).poisoned());
+    let &(r, c) = safe.or(valid.first()).expect("a valid selection");
+    page.click(&cell(r, c)).await;
+    if safe.is_none() {
+        page.wait(
+            "document.querySelector('#preview').dataset.kind === 'confirm'",
+            "the poison's confirmation",
+        )
+        .await;
+        page.click(&cell(r, c)).await;
+    }
+    page.wait(
+        &format!("+document.querySelector('.game').dataset.moves > {before}"),
+        "the move drawn",
+    )
+    .await;
+}
+
+fn board_of(notation: &str) -> Config {
+    jchomp_testkit::board(notation)
+}
+
+fn screenshots() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/screenshots")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_reload() {
+    let server = TestServer::start().await;
+    let browser = Browser::launch().await;
+    let page = browser.page().await;
+    page.goto(&url(&server)).await;
+    create(
+        &page,
+        &Form {
+            name: "ada",
+            rows: 4,
+            cols: 5,
+            eat: Some((1, 2)),
+            more_poison: &[],
+            others: &["random"],
+            analysis: false,
+        },
+    )
+    .await;
+    let config = board_of("4x5 eat 1x2 poison 0,0");
+    let mut mine = 0;
+    loop {
+        page.wait(
+            "document.querySelector('.game').dataset.status === 'finished' || document.querySelector('#turn').dataset.mine === 'true'",
+            "my turn or the end",
+        )
+        .await;
+        if shown(&page).await["status"] == "finished" {
+            break;
+        }
+        play_one(&page, &config).await;
+        mine += 1;
+        if mine == 1 {
+            // A lost connection comes back by itself and takes the seat again.
+            let opened = server.metric("jchomp_connections_total").await;
+            assert_eq!(page.drop_sockets().await, 1);
+            let deadline = tokio::time::Instant::now() + web_support::WAIT;
+            while server.metric("jchomp_connections_total").await == opened {
+                assert!(tokio::time::Instant::now() < deadline, "no new connection");
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            page.wait(
+                "document.body.dataset.online === 'true' && document.querySelector('#seats li[data-seat=\"0\"] .you') && document.querySelector('#seats li[data-seat=\"0\"] .dot.on')",
+                "the seat taken again",
+            )
+            .await;
+            assert_eq!(server.metric("jchomp_connections_total").await, opened + 1);
+        }
+        if mine == 2 {
+            // Reloading mid-game brings the player back to the same seat and position.
+            let before = shown(&page).await;
+            page.reload().await;
+            page.wait(
+                "document.querySelector('#seats .you') && document.querySelector('.game').dataset.status",
+                "the seat resumed",
+            )
+            .await;
+            let after = shown(&page).await;
+            assert!(after["moves"].as_u64() >= before["moves"].as_u64());
+            assert!(eaten_of(&after).is_superset(&eaten_of(&before)));
+            let seat = page
+                .eval("document.querySelector('#seats .you').closest('li').dataset.seat")
+                .await;
+            assert_eq!(seat, "0");
+            // Another window of the same browser takes the seat; this one says so and waits
+            // (the two never take it from each other by themselves) until asked to play here.
+            let hash = page.eval("location.hash").await;
+            let twin = browser.page_in(&page.context).await;
+            twin.goto(&format!("{}{}", url(&server), hash.as_str().unwrap()))
+                .await;
+            twin.wait(
+                "document.querySelector('#seats li[data-seat=\"0\"] .you')",
+                "the seat in the twin",
+            )
+            .await;
+            page.wait(
+                "document.querySelector('#take-back')",
+                "the seat taken elsewhere",
+            )
+            .await;
+            page.click("#take-back").await;
+            twin.wait(
+                "document.querySelector('#take-back')",
+                "the seat taken back",
+            )
+            .await;
+            page.wait(
+                "document.body.dataset.online === 'true' && document.querySelector('#seats li[data-seat=\"0\"] .you')",
+                "the seat here again",
+            )
+            .await;
+        }
+    }
+    assert!(
+        mine >= 2,
+        "the game was too short to reload in: {mine} moves"
+    );
+    // The result names the loser (and it is the stored game's loser), or says it is a tie.
+    let mut c = Client::connect(server.addr).await;
+    c.send(json!({"type":"list_games"})).await;
+    let games = c.expect("games").await;
+    let game = &games["games"][0];
+    let turn = shown(&page).await["turn"].as_str().unwrap().to_string();
+    match game["result"]["loser"].as_u64() {
+        Some(loser) => {
+            let loser_name = game["seats"][loser as usize].as_str().unwrap();
+            assert!(turn.starts_with(&format!("{loser_name} ")), "{turn}");
+            assert!(turn.contains("loses"), "{turn}");
+        }
+        None => {
+            assert_eq!(game["result"]["kind"], "tie");
+            assert!(turn.starts_with("A tie"), "{turn}");
+        }
+    }
+    browser.assert_no_console_errors();
+}
+
+/// Hovers every cell (and reads what the page marks) and holds it against the model.
+async fn preview_matches_the_rules(page: &Page<'_>, config: &Config) {
+    let m = model_of(page, config).await;
+    assert!(!m.eaten.is_empty(), "the position has eaten cells");
+    let (rows, cols) = (i64::from(config.rows()), i64::from(config.cols()));
+    let mut refused = [0, 0];
+    for r in 0..rows {
+        for c in 0..cols {
+            page.hover(&cell(r, c)).await;
+            let v = page
+                .eval(
+                    "(() => { const p = document.querySelector('#preview'); const at = (sel) =>
+                        [...document.querySelectorAll(sel)].map(c => [+c.dataset.r, +c.dataset.c]);
+                      return { kind: p.dataset.kind, reason: p.dataset.reason, text: p.textContent,
+                               ok: at('.cell.preview, .cell.preview-poison'), refused: at('.cell.refused') }; })()",
+                )
+                .await;
+            let cells = |key: &str| -> BTreeSet<(i64, i64)> {
+                v[key]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| (p[0].as_i64().unwrap(), p[1].as_i64().unwrap()))
+                    .collect()
+            };
+            let at = format!("({r},{c})");
+            match m.refusal(r, c) {
+                None => {
+                    let after = m.after(r, c);
+                    let eats: BTreeSet<_> = after.eaten.difference(&m.eaten).copied().collect();
+                    assert_eq!(cells("ok"), eats, "{at}: {v}");
+                    assert!(cells("refused").is_empty(), "{at}: {v}");
+                    let kind = if after.poisoned() { "poison" } else { "ok" };
+                    assert_eq!(v["kind"], kind, "{at}: {v}");
+                }
+                Some(reason) => {
+                    assert_eq!(v["kind"], "refused", "{at}: {v}");
+                    assert_eq!(v["reason"], reason, "{at}: {v}");
+                    let words = if reason == "out_of_range" {
+                        refused[0] += 1;
+                        "out of range"
+                    } else {
+                        refused[1] += 1;
+                        "already eaten"
+                    };
+                    assert!(v["text"].as_str().unwrap().contains(words), "{at}: {v}");
+                    assert!(cells("ok").is_empty(), "{at}: {v}");
+                    // The part of the selection on the board is marked refused.
+                    let covered: BTreeSet<_> = match config.eat() {
+                        Some((er, ec)) => (r..r + i64::from(er))
+                            .flat_map(|i| (c..c + i64::from(ec)).map(move |j| (i, j)))
+                            .filter(|&(i, j)| i < rows && j < cols)
+                            .collect(),
+                        None => [(r, c)].into(),
+                    };
+                    assert_eq!(cells("refused"), covered, "{at}: {v}");
+                }
+            }
+        }
+    }
+    if config.eat().is_some() {
+        assert!(
+            refused[0] > 0 && refused[1] > 0,
+            "both reasons met: {refused:?}"
+        );
+    } else {
+        assert!(refused[1] > 0, "eaten cells met: {refused:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_preview_is_exactly_what_the_rules_eat_and_a_refused_cell_says_why() {
+    let server = TestServer::start().await;
+    let browser = Browser::launch().await;
+    for (notation, eat, more_poison) in [
+        (
+            "5x6 eat 2x2 poison 0,0 poison 2,4",
+            Some((2, 2)),
+            &[(2, 4)][..],
+        ),
+        ("5x5 variant classic poison 0,0", None, &[][..]),
+    ] {
+        let config = board_of(notation);
+        let page = browser.page().await;
+        page.goto(&url(&server)).await;
+        create(
+            &page,
+            &Form {
+                name: "ada",
+                rows: u32::from(config.rows()),
+                cols: u32::from(config.cols()),
+                eat,
+                more_poison,
+                others: &[""],
+                analysis: false,
+            },
+        )
+        .await;
+        let room = page
+            .eval("location.hash.split('/')[2]")
+            .await
+            .as_str()
+            .unwrap()
+            .to_string();
+        let mut bob = Client::connect(server.addr).await;
+        bob.join(&room, "bob").await;
+        page.wait(
+            "document.querySelector('#turn').dataset.mine === 'true'",
+            "my turn",
+        )
+        .await;
+        if eat.is_some() {
+            // A refused click sends nothing and says why.
+            let (last_row, last_col) = (i64::from(config.rows()) - 1, i64::from(config.cols()) - 1);
+            page.click(&cell(last_row, last_col)).await;
+            page.wait(
+                "document.querySelector('#preview').dataset.reason === 'out_of_range'",
+                "out of range",
+            )
+            .await;
+            assert_eq!(shown(&page).await["moves"], 0);
+        }
+        // By keyboard: the cursor moves with the arrows and Enter selects.
+        page.eval(&format!(
+            "document.querySelector('{}').focus()",
+            cell(3, 1).replace('\'', "\\'")
+        ))
+        .await;
+        page.wait(
+            "document.activeElement.dataset.r === '3' && document.activeElement.dataset.c === '1'",
+            "the focus at (3,1)",
+        )
+        .await;
+        page.key("ArrowRight").await;
+        page.wait("document.activeElement.dataset.c === '2' && document.querySelector('#preview').textContent.startsWith('(3,2)')", "the cursor at (3,2)")
+            .await;
+        page.key("Enter").await;
+        page.wait(
+            "+document.querySelector('.game').dataset.moves === 1",
+            "the move by keyboard",
+        )
+        .await;
+        assert_eq!(shown(&page).await["listed"][0], "ada: (3,2)");
+        bob.until("moved").await;
+        bob.send(json!({"type":"move","row":0,"col":4})).await;
+        page.wait(
+            "+document.querySelector('.game').dataset.moves === 2",
+            "bob's move",
+        )
+        .await;
+        preview_matches_the_rules(&page, &config).await;
+        // Poison asks for a second click.
+        page.click(&cell(0, 0)).await;
+        page.wait(
+            "document.querySelector('#preview').dataset.kind === 'confirm'",
+            "the confirmation",
+        )
+        .await;
+        assert_eq!(shown(&page).await["moves"], 2);
+        page.click(&cell(0, 0)).await;
+        page.wait(
+            "document.querySelector('.game').dataset.status === 'finished'",
+            "the end",
+        )
+        .await;
+        let turn = shown(&page).await["turn"].as_str().unwrap().to_string();
+        assert!(turn.starts_with("ada ate the poison and loses"), "{turn}");
+    }
+    browser.assert_no_console_errors();
+}
+
+/// The engine's exact analysis of the position after `moves`, as the page writes it on cells.
+fn engine_notes(
+    config: &Config,
+    moves: &[(i64, i64)],
+) -> BTreeSet<(i64, i64, String, Option<u64>)> {
+    let mut p = Position::start(config);
+    for &(r, c) in moves {
+        p.select(config, r, c).unwrap();
+    }
+    let mut table = Table::with_megabytes(1);
+    let (values, _) = analyze(config, &p, &mut table, None, None).unwrap();
+    values
+        .iter()
+        .map(|v| {
+            let (outcome, plies) = v.value.expect("solved");
+            let word = match outcome {
+                Outcome::Win => "win",
+                Outcome::Loss => "loss",
+                Outcome::Tie => "tie",
+            };
+            (
+                i64::from(v.cell.row),
+                i64::from(v.cell.col),
+                word.to_string(),
+                plies.map(u64::from),
+            )
+        })
+        .collect()
+}
+
+async fn page_notes(page: &Page<'_>) -> BTreeSet<(i64, i64, String, Option<u64>)> {
+    let v = page
+        .eval(
+            "[...document.querySelectorAll('.board .cell[data-value]')].map(c =>
+                [+c.dataset.r, +c.dataset.c, c.dataset.value, c.dataset.plies === undefined ? null : +c.dataset.plies])",
+        )
+        .await;
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            (
+                n[0].as_i64().unwrap(),
+                n[1].as_i64().unwrap(),
+                n[2].as_str().unwrap().to_string(),
+                n[3].as_u64(),
+            )
+        })
+        .collect()
+}
+
+/// The moves the page lists, as cells.
+async fn listed_moves(page: &Page<'_>) -> Vec<(i64, i64)> {
+    let v = shown(page).await;
+    v["listed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let t = t.as_str().unwrap();
+            let inner = t.rsplit('(').next().unwrap().trim_end_matches(')');
+            let (r, c) = inner.split_once(',').unwrap();
+            (r.parse().unwrap(), c.parse().unwrap())
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_people_play_to_the_end_a_spectator_sees_every_move_and_the_replay_steps_through() {
+    // Exact analyses of these small boards take a while in a debug build: give them time.
+    let server = TestServer::start_with(Settings {
+        analysis_time: Duration::from_secs(10),
+        ..common::settings()
+    })
+    .await;
+    let browser = Browser::launch().await;
+    let notation = "4x5 eat 1x2 poison 0,0";
+    let config = board_of(notation);
+    let ada = browser.page().await;
+    ada.goto(&url(&server)).await;
+    create(
+        &ada,
+        &Form {
+            name: "ada",
+            rows: 4,
+            cols: 5,
+            eat: Some((1, 2)),
+            more_poison: &[],
+            others: &[""],
+            analysis: true,
+        },
+    )
+    .await;
+    let room = ada.eval("location.hash.split('/')[2]").await;
+    let room = room.as_str().unwrap();
+    // Bob joins from the lobby, in a browser context of his own.
+    let bob = browser.page().await;
+    bob.goto(&url(&server)).await;
+    let row = format!("#rooms tr[data-room=\"{room}\"]");
+    bob.wait(
+        &format!("document.querySelector('{row} .join')"),
+        "the room listed",
+    )
+    .await;
+    bob.fill("#name", "bob").await;
+    bob.click(&format!("{row} .join")).await;
+    bob.wait(
+        "document.querySelector('.game')?.dataset.status === 'playing'",
+        "the game starts",
+    )
+    .await;
+    // A spectator watches from the lobby's link.
+    let eve = browser.page().await;
+    eve.goto(&url(&server)).await;
+    eve.click(&format!("{row} .watch")).await;
+    eve.wait(
+        "document.querySelector('.game')?.dataset.status === 'playing'",
+        "the watched game",
+    )
+    .await;
+    let mut n = 0;
+    let mut draws = Vec::new();
+    loop {
+        let a = shown(&ada).await;
+        if a["status"] == "finished" {
+            break;
+        }
+        let mover = if a["mine"] == true { &ada } else { &bob };
+        mover
+            .wait(
+                "document.querySelector('#turn').dataset.mine === 'true'",
+                "the mover's turn",
+            )
+            .await;
+        play_one(mover, &config).await;
+        n += 1;
+        // Everyone sees the move: the same cells eaten and the same list of moves.
+        for p in [&ada, &bob, &eve] {
+            p.wait(
+                &format!("+document.querySelector('.game').dataset.moves === {n}"),
+                "the move seen",
+            )
+            .await;
+        }
+        let (a, b, e) = (shown(&ada).await, shown(&bob).await, shown(&eve).await);
+        assert_eq!(eaten_of(&a), eaten_of(&e));
+        assert_eq!(eaten_of(&b), eaten_of(&e));
+        assert_eq!(a["listed"], e["listed"]);
+        let drawn = eve
+            .eval("+document.querySelector('.board').dataset.drawMs")
+            .await;
+        draws.push(drawn.as_f64().unwrap());
+        if n == 3 {
+            ada.eval("document.querySelector('#annotate').click()")
+                .await;
+            ada.wait(
+                "document.querySelector('.board .cell[data-value]')",
+                "annotations",
+            )
+            .await;
+            let moves = listed_moves(&ada).await;
+            assert_eq!(page_notes(&ada).await, engine_notes(&config, &moves));
+            ada.screenshot(&screenshots().join("game-1280x800.png"))
+                .await;
+            bob.resize(390, 844, false).await;
+            let wide = bob
+                .eval(
+                    "[document.documentElement.scrollWidth, document.documentElement.clientWidth]",
+                )
+                .await;
+            assert!(
+                wide[0].as_f64() <= wide[1].as_f64(),
+                "nothing wider than a phone: {wide}"
+            );
+            bob.screenshot(&screenshots().join("game-390x844.png"))
+                .await;
+        }
+    }
+    for p in [&ada, &bob, &eve] {
+        p.wait(
+            "document.querySelector('.game').dataset.status === 'finished'",
+            "the end",
+        )
+        .await;
+    }
+    let result = shown(&eve).await["turn"].clone();
+    assert_eq!(shown(&ada).await["turn"], result);
+    assert_eq!(shown(&bob).await["turn"], result);
+    // Each peer's move was drawn in the very handler of its `moved` (docs/PERFORMANCE.md has
+    // the time it takes).
+    assert_eq!(draws.len(), n);
+    // The replay, from the lobby's list of finished games.
+    let moves = listed_moves(&eve).await;
+    eve.click(".back").await;
+    eve.wait(
+        "document.querySelector('#games a.replay')",
+        "the finished game listed",
+    )
+    .await;
+    eve.screenshot(&screenshots().join("lobby-1280x800.png"))
+        .await;
+    eve.click("#games a.replay").await;
+    eve.wait(
+        &format!(
+            "+document.querySelector('.replay')?.dataset.index === {}",
+            moves.len()
+        ),
+        "the replay at its end",
+    )
+    .await;
+    let mut model = Model::start(&config);
+    let mut positions = vec![model.eaten.clone()];
+    for &(r, c) in &moves {
+        model.select(r, c).unwrap();
+        positions.push(model.eaten.clone());
+    }
+    let at = |i: usize| format!("+document.querySelector('.replay').dataset.index === {i}");
+    eve.click("#first").await;
+    eve.wait(&at(0), "the first position").await;
+    for (i, expected) in positions.iter().enumerate() {
+        if i > 0 {
+            eve.click("#forward").await;
+            eve.wait(&at(i), "one move forward").await;
+        }
+        assert_eq!(
+            &eaten_of(&shown_replay(&eve).await),
+            expected,
+            "after {i} moves"
+        );
+    }
+    eve.click("#back").await;
+    eve.wait(&at(moves.len() - 1), "one move back").await;
+    eve.click("#first").await;
+    eve.wait(&at(0), "the first position").await;
+    // The slider, by keyboard.
+    eve.eval("document.querySelector('#slider').focus()").await;
+    eve.key("ArrowRight").await;
+    eve.wait(&at(1), "the slider's step").await;
+    assert_eq!(eaten_of(&shown_replay(&eve).await), positions[1]);
+    eve.click("#last").await;
+    eve.wait(&at(moves.len()), "the last position").await;
+    // Annotations of a stored position equal the engine's.
+    eve.click("#back").await;
+    eve.wait(&at(moves.len() - 1), "one move back").await;
+    eve.click("#annotate").await;
+    eve.wait(
+        "document.querySelector('.board .cell[data-value]')",
+        "annotations",
+    )
+    .await;
+    assert_eq!(
+        page_notes(&eve).await,
+        engine_notes(&config, &moves[..moves.len() - 1])
+    );
+    eve.dark(true).await;
+    eve.screenshot(&screenshots().join("replay-dark-1280x800.png"))
+        .await;
+    browser.assert_no_console_errors();
+}
+
+async fn shown_replay(page: &Page<'_>) -> Value {
+    page.eval(
+        "({ eaten: [...document.querySelectorAll('.board .cell.eaten')].map(c => [+c.dataset.r, +c.dataset.c]) })",
+    )
+    .await
+}
