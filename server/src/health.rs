@@ -14,7 +14,10 @@ const PROBE: Duration = Duration::from_secs(1);
 /// The HTTP status and the body answering `GET /healthz`.
 pub(crate) async fn healthz(ctx: &Shared) -> (StatusCode, String) {
     if ctx.shutting_down() {
-        return (StatusCode::SERVICE_UNAVAILABLE, "shutting down\n".to_string());
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "shutting down\n".to_string(),
+        );
     }
     let mut body = String::from("ok\n");
     if let Some(pg) = ctx.store.postgres() {
