@@ -66,10 +66,9 @@ impl App {
                 screen.token = Some(token);
                 screen.host |= seat == 0;
                 self.screen = Screen::Room(screen);
-                self.notice = Some(Notice {
-                    command: Some(command),
-                    ..Notice::new(text, Style::Good)
-                });
+                let narrow =
+                    format!("Seat {seat} of room {room} is yours (resume command on quit).");
+                self.notice = Some(Notice::with_command(text, command, narrow, Style::Good));
                 for bot in std::mem::take(&mut self.pending_bots) {
                     self.send(ClientMessage::AddBot { bot });
                 }
@@ -144,10 +143,12 @@ impl App {
                         self.clear_stale_notice();
                         if m.status == RoomStatus::Finished {
                             // The panel tells the result; the message says how to see it again.
-                            self.notice = Some(Notice {
-                                command: Some(self.command(&format!("replay {room}"))),
-                                ..Notice::new("Game over. To replay it later:", Style::Accent)
-                            });
+                            self.notice = Some(Notice::with_command(
+                                "Game over. To replay it later:",
+                                self.command(&format!("replay {room}")),
+                                format!("Game over: `jchomp replay {room}` replays it."),
+                                Style::Accent,
+                            ));
                             self.forget_seat(&room);
                         }
                         self.refresh_hints();

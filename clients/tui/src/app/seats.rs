@@ -290,11 +290,11 @@ mod tests {
         );
         let text = to_text(&app.render(30, 24, Instant::now()));
         assert!(!text.contains("resume tok"), "{text}");
-        assert!(text.contains("printed on"), "{text}");
+        assert!(text.contains("resume command on quit"), "{text}");
         app.on_key(key(KeyCode::Char('q')));
         let hint = app.resume_hint().unwrap();
         assert!(
-            hint.contains("\n  jchomp --server ws://s/ws resume tok\n"),
+            hint.contains("\njchomp --server ws://s/ws resume tok\n"),
             "{hint}"
         );
     }
