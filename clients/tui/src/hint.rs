@@ -211,6 +211,15 @@ impl HintJob {
     }
 }
 
+/// Whether annotations can be given for `position` at all, so that `?` is offered only then:
+/// two players, and a position the engine takes (at most [`MAX_HINT_CELLS`] uneaten cells) or
+/// the standard classic game, which the classic database answers.
+pub fn offered(config: &Config, position: &Position) -> bool {
+    config.players() == 2
+        && (position.uneaten().count() <= MAX_HINT_CELLS
+            || jchomp_engine::classic::answers_for(config))
+}
+
 /// [`analyse`] with a time limit of `limit` (`None`: until solved): exact, or
 /// [`HintError::TooSlow`].
 pub fn analyse_within(

@@ -3,8 +3,9 @@
 //!
 //! # `jchomp`
 //!
-//! `jchomp [--server URL] [--name NAME]` opens the lobby (default server
-//! `ws://127.0.0.1:7777/ws`). Subcommands go straight to a room or print something:
+//! `jchomp [--server ADDRESS] [--name NAME]` opens the lobby (default server
+//! `ws://127.0.0.1:7777/ws`; `JCHOMP_SERVER` when the flag is absent; `host:port`, `ws(s)://`
+//! and `http(s)://` addresses are read by `jchomp_protocol::server_url`). Subcommands go straight to a room or print something:
 //! `create` (board flags `--size 6x7 --eat 1x2 --poison 0,0 --players 2`, `--move-time 30s`,
 //! `--bot SPEC` repeated), `join ROOM`, `watch ROOM`, `resume TOKEN`, and the read-only
 //! `rooms`, `games` and `replay GAME` (each with `--json`; `replay` steps through the game on a
@@ -17,10 +18,10 @@
 //! or why it is refused (`< >`); Enter or space eats (a selection that eats poison asks for a
 //! second Enter), digits start typed coordinates `ROW,COL`, `?` toggles
 //! the per-move annotations (two-player rooms only), `b` adds a bot (host, while waiting),
-//! `L` leaves (twice in a game in play); after a game, `n` opens a new room on the same board
-//! and Esc goes back to the lobby. The result names the loser and the winners; an offline seat
-//! counts its seconds; a terminal 30 rows or taller also lists the moves. Replay: ←/→ step, Home/End, `?` annotations, Esc
-//! back. `q` or Ctrl-C quits everywhere; a dropped connection is
+//! `L` leaves (twice in a game in play; Esc leaves a watched room); after a game, `n` opens a
+//! new room on the same board and Esc goes back to the lobby. The result names the loser and
+//! the winners; an offline seat counts its seconds; a terminal 30 rows or taller also lists
+//! the moves. Replay: ←/→ step, Home/End, `?` annotations, Esc back. `q` or Ctrl-C quits everywhere; a dropped connection is
 //! resumed by itself, and quitting a game in play prints the `jchomp resume` command. Seat
 //! tokens are kept in the user's state directory ([`saved_seats`]), so `join` and the lobby
 //! offer a seat back after the client died.
@@ -36,7 +37,8 @@
 //!
 //! Code map: [`connection`] (the WebSocket), [`room_state`] (a room kept by the shared rules),
 //! [`app`] (the client as a state machine: keys and messages in, messages and screens out),
-//! [`render_game`] / [`render_lobby`] (pure screens), [`terminal`] (raw mode, colours),
+//! [`render_game`] / [`render_lobby`] (pure screens), [`terminal`] (raw mode, colours, the
+//! ratatui terminal), [`signals`] (SIGTERM/SIGHUP/SIGINT), [`saved_seats`] (seat tokens),
 //! [`run`] (the loop and the subcommands), [`commands`] (`rooms`, `games`, `replay`),
 //! [`hint`] and [`classic_db`] (the annotations), [`review`] (a replay's blunders).
 

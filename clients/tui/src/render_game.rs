@@ -43,6 +43,8 @@ pub struct Notice {
     pub style: Style,
     /// A command the text refers to, shown whole on the line after it.
     pub command: Option<String>,
+    /// What to say instead, shorter, when the terminal is too narrow for the command.
+    pub narrow: Option<String>,
 }
 
 impl Notice {
@@ -52,6 +54,22 @@ impl Notice {
             text: text.into(),
             style,
             command: None,
+            narrow: None,
+        }
+    }
+
+    /// A message about a command, shown whole under it; `narrow` is said instead on a
+    /// terminal too narrow for the command.
+    pub fn with_command(
+        text: impl Into<String>,
+        command: String,
+        narrow: impl Into<String>,
+        style: Style,
+    ) -> Notice {
+        Notice {
+            command: Some(command),
+            narrow: Some(narrow.into()),
+            ..Notice::new(text, style)
         }
     }
 
@@ -59,15 +77,14 @@ impl Notice {
     /// command whole on a line of its own, or, when the terminal is narrower than the command,
     /// where to find it instead (a command broken across lines does not run as copied).
     pub fn lines(&self, width: usize) -> impl Iterator<Item = Line> + '_ {
-        let command: Vec<Line> = match &self.command {
-            Some(c) if text_width(c) <= width => vec![Line::styled(c.clone(), Style::Accent)],
-            Some(_) => wrap("(too narrow for the command; it is printed on quit)", width)
-                .into_iter()
-                .map(|l| Line::styled(l, Style::Dim))
-                .collect(),
-            None => Vec::new(),
+        let (text, command) = match (&self.command, &self.narrow) {
+            (Some(c), _) if text_width(c) <= width => {
+                (&self.text, vec![Line::styled(c.clone(), Style::Accent)])
+            }
+            (Some(_), Some(narrow)) => (narrow, Vec::new()),
+            _ => (&self.text, Vec::new()),
         };
-        wrap(&self.text, width)
+        wrap(text, width)
             .into_iter()
             .map(|l| Line::styled(l, self.style))
             .chain(command)

@@ -21,7 +21,14 @@ pub struct SavedSeat {
     pub seat: u8,
     /// The token that resumes it.
     pub token: String,
+    /// When it was kept, in milliseconds since the Unix epoch (0: unknown).
+    #[serde(default)]
+    pub saved_ms: u64,
 }
+
+/// How long a seat is kept when nothing says its game ended (a server restarted, a room that
+/// closed while the client was away): a week.
+pub const KEEP_MS: u64 = 7 * 24 * 3600 * 1000;
 
 /// A change to the seats held, from the [`App`](crate::app::App).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,13 +117,18 @@ impl SeatStore {
         let room = match update {
             SeatUpdate::Keep { room, .. } | SeatUpdate::Forget { room } => room,
         };
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
         seats.retain(|s| !(s.server == server && &s.room == room));
+        seats.retain(|s| s.saved_ms == 0 || now.saturating_sub(s.saved_ms) < KEEP_MS);
         if let SeatUpdate::Keep { room, seat, token } = update {
             seats.push(SavedSeat {
                 server: server.to_owned(),
                 room: room.clone(),
                 seat: *seat,
                 token: token.clone(),
+                saved_ms: now,
             });
         }
         if let Some(dir) = self.path.parent() {
@@ -158,6 +170,19 @@ mod tests {
             .unwrap();
         assert!(store.for_server("ws://a/ws").unwrap().is_empty());
         assert_eq!(store.for_server("ws://b/ws").unwrap()[0].token, "t2");
+    }
+
+    #[test]
+    fn seats_older_than_a_week_are_dropped_on_the_next_write() {
+        let dir = TempDir::new("seats");
+        let store = SeatStore::at(dir.path().join("seats.json"));
+        let old = r#"{"seats":[{"server":"s","room":"old","seat":0,"token":"t","saved_ms":1},
+            {"server":"s","room":"unknown","seat":0,"token":"t"}]}"#;
+        std::fs::write(store.path(), old).unwrap();
+        assert_eq!(store.load().unwrap().len(), 2, "old files still read");
+        store.apply("s", &keep("r1", "t1")).unwrap();
+        let rooms: Vec<String> = store.load().unwrap().into_iter().map(|s| s.room).collect();
+        assert_eq!(rooms, ["unknown", "r1"]);
     }
 
     #[test]

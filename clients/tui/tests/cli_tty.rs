@@ -354,7 +354,7 @@ async fn a_dropped_connection_is_resumed_by_itself() {
     let raw = other.raw();
     let left = raw.rfind("\u{1b}[?1049l").unwrap();
     let printed = format!(
-        "take it back with:\r\n  jchomp --server {} resume {token}\r\n",
+        "take it back with:\r\njchomp --server {} resume {token}\r\n",
         server.url()
     );
     assert!(raw[left..].contains(&printed), "{:?}", &raw[left..]);

@@ -210,6 +210,22 @@ mod tests {
     }
 
     #[test]
+    fn item5_a_board_too_large_to_analyse_does_not_offer_hints() {
+        let mut app = seated(0);
+        let mut snap = snapshot(7, 0);
+        snap.config = jchomp_testkit::timed_config_json("15x15 eat 2x2 poison 0,0", 30_000);
+        app.on_message(ServerMessage::Room(snap), Instant::now());
+        let text = to_text(&app.render(80, 24, Instant::now()));
+        assert!(!text.contains("? hint"), "{text}");
+        // The standard classic game is answered by the database at any size.
+        let mut snap = snapshot(8, 0);
+        snap.config = jchomp_testkit::timed_config_json("15x15 variant classic poison 0,0", 30_000);
+        app.on_message(ServerMessage::Room(snap), Instant::now());
+        let text = to_text(&app.render(80, 24, Instant::now()));
+        assert!(text.contains("? hint"), "{text}");
+    }
+
+    #[test]
     fn item5_a_three_player_room_does_not_offer_hints() {
         let mut app = seated(0);
         let text = to_text(&app.render(80, 24, Instant::now()));

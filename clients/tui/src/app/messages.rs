@@ -11,6 +11,12 @@ use std::time::Instant;
 /// Where the cursor starts in a room: on a selection that does not eat poison (the first in
 /// reading order), else on any valid selection, else the corner.
 fn start_cell(state: &RoomState) -> (i64, i64) {
+    nearest_cell(state, (0, 0))
+}
+
+/// The selection nearest `from` (fewest steps of the cursor; the first in reading order among
+/// equals) that does not eat poison, else the nearest valid one, else `from`.
+fn nearest_cell(state: &RoomState, from: (i64, i64)) -> (i64, i64) {
     let pos = state.position();
     let safe = pos.safe_selections(&state.config);
     let pick = if safe.is_empty() {
@@ -19,12 +25,12 @@ fn start_cell(state: &RoomState) -> (i64, i64) {
         safe
     };
     pick.iter()
-        .next()
         .map(|i| {
             let c = jchomp_protocol::rules::Cell::from_index(i);
             (i64::from(c.row), i64::from(c.col))
         })
-        .unwrap_or((0, 0))
+        .min_by_key(|&(r, c)| (r - from.0).abs() + (c - from.1).abs())
+        .unwrap_or(from)
 }
 
 impl App {
@@ -66,10 +72,9 @@ impl App {
                 screen.token = Some(token);
                 screen.host |= seat == 0;
                 self.screen = Screen::Room(screen);
-                self.notice = Some(Notice {
-                    command: Some(command),
-                    ..Notice::new(text, Style::Good)
-                });
+                let narrow =
+                    format!("Seat {seat} of room {room} is yours (resume command on quit).");
+                self.notice = Some(Notice::with_command(text, command, narrow, Style::Good));
                 for bot in std::mem::take(&mut self.pending_bots) {
                     self.send(ClientMessage::AddBot { bot });
                 }
@@ -140,14 +145,25 @@ impl App {
                 match state.apply_moved(&m) {
                     Applied::Ok => {
                         screen.turn_since = Some(now);
+                        // On your turn the cursor is on something you can take: a cursor left
+                        // on eaten cells moves to the nearest selection.
+                        let (row, col) = screen.cursor;
+                        if screen.seat.is_some()
+                            && state.to_move == screen.seat
+                            && state.position().check(&state.config, row, col).is_err()
+                        {
+                            screen.cursor = nearest_cell(state, screen.cursor);
+                        }
                         let room = state.room.clone();
                         self.clear_stale_notice();
                         if m.status == RoomStatus::Finished {
                             // The panel tells the result; the message says how to see it again.
-                            self.notice = Some(Notice {
-                                command: Some(self.command(&format!("replay {room}"))),
-                                ..Notice::new("Game over. To replay it later:", Style::Accent)
-                            });
+                            self.notice = Some(Notice::with_command(
+                                "Game over. To replay it later:",
+                                self.command(&format!("replay {room}")),
+                                format!("Game over: `jchomp replay {room}` replays it."),
+                                Style::Accent,
+                            ));
                             self.forget_seat(&room);
                         }
                         self.refresh_hints();
@@ -410,6 +426,28 @@ mod issue15_tests {
         app.take_outbox();
         app.on_key(key(KeyCode::Esc));
         assert!(matches!(app.screen, Screen::Lobby));
+    }
+
+    #[test]
+    fn item3_on_your_turn_the_cursor_is_never_left_on_eaten_cells() {
+        let mut app = seated(0);
+        for c in "3,4".chars() {
+            app.on_key(key(KeyCode::Char(c)));
+        }
+        app.on_key(key(KeyCode::Enter));
+        app.take_outbox();
+        let now = Instant::now();
+        app.on_message(
+            ServerMessage::Moved(jchomp_testkit::moved("r1", 4, 0, (3, 4), 1)),
+            now,
+        );
+        assert_eq!(app.room().unwrap().cursor, (3, 4), "not my turn: it stays");
+        app.on_message(
+            ServerMessage::Moved(jchomp_testkit::moved("r1", 5, 1, (3, 3), 0)),
+            now,
+        );
+        let cursor = app.room().unwrap().cursor;
+        assert!(cursor == (2, 4) || cursor == (3, 2), "{cursor:?}");
     }
 
     #[test]

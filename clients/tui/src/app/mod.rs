@@ -364,7 +364,7 @@ impl App {
         let state = r.state.as_ref()?;
         (state.status != RoomStatus::Finished).then(|| {
             format!(
-                "You left seat {} of room {} open; take it back with:\n  {}\n(or `{}`, which \
+                "You left seat {} of room {} open; take it back with:\n{}\n(or `{}`, which \
                  offers it on this computer)",
                 r.seat.unwrap_or_default(),
                 state.room,
@@ -454,7 +454,7 @@ impl App {
                         input,
                         replay: None,
                         analysing: r.hints_waiting.is_some(),
-                        offer_hints: state.config.players() == 2,
+                        offer_hints: hint::offered(&state.config, &state.position()),
                         blunder: None,
                         reviewing: false,
                     };

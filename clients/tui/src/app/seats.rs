@@ -64,8 +64,18 @@ impl App {
         true
     }
 
-    /// The lobby's rooms arrived: a kept seat in a room still open is offered once.
+    /// The lobby's rooms arrived: a kept seat in a room whose game is over is forgotten, one
+    /// in a room still open is offered once.
     pub(super) fn offer_from_lobby(&mut self) {
+        let over: Vec<String> = self
+            .rooms
+            .iter()
+            .filter(|r| r.status == RoomStatus::Finished)
+            .map(|r| r.room.clone())
+            .collect();
+        for room in over {
+            self.forget_seat(&room);
+        }
         if self.offer.is_some() || self.prompt.is_some() || !matches!(self.screen, Screen::Lobby) {
             return;
         }
@@ -115,6 +125,7 @@ impl App {
             room: room.to_owned(),
             seat,
             token: token.to_owned(),
+            saved_ms: 0,
         });
         self.seat_updates.push(SeatUpdate::Keep {
             room: room.to_owned(),
@@ -148,6 +159,7 @@ mod tests {
             room: room.into(),
             seat: 1,
             token: "tok9".into(),
+            saved_ms: 0,
         }]
     }
 
@@ -290,11 +302,11 @@ mod tests {
         );
         let text = to_text(&app.render(30, 24, Instant::now()));
         assert!(!text.contains("resume tok"), "{text}");
-        assert!(text.contains("printed on"), "{text}");
+        assert!(text.contains("resume command on quit"), "{text}");
         app.on_key(key(KeyCode::Char('q')));
         let hint = app.resume_hint().unwrap();
         assert!(
-            hint.contains("\n  jchomp --server ws://s/ws resume tok\n"),
+            hint.contains("\njchomp --server ws://s/ws resume tok\n"),
             "{hint}"
         );
     }
