@@ -130,6 +130,10 @@ pub struct SeatInfo {
     pub bot: bool,
     /// Whether the seat's connection is live (bots always are).
     pub connected: bool,
+    /// While a dropped seat of a game in play is held for a `resume`: the milliseconds left,
+    /// when this was sent, before the game ends `abandoned`. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grace_left_ms: Option<u64>,
 }
 
 /// A line of the room list.
@@ -166,6 +170,10 @@ pub struct Snapshot {
     pub result: Option<ResultJson>,
     /// Grows by one with every change to the room.
     pub version: u64,
+    /// With a turn timer, while playing: the milliseconds the seat to move had left when this
+    /// snapshot was sent. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_left_ms: Option<u64>,
 }
 
 /// An accepted move, sent to every seat and spectator of the room.

@@ -32,6 +32,8 @@ struct Form<'a> {
     /// One entry per other seat: `""` for a person, else a bot spec.
     others: &'a [&'a str],
     analysis: bool,
+    /// Seconds per move, if any.
+    move_secs: Option<u32>,
 }
 
 fn url(server: &TestServer) -> String {
@@ -68,6 +70,9 @@ async fn create(page: &Page<'_>, f: &Form<'_>) {
     }
     if f.analysis {
         page.click("#analysis").await;
+    }
+    if let Some(secs) = f.move_secs {
+        page.fill("#move-time", &secs.to_string()).await;
     }
     page.click("#create-room").await;
     page.wait(
@@ -156,6 +161,7 @@ async fn a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_r
             more_poison: &[],
             others: &["random"],
             analysis: false,
+            move_secs: None,
         },
     )
     .await;
@@ -352,6 +358,7 @@ async fn the_preview_is_exactly_what_the_rules_eat_and_a_refused_cell_says_why()
                 more_poison,
                 others: &[""],
                 analysis: false,
+                move_secs: None,
             },
         )
         .await;
@@ -518,13 +525,14 @@ async fn two_people_play_to_the_end_a_spectator_sees_every_move_and_the_replay_s
             more_poison: &[],
             others: &[""],
             analysis: true,
+            move_secs: Some(600),
         },
     )
     .await;
     let room = ada.eval("location.hash.split('/')[2]").await;
     let room = room.as_str().unwrap();
     // Bob joins from the lobby, in a browser context of his own.
-    let bob = browser.page().await;
+    let mut bob = browser.page().await;
     bob.goto(&url(&server)).await;
     let row = format!("#rooms tr[data-room=\"{room}\"]");
     bob.wait(
@@ -580,6 +588,39 @@ async fn two_people_play_to_the_end_a_spectator_sees_every_move_and_the_replay_s
             .eval("+document.querySelector('.board').dataset.drawMs")
             .await;
         draws.push(drawn.as_f64().unwrap());
+        if n == 2 {
+            // The seat to move has its clock; a closed tab shows the grace countdown to the
+            // others, and opening the room again in that browser takes the seat back.
+            ada.wait(
+                "/^\\d+ s$/.test(document.querySelector('#seats li.to-move .clock')?.textContent)",
+                "the clock of the seat to move",
+            )
+            .await;
+            let context = bob.context.clone();
+            bob.close().await;
+            ada.wait(
+                "document.querySelector('#seats li[data-seat=\"1\"] .grace')?.textContent.startsWith('loses in')",
+                "bob's grace countdown",
+            )
+            .await;
+            bob = browser.page_in(&context).await;
+            bob.goto(&format!("{}#/room/{room}", url(&server))).await;
+            bob.wait(
+                "document.querySelector('#seats li[data-seat=\"1\"] .you')",
+                "bob back in his seat",
+            )
+            .await;
+            ada.wait(
+                "document.querySelector('#seats li[data-seat=\"1\"] .dot.on')",
+                "bob connected again",
+            )
+            .await;
+            // His clock runs again, from the time the server says is left.
+            let left = bob
+                .eval("document.querySelector('#seats li.to-move .clock').textContent")
+                .await;
+            assert!(left.as_str().is_some_and(|t| t.ends_with(" s")), "{left}");
+        }
         if n == 3 {
             ada.eval("document.querySelector('#annotate').click()")
                 .await;

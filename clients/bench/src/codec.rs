@@ -121,6 +121,7 @@ mod tests {
             moves: vec![],
             result: None,
             version: 1,
+            turn_left_ms: None,
         };
         let text = serde_json::to_string(&ServerMessage::Room(snap.clone())).unwrap();
         assert!(text.starts_with(ROOM_PREFIX));

@@ -531,6 +531,7 @@ mod tests {
             name: name.into(),
             bot,
             connected,
+            grace_left_ms: None,
         })
     }
 
@@ -559,6 +560,7 @@ mod tests {
             to_move: Some((moves.len() % 2) as u8),
             eaten,
             version: moves.len() as u64 + 2,
+            turn_left_ms: None,
             moves,
             result: None,
         })

@@ -218,6 +218,7 @@ mod tests {
                     name: "alice".into(),
                     bot: false,
                     connected: true,
+                    grace_left_ms: None,
                 }),
                 None,
             ],

@@ -202,6 +202,7 @@ mod tests {
             }],
             result: None,
             version: 4,
+            turn_left_ms: None,
         }
     }
 

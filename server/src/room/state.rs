@@ -47,16 +47,24 @@ impl SeatSlot {
         }
     }
 
-    pub(super) fn info(&self) -> SeatInfo {
+    /// The seat as clients see it at `now`.
+    pub(super) fn info(&self, now: Instant) -> SeatInfo {
+        let (connected, grace_until) = match &self.occupant {
+            Occupant::Human { peer, grace_until } => (peer.is_some(), *grace_until),
+            Occupant::Bot { .. } => (true, None),
+        };
         SeatInfo {
             name: self.name.clone(),
             bot: matches!(self.occupant, Occupant::Bot { .. }),
-            connected: match &self.occupant {
-                Occupant::Human { peer, .. } => peer.is_some(),
-                Occupant::Bot { .. } => true,
-            },
+            connected,
+            grace_left_ms: grace_until.map(|t| millis_until(t, now)),
         }
     }
+}
+
+/// Whole milliseconds from `now` until `t` (0 once past).
+pub(super) fn millis_until(t: Instant, now: Instant) -> u64 {
+    u64::try_from(t.saturating_duration_since(now).as_millis()).unwrap_or(u64::MAX)
 }
 
 /// One room's state, owned by its task.

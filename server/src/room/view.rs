@@ -1,13 +1,14 @@
 //! What a room tells its members: snapshots, summaries, `joined`, rejections, and one
 //! serialisation per broadcast.
 
-use super::state::{Room, SeatSlot};
+use super::state::{Room, SeatSlot, millis_until};
 use crate::outbox::{Peer, encode};
 use jchomp_protocol::json::{MoveJson, ResultJson};
 use jchomp_protocol::rules::{Cell, Seat};
 use jchomp_protocol::wire::{
     RejectReason, RoomStatus, RoomSummary, SeatInfo, ServerMessage, Snapshot,
 };
+use tokio::time::Instant;
 
 impl Room {
     /// The `joined` message for a seat.
@@ -37,9 +38,10 @@ impl Room {
 
     /// Every seat as clients see it.
     pub(super) fn seat_infos(&self) -> Vec<Option<SeatInfo>> {
+        let now = Instant::now();
         self.seats
             .iter()
-            .map(|s| s.as_ref().map(SeatSlot::info))
+            .map(|s| s.as_ref().map(|s| s.info(now)))
             .collect()
     }
 
@@ -77,6 +79,10 @@ impl Room {
                 .collect(),
             result: self.game.result().map(ResultJson::from),
             version: self.version,
+            turn_left_ms: match (self.status, self.turn_deadline) {
+                (RoomStatus::Playing, Some(t)) => Some(millis_until(t, Instant::now())),
+                _ => None,
+            },
         }
     }
 

@@ -123,7 +123,12 @@ export class GameView {
     this.board.eaten.fill(0);
     for (const [r, c] of s.eaten) this.board.eaten[r * this.board.cols + c] = 1;
     this.view.redraw(last);
-    this.turnStart = performance.now();
+    // The clocks run from what the server says is left (a page that joins or reloads mid-turn
+    // shows the right time).
+    const now = performance.now();
+    const limit = s.config.move_time_ms;
+    this.turnStart = limit && s.turn_left_ms != null ? now - (limit - s.turn_left_ms) : now;
+    this.graceEnds = s.seats.map((seat) => (seat && seat.grace_left_ms != null ? now + seat.grace_left_ms : null));
     this.drawAll();
   }
 
@@ -210,7 +215,8 @@ export class GameView {
         ` ${seat.name}`,
         seat.bot ? h('span', { class: 'tag' }, 'bot') : '',
         i === me ? h('span', { class: 'tag you' }, 'you') : '',
-        seat.connected ? '' : h('span', { class: 'tag away' }, 'disconnected, waiting for it to return'),
+        seat.connected ? '' : h('span', { class: 'tag away' }, 'disconnected'),
+        seat.connected ? '' : h('span', { class: 'grace', 'data-grace': i }),
         h('span', { class: 'clock', 'data-clock': i }),
       );
       return li;
@@ -221,6 +227,12 @@ export class GameView {
   tick() {
     const s = this.snap;
     if (!s) return;
+    for (const el of this.seats.querySelectorAll('.grace')) {
+      const end = this.graceEnds?.[+el.dataset.grace];
+      el.textContent = end != null && s.status === 'playing'
+        ? `loses in ${Math.ceil(Math.max(0, end - performance.now()) / 1000)} s unless it returns`
+        : '';
+    }
     const limit = s.config.move_time_ms;
     for (const el of this.seats.querySelectorAll('.clock')) {
       const i = +el.dataset.clock;

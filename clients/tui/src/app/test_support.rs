@@ -16,6 +16,7 @@ pub(crate) fn seat(name: &str) -> Option<SeatInfo> {
         name: name.into(),
         bot: false,
         connected: true,
+        grace_left_ms: None,
     })
 }
 
@@ -30,6 +31,7 @@ pub(crate) fn snapshot(version: u64, to_move: u8) -> Snapshot {
         moves: vec![],
         result: None,
         version,
+        turn_left_ms: None,
     }
 }
 
