@@ -1,5 +1,6 @@
 //! The web client in a real headless Chromium against the real server on 127.0.0.1:0: a whole
-//! game against a bot by clicks with a dropped connection and a reload in the middle; the preview against the test
+//! game against a bot by clicks with a dropped connection and a reload in the middle, and a
+//! rematch; the preview against the test
 //! kit's model of the rules, cell by cell, with the refusal reasons, the poison's second click
 //! and keyboard play; two people playing each other to the end while a spectator sees every
 //! move; the replay of the stored game step by step; the annotations against the engine's own
@@ -260,6 +261,19 @@ async fn a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_r
             assert!(turn.starts_with("A tie"), "{turn}");
         }
     }
+    // A rematch in the same room: the bot agrees at once, and the new game is played.
+    page.click("#rematch").await;
+    page.wait(
+        "document.querySelector('.game').dataset.status === 'playing' && document.querySelector('.game').dataset.moves === '0' && !document.querySelector('.board .cell.eaten')",
+        "the rematch",
+    )
+    .await;
+    page.wait(
+        "document.querySelector('#turn').dataset.mine === 'true'",
+        "my turn",
+    )
+    .await;
+    play_one(&page, &config).await;
     browser.assert_no_console_errors();
 }
 

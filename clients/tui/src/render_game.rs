@@ -561,6 +561,7 @@ mod tests {
             eaten,
             version: moves.len() as u64 + 2,
             turn_left_ms: None,
+            rematch: Vec::new(),
             moves,
             result: None,
         })

@@ -90,6 +90,11 @@ pub(crate) struct Room {
     pub(super) ending: Vec<ServerMessage>,
     /// Set when nobody is left to play or watch.
     pub(super) empty: bool,
+    /// Games finished in this room (the first game's record has the room's id, the n-th
+    /// rematch's `ID-n+1`).
+    pub(super) games_played: u32,
+    /// Once the game is over: which seats have asked for a rematch.
+    pub(super) rematch: Vec<bool>,
 }
 
 /// The summary of a new room before its task runs.
@@ -142,6 +147,8 @@ impl Room {
             record: None,
             ending: Vec::new(),
             empty: false,
+            games_played: 0,
+            rematch: vec![false; usize::from(config.players())],
         }
     }
 
@@ -177,6 +184,14 @@ impl Room {
             RoomEvent::Move { peer, row, col } => self.human_move(&peer, row, col),
             RoomEvent::AddBot { peer, spec } => {
                 if let Err(r) = self.add_bot(&peer, spec) {
+                    peer.send_msg(&ServerMessage::Error {
+                        code: r.code,
+                        message: r.message,
+                    });
+                }
+            }
+            RoomEvent::Rematch { peer } => {
+                if let Err(r) = self.rematch(&peer) {
                     peer.send_msg(&ServerMessage::Error {
                         code: r.code,
                         message: r.message,

@@ -79,6 +79,10 @@ impl Room {
                 .collect(),
             result: self.game.result().map(ResultJson::from),
             version: self.version,
+            rematch: (0..self.rematch.len())
+                .filter(|&i| self.rematch[i])
+                .map(|i| i as Seat)
+                .collect(),
             turn_left_ms: match (self.status, self.turn_deadline) {
                 (RoomStatus::Playing, Some(t)) => Some(millis_until(t, Instant::now())),
                 _ => None,

@@ -26,11 +26,13 @@ export class GameView {
     this.noteToggle = h('input', { type: 'checkbox', id: 'annotate', onchange: () => this.toggleNotes() });
     this.noteLabel = h('label', { class: 'check', hidden: true }, this.noteToggle, ' annotations');
     this.leaveBtn = h('button', { type: 'button', id: 'leave', onclick: () => this.leave() }, 'Leave');
+    this.rematchBtn = h('button', { type: 'button', id: 'rematch', class: 'primary', hidden: true, onclick: () => this.app.send({ type: 'rematch' }) }, 'Play again');
+    this.rematchNote = h('p', { class: 'rematch', id: 'rematch-note', hidden: true });
     this.el.append(
       h('div', { class: 'bar' }, h('a', { href: '#/', class: 'back' }, '← Lobby'), this.heading, this.noteLabel, this.leaveBtn),
       this.info,
       h('div', { class: 'play' },
-        h('div', { class: 'main-col' }, this.turn, this.boardBox, this.say, this.noteBox),
+        h('div', { class: 'main-col' }, this.turn, h('div', { class: 'again' }, this.rematchBtn, this.rematchNote), this.boardBox, this.say, this.noteBox),
         h('aside', { class: 'side' },
           h('h3', {}, 'Seats'), this.seats,
           h('h3', {}, 'Moves'), this.moves)),
@@ -189,6 +191,13 @@ export class GameView {
       this.turn.textContent = this.resultText();
     }
     this.turn.dataset.mine = s.status === 'playing' && s.to_move === me;
+    // Once the game is over the seats may play again in this room.
+    const asked = s.status === 'finished' ? s.rematch || [] : [];
+    this.rematchBtn.hidden = !(s.status === 'finished' && me !== null && !asked.includes(me));
+    this.rematchNote.hidden = !asked.length;
+    this.rematchNote.textContent = asked.length
+      ? `${asked.map((i) => this.name(i)).join(', ')} ${asked.length === 1 ? 'wants' : 'want'} to play again; the new game starts when every person has asked.`
+      : '';
     this.leaveBtn.textContent = me !== null && s.status === 'playing' ? 'Resign' : 'Leave';
   }
 

@@ -32,6 +32,7 @@ pub(crate) fn snapshot(version: u64, to_move: u8) -> Snapshot {
         result: None,
         version,
         turn_left_ms: None,
+        rematch: Vec::new(),
     }
 }
 
