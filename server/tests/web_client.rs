@@ -113,14 +113,18 @@ async fn model_of(page: &Page<'_>, config: &Config) -> Model {
     m
 }
 
-/// Plays one move by clicks on the page whose turn it is: a selection that does not eat the
-/// poison while one is left, else the poison with its second click. Returns once the page
+/// Plays one move by clicks on the page whose turn it is: the last selection in board order
+/// that does not eat the poison while one is left, else the poison with its second click. Returns once the page
 /// has drawn the move.
 async fn play_one(page: &Page<'_>, config: &Config) {
     let before = shown(page).await["moves"].as_u64().unwrap();
     let m = model_of(page, config).await;
     let valid = m.valid();
-    let safe = valid.iter().find(|&&(r, c)| !m.after(r, c).poisoned());
+    // The last safe selection in board order: small bites, long games.
+    let safe = valid
+        .iter()
+        .rev()
+        .find(|&&(r, c)| !m.after(r, c).poisoned());
     let &(r, c) = safe.or(valid.first()).expect("a valid selection");
     page.click(&cell(r, c)).await;
     if safe.is_none() {
@@ -525,7 +529,7 @@ async fn two_people_play_to_the_end_a_spectator_sees_every_move_and_the_replay_s
     })
     .await;
     let browser = Browser::launch().await;
-    let notation = "4x5 eat 1x2 poison 0,0";
+    let notation = "5x6 variant classic poison 0,0";
     let config = board_of(notation);
     let ada = browser.page().await;
     ada.goto(&url(&server)).await;
@@ -533,9 +537,9 @@ async fn two_people_play_to_the_end_a_spectator_sees_every_move_and_the_replay_s
         &ada,
         &Form {
             name: "ada",
-            rows: 4,
-            cols: 5,
-            eat: Some((1, 2)),
+            rows: 5,
+            cols: 6,
+            eat: None,
             more_poison: &[],
             others: &[""],
             analysis: true,
