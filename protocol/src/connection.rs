@@ -342,8 +342,9 @@ impl std::error::Error for ServerError {}
 /// What a reconnect achieved.
 #[derive(Debug)]
 pub enum Resumed {
-    /// The seat is ours again: the new connection and the server's `joined` answer.
-    Seat(Connection, ServerMessage),
+    /// The seat is ours again: the new connection and the server's `joined` answer (boxed:
+    /// a message is much larger than the refusal).
+    Seat(Connection, Box<ServerMessage>),
     /// The server refused the token (the seat is gone); the new connection is still usable.
     Refused(Connection, ServerError),
 }
@@ -378,7 +379,7 @@ pub async fn resume(url: &str, token: &str, attempts: u32) -> Result<Resumed, Co
         })
         .await?;
     Ok(match answer {
-        Ok(joined) => Resumed::Seat(conn, joined),
+        Ok(joined) => Resumed::Seat(conn, Box::new(joined)),
         Err(refused) => Resumed::Refused(conn, refused),
     })
 }

@@ -81,6 +81,9 @@ pub enum ClientMessage {
     Sync,
     /// Leaves the room (seat or spectator).
     Leave,
+    /// A seat of a finished game asks to play again in the same room; the new game starts
+    /// once every seat held by a person has asked.
+    Rematch,
     /// Asks for the most recent finished games.
     ListGames {
         /// How many games at most (the server caps it).
@@ -130,6 +133,10 @@ pub struct SeatInfo {
     pub bot: bool,
     /// Whether the seat's connection is live (bots always are).
     pub connected: bool,
+    /// While a dropped seat of a game in play is held for a `resume`: the milliseconds left,
+    /// when this was sent, before the game ends `abandoned`. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grace_left_ms: Option<u64>,
 }
 
 /// A line of the room list.
@@ -171,6 +178,9 @@ pub struct Snapshot {
     /// otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_left_ms: Option<Vec<u64>>,
+    /// Once the game is over: the seats that have asked for a rematch. Absent when none has.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rematch: Vec<Seat>,
 }
 
 /// An accepted move, sent to every seat and spectator of the room.

@@ -112,6 +112,7 @@ mod tests {
             parse(r#"{"type":"add_bot"}"#),
             Ok(ClientMessage::AddBot { bot: None })
         );
+        assert_eq!(parse(r#"{"type":"rematch"}"#), Ok(ClientMessage::Rematch));
     }
 
     #[test]

@@ -77,6 +77,10 @@ impl Session {
             ClientMessage::Spectate { room } => self.spectate(room).await,
             ClientMessage::Move { row, col } => self.play(row, col).await,
             ClientMessage::Resume { token } => self.resume(token).await,
+            ClientMessage::Rematch => {
+                let peer = self.peer.clone();
+                self.tell_room(RoomEvent::Rematch { peer }).await;
+            }
             ClientMessage::Sync => {
                 let peer = self.peer.clone();
                 self.tell_room(RoomEvent::Sync { peer }).await;

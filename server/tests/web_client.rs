@@ -1,5 +1,6 @@
 //! The web client in a real headless Chromium against the real server on 127.0.0.1:0: a whole
-//! game against a bot by clicks with a dropped connection and a reload in the middle; the preview against the test
+//! game against a bot by clicks with a dropped connection and a reload in the middle, and a
+//! rematch; the preview against the test
 //! kit's model of the rules, cell by cell, with the refusal reasons, the poison's second click
 //! and keyboard play; two people playing each other to the end while a spectator sees every
 //! move; the replay of the stored game step by step; the annotations against the engine's own
@@ -32,6 +33,8 @@ struct Form<'a> {
     /// One entry per other seat: `""` for a person, else a bot spec.
     others: &'a [&'a str],
     analysis: bool,
+    /// Seconds per move, if any.
+    move_secs: Option<u32>,
 }
 
 fn url(server: &TestServer) -> String {
@@ -68,6 +71,9 @@ async fn create(page: &Page<'_>, f: &Form<'_>) {
     }
     if f.analysis {
         page.click("#analysis").await;
+    }
+    if let Some(secs) = f.move_secs {
+        page.fill("#move-time", &secs.to_string()).await;
     }
     page.click("#create-room").await;
     page.wait(
@@ -107,14 +113,18 @@ async fn model_of(page: &Page<'_>, config: &Config) -> Model {
     m
 }
 
-/// Plays one move by clicks on the page whose turn it is: a selection that does not eat the
-/// poison while one is left, else the poison with its second click. Returns once the page
+/// Plays one move by clicks on the page whose turn it is: the last selection in board order
+/// that does not eat the poison while one is left, else the poison with its second click. Returns once the page
 /// has drawn the move.
 async fn play_one(page: &Page<'_>, config: &Config) {
     let before = shown(page).await["moves"].as_u64().unwrap();
     let m = model_of(page, config).await;
     let valid = m.valid();
-    let safe = valid.iter().find(|&&(r, c)| !m.after(r, c).poisoned());
+    // The last safe selection in board order: small bites, long games.
+    let safe = valid
+        .iter()
+        .rev()
+        .find(|&&(r, c)| !m.after(r, c).poisoned());
     let &(r, c) = safe.or(valid.first()).expect("a valid selection");
     page.click(&cell(r, c)).await;
     if safe.is_none() {
@@ -156,6 +166,7 @@ async fn a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_r
             more_poison: &[],
             others: &["random"],
             analysis: false,
+            move_secs: None,
         },
     )
     .await;
@@ -254,6 +265,19 @@ async fn a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_r
             assert!(turn.starts_with("A tie"), "{turn}");
         }
     }
+    // A rematch in the same room: the bot agrees at once, and the new game is played.
+    page.click("#rematch").await;
+    page.wait(
+        "document.querySelector('.game').dataset.status === 'playing' && document.querySelector('.game').dataset.moves === '0' && !document.querySelector('.board .cell.eaten')",
+        "the rematch",
+    )
+    .await;
+    page.wait(
+        "document.querySelector('#turn').dataset.mine === 'true'",
+        "my turn",
+    )
+    .await;
+    play_one(&page, &config).await;
     browser.assert_no_console_errors();
 }
 
@@ -352,6 +376,7 @@ async fn the_preview_is_exactly_what_the_rules_eat_and_a_refused_cell_says_why()
                 more_poison,
                 others: &[""],
                 analysis: false,
+                move_secs: None,
             },
         )
         .await;
@@ -504,7 +529,7 @@ async fn two_people_play_to_the_end_a_spectator_sees_every_move_and_the_replay_s
     })
     .await;
     let browser = Browser::launch().await;
-    let notation = "4x5 eat 1x2 poison 0,0";
+    let notation = "5x6 variant classic poison 0,0";
     let config = board_of(notation);
     let ada = browser.page().await;
     ada.goto(&url(&server)).await;
@@ -512,19 +537,20 @@ async fn two_people_play_to_the_end_a_spectator_sees_every_move_and_the_replay_s
         &ada,
         &Form {
             name: "ada",
-            rows: 4,
-            cols: 5,
-            eat: Some((1, 2)),
+            rows: 5,
+            cols: 6,
+            eat: None,
             more_poison: &[],
             others: &[""],
             analysis: true,
+            move_secs: Some(600),
         },
     )
     .await;
     let room = ada.eval("location.hash.split('/')[2]").await;
     let room = room.as_str().unwrap();
     // Bob joins from the lobby, in a browser context of his own.
-    let bob = browser.page().await;
+    let mut bob = browser.page().await;
     bob.goto(&url(&server)).await;
     let row = format!("#rooms tr[data-room=\"{room}\"]");
     bob.wait(
@@ -580,6 +606,39 @@ async fn two_people_play_to_the_end_a_spectator_sees_every_move_and_the_replay_s
             .eval("+document.querySelector('.board').dataset.drawMs")
             .await;
         draws.push(drawn.as_f64().unwrap());
+        if n == 2 {
+            // The seat to move has its clock; a closed tab shows the grace countdown to the
+            // others, and opening the room again in that browser takes the seat back.
+            ada.wait(
+                "/^\\d+ s$/.test(document.querySelector('#seats li.to-move .clock')?.textContent)",
+                "the clock of the seat to move",
+            )
+            .await;
+            let context = bob.context.clone();
+            bob.close().await;
+            ada.wait(
+                "document.querySelector('#seats li[data-seat=\"1\"] .grace')?.textContent.startsWith('loses in')",
+                "bob's grace countdown",
+            )
+            .await;
+            bob = browser.page_in(&context).await;
+            bob.goto(&format!("{}#/room/{room}", url(&server))).await;
+            bob.wait(
+                "document.querySelector('#seats li[data-seat=\"1\"] .you')",
+                "bob back in his seat",
+            )
+            .await;
+            ada.wait(
+                "document.querySelector('#seats li[data-seat=\"1\"] .dot.on')",
+                "bob connected again",
+            )
+            .await;
+            // His clock runs again, from the time the server says is left.
+            let left = bob
+                .eval("document.querySelector('#seats li.to-move .clock').textContent")
+                .await;
+            assert!(left.as_str().is_some_and(|t| t.ends_with(" s")), "{left}");
+        }
         if n == 3 {
             ada.eval("document.querySelector('#annotate').click()")
                 .await;

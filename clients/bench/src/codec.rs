@@ -122,6 +122,7 @@ mod tests {
             result: None,
             version: 1,
             time_left_ms: None,
+            rematch: Vec::new(),
         };
         let text = serde_json::to_string(&ServerMessage::Room(snap.clone())).unwrap();
         assert!(text.starts_with(ROOM_PREFIX));

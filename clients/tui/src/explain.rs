@@ -41,6 +41,7 @@ pub fn named_seats(names: &[String]) -> Vec<Option<SeatInfo>> {
                 name: name.clone(),
                 bot: false,
                 connected: true,
+                grace_left_ms: None,
             })
         })
         .collect()
@@ -178,6 +179,7 @@ mod tests {
                 name: "alice".into(),
                 bot: false,
                 connected: true,
+                grace_left_ms: None,
             }),
             None,
         ];

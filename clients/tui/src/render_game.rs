@@ -820,6 +820,7 @@ mod tests {
             name: name.into(),
             bot,
             connected,
+            grace_left_ms: None,
         })
     }
 
@@ -849,6 +850,7 @@ mod tests {
             eaten,
             version: moves.len() as u64 + 2,
             time_left_ms: None,
+            rematch: Vec::new(),
             moves,
             result: None,
         })

@@ -220,6 +220,7 @@ mod tests {
                     name: "alice".into(),
                     bot: false,
                     connected: true,
+                    grace_left_ms: None,
                 }),
                 None,
             ],

@@ -203,6 +203,7 @@ mod tests {
             result: None,
             version: 4,
             time_left_ms: None,
+            rematch: Vec::new(),
         }
     }
 

@@ -111,6 +111,11 @@ pub(crate) enum RoomEvent {
         /// The position, or why not.
         reply: oneshot::Sender<Result<Subject, Refusal>>,
     },
+    /// A seat of a finished game asks to play again (the room answers the peer itself).
+    Rematch {
+        /// The sender.
+        peer: Peer,
+    },
     /// A snapshot for this peer.
     Sync {
         /// The sender.

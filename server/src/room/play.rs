@@ -9,7 +9,7 @@ use crate::settings::after;
 use jchomp_engine::Player;
 use jchomp_protocol::json::ResultJson;
 use jchomp_protocol::record::Record;
-use jchomp_protocol::rules::{GameResult, Seat};
+use jchomp_protocol::rules::{Game, GameResult, Seat};
 use jchomp_protocol::wire::{Moved, RoomStatus, ServerMessage};
 use std::sync::atomic::Ordering;
 
@@ -141,12 +141,29 @@ impl Room {
             .collect();
         let mut record = Record::from_game(&self.game, names, self.config_json.move_time_ms);
         record.config.analysis = self.config_json.analysis;
-        record.id = Some(self.id.clone());
+        self.games_played += 1;
+        record.id = Some(match self.games_played {
+            1 => self.id.clone(),
+            n => format!("{}-{n}", self.id),
+        });
         record.started_ms = self.started_ms;
         record.finished_ms = Some(now_ms());
         tracing::info!(room = %self.id, result = ?result, moves = self.game.moves().len(), "game finished");
         self.pending.push(Write::Finished(Box::new(record)));
         self.publish();
+    }
+
+    /// Starts a new game in a finished room, with the same configuration and seats.
+    pub(super) fn new_game(&mut self) {
+        self.game = Game::new(self.config);
+        self.status = RoomStatus::Playing;
+        self.started_ms = Some(now_ms());
+        self.close_at = None;
+        self.rematch.iter_mut().for_each(|r| *r = false);
+        self.arm_turn_timer();
+        tracing::info!(room = %self.id, game = self.games_played + 1, "rematch started");
+        self.changed();
+        self.maybe_bot();
     }
 
     /// Starts the turn timer of the seat to move, if the room has one.

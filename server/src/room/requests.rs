@@ -201,6 +201,38 @@ impl Room {
         Ok(())
     }
 
+    /// A seat of a finished game asks for a rematch: once every seat held by a person has
+    /// asked (bots always agree), a new game with the same configuration and seats starts in
+    /// this room; until then everyone sees who has asked.
+    pub(super) fn rematch(&mut self, peer: &Peer) -> Result<(), Refusal> {
+        let Some(seat) = self.seat_of(peer.id) else {
+            return Err(Refusal::new(
+                ErrorCode::Forbidden,
+                format!("only the seats of room {} may ask for a rematch", self.id),
+            ));
+        };
+        if self.status != RoomStatus::Finished {
+            return Err(Refusal::new(
+                ErrorCode::Forbidden,
+                format!("the game in room {} is not over", self.id),
+            ));
+        }
+        self.rematch[usize::from(seat)] = true;
+        let everyone = self.seats.iter().enumerate().all(|(i, s)| match s {
+            Some(slot) => match slot.occupant {
+                Occupant::Bot { .. } => true,
+                Occupant::Human { .. } => slot.peer().is_some() && self.rematch[i],
+            },
+            None => false,
+        });
+        if everyone {
+            self.new_game();
+        } else {
+            self.changed();
+        }
+        Ok(())
+    }
+
     /// Takes a connection out of the room (see [`super::RoomEvent::Leave`]).
     pub(super) fn leave(&mut self, conn: ConnId, keep_active_seat: bool) -> LeaveOutcome {
         let before = self.spectators.len();

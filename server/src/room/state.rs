@@ -48,16 +48,24 @@ impl SeatSlot {
         }
     }
 
-    pub(super) fn info(&self) -> SeatInfo {
+    /// The seat as clients see it at `now`.
+    pub(super) fn info(&self, now: Instant) -> SeatInfo {
+        let (connected, grace_until) = match &self.occupant {
+            Occupant::Human { peer, grace_until } => (peer.is_some(), *grace_until),
+            Occupant::Bot { .. } => (true, None),
+        };
         SeatInfo {
             name: self.name.clone(),
             bot: matches!(self.occupant, Occupant::Bot { .. }),
-            connected: match &self.occupant {
-                Occupant::Human { peer, .. } => peer.is_some(),
-                Occupant::Bot { .. } => true,
-            },
+            connected,
+            grace_left_ms: grace_until.map(|t| millis_until(t, now)),
         }
     }
+}
+
+/// Whole milliseconds from `now` until `t` (0 once past).
+pub(super) fn millis_until(t: Instant, now: Instant) -> u64 {
+    u64::try_from(t.saturating_duration_since(now).as_millis()).unwrap_or(u64::MAX)
 }
 
 /// One room's state, owned by its task.
@@ -87,6 +95,11 @@ pub(crate) struct Room {
     pub(super) greeting: Option<String>,
     /// Set when nobody is left to play or watch.
     pub(super) empty: bool,
+    /// Games finished in this room (the first game's record has the room's id, the n-th
+    /// rematch's `ID-n+1`).
+    pub(super) games_played: u32,
+    /// Once the game is over: which seats have asked for a rematch.
+    pub(super) rematch: Vec<bool>,
 }
 
 /// The summary of a new room before its task runs.
@@ -141,6 +154,8 @@ impl Room {
             held: Vec::new(),
             greeting: Some(token),
             empty: false,
+            games_played: 0,
+            rematch: vec![false; usize::from(config.players())],
         }
     }
 
@@ -178,6 +193,14 @@ impl Room {
             RoomEvent::Move { peer, row, col } => self.human_move(&peer, row, col),
             RoomEvent::AddBot { peer, spec } => {
                 if let Err(r) = self.add_bot(&peer, spec) {
+                    peer.send_msg(&ServerMessage::Error {
+                        code: r.code,
+                        message: r.message,
+                    });
+                }
+            }
+            RoomEvent::Rematch { peer } => {
+                if let Err(r) = self.rematch(&peer) {
                     peer.send_msg(&ServerMessage::Error {
                         code: r.code,
                         message: r.message,

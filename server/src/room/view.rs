@@ -1,7 +1,7 @@
 //! What a room tells its members: snapshots, summaries, `joined`, rejections, and one
 //! serialisation per broadcast.
 
-use super::state::{Room, SeatSlot};
+use super::state::{Room, SeatSlot, millis_until};
 use crate::outbox::{Peer, encode};
 use jchomp_protocol::json::{MoveJson, ResultJson};
 use jchomp_protocol::rules::{Cell, Seat};
@@ -39,9 +39,10 @@ impl Room {
 
     /// Every seat as clients see it.
     pub(super) fn seat_infos(&self) -> Vec<Option<SeatInfo>> {
+        let now = Instant::now();
         self.seats
             .iter()
-            .map(|s| s.as_ref().map(SeatSlot::info))
+            .map(|s| s.as_ref().map(|s| s.info(now)))
             .collect()
     }
 
@@ -80,6 +81,10 @@ impl Room {
             result: self.game.result().map(ResultJson::from),
             version: self.version,
             time_left_ms: self.time_left_ms(Instant::now()),
+            rematch: (0..self.rematch.len())
+                .filter(|&i| self.rematch[i])
+                .map(|i| i as Seat)
+                .collect(),
         }
     }
 

@@ -164,6 +164,7 @@ impl Browser {
         let session = attached["sessionId"].as_str().unwrap().to_string();
         let page = Page {
             browser: self,
+            target,
             session,
             context: context.to_string(),
             last_click: Mutex::new(None),
@@ -211,6 +212,7 @@ fn console_error(event: &Value) -> Option<String> {
 /// One page (tab) of a [`Browser`].
 pub struct Page<'b> {
     browser: &'b Browser,
+    target: String,
     session: String,
     /// Its browser context.
     pub context: String,
@@ -240,6 +242,14 @@ impl Page<'_> {
             "the page reloads",
         )
         .await;
+    }
+
+    /// Closes the tab, as a person closing it would.
+    pub async fn close(self) {
+        let target = self.target.clone();
+        self.browser
+            .call(None, "Target.closeTarget", json!({"targetId": target}))
+            .await;
     }
 
     /// The value of a JavaScript expression in the page (promises are awaited).

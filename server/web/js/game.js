@@ -26,11 +26,13 @@ export class GameView {
     this.noteToggle = h('input', { type: 'checkbox', id: 'annotate', onchange: () => this.toggleNotes() });
     this.noteLabel = h('label', { class: 'check', hidden: true }, this.noteToggle, ' annotations');
     this.leaveBtn = h('button', { type: 'button', id: 'leave', onclick: () => this.leave() }, 'Leave');
+    this.rematchBtn = h('button', { type: 'button', id: 'rematch', class: 'primary', hidden: true, onclick: () => this.app.send({ type: 'rematch' }) }, 'Play again');
+    this.rematchNote = h('p', { class: 'rematch', id: 'rematch-note', hidden: true });
     this.el.append(
       h('div', { class: 'bar' }, h('a', { href: '#/', class: 'back' }, '← Lobby'), this.heading, this.noteLabel, this.leaveBtn),
       this.info,
       h('div', { class: 'play' },
-        h('div', { class: 'main-col' }, this.turn, this.boardBox, this.say, this.noteBox),
+        h('div', { class: 'main-col' }, this.turn, h('div', { class: 'again' }, this.rematchBtn, this.rematchNote), this.boardBox, this.say, this.noteBox),
         h('aside', { class: 'side' },
           h('h3', {}, 'Seats'), this.seats,
           h('h3', {}, 'Moves'), this.moves)),
@@ -123,7 +125,13 @@ export class GameView {
     this.board.eaten.fill(0);
     for (const [r, c] of s.eaten) this.board.eaten[r * this.board.cols + c] = 1;
     this.view.redraw(last);
-    this.turnStart = performance.now();
+    // The clocks run from what the server says is left (a page that joins or reloads mid-turn
+    // shows the right time).
+    const now = performance.now();
+    const limit = s.config.move_time_ms;
+    const left = s.to_move != null ? s.time_left_ms?.[s.to_move] : undefined;
+    this.turnStart = limit && left != null ? now - (limit - left) : now;
+    this.graceEnds = s.seats.map((seat) => (seat && seat.grace_left_ms != null ? now + seat.grace_left_ms : null));
     this.drawAll();
   }
 
@@ -184,6 +192,13 @@ export class GameView {
       this.turn.textContent = this.resultText();
     }
     this.turn.dataset.mine = s.status === 'playing' && s.to_move === me;
+    // Once the game is over the seats may play again in this room.
+    const asked = s.status === 'finished' ? s.rematch || [] : [];
+    this.rematchBtn.hidden = !(s.status === 'finished' && me !== null && !asked.includes(me));
+    this.rematchNote.hidden = !asked.length;
+    this.rematchNote.textContent = asked.length
+      ? `${asked.map((i) => this.name(i)).join(', ')} ${asked.length === 1 ? 'wants' : 'want'} to play again; the new game starts when every person has asked.`
+      : '';
     this.leaveBtn.textContent = me !== null && s.status === 'playing' ? 'Resign' : 'Leave';
   }
 
@@ -210,7 +225,8 @@ export class GameView {
         ` ${seat.name}`,
         seat.bot ? h('span', { class: 'tag' }, 'bot') : '',
         i === me ? h('span', { class: 'tag you' }, 'you') : '',
-        seat.connected ? '' : h('span', { class: 'tag away' }, 'disconnected, waiting for it to return'),
+        seat.connected ? '' : h('span', { class: 'tag away' }, 'disconnected'),
+        seat.connected ? '' : h('span', { class: 'grace', 'data-grace': i }),
         h('span', { class: 'clock', 'data-clock': i }),
       );
       return li;
@@ -221,6 +237,12 @@ export class GameView {
   tick() {
     const s = this.snap;
     if (!s) return;
+    for (const el of this.seats.querySelectorAll('.grace')) {
+      const end = this.graceEnds?.[+el.dataset.grace];
+      el.textContent = end != null && s.status === 'playing'
+        ? `loses in ${Math.ceil(Math.max(0, end - performance.now()) / 1000)} s unless it returns`
+        : '';
+    }
     const limit = s.config.move_time_ms;
     for (const el of this.seats.querySelectorAll('.clock')) {
       const i = +el.dataset.clock;

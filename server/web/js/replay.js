@@ -20,11 +20,11 @@ export class ReplayView {
     this.slider = h('input', { type: 'range', id: 'slider', min: 0, max: 0, value: 0, 'aria-label': 'move', oninput: () => this.show(+this.slider.value) });
     const btn = (id, label, text, to) => h('button', { type: 'button', id, 'aria-label': label, onclick: () => this.show(to()) }, text);
     this.controls = h('div', { class: 'controls' },
-      btn('first', 'first position', '⏮', () => 0),
+      btn('first', 'first position', '|◀', () => 0),
       btn('back', 'one move back', '◀', () => this.index - 1),
       this.slider,
       btn('forward', 'one move forward', '▶', () => this.index + 1),
-      btn('last', 'last position', '⏭', () => this.record.moves.length));
+      btn('last', 'last position', '▶|', () => this.record.moves.length));
     this.noteToggle = h('input', { type: 'checkbox', id: 'annotate', onchange: () => this.toggleNotes() });
     this.noteBox = h('div', { class: 'notes', hidden: true });
     this.moves = h('ol', { class: 'moves', id: 'moves' });

@@ -16,6 +16,7 @@ pub(crate) fn seat(name: &str) -> Option<SeatInfo> {
         name: name.into(),
         bot: false,
         connected: true,
+        grace_left_ms: None,
     })
 }
 
@@ -31,6 +32,7 @@ pub(crate) fn snapshot(version: u64, to_move: u8) -> Snapshot {
         result: None,
         version,
         time_left_ms: None,
+        rematch: Vec::new(),
     }
 }
 

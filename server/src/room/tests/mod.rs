@@ -330,6 +330,12 @@ pub(super) trait Requests {
         self.deliver(RoomEvent::Move { peer, row, col }).await;
     }
 
+    /// A `rematch` from `peer`.
+    async fn rematch(&mut self, peer: &TestPeer) {
+        let peer = peer.peer.clone();
+        self.deliver(RoomEvent::Rematch { peer }).await;
+    }
+
     /// An `add_bot` from `peer`.
     async fn add_bot(&mut self, peer: &TestPeer, spec: Option<&str>) {
         let (peer, spec) = (peer.peer.clone(), spec.map(str::to_string));

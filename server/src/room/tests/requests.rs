@@ -332,3 +332,83 @@ async fn a_spectator_that_does_not_read_is_dropped_not_waited_for() {
     assert!(slow.signal.slow.load(std::sync::atomic::Ordering::Relaxed));
     assert_eq!((a.drain(), b.drain()), (2, 2));
 }
+
+#[tokio::test]
+async fn a_rematch_starts_when_every_person_has_asked_and_stores_its_own_record() {
+    let h = Harness::new();
+    let (mut room, mut a, mut b, _, _) = with_b(&h, config(4, 4, 2)).await;
+    let id = room.id();
+    // Nobody may ask while the game is on.
+    room.rematch(&a).await;
+    assert_eq!(
+        a.take_error("forbidden")["message"],
+        format!("the game in room {id} is not over")
+    );
+    let mut s = h.peer();
+    room.spectate(&s).await.unwrap();
+    s.take("room");
+    room.play(&a, 0, 0).await;
+    for p in [&mut a, &mut b, &mut s] {
+        p.take("moved");
+        assert_eq!(p.take("room")["status"], "finished");
+    }
+    // A spectator may not ask; a seat that asks is shown to everyone, and the game waits.
+    room.rematch(&s).await;
+    assert_eq!(
+        s.take_error("forbidden")["message"],
+        format!("only the seats of room {id} may ask for a rematch")
+    );
+    room.rematch(&b).await;
+    let asked = a.take("room");
+    assert_eq!(asked["status"], "finished");
+    assert_eq!(asked["rematch"], json!([1]));
+    assert_eq!(s.take("room"), asked);
+    b.take("room");
+    // The last person to ask starts a new game: same seats, nothing eaten, seat 0 to move.
+    room.rematch(&a).await;
+    let fresh = b.take("room");
+    assert_eq!(fresh["status"], "playing");
+    assert_eq!(fresh["to_move"], 0);
+    assert_eq!(fresh["moves"], json!([]));
+    assert_eq!(fresh["eaten"], json!([]));
+    assert!(fresh.get("rematch").is_none(), "{fresh}");
+    assert_eq!(fresh["version"], asked["version"].as_u64().unwrap() + 1);
+    assert_eq!(a.take("room"), fresh);
+    s.take("room");
+    room.play(&a, 3, 3).await;
+    room.play(&b, 0, 0).await;
+    assert_eq!(a.take("moved")["seat"], 0);
+    a.take("moved");
+    assert_eq!(
+        a.take("room")["result"],
+        json!({"kind":"poisoned","loser":1})
+    );
+    // Each game is its own record: the room's id, then ID-2.
+    let first = h.ctx.store.get(id.clone()).await.unwrap().unwrap();
+    assert_eq!(first.moves.len(), 1);
+    let second = h.ctx.store.get(format!("{id}-2")).await.unwrap().unwrap();
+    assert_eq!(second.moves.len(), 2);
+}
+
+#[tokio::test]
+async fn a_rematch_waits_for_a_person_who_left_and_bots_always_agree() {
+    let h = Harness::new();
+    let (mut room, mut a, mut b, _, _) = with_b(&h, config(4, 4, 2)).await;
+    room.play(&a, 0, 0).await;
+    a.drain();
+    b.drain();
+    room.leave(&b, false).await;
+    a.take("room");
+    room.rematch(&a).await;
+    let waiting = a.take("room");
+    assert_eq!(waiting["status"], "finished", "b is gone: no new game");
+    assert_eq!(waiting["rematch"], json!([0]));
+    // Against a bot, the person's asking is enough.
+    let (mut room, mut host) = h.hosted(&config(4, 4, 2));
+    room.add_bot(&host, Some("random")).await;
+    host.drain();
+    room.play(&host, 0, 0).await;
+    host.drain();
+    room.rematch(&host).await;
+    assert_eq!(host.take("room")["status"], "playing");
+}

@@ -104,6 +104,34 @@ async fn a_dropped_seat_is_abandoned_after_the_grace_period() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn snapshots_tell_the_time_left_in_the_turn_and_in_a_dropped_seats_grace() {
+    let h = Harness::with(|s| s.grace = ms(5_000));
+    let (_, mut room, mut a, b, token) = two_players(&h, timed(4, 4, 2, 30_000)).await;
+    tokio::time::advance(ms(1_200)).await;
+    room.disconnect(&b).await;
+    let snap = a.recv("room").await;
+    assert_eq!(snap["time_left_ms"], serde_json::json!([30_000, 28_800]));
+    assert_eq!(snap["seats"][1]["grace_left_ms"], 5_000);
+    assert!(snap["seats"][0].get("grace_left_ms").is_none(), "{snap}");
+    tokio::time::advance(ms(2_000)).await;
+    let mut b2 = h.peer();
+    room.resume(&b2, &token).await.unwrap();
+    b2.recv("joined").await;
+    let back = b2.recv("room").await;
+    assert_eq!(back["time_left_ms"], serde_json::json!([30_000, 26_800]));
+    assert!(back["seats"][1].get("grace_left_ms").is_none(), "{back}");
+    // Without a turn timer there is no clock, waiting or playing.
+    let h = Harness::new();
+    let mut c = h.peer();
+    let mut untimed = h.open(&config(4, 4, 2), &c);
+    c.drain();
+    assert!(untimed.room.snapshot().time_left_ms.is_none());
+    let d = h.peer();
+    untimed.join(&d, "d").await.unwrap();
+    assert!(untimed.room.snapshot().time_left_ms.is_none());
+}
+
+#[tokio::test(start_paused = true)]
 async fn resume_within_the_grace_period_continues_the_game() {
     let h = Harness::with(|s| s.grace = ms(5_000));
     let (id, mut room, mut a, b, token) = two_players(&h, config(4, 4, 2)).await;
