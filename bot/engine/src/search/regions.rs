@@ -58,7 +58,7 @@ fn touching(config: &Config, cells: Bits) -> Bits {
 /// Splits a set of valid anchors into regions, calling `f` with each region's anchors. In
 /// classic Chomp the whole set is one region.
 #[inline]
-pub fn split(config: &Config, mut anchors: Bits, mut f: impl FnMut(Bits)) {
+pub fn split(config: &Config, anchors: Bits, mut f: impl FnMut(Bits)) {
     if !config.variant().is_jchomp() {
         // A classic selection eats everything below and right of it; the top-left uneaten cell
         // (0, 0) eats every other, so all selections overlap it.
@@ -67,6 +67,23 @@ pub fn split(config: &Config, mut anchors: Bits, mut f: impl FnMut(Bits)) {
         }
         return;
     }
+    let (er, ec) = config.fit();
+    if er == 1 {
+        // Selections one row high overlap only within a row, where two overlap when fewer than
+        // the eat's width apart: the regions are runs of such anchors, in board order.
+        runs(anchors, 1, u32::from(ec), f);
+        return;
+    }
+    if ec == 1 {
+        // The same down the columns.
+        runs(anchors, 16, u32::from(er), f);
+        return;
+    }
+    flood(config, anchors, f);
+}
+
+/// [`split`] for any eat size: each region grown from its first anchor until it stops.
+fn flood(config: &Config, mut anchors: Bits, mut f: impl FnMut(Bits)) {
     while let Some(first) = anchors.first() {
         let mut region = Bits::single(first);
         loop {
@@ -78,6 +95,35 @@ pub fn split(config: &Config, mut anchors: Bits, mut f: impl FnMut(Bits)) {
         }
         anchors = anchors.without(region);
         f(region);
+    }
+}
+
+/// The regions of anchors lying along lines (rows when `step` is 1, columns when it is 16),
+/// where two anchors of one line are linked when fewer than `reach` places apart.
+fn runs(anchors: Bits, step: u32, reach: u32, mut f: impl FnMut(Bits)) {
+    // The run being built on each line (by column for rows: one line at a time).
+    let mut open = [Bits::EMPTY; 16];
+    let mut last = [0u32; 16];
+    for a in anchors.iter() {
+        let (line, place) = if step == 1 {
+            (0, a)
+        } else {
+            ((a % 16) as usize, a / 16)
+        };
+        let linked = !open[line].is_empty()
+            && place - last[line] < reach
+            && (step != 1 || a / 16 == last[line] / 16);
+        if !linked && !open[line].is_empty() {
+            f(open[line]);
+            open[line] = Bits::EMPTY;
+        }
+        open[line] |= Bits::single(a);
+        last[line] = place;
+    }
+    for run in open {
+        if !run.is_empty() {
+            f(run);
+        }
     }
 }
 
@@ -556,6 +602,36 @@ mod tests {
             .map(u32::from)
             .collect();
         assert_eq!(rows, vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn runs_along_rows_and_columns_are_the_flooded_regions() {
+        // The flood (any eat) against the runs (one-row and one-column eats) on random sets of
+        // anchors.
+        let mut rng = crate::Rng::new(3);
+        for notation in [
+            "15x15 eat 1x2 poison 0,0",
+            "15x15 eat 1x3 poison 0,0",
+            "15x15 eat 2x1 poison 0,0",
+            "15x15 eat 3x1 poison 0,0",
+        ] {
+            let c = board(notation);
+            for _ in 0..50 {
+                let mut anchors = Bits::EMPTY;
+                for i in c.selections_in(c.board()).iter() {
+                    if rng.below(3) > 0 {
+                        anchors |= Bits::single(i);
+                    }
+                }
+                let mut fast = Vec::new();
+                split(&c, anchors, |r| fast.push(r.words()));
+                let mut flooded = Vec::new();
+                flood(&c, anchors, |r| flooded.push(r.words()));
+                fast.sort_unstable();
+                flooded.sort_unstable();
+                assert_eq!(fast, flooded, "{notation}");
+            }
+        }
     }
 
     #[test]
