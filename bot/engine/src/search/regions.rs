@@ -132,10 +132,13 @@ fn runs(anchors: Bits, step: u32, reach: u32, mut f: impl FnMut(Bits)) {
 /// region's game depends on its shape alone), each region holding poison by its cells, and the
 /// regions are added up as a multiset, so rows swapped or a region moved across the board give
 /// one key. Also returns `safe` (selections among `valid`) less the selections of every
-/// poison-free region whose shape an earlier one repeats: a selection there leads to the same
-/// sum as the same selection in the earlier region.
+/// poison-free region whose shape an earlier one repeats (a selection there leads to the same
+/// sum as the same selection in the earlier region) and, with one-row or one-column eats, the
+/// second half of each poison-free run (the mirror images of the first half's).
 pub fn sum_key(config: &Config, valid: Bits, safe: Bits) -> (u64, Bits) {
     let zone = config.poison_zone();
+    let (er, ec) = config.fit();
+    let line = config.variant().is_jchomp() && (er == 1 || ec == 1);
     let mut key = 0u64;
     let mut shapes = [0u64; 32];
     let mut seen = 0;
@@ -148,9 +151,22 @@ pub fn sum_key(config: &Config, valid: Bits, safe: Bits) -> (u64, Bits) {
             let h = hash(normalize(cells));
             if shapes[..seen].contains(&h) {
                 moves = moves.without(r);
-            } else if seen < shapes.len() {
-                shapes[seen] = h;
-                seen += 1;
+            } else {
+                if seen < shapes.len() {
+                    shapes[seen] = h;
+                    seen += 1;
+                }
+                if line {
+                    // A run of anchors along a line is the same game read backwards: the
+                    // selection `j` places from one end leaves the same sum as the one `j`
+                    // places from the other, so only the first half is played.
+                    let n = r.count();
+                    for (i, a) in r.iter().enumerate() {
+                        if i as u32 >= n.div_ceil(2) {
+                            moves = moves.without(Bits::single(a));
+                        }
+                    }
+                }
             }
             h
         };
@@ -602,6 +618,15 @@ mod tests {
             .map(u32::from)
             .collect();
         assert_eq!(rows, vec![0, 1, 2]);
+        // And of each poison-free run its first half: the poisoned row keeps every safe one.
+        let cols = |r: u8| -> Vec<u8> {
+            (0..16)
+                .filter(|&col| moves.contains(Bits::index(r, col)))
+                .collect()
+        };
+        assert_eq!(cols(0), vec![1, 2, 3, 4, 5, 6]);
+        assert_eq!(cols(1), vec![0, 3, 4]);
+        assert_eq!(cols(2), vec![0, 1, 2, 3]);
     }
 
     #[test]
