@@ -137,8 +137,7 @@ fn runs(anchors: Bits, step: u32, reach: u32, mut f: impl FnMut(Bits)) {
 /// second half of each poison-free run (the mirror images of the first half's).
 pub fn sum_key(config: &Config, valid: Bits, safe: Bits) -> (u64, Bits) {
     let zone = config.poison_zone();
-    let (er, ec) = config.fit();
-    let line = config.variant().is_jchomp() && (er == 1 || ec == 1);
+    let line = is_line(config);
     let mut key = 0u64;
     let mut shapes = [0u64; 32];
     let mut seen = 0;
@@ -148,7 +147,12 @@ pub fn sum_key(config: &Config, valid: Bits, safe: Bits) -> (u64, Bits) {
         let h = if r.intersects(zone) {
             hash(cells) ^ 0x5851_f42d_4c95_7f2d
         } else {
-            let h = hash(normalize(cells));
+            // A run's shape is its length.
+            let h = if line {
+                mix(u64::from(cells.count()) ^ 0x2f1d_7c3a_95e4_b860)
+            } else {
+                hash(normalize(cells))
+            };
             if shapes[..seen].contains(&h) {
                 moves = moves.without(r);
             } else {
@@ -227,6 +231,21 @@ pub struct RegionSolver {
     dirty: bool,
     /// Most Grundy values remembered before that memory is emptied.
     grundy_cap: usize,
+    /// With a one-row or one-column eat every poison-free region is a run of cells along a
+    /// line, whose game depends on its length alone: Grundy values by length ([`UNKNOWN`]
+    /// until found), without moving shapes to the corner or hashing them.
+    line: bool,
+    runs: [u8; 16],
+}
+
+/// A run length whose Grundy value is not known yet.
+const UNKNOWN: u8 = u8::MAX;
+
+/// Whether a configuration's eat is one row high or one column wide (JChomp), so that its
+/// regions are runs along lines.
+fn is_line(config: &Config) -> bool {
+    let (er, ec) = config.fit();
+    config.variant().is_jchomp() && (er == 1 || ec == 1)
 }
 
 impl RegionSolver {
@@ -241,6 +260,8 @@ impl RegionSolver {
             salt: 0,
             dirty: false,
             grundy_cap: 1 << bits,
+            line: false,
+            runs: [UNKNOWN; 16],
         }
     }
 
@@ -249,6 +270,8 @@ impl RegionSolver {
         if salt != self.salt {
             self.salt = salt;
             self.grundy.clear();
+            self.line = is_line(config);
+            self.runs = [UNKNOWN; 16];
             if self.dirty {
                 self.keys.fill(0);
                 self.dirty = false;
@@ -259,6 +282,12 @@ impl RegionSolver {
     /// The Grundy value of a poison-free region given by its anchors; `None` if stopped.
     fn grundy(&mut self, config: &Config, region: Bits, limits: &mut Limits) -> Option<u8> {
         let cells = cover(config, region);
+        let run = self.line.then(|| cells.count() as usize);
+        if let Some(n) = run
+            && self.runs[n] != UNKNOWN
+        {
+            return Some(self.runs[n]);
+        }
         let key = normalize(cells);
         if let Some(&g) = self.grundy.get(&key) {
             return Some(g);
@@ -296,6 +325,9 @@ impl RegionSolver {
             self.grundy.clear();
         }
         self.grundy.insert(key, mex);
+        if let Some(n) = run {
+            self.runs[n] = mex;
+        }
         Some(mex)
     }
 
