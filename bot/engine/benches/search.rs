@@ -62,6 +62,16 @@ fn solve_times(cr: &mut Criterion) {
         ("6x6_eat1x2_poison0,0", board("6x6 eat 1x2 poison 0,0")),
         ("6x7_eat1x2_poison2,3", board("6x7 eat 1x2 poison 2,3")),
         ("7x7_eat2x2_poison3,3", board("7x7 eat 2x2 poison 3,3")),
+        // The boards of the "largest solved" table: wins that need their distance, and ties
+        // that the region solver's window settles.
+        ("9x9_eat1x2_poison0,0", board("9x9 eat 1x2 poison 0,0")),
+        ("9x9_eat2x1_poison0,0", board("9x9 eat 2x1 poison 0,0")),
+        ("10x10_eat2x2_poison0,0", board("10x10 eat 2x2 poison 0,0")),
+        ("12x12_eat2x3_poison0,0", board("12x12 eat 2x3 poison 0,0")),
+        (
+            "10x10_eat2x3_poison3,4_7,2",
+            board("10x10 eat 2x3 poison 3,4 poison 7,2"),
+        ),
     ] {
         let mut tt = Table::with_megabytes(64);
         group.bench_function(name, |b| {

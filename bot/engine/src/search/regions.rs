@@ -58,7 +58,7 @@ fn touching(config: &Config, cells: Bits) -> Bits {
 /// Splits a set of valid anchors into regions, calling `f` with each region's anchors. In
 /// classic Chomp the whole set is one region.
 #[inline]
-pub fn split(config: &Config, mut anchors: Bits, mut f: impl FnMut(Bits)) {
+pub fn split(config: &Config, anchors: Bits, mut f: impl FnMut(Bits)) {
     if !config.variant().is_jchomp() {
         // A classic selection eats everything below and right of it; the top-left uneaten cell
         // (0, 0) eats every other, so all selections overlap it.
@@ -67,6 +67,23 @@ pub fn split(config: &Config, mut anchors: Bits, mut f: impl FnMut(Bits)) {
         }
         return;
     }
+    let (er, ec) = config.fit();
+    if er == 1 {
+        // Selections one row high overlap only within a row, where two overlap when fewer than
+        // the eat's width apart: the regions are runs of such anchors, in board order.
+        runs(anchors, 1, u32::from(ec), f);
+        return;
+    }
+    if ec == 1 {
+        // The same down the columns.
+        runs(anchors, 16, u32::from(er), f);
+        return;
+    }
+    flood(config, anchors, f);
+}
+
+/// [`split`] for any eat size: each region grown from its first anchor until it stops.
+fn flood(config: &Config, mut anchors: Bits, mut f: impl FnMut(Bits)) {
     while let Some(first) = anchors.first() {
         let mut region = Bits::single(first);
         loop {
@@ -81,15 +98,46 @@ pub fn split(config: &Config, mut anchors: Bits, mut f: impl FnMut(Bits)) {
     }
 }
 
+/// The regions of anchors lying along lines (rows when `step` is 1, columns when it is 16),
+/// where two anchors of one line are linked when fewer than `reach` places apart.
+fn runs(anchors: Bits, step: u32, reach: u32, mut f: impl FnMut(Bits)) {
+    // The run being built on each line (by column for rows: one line at a time).
+    let mut open = [Bits::EMPTY; 16];
+    let mut last = [0u32; 16];
+    for a in anchors.iter() {
+        let (line, place) = if step == 1 {
+            (0, a)
+        } else {
+            ((a % 16) as usize, a / 16)
+        };
+        let linked = !open[line].is_empty()
+            && place - last[line] < reach
+            && (step != 1 || a / 16 == last[line] / 16);
+        if !linked && !open[line].is_empty() {
+            f(open[line]);
+            open[line] = Bits::EMPTY;
+        }
+        open[line] |= Bits::single(a);
+        last[line] = place;
+    }
+    for run in open {
+        if !run.is_empty() {
+            f(run);
+        }
+    }
+}
+
 /// A key for the game a set of valid anchors leaves, the same for every position that is the
 /// same sum of regions: each poison-free region counts by its shape wherever it lies (a
 /// region's game depends on its shape alone), each region holding poison by its cells, and the
 /// regions are added up as a multiset, so rows swapped or a region moved across the board give
 /// one key. Also returns `safe` (selections among `valid`) less the selections of every
-/// poison-free region whose shape an earlier one repeats: a selection there leads to the same
-/// sum as the same selection in the earlier region.
+/// poison-free region whose shape an earlier one repeats (a selection there leads to the same
+/// sum as the same selection in the earlier region) and, with one-row or one-column eats, the
+/// second half of each poison-free run (the mirror images of the first half's).
 pub fn sum_key(config: &Config, valid: Bits, safe: Bits) -> (u64, Bits) {
     let zone = config.poison_zone();
+    let line = is_line(config);
     let mut key = 0u64;
     let mut shapes = [0u64; 32];
     let mut seen = 0;
@@ -99,12 +147,30 @@ pub fn sum_key(config: &Config, valid: Bits, safe: Bits) -> (u64, Bits) {
         let h = if r.intersects(zone) {
             hash(cells) ^ 0x5851_f42d_4c95_7f2d
         } else {
-            let h = hash(normalize(cells));
+            // A run's shape is its length.
+            let h = if line {
+                mix(u64::from(cells.count()) ^ 0x2f1d_7c3a_95e4_b860)
+            } else {
+                hash(normalize(cells))
+            };
             if shapes[..seen].contains(&h) {
                 moves = moves.without(r);
-            } else if seen < shapes.len() {
-                shapes[seen] = h;
-                seen += 1;
+            } else {
+                if seen < shapes.len() {
+                    shapes[seen] = h;
+                    seen += 1;
+                }
+                if line {
+                    // A run of anchors along a line is the same game read backwards: the
+                    // selection `j` places from one end leaves the same sum as the one `j`
+                    // places from the other, so only the first half is played.
+                    let n = r.count();
+                    for (i, a) in r.iter().enumerate() {
+                        if i as u32 >= n.div_ceil(2) {
+                            moves = moves.without(Bits::single(a));
+                        }
+                    }
+                }
             }
             h
         };
@@ -165,6 +231,21 @@ pub struct RegionSolver {
     dirty: bool,
     /// Most Grundy values remembered before that memory is emptied.
     grundy_cap: usize,
+    /// With a one-row or one-column eat every poison-free region is a run of cells along a
+    /// line, whose game depends on its length alone: Grundy values by length ([`UNKNOWN`]
+    /// until found), without moving shapes to the corner or hashing them.
+    line: bool,
+    runs: [u8; 16],
+}
+
+/// A run length whose Grundy value is not known yet.
+const UNKNOWN: u8 = u8::MAX;
+
+/// Whether a configuration's eat is one row high or one column wide (JChomp), so that its
+/// regions are runs along lines.
+fn is_line(config: &Config) -> bool {
+    let (er, ec) = config.fit();
+    config.variant().is_jchomp() && (er == 1 || ec == 1)
 }
 
 impl RegionSolver {
@@ -179,6 +260,8 @@ impl RegionSolver {
             salt: 0,
             dirty: false,
             grundy_cap: 1 << bits,
+            line: false,
+            runs: [UNKNOWN; 16],
         }
     }
 
@@ -187,6 +270,8 @@ impl RegionSolver {
         if salt != self.salt {
             self.salt = salt;
             self.grundy.clear();
+            self.line = is_line(config);
+            self.runs = [UNKNOWN; 16];
             if self.dirty {
                 self.keys.fill(0);
                 self.dirty = false;
@@ -197,6 +282,12 @@ impl RegionSolver {
     /// The Grundy value of a poison-free region given by its anchors; `None` if stopped.
     fn grundy(&mut self, config: &Config, region: Bits, limits: &mut Limits) -> Option<u8> {
         let cells = cover(config, region);
+        let run = self.line.then(|| cells.count() as usize);
+        if let Some(n) = run
+            && self.runs[n] != UNKNOWN
+        {
+            return Some(self.runs[n]);
+        }
         let key = normalize(cells);
         if let Some(&g) = self.grundy.get(&key) {
             return Some(g);
@@ -234,6 +325,9 @@ impl RegionSolver {
             self.grundy.clear();
         }
         self.grundy.insert(key, mex);
+        if let Some(n) = run {
+            self.runs[n] = mex;
+        }
         Some(mex)
     }
 
@@ -556,6 +650,45 @@ mod tests {
             .map(u32::from)
             .collect();
         assert_eq!(rows, vec![0, 1, 2]);
+        // And of each poison-free run its first half: the poisoned row keeps every safe one.
+        let cols = |r: u8| -> Vec<u8> {
+            (0..16)
+                .filter(|&col| moves.contains(Bits::index(r, col)))
+                .collect()
+        };
+        assert_eq!(cols(0), vec![1, 2, 3, 4, 5, 6]);
+        assert_eq!(cols(1), vec![0, 3, 4]);
+        assert_eq!(cols(2), vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn runs_along_rows_and_columns_are_the_flooded_regions() {
+        // The flood (any eat) against the runs (one-row and one-column eats) on random sets of
+        // anchors.
+        let mut rng = crate::Rng::new(3);
+        for notation in [
+            "15x15 eat 1x2 poison 0,0",
+            "15x15 eat 1x3 poison 0,0",
+            "15x15 eat 2x1 poison 0,0",
+            "15x15 eat 3x1 poison 0,0",
+        ] {
+            let c = board(notation);
+            for _ in 0..50 {
+                let mut anchors = Bits::EMPTY;
+                for i in c.selections_in(c.board()).iter() {
+                    if rng.below(3) > 0 {
+                        anchors |= Bits::single(i);
+                    }
+                }
+                let mut fast = Vec::new();
+                split(&c, anchors, |r| fast.push(r.words()));
+                let mut flooded = Vec::new();
+                flood(&c, anchors, |r| flooded.push(r.words()));
+                fast.sort_unstable();
+                flooded.sort_unstable();
+                assert_eq!(fast, flooded, "{notation}");
+            }
+        }
     }
 
     #[test]
