@@ -7,6 +7,7 @@
 
 mod address_cap;
 mod analysis;
+mod cluster;
 mod connection;
 mod error;
 mod health;
@@ -26,6 +27,7 @@ mod settings;
 mod shared;
 mod store;
 
+pub use cluster::ClusterError;
 pub use error::ServerError;
 pub use postgres::PgError;
 pub use server::run;
