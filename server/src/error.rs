@@ -22,6 +22,14 @@ pub enum ServerError {
         /// What went wrong.
         source: crate::postgres::PgError,
     },
+    /// Redis (`--cluster`) could not be reached.
+    #[error("cannot join the cluster at {url}: {source}")]
+    Cluster {
+        /// The Redis URL, its password hidden.
+        url: String,
+        /// What went wrong.
+        source: crate::cluster::ClusterError,
+    },
     /// The listener failed.
     #[error("listener error: {0}")]
     Io(#[from] std::io::Error),

@@ -9,6 +9,7 @@
 mod address_cap;
 mod analysis;
 mod assets;
+mod cluster;
 mod connection;
 mod error;
 mod health;
@@ -28,6 +29,7 @@ mod settings;
 mod shared;
 mod store;
 
+pub use cluster::ClusterError;
 pub use error::ServerError;
 pub use postgres::PgError;
 pub use server::run;

@@ -2,6 +2,7 @@
 //! as their hashes, as the database keeps them).
 //! Guarded by a std mutex held only for map operations, never across an `.await`.
 
+use crate::cluster::{Change, DirectorySink};
 use crate::live::token_hash;
 use crate::metrics::RoomCounts;
 use crate::outbox::encode;
@@ -38,6 +39,8 @@ struct Inner {
 #[derive(Debug, Default)]
 pub(crate) struct Lobby {
     inner: Mutex<Inner>,
+    /// In a cluster, where changes to rooms and tokens are told (to the shared directory).
+    directory: std::sync::OnceLock<DirectorySink>,
 }
 
 /// Every rooms slot is taken.
@@ -47,6 +50,18 @@ pub(crate) struct LobbyFull;
 impl Lobby {
     fn lock(&self) -> MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// From now on, tells the cluster's directory every change (set once, at start).
+    pub(crate) fn set_directory(&self, sink: DirectorySink) {
+        let _ = self.directory.set(sink);
+    }
+
+    /// Tells the directory a change, in a cluster.
+    fn tell(&self, change: impl FnOnce() -> Change) {
+        if let Some(d) = self.directory.get() {
+            d.tell(change());
+        }
     }
 
     /// Registers a new room under a fresh random id, unless `max_rooms` rooms exist.
@@ -68,6 +83,7 @@ impl Lobby {
             }
         };
         Self::insert(&mut inner, id.clone(), tx, summary);
+        self.tell(|| Change::Room(inner.rooms[&id].summary.clone()));
         Ok(id)
     }
 
@@ -84,6 +100,7 @@ impl Lobby {
             return false;
         }
         Self::insert(&mut inner, id.to_string(), tx, summary);
+        self.tell(|| Change::Room(inner.rooms[id].summary.clone()));
         true
     }
 
@@ -120,6 +137,7 @@ impl Lobby {
     pub(crate) fn publish(&self, summary: RoomSummary) {
         let mut inner = self.lock();
         if let Some(e) = inner.rooms.get_mut(&summary.room) {
+            self.tell(|| Change::Room(summary.clone()));
             e.summary = summary;
             inner.generation += 1;
         }
@@ -127,14 +145,19 @@ impl Lobby {
 
     /// Records the hash of a seat token of a room ([`token_hash`]).
     pub(crate) fn add_token(&self, hash: &str, room: &str) {
-        self.lock()
-            .tokens
-            .insert(hash.to_string(), room.to_string());
+        let mut inner = self.lock();
+        inner.tokens.insert(hash.to_string(), room.to_string());
+        self.tell(|| Change::Token {
+            hash: hash.to_string(),
+            room: room.to_string(),
+        });
     }
 
     /// Forgets a seat token by its hash.
     pub(crate) fn remove_token(&self, hash: &str) {
-        self.lock().tokens.remove(hash);
+        let mut inner = self.lock();
+        inner.tokens.remove(hash);
+        self.tell(|| Change::Untoken(hash.to_string()));
     }
 
     /// Removes a room and the given token hashes.
@@ -145,6 +168,10 @@ impl Lobby {
         for t in tokens {
             inner.tokens.remove(t);
         }
+        self.tell(|| Change::Removed {
+            id: id.to_string(),
+            tokens: tokens.to_vec(),
+        });
     }
 
     /// Every room's summary, oldest room first.

@@ -67,6 +67,10 @@ struct Args {
     /// instead of the embedded database.
     #[arg(long, env = "JCHOMP_DATABASE", value_parser = database_url)]
     database: Option<String>,
+    /// Join a cluster of nodes sharing this Redis (redis://host:port/): rooms, tokens and
+    /// players are shared; each room is played on the node it was created on.
+    #[arg(long, env = "JCHOMP_CLUSTER", value_parser = cluster_url)]
+    cluster: Option<String>,
     /// Test only: echo WebSocket messages on this path (e.g. /echo) for protocol test suites.
     #[arg(long)]
     echo_path: Option<String>,
@@ -116,6 +120,7 @@ impl Args {
             bot_think_cap: Duration::from_millis(self.bot_think_ms.max(1)),
             echo_path: self.echo_path.clone(),
             database: self.database.clone(),
+            cluster: self.cluster.clone(),
             finished_linger: secs(self.linger_secs),
             write_timeout: secs(self.write_timeout_secs.max(1)),
             bot_threads: self.bot_threads.max(1),
@@ -133,6 +138,15 @@ fn database_url(url: &str) -> Result<String, String> {
         Ok(url.to_string())
     } else {
         Err("expected a postgres://user:password@host:port/database URL".to_string())
+    }
+}
+
+/// A `--cluster` URL: Redis's scheme, checked before anything starts.
+fn cluster_url(url: &str) -> Result<String, String> {
+    if url.starts_with("redis://") {
+        Ok(url.to_string())
+    } else {
+        Err("expected a redis://host:port/ URL".to_string())
     }
 }
 

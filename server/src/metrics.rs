@@ -5,6 +5,7 @@ use jchomp_protocol::rules::GameResult;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 
 /// The content type of [`Metrics::render`]'s text.
@@ -30,6 +31,8 @@ macro_rules! declare_metrics {
             /// The counters of `games_finished` by label, taken out once so that counting a
             /// finished game takes no lock.
             finished_by: [Counter; RESULTS.len()],
+            /// In a cluster: seconds from a request sent to another node to its answer.
+            pub cluster_answer_seconds: Histogram,
             $( #[doc = $help] pub $field: $kind, )*
         }
 
@@ -41,7 +44,13 @@ macro_rules! declare_metrics {
                     let $field = <$kind>::default();
                     registry.register($name, help($help), $field.clone());
                 )*
-                Metrics { registry, finished_by: Default::default(), $( $field, )* }
+                let cluster_answer_seconds = Histogram::new(exponential_buckets(0.000_25, 2.0, 16));
+                registry.register(
+                    "jchomp_cluster_answer_seconds",
+                    "In a cluster: seconds from a request sent to another node to its answer",
+                    cluster_answer_seconds.clone(),
+                );
+                Metrics { registry, finished_by: Default::default(), cluster_answer_seconds, $( $field, )* }
             }
         }
     };
@@ -82,6 +91,10 @@ declare_metrics! {
     slow_disconnects: Counter = "jchomp_slow_disconnects",
     /// Analyses answered.
     analyses: Counter = "jchomp_analyses",
+    /// In a cluster: messages sent to other nodes.
+    cluster_sent: Counter = "jchomp_cluster_messages_sent",
+    /// In a cluster: messages received from other nodes.
+    cluster_received: Counter = "jchomp_cluster_messages_received",
     /// Whether the classic Chomp database is loaded (1) or not yet (0).
     classic_db_ready: Gauge = "jchomp_classic_db_ready",
 }
@@ -173,7 +186,7 @@ mod tests {
         assert!(text.ends_with("# EOF\n"));
         for line in text.lines().filter(|l| !l.starts_with('#')) {
             let (_, value) = line.rsplit_once(' ').unwrap();
-            value.parse::<u64>().unwrap();
+            value.parse::<f64>().unwrap();
         }
     }
 
@@ -201,6 +214,11 @@ mod tests {
             "jchomp_connections_open 0",
             "jchomp_connections_total 0",
             "jchomp_connections_refused_total 0",
+            "jchomp_connections_refused_address_total 0",
+            "jchomp_games_restored_total 0",
+            "jchomp_cluster_messages_sent_total 0",
+            "jchomp_cluster_messages_received_total 0",
+            "jchomp_cluster_answer_seconds_count 0",
             "jchomp_rooms{status=\"waiting\"} 0",
             "jchomp_rooms{status=\"finished\"} 0",
             "jchomp_rooms_created_total 0",

@@ -3,6 +3,7 @@
 
 use crate::address_cap::AddressCaps;
 use crate::analysis::Analyst;
+use crate::cluster::Cluster;
 use crate::connection::serve_tcp;
 use crate::error::ServerError;
 use crate::lobby::Lobby;
@@ -67,6 +68,20 @@ pub async fn run(
     let (rows, cols) = settings.classic_box;
     let classic = ClassicLibrary::with_box(Some(settings.classic_db_path()), rows, cols);
     let analyst = Analyst::new(&settings, classic.clone(), metrics.clone());
+    let lobby = Arc::new(Lobby::default());
+    let cluster = match &settings.cluster {
+        Some(url) => {
+            let cluster = Cluster::start(url, lobby.clone(), metrics.clone(), shutdown_rx.clone())
+                .await
+                .map_err(|source| ServerError::Cluster {
+                    url: redacted(url),
+                    source,
+                })?;
+            lobby.set_directory(cluster.directory.clone());
+            Some(cluster)
+        }
+        None => None,
+    };
     let ctx = Arc::new(Shared {
         ws_config: ws_config(&settings),
         bot_slots: Arc::new(Semaphore::new(settings.bot_threads.clamp(1, 1024))),
@@ -77,7 +92,8 @@ pub async fn run(
         classic,
         analyst,
         settings,
-        lobby: Arc::new(Lobby::default()),
+        lobby,
+        cluster,
         metrics,
         store,
         shutdown: shutdown_rx,

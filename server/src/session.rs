@@ -67,7 +67,7 @@ impl Session {
 
     async fn handle(&mut self, msg: ClientMessage) {
         match msg {
-            ClientMessage::ListRooms => self.peer.send(&self.ctx.lobby.rooms_message()),
+            ClientMessage::ListRooms => self.list_rooms().await,
             ClientMessage::CreateRoom { name, config } => self.create(name, config).await,
             ClientMessage::JoinRoom { room, name } => self.join(room, name).await,
             ClientMessage::AddBot { bot } => {
@@ -132,7 +132,7 @@ impl Session {
             Ok(n) => n,
             Err(e) => return self.bad_request(e.to_string()),
         };
-        let Some(tx) = self.find_room(&room) else {
+        let Some(tx) = self.find_room(&room).await else {
             return;
         };
         if !self.vacate().await {
@@ -149,7 +149,7 @@ impl Session {
     }
 
     async fn spectate(&mut self, room: String) {
-        let Some(tx) = self.find_room(&room) else {
+        let Some(tx) = self.find_room(&room).await else {
             return;
         };
         if !self.vacate().await {
@@ -166,11 +166,19 @@ impl Session {
     }
 
     async fn resume(&mut self, token: String) {
-        let found = if plausible_id(&token) {
+        let mut found = if plausible_id(&token) {
             self.ctx.lobby.room_for_token(&token)
         } else {
             None
         };
+        if found.is_none()
+            && plausible_id(&token)
+            && let Some(cluster) = &self.ctx.cluster
+            && let Some(room) = cluster.room_of_token(&token).await
+            && let Some(tx) = self.remote_room(&room).await
+        {
+            found = Some((room, tx));
+        }
         let Some((room, tx)) = found else {
             return self.error(ErrorCode::BadToken, "the token matches no seat".to_string());
         };
@@ -287,7 +295,7 @@ impl Session {
 
     /// A room's position to analyse, or `None` with the refusal sent.
     async fn room_subject(&self, room: String, index: Option<i64>) -> Option<Subject> {
-        let tx = self.find_room(&room)?;
+        let tx = self.find_room(&room).await?;
         let (reply, rx) = oneshot::channel();
         let ev = RoomEvent::Analyze { index, reply };
         self.ask(&room, &tx, ev, rx).await.ok().flatten()
@@ -331,17 +339,42 @@ impl Session {
         }
     }
 
-    /// The channel of a room, or `no_such_room` sent.
-    fn find_room(&self, room: &str) -> Option<mpsc::Sender<RoomEvent>> {
-        let tx = if plausible_id(room) {
+    /// The channel of a room — of this node, or in a cluster a relay to the node playing it —
+    /// or `no_such_room` sent.
+    async fn find_room(&self, room: &str) -> Option<mpsc::Sender<RoomEvent>> {
+        let mut tx = if plausible_id(room) {
             self.ctx.lobby.room(room)
         } else {
             None
         };
+        if tx.is_none() && plausible_id(room) {
+            tx = self.remote_room(room).await;
+        }
         if tx.is_none() {
             self.error(ErrorCode::NoSuchRoom, format!("no room has id {room:?}"));
         }
         tx
+    }
+
+    /// In a cluster, a relay to the room on the node that plays it.
+    async fn remote_room(&self, room: &str) -> Option<mpsc::Sender<RoomEvent>> {
+        let cluster = self.ctx.cluster.as_ref()?;
+        let owner = cluster.owner_of(room).await?;
+        if owner == cluster.node {
+            return self.ctx.lobby.room(room);
+        }
+        Some(cluster.relay(room.to_string(), owner, self.ctx.settings.room_queue))
+    }
+
+    /// Answers `list_rooms`: this node's rooms, or in a cluster every node's (this node's alone
+    /// if Redis cannot be read).
+    async fn list_rooms(&self) {
+        if let Some(cluster) = &self.ctx.cluster
+            && let Some(text) = cluster.rooms_message().await
+        {
+            return self.peer.send(&text);
+        }
+        self.peer.send(&self.ctx.lobby.rooms_message());
     }
 
     /// Sends a request to a room and waits for its answer; a refusal is sent to the client.

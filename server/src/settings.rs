@@ -83,6 +83,10 @@ pub struct Settings {
     /// default); a `postgres://user:password@host:port/database` URL sends them to PostgreSQL
     /// (games in play stay in the embedded database).
     pub database: Option<String>,
+    /// A `redis://host:port/` URL makes this node one of a cluster sharing that Redis (the
+    /// room directory and list, seat tokens, node leases, messages between nodes); `None`
+    /// (the default) is a server on its own.
+    pub cluster: Option<String>,
     /// Test only: a path (such as `/echo`) whose WebSocket messages are echoed back instead of
     /// played, for protocol test suites such as Autobahn. It runs through the same connection
     /// code and limits as `/ws`. `None` (the default) serves no echo.
@@ -122,6 +126,7 @@ impl Default for Settings {
             analyses_per_connection: 4,
             echo_path: None,
             database: None,
+            cluster: None,
         }
     }
 }

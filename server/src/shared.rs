@@ -4,6 +4,7 @@
 
 use crate::address_cap::AddressCaps;
 use crate::analysis::Analyst;
+use crate::cluster::Cluster;
 use crate::lobby::Lobby;
 use crate::metrics::Metrics;
 use crate::room::{RoomContext, RoomSettings};
@@ -33,6 +34,8 @@ pub(crate) struct Shared {
     pub analyst: Analyst,
     /// Bounds the connections served at once.
     pub conn_slots: Arc<Semaphore>,
+    /// This node's part of the cluster, if it is one.
+    pub cluster: Option<Arc<Cluster>>,
     /// Bounds the connections each client address holds at once.
     pub address_caps: Arc<AddressCaps>,
     /// Becomes `true` when the server shuts down.

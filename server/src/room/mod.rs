@@ -29,7 +29,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 /// Why a room refused a request (sent to the client as an `error`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Refusal {
     /// The error code.
     pub code: ErrorCode,
@@ -48,7 +48,7 @@ impl Refusal {
 }
 
 /// The answer to a [`RoomEvent::Leave`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum LeaveOutcome {
     /// The connection is no longer in the room.
     Left,

@@ -1,0 +1,317 @@
+//! The cluster (`--cluster redis://…`): several nodes behind a load balancer act as one
+//! server. Each room runs on the node it was created on (its owner); Redis holds the room
+//! directory and list (`directory.rs`), the seat tokens' rooms, and each node's lease (a key
+//! that expires unless the node renews it); a node forwards its clients' requests for a room of
+//! another node to the owner and relays the room's frames back (`relay.rs`), through Redis
+//! pub/sub (`wire.rs`: one channel per node).
+
+mod directory;
+mod relay;
+mod wire;
+
+pub(crate) use directory::{Change, DirectorySink};
+
+use crate::lobby::Lobby;
+use crate::metrics::Metrics;
+use crate::outbox::{ConnId, Peer};
+use futures_util::StreamExt;
+use redis::AsyncCommands;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot, watch};
+use wire::{Envelope, ReplyBody, channel};
+
+/// How long a node's lease lasts unless renewed.
+pub(crate) const LEASE: Duration = Duration::from_secs(3);
+/// How often a node renews its lease (and checks the leases of the nodes it serves).
+const RENEW: Duration = Duration::from_millis(1000);
+/// How long a client's request waits for the owner's answer.
+const ANSWER: Duration = Duration::from_secs(5);
+
+/// Why the cluster could not start.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ClusterError(String);
+
+impl From<redis::RedisError> for ClusterError {
+    fn from(e: redis::RedisError) -> Self {
+        ClusterError(e.to_string())
+    }
+}
+
+/// The key of a node's lease.
+fn lease_key(node: &str) -> String {
+    format!("jchomp:node:{node}")
+}
+
+/// This node's part of the cluster.
+pub(crate) struct Cluster {
+    /// This node's id (random per process).
+    pub node: String,
+    redis: ConnectionManager,
+    client: redis::Client,
+    lobby: Arc<Lobby>,
+    metrics: Arc<Metrics>,
+    /// Replies awaited by this node's clients, by request id.
+    pending: Mutex<HashMap<u64, relay::Pending>>,
+    /// This node's clients in rooms of other nodes, by connection id.
+    local: Mutex<HashMap<ConnId, Peer>>,
+    /// Stand-ins of other nodes' clients in this node's rooms: (node, connection) → peer.
+    proxies: Mutex<HashMap<(String, u64), relay::Proxy>>,
+    next_req: std::sync::atomic::AtomicU64,
+    /// Where the room directory's changes go.
+    pub directory: DirectorySink,
+}
+
+impl std::fmt::Debug for Cluster {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cluster").field("node", &self.node).finish()
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Cluster {
+    /// Connects to Redis at `url`, takes this node's lease, and starts the tasks that renew
+    /// it, write the room directory and listen to other nodes, until `shutdown`.
+    pub(crate) async fn start(
+        url: &str,
+        lobby: Arc<Lobby>,
+        metrics: Arc<Metrics>,
+        shutdown: watch::Receiver<bool>,
+    ) -> Result<Arc<Cluster>, ClusterError> {
+        let client = redis::Client::open(url)?;
+        let config = ConnectionManagerConfig::new()
+            .set_min_delay(Duration::from_millis(50))
+            .set_max_delay(Duration::from_secs(1))
+            .set_number_of_retries(3)
+            .set_connection_timeout(Some(Duration::from_secs(2)))
+            .set_response_timeout(Some(Duration::from_secs(2)));
+        let mut redis = ConnectionManager::new_with_config(client.clone(), config).await?;
+        let node = uuid::Uuid::new_v4().simple().to_string()[..12].to_string();
+        let _: () = redis.set_ex(lease_key(&node), 1, LEASE.as_secs()).await?;
+        let (directory, changes) = DirectorySink::new();
+        let cluster = Arc::new(Cluster {
+            node,
+            redis,
+            client,
+            lobby,
+            metrics,
+            pending: Mutex::new(HashMap::new()),
+            local: Mutex::new(HashMap::new()),
+            proxies: Mutex::new(HashMap::new()),
+            next_req: std::sync::atomic::AtomicU64::new(1),
+            directory,
+        });
+        let (subscribed_tx, subscribed) = oneshot::channel();
+        tokio::spawn(directory::write(
+            cluster.redis.clone(),
+            cluster.node.clone(),
+            changes,
+        ));
+        tokio::spawn(cluster.clone().listen(shutdown.clone(), subscribed_tx));
+        tokio::spawn(cluster.clone().renew(shutdown));
+        // Requests sent to this node before it listens would be lost.
+        let _ = subscribed.await;
+        tracing::info!(node = %cluster.node, "joined the cluster");
+        Ok(cluster)
+    }
+
+    /// A Redis connection (cheap to clone; reconnects by itself).
+    fn redis(&self) -> ConnectionManager {
+        self.redis.clone()
+    }
+
+    /// Whether Redis answers now.
+    pub(crate) async fn ping(&self) -> Result<(), String> {
+        let mut redis = self.redis();
+        redis::cmd("PING")
+            .query_async::<String>(&mut redis)
+            .await
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    /// Sends an envelope to a node.
+    async fn send(&self, node: &str, envelope: &Envelope) {
+        let Ok(json) = serde_json::to_string(envelope) else {
+            return;
+        };
+        let mut redis = self.redis();
+        match redis.publish::<_, _, i64>(channel(node), json).await {
+            Ok(_) => {
+                self.metrics.cluster_sent.inc();
+            }
+            Err(e) => {
+                tracing::warn!(to = node, error = %e, "a message to another node was lost");
+            }
+        }
+    }
+
+    /// Renews this node's lease until shutdown (then drops it), and tells this node's rooms
+    /// that the clients of a node whose lease ran out are gone.
+    async fn renew(self: Arc<Self>, mut shutdown: watch::Receiver<bool>) {
+        let mut tick = tokio::time::interval(RENEW);
+        loop {
+            tokio::select! {
+                _ = crate::shared::shutting_down(&mut shutdown) => break,
+                _ = tick.tick() => {}
+            }
+            let mut redis = self.redis();
+            if let Err(e) = redis
+                .set_ex::<_, _, ()>(lease_key(&self.node), 1, LEASE.as_secs())
+                .await
+            {
+                tracing::warn!(error = %e, "cannot renew this node's lease");
+            }
+            self.forget_dead_nodes().await;
+        }
+        let mut redis = self.redis();
+        let _: Result<(), _> = redis.del(lease_key(&self.node)).await;
+    }
+
+    /// The nodes whose lease is alive, of those named.
+    async fn alive(&self, nodes: &[String]) -> Vec<bool> {
+        let mut redis = self.redis();
+        let mut alive = Vec::with_capacity(nodes.len());
+        for node in nodes {
+            alive.push(redis.exists(lease_key(node)).await.unwrap_or(true));
+        }
+        alive
+    }
+
+    /// Listens on this node's channel until shutdown, subscribing again after Redis drops.
+    async fn listen(
+        self: Arc<Self>,
+        mut shutdown: watch::Receiver<bool>,
+        subscribed: oneshot::Sender<()>,
+    ) {
+        let mut subscribed = Some(subscribed);
+        loop {
+            match self.client.get_async_pubsub().await {
+                Ok(mut pubsub) => {
+                    if let Err(e) = pubsub.subscribe(channel(&self.node)).await {
+                        tracing::warn!(error = %e, "cannot subscribe to this node's channel");
+                    } else {
+                        if let Some(s) = subscribed.take() {
+                            let _ = s.send(());
+                        }
+                        let mut messages = pubsub.on_message();
+                        loop {
+                            tokio::select! {
+                                _ = crate::shared::shutting_down(&mut shutdown) => return,
+                                msg = messages.next() => match msg {
+                                    Some(msg) => {
+                                        let payload: String = msg.get_payload().unwrap_or_default();
+                                        self.metrics.cluster_received.inc();
+                                        match serde_json::from_str::<Envelope>(&payload) {
+                                            Ok(e) => self.clone().receive(e).await,
+                                            Err(e) => tracing::warn!(error = %e, "a message from another node does not parse"),
+                                        }
+                                    }
+                                    None => break,
+                                },
+                            }
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "cannot reach Redis to listen"),
+            }
+            tokio::select! {
+                _ = crate::shared::shutting_down(&mut shutdown) => return,
+                _ = tokio::time::sleep(Duration::from_millis(200)) => {}
+            }
+        }
+    }
+
+    /// Handles one envelope from another node.
+    async fn receive(self: Arc<Self>, envelope: Envelope) {
+        match envelope {
+            Envelope::Request {
+                from,
+                conn,
+                room,
+                req,
+                op,
+            } => self.serve(from, conn, room, req, op).await,
+            Envelope::Reply { req, body } => {
+                let pending = lock(&self.pending).remove(&req);
+                if let Some(p) = pending {
+                    self.metrics
+                        .cluster_answer_seconds
+                        .observe(p.sent.elapsed().as_secs_f64());
+                    p.answer(body);
+                }
+            }
+            Envelope::Out { conn, frames } => {
+                let peer = lock(&self.local).get(&conn).cloned();
+                if let Some(peer) = peer {
+                    for frame in frames {
+                        relay::deliver(&peer, frame);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A fresh request id.
+    fn next_req(&self) -> u64 {
+        self.next_req
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Tells this node's rooms that every client of a node whose lease ran out is gone.
+    async fn forget_dead_nodes(&self) {
+        let mut nodes: Vec<String> = lock(&self.proxies).keys().map(|(n, _)| n.clone()).collect();
+        nodes.sort();
+        nodes.dedup();
+        if nodes.is_empty() {
+            return;
+        }
+        let alive = self.alive(&nodes).await;
+        for (node, alive) in nodes.iter().zip(alive) {
+            if alive {
+                continue;
+            }
+            tracing::warn!(node = %node, "a node's lease ran out; its clients are disconnected");
+            let gone: Vec<relay::Proxy> = {
+                let mut proxies = lock(&self.proxies);
+                let keys: Vec<(String, u64)> =
+                    proxies.keys().filter(|(n, _)| n == node).cloned().collect();
+                keys.into_iter()
+                    .filter_map(|k| proxies.remove(&k))
+                    .collect()
+            };
+            for proxy in gone {
+                for room in &proxy.rooms {
+                    relay::disconnect(&self.lobby, room, proxy.peer.id).await;
+                }
+            }
+        }
+    }
+}
+
+impl relay::Pending {
+    /// Completes the waiting request with the owner's answer.
+    fn answer(self, body: ReplyBody) {
+        match (self.reply, body) {
+            (relay::Waiting::Seat(tx), ReplyBody::Seat(r)) => {
+                let _ = tx.send(r);
+            }
+            (relay::Waiting::Done(tx), ReplyBody::Done(r)) => {
+                let _ = tx.send(r);
+            }
+            (relay::Waiting::Leave(tx), ReplyBody::Leave(r)) => {
+                let _ = tx.send(r);
+            }
+            _ => tracing::warn!("an answer from another node does not match its request"),
+        }
+    }
+}
+
+/// A room channel for the node's clients: a room of this node, or a relay to its owner.
+pub(crate) type RoomTx = mpsc::Sender<crate::room::RoomEvent>;

@@ -1,0 +1,159 @@
+//! What nodes tell each other through Redis pub/sub ([`Envelope`], JSON): requests of a
+//! client connected to one node for a room owned by another, the owner's replies, and the
+//! frames the room sends back to that client.
+
+use crate::room::{LeaveOutcome, Refusal};
+use jchomp_protocol::rules::Seat;
+use jchomp_protocol::wire::RoomSummary;
+use serde::{Deserialize, Serialize};
+
+/// The pub/sub channel a node listens on.
+pub(crate) fn channel(node: &str) -> String {
+    format!("jchomp:to:{node}")
+}
+
+/// One message between nodes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum Envelope {
+    /// A client's request for a room, to the room's owner.
+    Request {
+        /// The sending node.
+        from: String,
+        /// The client's connection id on the sending node.
+        conn: u64,
+        /// The room.
+        room: String,
+        /// Matches the reply (0: no reply expected).
+        req: u64,
+        /// What the client asks.
+        op: Op,
+    },
+    /// The owner's answer to a request.
+    Reply {
+        /// The request answered.
+        req: u64,
+        /// The answer.
+        body: ReplyBody,
+    },
+    /// Frames a room sends to a client of the receiving node, in order.
+    Out {
+        /// The client's connection id on the receiving node.
+        conn: u64,
+        /// The frames.
+        frames: Vec<Frame>,
+    },
+}
+
+/// A client's request, as the room's event without the connection.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub(crate) enum Op {
+    /// Take the next free seat.
+    Join {
+        /// The display name.
+        name: String,
+    },
+    /// Watch the room.
+    Spectate,
+    /// Take the seat of a token.
+    Resume {
+        /// The token.
+        token: String,
+    },
+    /// A move.
+    Move {
+        /// Anchor row.
+        row: i64,
+        /// Anchor column.
+        col: i64,
+    },
+    /// The host adds a bot.
+    AddBot {
+        /// Its spec.
+        spec: Option<String>,
+    },
+    /// A snapshot, please.
+    Sync,
+    /// Leave the room.
+    Leave {
+        /// Stay if seated in a game not over.
+        keep_active_seat: bool,
+    },
+    /// The connection is gone.
+    Disconnected,
+}
+
+/// The answer to a request.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum ReplyBody {
+    /// A seat, or why not (join, resume).
+    Seat(Result<Seat, Refusal>),
+    /// Done, or why not (spectate).
+    Done(Result<(), Refusal>),
+    /// What a leave did.
+    Leave(LeaveOutcome),
+}
+
+/// A frame for a client.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Frame {
+    /// A text message, as the room serialised it.
+    Text(String),
+    /// A close frame with this code.
+    Close(u16),
+}
+
+/// A room's line in the cluster's room directory: its owner, when it was created (to list
+/// rooms oldest first on every node) and its summary.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct DirectoryEntry {
+    /// The node that runs the room.
+    pub owner: String,
+    /// Creation order across the cluster: milliseconds since the epoch, then a node counter.
+    pub order: (u64, u64),
+    /// The room as `list_rooms` shows it.
+    pub summary: RoomSummary,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jchomp_protocol::wire::ErrorCode;
+
+    #[test]
+    fn envelopes_round_trip_as_json() {
+        let refusal = Refusal::new(ErrorCode::RoomFull, "room x is full (2 seats)");
+        for e in [
+            Envelope::Request {
+                from: "n1".into(),
+                conn: 7,
+                room: "abc".into(),
+                req: 3,
+                op: Op::Move { row: 2, col: -1 },
+            },
+            Envelope::Reply {
+                req: 3,
+                body: ReplyBody::Seat(Err(refusal)),
+            },
+            Envelope::Reply {
+                req: 4,
+                body: ReplyBody::Leave(LeaveOutcome::Stayed(1)),
+            },
+            Envelope::Out {
+                conn: 7,
+                frames: vec![Frame::Text("{}".into()), Frame::Close(4001)],
+            },
+        ] {
+            let json = serde_json::to_string(&e).unwrap();
+            assert_eq!(
+                serde_json::from_str::<Envelope>(&json).unwrap(),
+                e,
+                "{json}"
+            );
+        }
+        assert_eq!(channel("n1"), "jchomp:to:n1");
+    }
+}
