@@ -29,6 +29,10 @@ pub(crate) struct LiveRoom {
     /// timer): a graceful shutdown keeps the clock to the millisecond. If moves were played
     /// since, the seat to move starts a whole turn.
     pub time_left_ms: Option<u64>,
+    /// Games this room finished before this one (rematches), so that the game in play keeps
+    /// its record id (`ID-n+1`) across a restart. Absent in rooms stored before rematches.
+    #[serde(default)]
+    pub games_played: u32,
 }
 
 /// One seat of a game in play.
@@ -70,13 +74,18 @@ pub(crate) enum Write {
     },
     /// A game ended: its record is stored, and the room's game in play (if it was stored) is
     /// removed, in one transaction.
-    Finished(Box<Record>),
+    Finished {
+        /// The room it was played in (a rematch's record id is not the room's).
+        room: String,
+        /// The record.
+        record: Box<Record>,
+    },
 }
 
 impl Write {
     /// Whether this write stores a finished game.
     pub(crate) fn is_finished(&self) -> bool {
-        matches!(self, Write::Finished(_))
+        matches!(self, Write::Finished { .. })
     }
 }
 

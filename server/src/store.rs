@@ -123,7 +123,7 @@ impl Store {
                     Write::Move { room, ply, mv } => {
                         moves.insert((room.as_str(), *ply), (mv.row, mv.col, mv.version))?;
                     }
-                    Write::Finished(record) => {
+                    Write::Finished { room, record } => {
                         let json = serde_json::to_string(record)?;
                         let id = record.id.clone().unwrap_or_else(|| format!("game-{next}"));
                         if outbox {
@@ -136,10 +136,10 @@ impl Store {
                             ids.insert(id.as_str(), next)?;
                             next += 1;
                         }
-                        live.remove(id.as_str())?;
+                        live.remove(room.as_str())?;
                         for ply in 0..record.moves.len() {
                             let ply = u32::try_from(ply).unwrap_or(u32::MAX);
-                            moves.remove((id.as_str(), ply))?;
+                            moves.remove((room.as_str(), ply))?;
                         }
                     }
                 }
@@ -266,7 +266,7 @@ async fn commit(
                 on_commit(games, Ok(()));
             }
             for w in &batch {
-                if let Write::Finished(r) = w {
+                if let Write::Finished { record: r, .. } = w {
                     tracing::info!(game = r.id.as_deref().unwrap_or("?"), "game stored");
                 }
             }
@@ -497,7 +497,10 @@ mod tests {
     }
 
     fn finished(id: &str) -> Write {
-        Write::Finished(Box::new(record(id)))
+        Write::Finished {
+            room: id.to_string(),
+            record: Box::new(record(id)),
+        }
     }
 
     #[test]

@@ -129,6 +129,7 @@ impl Cluster {
             RoomEvent::Move { peer, row, col } => (register(&peer), Op::Move { row, col }, None),
             RoomEvent::AddBot { peer, spec } => (register(&peer), Op::AddBot { spec }, None),
             RoomEvent::Sync { peer } => (register(&peer), Op::Sync, None),
+            RoomEvent::Rematch { peer } => (register(&peer), Op::Rematch, None),
             RoomEvent::Leave {
                 conn,
                 keep_active_seat,
@@ -212,6 +213,7 @@ impl Cluster {
             Op::Move { row, col } => (RoomEvent::Move { peer, row, col }, None),
             Op::AddBot { spec } => (RoomEvent::AddBot { peer, spec }, None),
             Op::Sync => (RoomEvent::Sync { peer }, None),
+            Op::Rematch => (RoomEvent::Rematch { peer }, None),
             Op::Disconnected => {
                 let gone = lock(&self.proxies).remove(&(from.clone(), conn));
                 if let Some(proxy) = gone {

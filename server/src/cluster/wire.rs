@@ -75,6 +75,8 @@ pub(crate) enum Op {
     },
     /// A snapshot, please.
     Sync,
+    /// A seat of a finished game asks to play again.
+    Rematch,
     /// Leave the room.
     Leave {
         /// Stay if seated in a game not over.

@@ -74,6 +74,7 @@ impl Room {
             time_left_ms: self
                 .time_left_ms(now)
                 .and_then(|left| to_move.and_then(|i| left.get(i).copied())),
+            games_played: self.games_played,
         }
     }
 }
@@ -186,6 +187,8 @@ pub(super) fn rebuild(
         held: Vec::new(),
         greeting: None,
         empty: false,
+        games_played: live.games_played,
+        rematch: vec![false; players],
     };
     Ok((room, rx))
 }

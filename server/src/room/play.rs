@@ -12,6 +12,7 @@ use jchomp_protocol::record::Record;
 use jchomp_protocol::rules::{Game, GameResult, Seat};
 use jchomp_protocol::wire::{Moved, RoomStatus, ServerMessage};
 use std::sync::atomic::Ordering;
+use tokio::time::Instant;
 
 impl Room {
     /// Plays a bot's answer if it is still the bot's turn (a failed bot plays randomly).
@@ -149,7 +150,10 @@ impl Room {
         record.started_ms = self.started_ms;
         record.finished_ms = Some(now_ms());
         tracing::info!(room = %self.id, result = ?result, moves = self.game.moves().len(), "game finished");
-        self.pending.push(Write::Finished(Box::new(record)));
+        self.pending.push(Write::Finished {
+            room: self.id.clone(),
+            record: Box::new(record),
+        });
         self.publish();
     }
 
@@ -161,6 +165,8 @@ impl Room {
         self.close_at = None;
         self.rematch.iter_mut().for_each(|r| *r = false);
         self.arm_turn_timer();
+        let state = self.live_state(Instant::now());
+        self.pending.push(Write::Live(Box::new(state)));
         tracing::info!(room = %self.id, game = self.games_played + 1, "rematch started");
         self.changed();
         self.maybe_bot();

@@ -1,7 +1,7 @@
 //! What a room tells its members: snapshots, summaries, `joined`, rejections, and one
 //! serialisation per broadcast.
 
-use super::state::{Room, SeatSlot, millis_until};
+use super::state::{Room, SeatSlot};
 use crate::outbox::{Peer, encode};
 use jchomp_protocol::json::{MoveJson, ResultJson};
 use jchomp_protocol::rules::{Cell, Seat};

@@ -92,7 +92,8 @@ async fn a_game_kept_at_shutdown_comes_back_with_its_clock() {
         assert_eq!(after[field], before[field], "{field}");
     }
     assert!(after["version"].as_u64() > before["version"].as_u64());
-    let disconnected = json!({"name":"b","bot":false,"connected":false});
+    // Nobody is connected after a restart: each person's seat is held for the grace period.
+    let disconnected = json!({"name":"b","bot":false,"connected":false,"grace_left_ms":60_000});
     assert_eq!(after["seats"][1], disconnected);
     // The clock runs on from what was left, not from a whole turn.
     tokio::time::advance(Duration::from_millis(500)).await;
@@ -165,4 +166,38 @@ async fn a_bot_takes_its_seat_again_and_moves() {
     let bot_move = back.next_bot_move().await;
     back.handle(bot_move).await;
     assert_eq!(a2.take("moved")["seat"], 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_rematch_in_play_comes_back_and_each_game_keeps_its_own_record() {
+    let h = Harness::new();
+    let (mut room, mut a, mut b, token_a, token_b) = started(&h, &config(4, 4, 2)).await;
+    let id = room.id();
+    room.play(&a, 0, 0).await;
+    room.rematch(&a).await;
+    room.rematch(&b).await;
+    room.play(&a, 3, 3).await;
+    a.drain();
+    b.drain();
+    // The rematch is the game in play now: a crash brings it back, not the finished one.
+    drop(room);
+    let mut back = rebuilt(&h, next_server(&h)).await;
+    assert_eq!(
+        snapshot(&back)["moves"],
+        json!([{"seat":0,"row":3,"col":3}])
+    );
+    let mut a2 = h.peer();
+    let mut b2 = h.peer();
+    assert_eq!(back.resume(&a2, &token_a).await, Ok(0));
+    assert_eq!(back.resume(&b2, &token_b).await, Ok(1));
+    a2.drain();
+    b2.drain();
+    back.play(&b2, 0, 0).await;
+    assert_eq!(b2.take("moved")["seat"], 1);
+    // Each game is its own record, and nothing is left in play.
+    let first = h.ctx.store.get(id.clone()).await.unwrap().unwrap();
+    assert_eq!(first.moves.len(), 1);
+    let second = h.ctx.store.get(format!("{id}-2")).await.unwrap().unwrap();
+    assert_eq!(second.moves.len(), 2);
+    assert!(h.ctx.store.games_in_play().await.unwrap().is_empty());
 }

@@ -110,7 +110,7 @@ async fn snapshots_tell_the_time_left_in_the_turn_and_in_a_dropped_seats_grace()
     tokio::time::advance(ms(1_200)).await;
     room.disconnect(&b).await;
     let snap = a.recv("room").await;
-    assert_eq!(snap["time_left_ms"], serde_json::json!([30_000, 28_800]));
+    assert_eq!(snap["time_left_ms"], serde_json::json!([28_800, 30_000]));
     assert_eq!(snap["seats"][1]["grace_left_ms"], 5_000);
     assert!(snap["seats"][0].get("grace_left_ms").is_none(), "{snap}");
     tokio::time::advance(ms(2_000)).await;
@@ -118,7 +118,7 @@ async fn snapshots_tell_the_time_left_in_the_turn_and_in_a_dropped_seats_grace()
     room.resume(&b2, &token).await.unwrap();
     b2.recv("joined").await;
     let back = b2.recv("room").await;
-    assert_eq!(back["time_left_ms"], serde_json::json!([30_000, 26_800]));
+    assert_eq!(back["time_left_ms"], serde_json::json!([26_800, 30_000]));
     assert!(back["seats"][1].get("grace_left_ms").is_none(), "{back}");
     // Without a turn timer there is no clock, waiting or playing.
     let h = Harness::new();
