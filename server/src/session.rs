@@ -58,6 +58,9 @@ impl Session {
 
     /// Tells the room (if any) that this connection is gone.
     pub(crate) async fn disconnect(&mut self) {
+        if let Some(cluster) = &self.ctx.cluster {
+            cluster.forget(self.peer.id);
+        }
         if let Some(m) = self.member.take() {
             let _ =
                 m.tx.send(RoomEvent::Disconnected { conn: self.peer.id })

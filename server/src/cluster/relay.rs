@@ -164,6 +164,15 @@ impl Cluster {
         req: u64,
         op: Op,
     ) {
+        if op == Op::Disconnected {
+            let gone = lock(&self.proxies).remove(&(from.clone(), conn));
+            if let Some(proxy) = gone {
+                for r in proxy.rooms {
+                    disconnect(&self.lobby, &r, proxy.peer.id).await;
+                }
+            }
+            return;
+        }
         let Some(tx) = self.lobby.room(&room) else {
             let gone = Refusal::new(ErrorCode::NoSuchRoom, format!("room {room} has closed"));
             let body = match op {
@@ -214,15 +223,8 @@ impl Cluster {
             Op::AddBot { spec } => (RoomEvent::AddBot { peer, spec }, None),
             Op::Sync => (RoomEvent::Sync { peer }, None),
             Op::Rematch => (RoomEvent::Rematch { peer }, None),
-            Op::Disconnected => {
-                let gone = lock(&self.proxies).remove(&(from.clone(), conn));
-                if let Some(proxy) = gone {
-                    for r in proxy.rooms {
-                        disconnect(&self.lobby, &r, proxy.peer.id).await;
-                    }
-                }
-                return;
-            }
+            // Handled above.
+            Op::Disconnected => return,
         };
         if tx.send(ev).await.is_err() {
             return;
@@ -230,10 +232,30 @@ impl Cluster {
         if let Some(answer) = answer {
             tokio::spawn(async move {
                 if let Some(body) = answer.await {
+                    if body == ReplyBody::Leave(LeaveOutcome::Left) {
+                        self.left(&from, conn, &room);
+                    }
                     self.send(&from, &Envelope::Reply { req, body }).await;
                 }
             });
         }
+    }
+
+    /// A remote client left a room: its proxy forgets the room, and goes with its last one.
+    fn left(&self, node: &str, conn: u64, room: &str) {
+        let mut proxies = lock(&self.proxies);
+        let key = (node.to_string(), conn);
+        if let Some(proxy) = proxies.get_mut(&key) {
+            proxy.rooms.remove(room);
+            if proxy.rooms.is_empty() {
+                proxies.remove(&key);
+            }
+        }
+    }
+
+    /// A client of this node is gone: the room frames relayed for it have nowhere to go.
+    pub(crate) fn forget(&self, conn: ConnId) {
+        lock(&self.local).remove(&conn);
     }
 
     /// The proxy of a remote client (made on its first request), noting the room.
