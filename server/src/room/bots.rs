@@ -45,6 +45,8 @@ pub(crate) fn fallback() -> Box<dyn Player> {
 pub(crate) struct Turn {
     /// The bot's seat.
     pub seat: Seat,
+    /// Games the room finished before this one (a move meant for an earlier game is stale).
+    pub game: u32,
     /// Moves played so far.
     pub ply: usize,
     /// The rules.
@@ -68,6 +70,7 @@ pub(crate) fn think(
 ) {
     let Turn {
         seat,
+        game,
         ply,
         config,
         position,
@@ -93,6 +96,7 @@ pub(crate) fn think(
         let _ = room
             .send(RoomEvent::BotMoved {
                 seat,
+                game,
                 ply,
                 player,
                 outcome,
@@ -113,6 +117,7 @@ mod tests {
         let (tx, mut rx) = mpsc::channel(1);
         let turn = Turn {
             seat: 0,
+            game: 0,
             ply: 0,
             config,
             position: Position::start(&config),
@@ -123,6 +128,7 @@ mod tests {
         match rx.recv().await {
             Some(RoomEvent::BotMoved {
                 seat: 0,
+                game: 0,
                 ply: 0,
                 player,
                 outcome,

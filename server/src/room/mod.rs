@@ -140,6 +140,8 @@ pub(crate) enum RoomEvent {
     BotMoved {
         /// The bot's seat.
         seat: Seat,
+        /// The games the room had finished when it started thinking.
+        game: u32,
         /// The number of moves played when it started thinking.
         ply: usize,
         /// The bot, unless it panicked.

@@ -19,7 +19,7 @@ impl Room {
     pub(super) fn bot_moved(
         &mut self,
         seat: Seat,
-        ply: usize,
+        (game, ply): (u32, usize),
         player: Option<Box<dyn Player>>,
         outcome: BotOutcome,
     ) {
@@ -36,10 +36,11 @@ impl Room {
         };
         *slot = Some(player);
         let current = self.status == RoomStatus::Playing
+            && self.games_played == game
             && self.game.moves().len() == ply
             && self.game.to_move() == Some(seat);
         if !current {
-            // The game moved on (a timeout, an abandonment) while the bot thought.
+            // The game moved on (a timeout, an abandonment, a rematch) while the bot thought.
             self.maybe_bot();
             return;
         }
@@ -203,6 +204,7 @@ impl Room {
             .map_or(capped, |(d, ms)| capped.min(d - millis(ms / 5)));
         let turn = bots::Turn {
             seat,
+            game: self.games_played,
             ply: self.game.moves().len(),
             config: self.config,
             position: *self.game.position(),

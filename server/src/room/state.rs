@@ -221,10 +221,11 @@ impl Room {
             RoomEvent::Disconnected { conn } => self.disconnected(conn),
             RoomEvent::BotMoved {
                 seat,
+                game,
                 ply,
                 player,
                 outcome,
-            } => self.bot_moved(seat, ply, player, outcome),
+            } => self.bot_moved(seat, (game, ply), player, outcome),
         }
     }
 

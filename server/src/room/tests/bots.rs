@@ -9,7 +9,7 @@ use jchomp_engine::{Player, RandomPlayer};
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::rules::{Cell, Position, Seat};
 use jchomp_testkit::config_json;
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -37,6 +37,7 @@ async fn bot_move(room: &mut Driven) -> (Seat, usize, Option<Box<dyn Player>>, B
             ply,
             player,
             outcome,
+            ..
         } => (seat, ply, player, outcome),
         _ => panic!("expected a bot's move"),
     }
@@ -55,6 +56,7 @@ async fn answer(
     let player = player.filter(|_| keep_player);
     room.handle(RoomEvent::BotMoved {
         seat,
+        game: 0,
         ply,
         player,
         outcome,
@@ -109,6 +111,7 @@ async fn a_bots_move_arrives_as_an_event_and_is_played() {
             ply: 1,
             player: Some(_),
             outcome: BotOutcome::Chose(_),
+            ..
         }
     ));
     room.handle(ev).await;
@@ -171,6 +174,7 @@ async fn a_stale_bot_move_is_dropped_and_the_bot_thinks_again() {
     let (seat, _, player, outcome) = bot_move(&mut room).await;
     let stale = RoomEvent::BotMoved {
         seat,
+        game: 0,
         ply: 0,
         player,
         outcome,
@@ -275,4 +279,28 @@ async fn a_perfect_bot_wins_every_classic_game_from_a_won_start() {
     }
     // In a square, every opening but the one at (1,1) (and the poison) hands the bot a win.
     assert_eq!(games, 34);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_bot_move_meant_for_the_game_before_a_rematch_is_dropped() {
+    let h = Harness::new();
+    let (mut room, mut a) = against(&h, timed(4, 4, 2, 200), Some("greedy")).await;
+    room.play(&a, 3, 3).await;
+    a.take("moved");
+    // The bot answers, but its move reaches the room only after the game ended on time and
+    // a rematch reached the same seat at the same ply.
+    let late = room.next_bot_move().await;
+    tokio::time::advance(Duration::from_millis(200)).await;
+    room.fire_timers().await;
+    let end = a.take("room");
+    assert_eq!(end["result"], json!({"kind":"timeout","loser":1}));
+    room.rematch(&a).await;
+    assert_eq!(a.take("room")["status"], "playing");
+    room.play(&a, 3, 3).await;
+    a.take("moved");
+    room.handle(late).await;
+    a.assert_silent();
+    // The bot thinks again, for this game.
+    let (seat, ply, _, _) = bot_move(&mut room).await;
+    assert_eq!((seat, ply), (1, 1));
 }
