@@ -131,8 +131,8 @@ pub struct GameView<'a> {
     pub blunder: Option<Blunder>,
     /// A replay's moves are still being reviewed.
     pub reviewing: bool,
-    /// For each seat seen offline, for how many seconds (the server holds it for its grace
-    /// period, then the seat loses).
+    /// For each dropped seat the server holds for a `resume`, the whole seconds left before
+    /// the hold runs out (and the game ends abandoned); `None` when no hold is known.
     pub offline: Vec<Option<u64>>,
 }
 
@@ -341,7 +341,7 @@ fn seats(view: &GameView<'_>, width: usize) -> Vec<Line> {
                 }
                 if !s.connected {
                     match view.offline.get(usize::from(i)).copied().flatten() {
-                        Some(secs) => l.push(format!(" [offline {secs}s]"), Style::Bad),
+                        Some(secs) => l.push(format!(" [offline, {secs}s to resume]"), Style::Bad),
                         None => l.push(" [offline]", Style::Bad),
                     };
                 }
