@@ -107,7 +107,17 @@ impl App {
                         let started = screen
                             .state
                             .as_ref()
-                            .is_none_or(|old| old.status == RoomStatus::Waiting);
+                            .is_none_or(|old| old.status != RoomStatus::Playing);
+                        // A finished game playing again is a rematch: its record is the
+                        // room's next one, and the seat is worth keeping again.
+                        let rematch = screen
+                            .state
+                            .as_ref()
+                            .is_some_and(|old| old.status == RoomStatus::Finished)
+                            && state.status == RoomStatus::Playing;
+                        if rematch {
+                            screen.game_no += 1;
+                        }
                         if started && state.status == RoomStatus::Playing {
                             screen.cursor = start_cell(&state);
                         }
@@ -132,6 +142,14 @@ impl App {
                         }
                         if over {
                             self.forget_seat(&room);
+                        }
+                        if rematch {
+                            self.notice = None;
+                            if let Screen::Room(r) = &self.screen
+                                && let (Some(seat), Some(token)) = (r.seat, r.token.clone())
+                            {
+                                self.keep_seat(&room, seat, &token);
+                            }
                         }
                     }
                     Err(e) => {
@@ -164,13 +182,17 @@ impl App {
                             screen.cursor = nearest_cell(state, screen.cursor);
                         }
                         let room = state.room.clone();
+                        let record = match screen.game_no {
+                            0 | 1 => room.clone(),
+                            n => format!("{room}-{n}"),
+                        };
                         self.clear_stale_notice();
                         if m.status == RoomStatus::Finished {
                             // The panel tells the result; the message says how to see it again.
                             self.notice = Some(Notice::with_command(
                                 "Game over. To replay it later:",
-                                self.command(&format!("replay {room}")),
-                                format!("Game over: `jchomp replay {room}` replays it."),
+                                self.command(&format!("replay {record}")),
+                                format!("Game over: `jchomp replay {record}` replays it."),
                                 Style::Accent,
                             ));
                             self.forget_seat(&room);
@@ -429,6 +451,80 @@ mod issue15_tests {
     }
 
     #[test]
+    fn item7_a_rematch_is_asked_in_the_same_room_and_waits_for_every_person() {
+        let mut app = seated(0);
+        let t0 = Instant::now();
+        let finished = |version: u64, rematch: Vec<u8>| {
+            let mut snap = snapshot(version, 0);
+            snap.seats[1].as_mut().unwrap().name = "bob".into();
+            snap.status = RoomStatus::Finished;
+            snap.to_move = None;
+            snap.eaten = vec![[0, 0]];
+            snap.moves = vec![jchomp_protocol::json::MoveJson {
+                seat: 1,
+                row: 0,
+                col: 0,
+            }];
+            snap.result = Some(ResultJson::Poisoned { loser: 1 });
+            snap.rematch = rematch;
+            snap
+        };
+        app.on_message(ServerMessage::Room(finished(4, vec![])), t0);
+        app.take_outbox();
+        app.on_key(key(KeyCode::Char('r')));
+        assert_eq!(app.take_outbox(), vec![ClientMessage::Rematch]);
+        // The server shows the ask to everyone; the panel says who is still awaited.
+        app.on_message(ServerMessage::Room(finished(5, vec![0])), t0);
+        let text = to_text(&app.render(80, 24, t0));
+        assert!(
+            text.contains("Rematch asked by you; waiting for bob."),
+            "{text}"
+        );
+        assert_eq!(
+            text.lines().last().unwrap(),
+            "Game over: n new room  Esc back to the lobby  q quit",
+            "no second ask is offered: {text}"
+        );
+        // Every person asked: the same room plays again, from the start.
+        let mut again = snapshot(6, 0);
+        again.seats[1].as_mut().unwrap().name = "bob".into();
+        app.on_message(ServerMessage::Room(again), t0);
+        let text = to_text(&app.render(80, 24, t0));
+        assert!(text.contains("Your turn"), "{text}");
+        assert!(!text.contains("Rematch"), "{text}");
+        let room = app.room().unwrap();
+        assert_ne!(room.cursor, (0, 0), "the cursor starts on a safe cell");
+        assert_eq!(room.game_no, 2);
+        // Its record is the room's second one.
+        app.on_message(
+            ServerMessage::Moved(Moved {
+                room: "r1".into(),
+                version: 7,
+                seat: 0,
+                row: 0,
+                col: 0,
+                to_move: None,
+                status: RoomStatus::Finished,
+                result: Some(ResultJson::Poisoned { loser: 0 }),
+            }),
+            t0,
+        );
+        let text = to_text(&app.render(80, 24, t0));
+        assert!(text.contains("replay r1-2"), "{text}");
+        // A spectator cannot ask.
+        let mut watcher = App::new("ws://s/ws", "me", Start::Watch("r1".into()));
+        watcher.on_message(ServerMessage::Room(finished(4, vec![1])), t0);
+        watcher.take_outbox();
+        watcher.on_key(key(KeyCode::Char('r')));
+        assert!(watcher.take_outbox().is_empty());
+        let text = to_text(&watcher.render(80, 24, t0));
+        assert!(
+            text.contains("Rematch asked by bob; waiting for me."),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn item7_the_game_over_screen_offers_what_comes_next() {
         let mut app = seated(0);
         app.on_key(key(KeyCode::Char('7')));
@@ -439,7 +535,7 @@ mod issue15_tests {
         let footer = text.lines().last().unwrap();
         assert_eq!(
             footer,
-            "Game over: n new game, same board  Esc back to the lobby  q quit"
+            "Game over: r rematch  n new room  Esc back to the lobby  q quit"
         );
         assert!(
             !text.contains("? hint") && !text.contains("Enter eat"),

@@ -100,6 +100,9 @@ pub struct RoomScreen {
     /// For each dropped seat the server holds for a `resume`, when its hold runs out (from the
     /// snapshot's `grace_left_ms`).
     pub grace_until: Vec<Option<Instant>>,
+    /// Which game of the room this is, as seen here: 1, then one more for each rematch (its
+    /// record is stored as `ROOM-2`, `ROOM-3`, …).
+    pub game_no: u32,
 }
 
 impl RoomScreen {
@@ -116,6 +119,7 @@ impl RoomScreen {
             hints_waiting: None,
             turn_clock: None,
             grace_until: Vec::new(),
+            game_no: 1,
         }
     }
 }
