@@ -45,8 +45,10 @@ pub enum Action {
     Refresh,
     /// Show the recently finished games.
     Games,
-    /// Start a new game on the same board (after a game).
+    /// Ask to play again in the same room (after a game).
     Rematch,
+    /// Open a new room on the same board (after a game).
+    NewRoom,
     /// Quit the program.
     Quit,
     /// Nothing.
@@ -106,7 +108,8 @@ pub fn action(mode: Mode, key: KeyEvent) -> Action {
         (Mode::Game | Mode::Replay, KeyCode::Char('?')) => Action::Hint,
         (Mode::Game, KeyCode::Char('b')) => Action::AddBot,
         (Mode::Game, KeyCode::Char('L')) => Action::Leave,
-        (Mode::Game, KeyCode::Char('n')) => Action::Rematch,
+        (Mode::Game, KeyCode::Char('r')) => Action::Rematch,
+        (Mode::Game, KeyCode::Char('n')) => Action::NewRoom,
         (Mode::Lobby, KeyCode::Char('c')) => Action::Create,
         (Mode::Lobby, KeyCode::Char('w')) => Action::Watch,
         (Mode::Lobby, KeyCode::Char('i')) => Action::JoinById,

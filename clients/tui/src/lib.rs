@@ -18,9 +18,11 @@
 //! or why it is refused (`< >`); Enter or space eats (a selection that eats poison asks for a
 //! second Enter), digits start typed coordinates `ROW,COL`, `?` toggles
 //! the per-move annotations (two-player rooms only), `b` adds a bot (host, while waiting),
-//! `L` leaves (twice in a game in play; Esc leaves a watched room); after a game, `n` opens a
-//! new room on the same board and Esc goes back to the lobby. The result names the loser and
-//! the winners; an offline seat counts its seconds; a terminal 30 rows or taller also lists
+//! `L` leaves (twice in a game in play; Esc leaves a watched room); after a game, `r` asks for a
+//! rematch in the same room (the panel says who has asked and whom it waits for; it starts once
+//! every person has, bots agree), `n` opens a new room on the same board and Esc goes back to the
+//! lobby. The result names the loser and
+//! the winners; a dropped seat counts down the time it is held for a resume, and the move clock runs from the server's time left; a terminal 30 rows or taller also lists
 //! the moves. Replay: ←/→ step, Home/End, `?` annotations, Esc back. `q` or Ctrl-C quits everywhere; a dropped connection is
 //! resumed by itself, and quitting a game in play prints the `jchomp resume` command. Seat
 //! tokens are kept in the user's state directory ([`saved_seats`]), so `join` and the lobby

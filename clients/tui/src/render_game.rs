@@ -131,8 +131,8 @@ pub struct GameView<'a> {
     pub blunder: Option<Blunder>,
     /// A replay's moves are still being reviewed.
     pub reviewing: bool,
-    /// For each seat seen offline, for how many seconds (the server holds it for its grace
-    /// period, then the seat loses).
+    /// For each dropped seat the server holds for a `resume`, the whole seconds left before
+    /// the hold runs out (and the game ends abandoned); `None` when no hold is known.
     pub offline: Vec<Option<u64>>,
 }
 
@@ -341,7 +341,7 @@ fn seats(view: &GameView<'_>, width: usize) -> Vec<Line> {
                 }
                 if !s.connected {
                     match view.offline.get(usize::from(i)).copied().flatten() {
-                        Some(secs) => l.push(format!(" [offline {secs}s]"), Style::Bad),
+                        Some(secs) => l.push(format!(" [offline, {secs}s to resume]"), Style::Bad),
                         None => l.push(" [offline]", Style::Bad),
                     };
                 }
@@ -392,7 +392,9 @@ fn status(view: &GameView<'_>, sel: Option<&Selection>, width: usize, compact: b
             }
             out.push(l);
         }
-        RoomStatus::Finished => out.push(Line::styled("Game over", Style::Title)),
+        RoomStatus::Finished => {
+            out.push(Line::styled("Game over", Style::Title));
+        }
     }
     if let Some(ms) = st.move_time_ms().filter(|_| !compact) {
         out.push(Line::styled(
@@ -428,6 +430,11 @@ fn status(view: &GameView<'_>, sel: Option<&Selection>, width: usize, compact: b
         };
         for l in wrap(&explain::outcome(r, &st.seats, view.me), width) {
             out.push(Line::styled(l, style));
+        }
+    }
+    if let Some(text) = rematch_text(view) {
+        for l in wrap(&text, width) {
+            out.push(Line::styled(l, Style::Accent));
         }
     }
     if let (Some(sel), Some((r, c))) = (sel, view.cursor) {
@@ -510,6 +517,37 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     out
 }
 
+/// Once someone has asked for a rematch: who has, and which people it waits for (bots always
+/// agree; a person who is offline must come back first).
+fn rematch_text(view: &GameView<'_>) -> Option<String> {
+    let st = view.state;
+    if st.rematch.is_empty() {
+        return None;
+    }
+    let name = |i: u8| {
+        if view.me == Some(i) {
+            "you".to_owned()
+        } else {
+            explain::seat_name(&st.seats, i)
+        }
+    };
+    let asked: Vec<String> = st.rematch.iter().map(|&i| name(i)).collect();
+    let waiting: Vec<String> = (0u8..)
+        .zip(&st.seats)
+        .filter(|(i, s)| s.as_ref().is_some_and(|s| !s.bot) && !st.rematch.contains(i))
+        .map(|(i, s)| match s {
+            Some(s) if !s.connected => format!("{} (offline)", name(i)),
+            _ => name(i),
+        })
+        .collect();
+    let mut text = format!("Rematch asked by {}", asked.join(", "));
+    if !waiting.is_empty() {
+        text.push_str(&format!("; waiting for {}", waiting.join(", ")));
+    }
+    text.push('.');
+    Some(text)
+}
+
 /// The key help for the game screen: only the keys that work now — moves and `?` while the
 /// game is in play (`?` in two-player games only), `b` while the room waits, Esc back to the
 /// lobby once the game is over.
@@ -523,7 +561,9 @@ fn help(view: &GameView<'_>) -> Line {
     let text = if view.replay.is_some() {
         format!("←/→ or h/l step  Home/End first/last  {hint}Esc back  q quit")
     } else if status == RoomStatus::Finished && view.me.is_some() {
-        "Game over: n new game, same board  Esc back to the lobby  q quit".to_owned()
+        let asked = view.me.is_some_and(|me| view.state.rematch.contains(&me));
+        let rematch = if asked { "" } else { "r rematch  " };
+        format!("Game over: {rematch}n new room  Esc back to the lobby  q quit")
     } else if status == RoomStatus::Finished {
         "Game over: Esc back to the lobby  q quit".to_owned()
     } else if view.me.is_none() {

@@ -27,6 +27,8 @@ pub struct RoomState {
     pub result: Option<ResultJson>,
     /// The room version last applied.
     pub version: u64,
+    /// Once the game is over, the seats that have asked for a rematch.
+    pub rematch: Vec<u8>,
     /// The eaten cells when the moves could not be replayed (the server's word wins).
     eaten_override: Option<Bits>,
 }
@@ -77,6 +79,7 @@ impl RoomState {
             to_move: s.to_move,
             result: s.result,
             version: s.version,
+            rematch: s.rematch,
             eaten_override,
         };
         state.end_if_decided();
@@ -172,6 +175,7 @@ impl RoomState {
             to_move: game.to_move(),
             result,
             version: step as u64,
+            rematch: Vec::new(),
             game,
             eaten_override: None,
         })

@@ -12,7 +12,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier};
 use ratatui::widgets::Widget;
-use std::io::{self, Stdout};
+use std::io::{self, Stdout, Write};
 use std::sync::{Mutex, Once};
 
 /// What to print after the terminal is restored if the program panics: the seat left open and
@@ -49,13 +49,35 @@ pub fn output_width() -> usize {
 /// Puts the terminal back as it was: cooked mode, main screen, visible cursor, default
 /// colours. Safe to call more than once, and from a signal's handling.
 pub fn restore() {
+    restore_on(&mut io::stdout());
+}
+
+/// [`restore`], with the screen's escape sequences written to `screen`.
+fn restore_on(screen: &mut impl Write) {
     let _ = terminal::disable_raw_mode();
     let _ = execute!(
-        io::stdout(),
+        screen,
         crossterm::style::ResetColor,
         cursor::Show,
         terminal::LeaveAlternateScreen
     );
+}
+
+/// What the panic hook does, apart from where it writes: puts the terminal back (its escape
+/// sequences on `screen`), lets `report` print the panic message on the restored terminal, then
+/// prints the `farewell` (the seat's resume command) on `err`, taking it so it is printed once.
+fn on_panic(
+    screen: &mut impl Write,
+    report: impl FnOnce(),
+    farewell: &Mutex<Option<String>>,
+    err: &mut impl Write,
+) {
+    restore_on(screen);
+    report();
+    if let Some(text) = farewell.lock().ok().and_then(|mut f| f.take()) {
+        let _ = writeln!(err, "{text}");
+        let _ = err.flush();
+    }
 }
 
 /// Holds the terminal in raw mode on the alternate screen, with the ratatui terminal that
@@ -82,12 +104,12 @@ impl TerminalGuard {
                 if std::thread::current().name() == Some(crate::hint::ENGINE_THREAD) {
                     return;
                 }
-                restore();
-                previous(info);
-                let farewell = FAREWELL.lock().ok().and_then(|mut f| f.take());
-                if let Some(text) = farewell {
-                    eprintln!("{text}");
-                }
+                on_panic(
+                    &mut io::stdout(),
+                    || previous(info),
+                    &FAREWELL,
+                    &mut io::stderr(),
+                );
             }));
         });
         terminal::enable_raw_mode()?;
@@ -223,6 +245,62 @@ mod tests {
         let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
         draw(&mut t, colour, |_, _| lines.to_vec()).unwrap();
         t
+    }
+
+    /// A writer that keeps what it is given and notes, in a shared log, when it was written to.
+    struct Noted<'a> {
+        name: &'static str,
+        log: &'a std::cell::RefCell<Vec<&'static str>>,
+        bytes: Vec<u8>,
+    }
+
+    impl Write for Noted<'_> {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let mut log = self.log.borrow_mut();
+            if log.last() != Some(&self.name) {
+                log.push(self.name);
+            }
+            self.bytes.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn item2_a_panic_restores_the_terminal_then_prints_the_resume_command() {
+        let farewell = Mutex::new(Some(
+            "To take your seat back:\njchomp resume tok".to_owned(),
+        ));
+        let log = std::cell::RefCell::new(Vec::new());
+        let noted = |name| Noted {
+            name,
+            log: &log,
+            bytes: Vec::new(),
+        };
+        let (mut screen, mut err) = (noted("screen"), noted("err"));
+        on_panic(
+            &mut screen,
+            || log.borrow_mut().push("report"),
+            &farewell,
+            &mut err,
+        );
+        let shown = String::from_utf8(screen.bytes).unwrap();
+        // The main screen, a visible cursor and default colours are back…
+        assert!(shown.contains("\u{1b}[?1049l"), "{shown:?}");
+        assert!(shown.contains("\u{1b}[?25h"), "{shown:?}");
+        assert!(shown.contains("\u{1b}[0m"), "{shown:?}");
+        // …before the panic is reported, and the command follows it, whole.
+        assert_eq!(*log.borrow(), ["screen", "report", "err"]);
+        assert_eq!(
+            String::from_utf8(err.bytes).unwrap(),
+            "To take your seat back:\njchomp resume tok\n"
+        );
+        // Printed once: a second panic has nothing more to say.
+        let mut again = noted("again");
+        on_panic(&mut noted("screen"), || {}, &farewell, &mut again);
+        assert!(again.bytes.is_empty());
     }
 
     #[test]

@@ -62,6 +62,24 @@ async fn create_with_bots_then_play_to_the_end_with_typed_coordinates() {
 }
 
 #[tokio::test]
+async fn a_rematch_against_bots_plays_again_in_the_same_room() {
+    let server = TestServer::start().await;
+    let (mut app, mut conn) = play_vs_bots(&server.url(), "--size 4x4 --bot greedy").await;
+    let room = app.room().unwrap().room.clone();
+    key(&mut app, KeyCode::Char('r'));
+    // Bots agree: the one person's ask starts the new game at once.
+    pump(&mut app, &mut conn, |a| {
+        status(a) == Some(RoomStatus::Playing)
+    })
+    .await;
+    assert_eq!(app.room().unwrap().room, room, "the same room");
+    assert_eq!(moves(&app), 0);
+    assert_eq!(app.room().unwrap().game_no, 2);
+    let text = screen(&app);
+    assert!(text.contains("Your turn"), "{text}");
+}
+
+#[tokio::test]
 async fn join_watch_and_play_with_the_cursor() {
     let server = TestServer::start().await;
     let url: &str = &server.url();

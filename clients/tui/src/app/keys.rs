@@ -182,6 +182,7 @@ impl App {
             }
             Action::Hint => self.toggle_hints(),
             Action::Rematch => self.rematch(),
+            Action::NewRoom => self.new_room(),
             Action::AddBot => {
                 if r.seat.is_some()
                     && r.state
@@ -226,9 +227,35 @@ impl App {
         self.confirm_leave = false;
     }
 
+    /// After a game, asks to play again in the same room: the new game starts once every
+    /// person seated has asked (bots agree), and the game-over panel says who has.
+    fn rematch(&mut self) {
+        let Screen::Room(r) = &self.screen else {
+            return;
+        };
+        let finished = r
+            .state
+            .as_ref()
+            .is_some_and(|s| s.status == RoomStatus::Finished);
+        if r.seat.is_none() {
+            self.say("Only the players can ask for a rematch.", Style::Bad);
+        } else if !finished {
+            self.say(
+                "A rematch can be asked for once this game is over.",
+                Style::Bad,
+            );
+        } else {
+            self.send(ClientMessage::Rematch);
+            self.say(
+                "Rematch asked: it starts when everyone has asked.",
+                Style::Accent,
+            );
+        }
+    }
+
     /// After a game, opens a new room on the same board and clock, with a bot (the server's
     /// default) in each seat a bot held; the players join it by its id.
-    fn rematch(&mut self) {
+    fn new_room(&mut self) {
         let Screen::Room(r) = &self.screen else {
             return;
         };

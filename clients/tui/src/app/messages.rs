@@ -6,7 +6,7 @@ use crate::render_game::Notice;
 use crate::room_state::{Applied, RoomState};
 use crate::style::Style;
 use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Where the cursor starts in a room: on a selection that does not eat poison (the first in
 /// reading order), else on any valid selection, else the corner.
@@ -83,6 +83,7 @@ impl App {
                 let Screen::Room(screen) = &mut self.screen else {
                     return;
                 };
+                let time_left = snapshot.time_left_ms.clone();
                 match RoomState::from_snapshot(snapshot) {
                     Ok(state) => {
                         let changed = screen.state.as_ref().is_none_or(|old| {
@@ -91,20 +92,14 @@ impl App {
                                 || old.status != state.status
                         });
                         screen.room = Some(state.room.clone());
-                        screen.offline_since = state
+                        screen.grace_until = state
                             .seats
                             .iter()
-                            .enumerate()
-                            .map(|(i, s)| match s {
-                                Some(s) if !s.connected && !s.bot => Some(
-                                    screen
-                                        .offline_since
-                                        .get(i)
-                                        .copied()
-                                        .flatten()
-                                        .unwrap_or(now),
-                                ),
-                                _ => None,
+                            .map(|s| {
+                                s.as_ref()
+                                    .filter(|s| !s.connected && !s.bot)
+                                    .and_then(|s| s.grace_left_ms)
+                                    .map(|ms| now + Duration::from_millis(ms))
                             })
                             .collect();
                         // The cursor is placed once the game has moves to offer: at the
@@ -112,20 +107,49 @@ impl App {
                         let started = screen
                             .state
                             .as_ref()
-                            .is_none_or(|old| old.status == RoomStatus::Waiting);
+                            .is_none_or(|old| old.status != RoomStatus::Playing);
+                        // A finished game playing again is a rematch: its record is the
+                        // room's next one, and the seat is worth keeping again.
+                        let rematch = screen
+                            .state
+                            .as_ref()
+                            .is_some_and(|old| old.status == RoomStatus::Finished)
+                            && state.status == RoomStatus::Playing;
+                        if rematch {
+                            screen.game_no += 1;
+                        }
                         if started && state.status == RoomStatus::Playing {
                             screen.cursor = start_cell(&state);
                         }
                         let over = state.status == RoomStatus::Finished;
                         let room = state.room.clone();
+                        // The server's clock wins (a client resumed mid-turn shows the time
+                        // really left); an older server's snapshot starts a turn afresh.
+                        let told = time_left
+                            .as_ref()
+                            .zip(state.to_move)
+                            .and_then(|(t, s)| t.get(usize::from(s)).copied());
+                        screen.turn_clock = match (told, state.move_time_ms()) {
+                            _ if state.status != RoomStatus::Playing => None,
+                            (Some(left), _) => Some((now, left)),
+                            (None, Some(total)) if changed => Some((now, total)),
+                            (None, _) => screen.turn_clock,
+                        };
                         screen.state = Some(state);
                         if changed {
-                            screen.turn_since = Some(now);
                             self.refresh_hints();
                             self.clear_stale_notice();
                         }
                         if over {
                             self.forget_seat(&room);
+                        }
+                        if rematch {
+                            self.notice = None;
+                            if let Screen::Room(r) = &self.screen
+                                && let (Some(seat), Some(token)) = (r.seat, r.token.clone())
+                            {
+                                self.keep_seat(&room, seat, &token);
+                            }
                         }
                     }
                     Err(e) => {
@@ -144,7 +168,10 @@ impl App {
                 };
                 match state.apply_moved(&m) {
                     Applied::Ok => {
-                        screen.turn_since = Some(now);
+                        screen.turn_clock = state
+                            .move_time_ms()
+                            .filter(|_| state.status == RoomStatus::Playing)
+                            .map(|total| (now, total));
                         // On your turn the cursor is on something you can take: a cursor left
                         // on eaten cells moves to the nearest selection.
                         let (row, col) = screen.cursor;
@@ -155,13 +182,17 @@ impl App {
                             screen.cursor = nearest_cell(state, screen.cursor);
                         }
                         let room = state.room.clone();
+                        let record = match screen.game_no {
+                            0 | 1 => room.clone(),
+                            n => format!("{room}-{n}"),
+                        };
                         self.clear_stale_notice();
                         if m.status == RoomStatus::Finished {
                             // The panel tells the result; the message says how to see it again.
                             self.notice = Some(Notice::with_command(
                                 "Game over. To replay it later:",
-                                self.command(&format!("replay {room}")),
-                                format!("Game over: `jchomp replay {room}` replays it."),
+                                self.command(&format!("replay {record}")),
+                                format!("Game over: `jchomp replay {record}` replays it."),
                                 Style::Accent,
                             ));
                             self.forget_seat(&room);
@@ -362,15 +393,28 @@ mod issue15_tests {
     }
 
     #[test]
-    fn item6_an_offline_seat_counts_its_seconds_and_tall_screens_list_the_moves() {
+    fn item6_an_offline_seat_counts_down_its_grace_and_tall_screens_list_the_moves() {
         let mut app = seated(0);
         let t0 = Instant::now();
         let mut snap = snapshot(4, 0);
         snap.seats[1].as_mut().unwrap().connected = false;
+        snap.seats[1].as_mut().unwrap().grace_left_ms = Some(60_000);
         app.on_message(ServerMessage::Room(snap.clone()), t0);
-        app.on_message(ServerMessage::Room(snap), t0 + Duration::from_secs(5));
-        let text = to_text(&app.render(80, 24, t0 + Duration::from_secs(12)));
-        assert!(text.contains("1 you [offline 12s]"), "{text}");
+        let text = to_text(&app.render(80, 24, t0 + Duration::from_millis(17_500)));
+        assert!(text.contains("1 you [offline, 43s to resume]"), "{text}");
+        // A later snapshot's word wins over the local count.
+        snap.seats[1].as_mut().unwrap().grace_left_ms = Some(20_000);
+        app.on_message(
+            ServerMessage::Room(snap.clone()),
+            t0 + Duration::from_secs(20),
+        );
+        let text = to_text(&app.render(80, 24, t0 + Duration::from_secs(30)));
+        assert!(text.contains("1 you [offline, 10s to resume]"), "{text}");
+        // Without a hold (an older server) the seat is only offline.
+        snap.seats[1].as_mut().unwrap().grace_left_ms = None;
+        app.on_message(ServerMessage::Room(snap), t0 + Duration::from_secs(31));
+        let text = to_text(&app.render(80, 24, t0 + Duration::from_secs(40)));
+        assert!(text.contains("1 you [offline]"), "{text}");
         app.on_message(
             ServerMessage::Moved(jchomp_testkit::moved("r1", 5, 0, (3, 4), 1)),
             t0,
@@ -380,6 +424,104 @@ mod issue15_tests {
         assert!(tall.contains("  1. you 3,4"), "{tall}");
         let short = to_text(&app.render(80, 24, t0));
         assert!(!short.contains("Moves"), "{short}");
+    }
+
+    #[test]
+    fn item6_the_move_clock_runs_from_the_servers_time_left() {
+        let mut app = seated(0);
+        let t0 = Instant::now();
+        // Resumed mid-turn: 12.5 s of the 30 s are left, not a fresh 30 s.
+        let mut snap = snapshot(4, 0);
+        snap.time_left_ms = Some(vec![12_500, 30_000]);
+        app.on_message(ServerMessage::Room(snap.clone()), t0);
+        let text = to_text(&app.render(80, 24, t0 + Duration::from_secs(2)));
+        assert!(text.contains("Your turn · 10.5s"), "{text}");
+        // The same position told again with the server's clock: its word wins.
+        snap.time_left_ms = Some(vec![4_000, 30_000]);
+        app.on_message(ServerMessage::Room(snap), t0 + Duration::from_secs(3));
+        let text = to_text(&app.render(80, 24, t0 + Duration::from_secs(3)));
+        assert!(text.contains("Your turn · 4.0s"), "{text}");
+        // A move starts the next seat's whole turn.
+        app.on_message(
+            ServerMessage::Moved(jchomp_testkit::moved("r1", 5, 0, (3, 4), 1)),
+            t0 + Duration::from_secs(4),
+        );
+        let text = to_text(&app.render(80, 24, t0 + Duration::from_secs(5)));
+        assert!(text.contains("you to move · 29.0s"), "{text}");
+    }
+
+    #[test]
+    fn item7_a_rematch_is_asked_in_the_same_room_and_waits_for_every_person() {
+        let mut app = seated(0);
+        let t0 = Instant::now();
+        let finished = |version: u64, rematch: Vec<u8>| {
+            let mut snap = snapshot(version, 0);
+            snap.seats[1].as_mut().unwrap().name = "bob".into();
+            snap.status = RoomStatus::Finished;
+            snap.to_move = None;
+            snap.eaten = vec![[0, 0]];
+            snap.moves = vec![jchomp_protocol::json::MoveJson {
+                seat: 1,
+                row: 0,
+                col: 0,
+            }];
+            snap.result = Some(ResultJson::Poisoned { loser: 1 });
+            snap.rematch = rematch;
+            snap
+        };
+        app.on_message(ServerMessage::Room(finished(4, vec![])), t0);
+        app.take_outbox();
+        app.on_key(key(KeyCode::Char('r')));
+        assert_eq!(app.take_outbox(), vec![ClientMessage::Rematch]);
+        // The server shows the ask to everyone; the panel says who is still awaited.
+        app.on_message(ServerMessage::Room(finished(5, vec![0])), t0);
+        let text = to_text(&app.render(80, 24, t0));
+        assert!(
+            text.contains("Rematch asked by you; waiting for bob."),
+            "{text}"
+        );
+        assert_eq!(
+            text.lines().last().unwrap(),
+            "Game over: n new room  Esc back to the lobby  q quit",
+            "no second ask is offered: {text}"
+        );
+        // Every person asked: the same room plays again, from the start.
+        let mut again = snapshot(6, 0);
+        again.seats[1].as_mut().unwrap().name = "bob".into();
+        app.on_message(ServerMessage::Room(again), t0);
+        let text = to_text(&app.render(80, 24, t0));
+        assert!(text.contains("Your turn"), "{text}");
+        assert!(!text.contains("Rematch"), "{text}");
+        let room = app.room().unwrap();
+        assert_ne!(room.cursor, (0, 0), "the cursor starts on a safe cell");
+        assert_eq!(room.game_no, 2);
+        // Its record is the room's second one.
+        app.on_message(
+            ServerMessage::Moved(Moved {
+                room: "r1".into(),
+                version: 7,
+                seat: 0,
+                row: 0,
+                col: 0,
+                to_move: None,
+                status: RoomStatus::Finished,
+                result: Some(ResultJson::Poisoned { loser: 0 }),
+            }),
+            t0,
+        );
+        let text = to_text(&app.render(80, 24, t0));
+        assert!(text.contains("replay r1-2"), "{text}");
+        // A spectator cannot ask.
+        let mut watcher = App::new("ws://s/ws", "me", Start::Watch("r1".into()));
+        watcher.on_message(ServerMessage::Room(finished(4, vec![1])), t0);
+        watcher.take_outbox();
+        watcher.on_key(key(KeyCode::Char('r')));
+        assert!(watcher.take_outbox().is_empty());
+        let text = to_text(&watcher.render(80, 24, t0));
+        assert!(
+            text.contains("Rematch asked by bob; waiting for me."),
+            "{text}"
+        );
     }
 
     #[test]
@@ -393,7 +535,7 @@ mod issue15_tests {
         let footer = text.lines().last().unwrap();
         assert_eq!(
             footer,
-            "Game over: n new game, same board  Esc back to the lobby  q quit"
+            "Game over: r rematch  n new room  Esc back to the lobby  q quit"
         );
         assert!(
             !text.contains("? hint") && !text.contains("Enter eat"),

@@ -94,10 +94,15 @@ pub struct RoomScreen {
     pub hints_on: bool,
     /// The key of the analysis being waited for.
     pub hints_waiting: Option<u64>,
-    /// When the seat to move began its turn (for the clock).
-    pub turn_since: Option<Instant>,
-    /// Since when each seat has been seen offline.
-    pub offline_since: Vec<Option<Instant>>,
+    /// The move clock of the seat to move: when it was last read and how many milliseconds it
+    /// then had left (the server's `time_left_ms`, or a whole move time at the start of a turn).
+    pub turn_clock: Option<(Instant, u64)>,
+    /// For each dropped seat the server holds for a `resume`, when its hold runs out (from the
+    /// snapshot's `grace_left_ms`).
+    pub grace_until: Vec<Option<Instant>>,
+    /// Which game of the room this is, as seen here: 1, then one more for each rematch (its
+    /// record is stored as `ROOM-2`, `ROOM-3`, …).
+    pub game_no: u32,
 }
 
 impl RoomScreen {
@@ -112,8 +117,9 @@ impl RoomScreen {
             hints: None,
             hints_on: false,
             hints_waiting: None,
-            turn_since: None,
-            offline_since: Vec::new(),
+            turn_clock: None,
+            grace_until: Vec::new(),
+            game_no: 1,
         }
     }
 }
@@ -430,17 +436,23 @@ impl App {
                     out
                 }
                 Some(state) => {
-                    let clock_ms = match (state.move_time_ms(), r.turn_since) {
-                        (Some(total), Some(since)) if state.status == RoomStatus::Playing => {
-                            let spent = now.duration_since(since).as_millis() as u64;
-                            Some(total.saturating_sub(spent))
+                    let clock_ms = match r.turn_clock {
+                        Some((read, left)) if state.status == RoomStatus::Playing => {
+                            let spent = now.saturating_duration_since(read).as_millis();
+                            Some(left.saturating_sub(u64::try_from(spent).unwrap_or(u64::MAX)))
                         }
                         _ => None,
                     };
+                    // Whole seconds left, rounded up: a hold shows 1s until it runs out.
                     let offline = r
-                        .offline_since
+                        .grace_until
                         .iter()
-                        .map(|t| t.map(|t| now.duration_since(t).as_secs()))
+                        .map(|t| {
+                            t.map(|t| {
+                                let ms = t.saturating_duration_since(now).as_millis();
+                                u64::try_from(ms.div_ceil(1000)).unwrap_or(u64::MAX)
+                            })
+                        })
                         .collect();
                     let view = GameView {
                         offline,
