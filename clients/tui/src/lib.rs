@@ -54,6 +54,7 @@ pub mod explain;
 mod fixtures;
 pub mod hint;
 pub mod input;
+pub mod list_table;
 pub mod render_game;
 pub mod render_hints;
 pub mod render_lobby;

@@ -2,6 +2,7 @@
 //! selected line, the text being typed, a message, and the key help.
 
 use crate::explain;
+use crate::list_table::ListTable;
 use crate::render_game::{Notice, input_or_help};
 use crate::style::{Line, Style};
 use jchomp_protocol::json::ConfigJson;
@@ -69,35 +70,20 @@ pub fn room_cells(r: &RoomSummary) -> [String; 5] {
     ]
 }
 
-/// The room table's lines, heading first, fitted to `width` columns (the board and the
-/// players cut with `…` when they do not fit).
-pub fn room_table(rooms: &[RoomSummary], width: usize) -> Vec<String> {
-    let mut rows = vec![["ROOM", "STATUS", "SEATS", "BOARD", "PLAYERS"].map(str::to_owned)];
-    rows.extend(rooms.iter().map(room_cells));
-    crate::commands::table(&rows, width, &[3, 4])
-        .lines()
-        .map(str::to_owned)
-        .collect()
+/// The cells of the games list: id, when it finished, moves, players, result.
+fn game_cells(g: &GameSummary) -> [String; 5] {
+    [
+        g.game.clone(),
+        g.finished_ms.map(explain::utc_minutes).unwrap_or_default(),
+        g.moves.to_string(),
+        g.seats.join(" v "),
+        explain::stored_result_short(g.result, &g.seats),
+    ]
 }
 
-/// The games table's lines, heading first, fitted to `width` columns (players and result cut
-/// with `…` when they do not fit).
-fn game_table(games: &[GameSummary], width: usize) -> Vec<String> {
-    let mut rows =
-        vec![["GAME", "FINISHED (UTC)", "MOVES", "PLAYERS", "RESULT"].map(str::to_owned)];
-    rows.extend(games.iter().map(|g| {
-        [
-            g.game.clone(),
-            g.finished_ms.map(explain::utc_minutes).unwrap_or_default(),
-            g.moves.to_string(),
-            g.seats.join(" v "),
-            explain::stored_result_short(g.result, &g.seats),
-        ]
-    }));
-    crate::commands::table(&rows, width, &[3, 4])
-        .lines()
-        .map(str::to_owned)
-        .collect()
+/// A size in cells as a terminal size.
+fn clamp(n: usize) -> u16 {
+    u16::try_from(n).unwrap_or(u16::MAX)
 }
 
 /// Renders the lobby for a terminal of `width` × `height`.
@@ -110,35 +96,35 @@ pub fn render(view: &LobbyView<'_>, width: usize, height: usize) -> Vec<Line> {
     );
     out.push(title);
     out.push(Line::new());
-    let table = room_table(view.rooms, width.saturating_sub(2));
-    out.push(Line::styled(format!("  {}", table[0]), Style::Dim));
-    let room_rows = height.saturating_sub(8).max(3);
+    let room_rows = height.saturating_sub(9).max(3);
+    let cells: Vec<[String; 5]> = view.rooms.iter().map(room_cells).collect();
+    let styles: Vec<Style> = view
+        .rooms
+        .iter()
+        .map(|r| match r.status {
+            RoomStatus::Waiting => Style::Plain,
+            _ => Style::Dim,
+        })
+        .collect();
+    let title = if view.rooms.len() > room_rows {
+        format!("Rooms ({})", view.rooms.len())
+    } else {
+        "Rooms".to_owned()
+    };
+    let table = ListTable {
+        title,
+        heading: ["ROOM", "STATUS", "SEATS", "BOARD", "PLAYERS"],
+        rows: &cells,
+        styles: &styles,
+        cuttable: &[3, 4],
+        selected: view.selected,
+    };
+    out.extend(table.lines(clamp(width), clamp(room_rows + 2)));
     if view.rooms.is_empty() {
         out.push(Line::styled(
             "  No rooms yet. Press c to create one.",
             Style::Dim,
         ));
-    } else {
-        let first = view.selected.saturating_sub(room_rows - 1);
-        for (i, r) in view.rooms.iter().enumerate().skip(first).take(room_rows) {
-            let text = table.get(i + 1).map(String::as_str).unwrap_or_default();
-            let line = if i == view.selected {
-                Line::styled(format!("> {text}"), Style::Selected)
-            } else {
-                let style = match r.status {
-                    RoomStatus::Waiting => Style::Plain,
-                    _ => Style::Dim,
-                };
-                Line::styled(format!("  {text}"), style)
-            };
-            out.push(line);
-        }
-        if view.rooms.len() > room_rows {
-            out.push(Line::styled(
-                format!("  ({} rooms)", view.rooms.len()),
-                Style::Dim,
-            ));
-        }
     }
     out.push(Line::new());
     out.extend(view.notice.into_iter().flat_map(|n| n.lines(width)));
@@ -172,20 +158,19 @@ pub fn render_games(view: &GamesView<'_>, width: usize, height: usize) -> Vec<Li
         Line::styled("JChomp  recent games", Style::Title),
         Line::new(),
     ];
-    let table = game_table(view.games, width.saturating_sub(2));
-    out.push(Line::styled(format!("  {}", table[0]), Style::Dim));
-    let rows = height.saturating_sub(8).max(3);
+    let rows = height.saturating_sub(9).max(3);
+    let cells: Vec<[String; 5]> = view.games.iter().map(game_cells).collect();
+    let table = ListTable {
+        title: "Games".to_owned(),
+        heading: ["GAME", "FINISHED (UTC)", "MOVES", "PLAYERS", "RESULT"],
+        rows: &cells,
+        styles: &[],
+        cuttable: &[3, 4],
+        selected: view.selected,
+    };
+    out.extend(table.lines(clamp(width), clamp(rows + 2)));
     if view.games.is_empty() {
         out.push(Line::styled("  No finished games yet.", Style::Dim));
-    }
-    let first = view.selected.saturating_sub(rows - 1);
-    for (i, _) in view.games.iter().enumerate().skip(first).take(rows) {
-        let text = table.get(i + 1).map(String::as_str).unwrap_or_default();
-        out.push(if i == view.selected {
-            Line::styled(format!("> {text}"), Style::Selected)
-        } else {
-            Line::plain(format!("  {text}"))
-        });
     }
     if let Some(g) = view.games.get(view.selected) {
         out.push(Line::styled(
@@ -348,6 +333,94 @@ mod tests {
             assert!(lines.iter().all(|l| l.width() <= width), "{text}");
             let row = text.lines().find(|l| l.starts_with("> r1")).unwrap();
             assert!(row.ends_with('…'), "{width}: {row}");
+        }
+    }
+
+    /// The lobby as a ratatui test terminal of `width` × 24 shows it.
+    fn on_test_terminal(view: &LobbyView<'_>, width: u16) -> String {
+        let backend = ratatui::backend::TestBackend::new(width, 24);
+        let mut t = ratatui::Terminal::new(backend).unwrap();
+        crate::terminal::draw(&mut t, true, |w, h| {
+            render(view, usize::from(w), usize::from(h))
+        })
+        .unwrap();
+        crate::terminal::buffer_text(t.backend().buffer())
+    }
+
+    #[test]
+    fn the_room_table_on_a_test_terminal_at_80_and_40_columns() {
+        let mut long = room("room-7f3a", RoomStatus::Waiting);
+        long.seats[0].as_mut().unwrap().name = "bartholomew-the-patient".into();
+        let rooms = vec![room("r1", RoomStatus::Playing), long];
+        let view = LobbyView {
+            server: "ws://x/ws",
+            name: "bob",
+            rooms: &rooms,
+            selected: 1,
+            notice: None,
+            input: None,
+        };
+        let wide = on_test_terminal(&view, 80);
+        let rows: Vec<&str> = wide.lines().collect();
+        assert_eq!(rows[2], "Rooms", "{wide}");
+        assert_eq!(
+            rows[3], "  ROOM       STATUS   SEATS  BOARD                        PLAYERS",
+            "{wide}"
+        );
+        assert_eq!(
+            rows[5],
+            "> room-7f3a  waiting  1/2    6×7 eat 1×2 poison 0,0 30s…  bartholomew-the-patie…",
+            "{wide}"
+        );
+        let narrow = on_test_terminal(&view, 40);
+        let rows: Vec<&str> = narrow.lines().collect();
+        assert!(
+            rows[5].starts_with("> room-7f3a  waiting  1/2    "),
+            "{narrow}"
+        );
+        assert!(rows[5].ends_with('…'), "{narrow}");
+        assert!(
+            rows[4].starts_with("  r1         playing  1/2    6×7"),
+            "{narrow}"
+        );
+    }
+
+    #[test]
+    fn the_games_table_on_a_test_terminal_keeps_ids_and_dates_whole_at_40_columns() {
+        let games = vec![GameSummary {
+            game: "game-00c1".into(),
+            config: room("r", RoomStatus::Finished).config,
+            seats: vec!["annabelle".into(), "bartholomew".into()],
+            result: Some(jchomp_protocol::json::ResultJson::Poisoned { loser: 1 }),
+            moves: 17,
+            finished_ms: Some(86_400_000),
+        }];
+        let view = GamesView {
+            games: &games,
+            selected: 0,
+            notice: None,
+        };
+        for width in [40, 60] {
+            let backend = ratatui::backend::TestBackend::new(width, 24);
+            let mut t = ratatui::Terminal::new(backend).unwrap();
+            crate::terminal::draw(&mut t, true, |w, h| {
+                render_games(&view, usize::from(w), usize::from(h))
+            })
+            .unwrap();
+            let text = crate::terminal::buffer_text(t.backend().buffer());
+            let rows: Vec<&str> = text.lines().collect();
+            assert_eq!(rows[2], "Games", "{text}");
+            assert!(
+                rows[4].starts_with("> game-00c1  1970-01-02 00:00  17"),
+                "{text}"
+            );
+            assert!(rows.iter().all(|r| r.chars().count() <= usize::from(width)));
+            if width == 60 {
+                assert_eq!(
+                    rows[4], "> game-00c1  1970-01-02 00:00  17     annabelle…  bartholom…",
+                    "{text}"
+                );
+            }
         }
     }
 }

@@ -1,0 +1,177 @@
+//! A titled list as a ratatui `Table` in a `Block`: column widths from `Constraint`s (columns
+//! that may not be cut get their full width, the others share what is left and are cut with
+//! `…`), the selection marked `> ` and kept in view, drawn into styled lines.
+
+use crate::style::{Line, Style, ellipsize, printable, text_width};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::widgets::{Block, HighlightSpacing, Row, StatefulWidget, Table, TableState};
+
+/// The columns between the selection mark and the first cell, and between cells.
+const SPACING: u16 = 2;
+
+/// A list to draw: a title, a heading per column, and rows of cells with their styles.
+#[derive(Clone, Debug)]
+pub struct ListTable<'a, const N: usize> {
+    /// The title above the heading.
+    pub title: String,
+    /// The column headings.
+    pub heading: [&'a str; N],
+    /// The rows' cells.
+    pub rows: &'a [[String; N]],
+    /// Each row's style when it is not selected.
+    pub styles: &'a [Style],
+    /// The columns that may be cut (with `…`) when the row does not fit.
+    pub cuttable: &'a [usize],
+    /// The selected row.
+    pub selected: usize,
+}
+
+impl<const N: usize> ListTable<'_, N> {
+    /// The column constraints for `width` columns of cells: every column at its widest cell
+    /// when they all fit; otherwise the uncut columns keep that width and the cuttable ones
+    /// fill the rest in proportion to their widest cell, never narrower than their heading.
+    pub fn constraints(&self, width: u16) -> [Constraint; N] {
+        let mut widest = self.heading.map(|h| text_width(h) as u16);
+        for r in self.rows {
+            for (w, c) in widest.iter_mut().zip(r) {
+                *w = (*w).max(text_width(&printable(c)) as u16);
+            }
+        }
+        let total = widest.iter().sum::<u16>() + SPACING * (N as u16).saturating_sub(1);
+        let mut out = widest.map(Constraint::Length);
+        if total > width {
+            for &i in self.cuttable {
+                let floor = text_width(self.heading[i]).max(4) as u16;
+                out[i] = if widest[i] > floor {
+                    Constraint::Fill(widest[i])
+                } else {
+                    Constraint::Length(widest[i])
+                };
+            }
+        }
+        out
+    }
+
+    /// The table drawn `width` × `height` (title, heading, then as many rows as fit, scrolled to
+    /// show the selection) as styled lines with trailing blanks cut.
+    pub fn lines(&self, width: u16, height: u16) -> Vec<Line> {
+        let area = Rect::new(0, 0, width, height);
+        let cells_width = width.saturating_sub(SPACING);
+        let constraints = self.constraints(cells_width);
+        let widths = Layout::horizontal(constraints)
+            .spacing(SPACING)
+            .split(Rect::new(0, 0, cells_width, 1));
+        let rows = self.rows.iter().map(|r| {
+            Row::new(
+                r.iter()
+                    .zip(widths.iter())
+                    .map(|(c, w)| ellipsize(&printable(c), usize::from(w.width))),
+            )
+        });
+        let table = Table::new(rows, constraints)
+            .header(Row::new(self.heading))
+            .column_spacing(SPACING)
+            .highlight_symbol("> ")
+            .highlight_spacing(HighlightSpacing::Always)
+            .block(Block::new().title(self.title.as_str()));
+        let mut state = TableState::default().with_selected(Some(self.selected));
+        let mut buf = Buffer::empty(area);
+        StatefulWidget::render(table, area, &mut buf, &mut state);
+        let shown = usize::from(height.saturating_sub(2));
+        let first = state.offset();
+        let mut out = Vec::new();
+        for y in 0..height {
+            let style = match usize::from(y) {
+                0 => Style::Title,
+                1 => Style::Dim,
+                i if i - 2 >= shown || first + i - 2 >= self.rows.len() => break,
+                i if first + i - 2 == self.selected => Style::Selected,
+                i => self
+                    .styles
+                    .get(first + i - 2)
+                    .copied()
+                    .unwrap_or(Style::Plain),
+            };
+            out.push(Line::styled(row_text(&buf, y), style));
+        }
+        out
+    }
+}
+
+/// The text of one buffer row, the cells hidden under a wide character skipped and trailing
+/// blanks cut.
+fn row_text(buf: &Buffer, y: u16) -> String {
+    let mut text = String::new();
+    let mut skip = 0;
+    for x in 0..buf.area.width {
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        let symbol = buf[(x, y)].symbol();
+        skip = text_width(symbol).saturating_sub(1);
+        text.push_str(symbol);
+    }
+    text.trim_end().to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::style::to_text;
+
+    fn table<'a>(
+        rows: &'a [[String; 3]],
+        styles: &'a [Style],
+        selected: usize,
+    ) -> ListTable<'a, 3> {
+        ListTable {
+            title: "Things".into(),
+            heading: ["ID", "WHEN", "WHAT"],
+            rows,
+            styles,
+            cuttable: &[2],
+            selected,
+        }
+    }
+
+    fn row(id: &str, what: &str) -> [String; 3] {
+        [id.into(), "2026-01-01 10:00".into(), what.into()]
+    }
+
+    #[test]
+    fn rows_that_fit_are_whole_with_the_selection_marked() {
+        let rows = [row("a1", "short"), row("b22", "also short")];
+        let lines = table(&rows, &[Style::Plain, Style::Dim], 1).lines(80, 10);
+        assert_eq!(
+            to_text(&lines),
+            "Things\n  ID   WHEN              WHAT\n  a1   2026-01-01 10:00  short\n> b22  2026-01-01 10:00  also short\n"
+        );
+        assert_eq!(lines[2].0[0].style, Style::Plain);
+        assert_eq!(lines[3].0[0].style, Style::Selected);
+    }
+
+    #[test]
+    fn at_40_columns_only_the_cuttable_column_is_cut() {
+        let rows = [row("game-0042", "alexandra v bartholomew v cornelius")];
+        let lines = table(&rows, &[Style::Plain], 0).lines(40, 10);
+        let text = to_text(&lines);
+        let r = text.lines().nth(2).unwrap();
+        assert!(
+            r.starts_with("> game-0042  2026-01-01 10:00  alex"),
+            "{text}"
+        );
+        assert!(r.ends_with('…'), "{text}");
+        assert!(lines.iter().all(|l| l.width() <= 40), "{text}");
+    }
+
+    #[test]
+    fn a_long_list_scrolls_to_the_selection() {
+        let rows: Vec<[String; 3]> = (0..30).map(|i| row(&format!("r{i}"), "x")).collect();
+        let lines = table(&rows, &[], 25).lines(80, 7);
+        let text = to_text(&lines);
+        assert_eq!(lines.len(), 7, "{text}");
+        assert!(text.contains("> r25 "), "{text}");
+    }
+}
