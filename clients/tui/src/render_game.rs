@@ -10,6 +10,7 @@ use crate::room_state::RoomState;
 use crate::style::{Line, Style, side_by_side, text_width, wrap_line};
 use jchomp_protocol::rules::{Bits, Cell, Position};
 use jchomp_protocol::wire::RoomStatus;
+use ratatui::layout::{Constraint, Layout, Rect};
 
 /// Symbol of an uneaten cell.
 pub const UNEATEN: char = '#';
@@ -767,11 +768,21 @@ pub fn render_within(view: &GameView<'_>, width: usize, height: usize) -> Vec<Li
     // A tall terminal (not the unbounded height of [`render`]) also lists the moves.
     let tall = (MOVE_LIST_HEIGHT..usize::MAX).contains(&height);
     let side = width >= full_width + PANEL_MIN;
+    // The top-level split: the body above the rows kept at the bottom.
+    let [body_area, _] =
+        Layout::vertical([Constraint::Fill(1), Constraint::Length(cells(bottom.len()))])
+            .areas(Rect::new(0, 0, cells(width), cells(height)));
+    let room = usize::from(body_area.height);
     let body = if side {
-        let panel_width = width - full_width;
+        // The board at its full width, the panel beside it in the rest.
+        let [board_area, panel_area] = Layout::horizontal([
+            Constraint::Length(cells(full_width)),
+            Constraint::Min(cells(PANEL_MIN)),
+        ])
+        .areas(body_area);
+        let panel_width = usize::from(panel_area.width);
         let full_panel = panel(view, sel.as_ref(), panel_width);
         let want = (usize::from(total.0) + 1).max(full_panel.len());
-        let room = height.saturating_sub(bottom.len());
         let room = if want + 2 <= room {
             // A tall terminal gives the rest of its height to the list of moves.
             if tall { room - 2 } else { want }
@@ -792,18 +803,23 @@ pub fn render_within(view: &GameView<'_>, width: usize, height: usize) -> Vec<Li
             right.extend(moves(view, room - right.len(), panel_width));
         }
         right.truncate(room);
-        side_by_side(board(view, &pos, sel.as_ref(), &window), right, full_width)
+        side_by_side(
+            board(view, &pos, sel.as_ref(), &window),
+            right,
+            usize::from(board_area.width),
+        )
     } else {
         let mut below = status(view, sel.as_ref(), width, true);
-        let room = height.saturating_sub(bottom.len());
         let cols = (width - LABEL - 1) / cell;
-        // The board keeps at least its labels and one row; the short panel (and the line
-        // saying where a window is) gets the rest.
+        // The board (labels and rows) above the short panel and the line saying where a
+        // window is; the panel keeps its rows, the board keeps at least its labels and one row.
         let partial = cols < usize::from(total.1) || usize::from(total.0) + 1 + below.len() > room;
-        let reserved = below.len() + 1 + usize::from(partial);
-        let board_rows = usize::from(total.0)
-            .min(room.saturating_sub(reserved))
-            .max(1);
+        let [board_area, _] = Layout::vertical([
+            Constraint::Length(cells(usize::from(total.0) + 1)),
+            Constraint::Min(cells(below.len() + usize::from(partial))),
+        ])
+        .areas(body_area);
+        let board_rows = usize::from(board_area.height).saturating_sub(1).max(1);
         let window = Window::around(total, (board_rows, cols), focus(view));
         below.extend(window.note(total));
         let mut body = board(view, &pos, sel.as_ref(), &window);
@@ -830,6 +846,11 @@ pub fn render_within(view: &GameView<'_>, width: usize, height: usize) -> Vec<Li
         l.truncate(width);
     }
     out
+}
+
+/// A count of rows or columns as a terminal size.
+fn cells(n: usize) -> u16 {
+    u16::try_from(n).unwrap_or(u16::MAX)
 }
 
 /// The screen of a terminal too small for the game: its size and the size needed.
@@ -1178,5 +1199,49 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  L leave  q quit
             "{text}"
         );
         assert!(text.lines().all(|l| l.chars().count() <= 20), "{text}");
+    }
+
+    /// The game screen drawn on a ratatui test terminal of `width` × `height`.
+    fn on_test_terminal(v: &GameView<'_>, width: u16, height: u16) -> String {
+        let backend = ratatui::backend::TestBackend::new(width, height);
+        let mut t = ratatui::Terminal::new(backend).unwrap();
+        crate::terminal::draw(&mut t, true, |w, h| {
+            render_within(v, usize::from(w), usize::from(h))
+        })
+        .unwrap();
+        crate::terminal::buffer_text(t.backend().buffer())
+    }
+
+    #[test]
+    fn the_panel_goes_beside_the_board_or_below_it_with_the_keys_at_the_bottom() {
+        let st = state("6x7 eat 1x2 poison 0,0", &[(5, 5)]);
+        let v = view(&st);
+        let full = board_width(7, CELL);
+        for (width, height) in [(80u16, 24u16), (40, 12)] {
+            let text = on_test_terminal(&v, width, height);
+            let rows: Vec<&str> = text.lines().collect();
+            assert_eq!(rows.len(), usize::from(height));
+            let last_text = rows.iter().rposition(|r| !r.is_empty()).unwrap();
+            assert!(rows[last_text].ends_with("q quit"), "{text}");
+            let board_rows: Vec<usize> = (0..rows.len())
+                .filter(|&i| rows[i].starts_with(" 5 "))
+                .collect();
+            assert_eq!(board_rows.len(), 1, "{text}");
+            let turn_row = rows
+                .iter()
+                .position(|r| r.contains("bot to move"))
+                .unwrap_or_else(|| panic!("{text}"));
+            if usize::from(width) >= full + PANEL_MIN {
+                // Beside: the panel starts in the column after the board, on the board's rows.
+                let labels = rows.iter().position(|r| r.starts_with("    0  1")).unwrap();
+                assert_eq!(rows[labels].chars().skip(full).collect::<String>(), "Seats");
+                assert!(turn_row < board_rows[0], "{text}");
+            } else {
+                // Below: the panel comes after the board's last row, nothing beside the board.
+                assert!(!text.contains("Seats"), "{text}");
+                assert!(rows[board_rows[0]].chars().count() <= full, "{text}");
+                assert!(turn_row > board_rows[0], "{text}");
+            }
+        }
     }
 }
