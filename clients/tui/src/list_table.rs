@@ -174,4 +174,11 @@ mod tests {
         assert_eq!(lines.len(), 7, "{text}");
         assert!(text.contains("> r25 "), "{text}");
     }
+
+    #[test]
+    fn wide_characters_are_read_back_once() {
+        let rows = [row("z1", "名人 v 棋士")];
+        let lines = table(&rows, &[Style::Plain], 0).lines(80, 5);
+        assert_eq!(lines[2].text(), "> z1  2026-01-01 10:00  名人 v 棋士");
+    }
 }
