@@ -4,11 +4,12 @@
 use crate::connection::{Connection, ConnectionError, ServerError};
 use crate::explain;
 use crate::hint::HINT_TIME;
+use crate::list_table::ListTable;
 use crate::render_game::{GameView, render};
 use crate::render_lobby::{config_short, room_cells};
 use crate::review;
 use crate::room_state::RoomState;
-use crate::style::{ellipsize, printable, text_width};
+use crate::style::printable;
 use jchomp_engine::classic::ClassicLibrary;
 use jchomp_protocol::record::{Record, ReplayError};
 use jchomp_protocol::wire::{ClientMessage, GameSummary, RoomSummary, ServerMessage};
@@ -112,51 +113,16 @@ pub fn write_rooms(
     if rooms.is_empty() {
         return writeln!(out, "No rooms. Create one with `jchomp create`.");
     }
-    let mut rows = vec![["ROOM", "STATUS", "SEATS", "BOARD", "PLAYERS"].map(str::to_owned)];
-    rows.extend(rooms.iter().map(room_cells));
-    out.write_all(table(&rows, width, &[3, 4]).as_bytes())
-}
-
-/// Lays rows out as a table: columns left-aligned to their widest cell, two spaces apart, and
-/// every cell made safe to print. When the table is wider than `width`, the `flexible`
-/// columns are narrowed (the widest first, to no less than their heading) and their cells cut
-/// with `…`, so that no line wraps.
-pub fn table<const N: usize>(rows: &[[String; N]], width: usize, flexible: &[usize]) -> String {
-    let rows: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| r.iter().map(|c| printable(c).into_owned()).collect())
-        .collect();
-    let mut widths = [0usize; N];
-    for r in &rows {
-        for (w, c) in widths.iter_mut().zip(r) {
-            *w = (*w).max(text_width(c));
-        }
-    }
-    let floor = |i: usize| rows.first().map_or(1, |h| text_width(&h[i]).max(4));
-    while widths.iter().sum::<usize>() + 2 * (N - 1) > width {
-        let Some(&i) = flexible
-            .iter()
-            .filter(|&&i| widths[i] > floor(i))
-            .max_by_key(|&&i| widths[i])
-        else {
-            break;
-        };
-        widths[i] -= 1;
-    }
-    let mut out = String::new();
-    for r in &rows {
-        let mut line = String::new();
-        for (i, c) in r.iter().enumerate() {
-            let c = ellipsize(c, widths[i]);
-            line.push_str(&c);
-            if i + 1 < N {
-                line.push_str(&" ".repeat(widths[i] - text_width(&c) + 2));
-            }
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
+    let rows: Vec<[String; 5]> = rooms.iter().map(room_cells).collect();
+    out.write_all(
+        printed(
+            ["ROOM", "STATUS", "SEATS", "BOARD", "PLAYERS"],
+            &rows,
+            &[3, 4],
+            width,
+        )
+        .as_bytes(),
+    )
 }
 
 /// Writes the finished games as a table at most `width` columns wide, or as a JSON array with
@@ -183,17 +149,7 @@ pub fn write_games(
     if games.is_empty() {
         return writeln!(out, "No finished games yet.");
     }
-    let mut rows = vec![
-        [
-            "GAME",
-            "FINISHED (UTC)",
-            "MOVES",
-            "BOARD",
-            "PLAYERS",
-            "RESULT",
-        ]
-        .map(str::to_owned),
-    ];
+    let mut rows = Vec::with_capacity(games.len());
     for g in games {
         let result = explain::stored_result_short(g.result, &g.seats);
         rows.push([
@@ -205,7 +161,34 @@ pub fn write_games(
             result,
         ]);
     }
-    out.write_all(table(&rows, width, &[3, 4, 5]).as_bytes())
+    let heading = [
+        "GAME",
+        "FINISHED (UTC)",
+        "MOVES",
+        "BOARD",
+        "PLAYERS",
+        "RESULT",
+    ];
+    out.write_all(printed(heading, &rows, &[3, 4, 5], width).as_bytes())
+}
+
+/// A printed table at most `width` columns wide, laid out as the lobby lays out its lists
+/// (`ListTable`): ids, dates and counts whole, the `cuttable` columns cut with `…`.
+fn printed<const N: usize>(
+    heading: [&str; N],
+    rows: &[[String; N]],
+    cuttable: &[usize],
+    width: usize,
+) -> String {
+    ListTable {
+        title: String::new(),
+        heading,
+        rows,
+        styles: &[],
+        cuttable,
+        selected: 0,
+    }
+    .plain(width)
 }
 
 /// Writes a record as JSON.
@@ -259,6 +242,7 @@ pub fn replay_text(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::style::text_width;
     use jchomp_protocol::wire::RoomStatus;
 
     fn record() -> Record {

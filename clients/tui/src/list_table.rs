@@ -1,11 +1,12 @@
 //! A titled list as a ratatui `Table` in a `Block`: column widths from `Constraint`s (columns
 //! that may not be cut get their full width, the others share what is left and are cut with
-//! `…`), the selection marked `> ` and kept in view, drawn into styled lines.
+//! `…`), the selection marked `> ` and kept in view, drawn into styled lines for the lobby or
+//! into plain text for the printing commands.
 
 use crate::style::{Line, Style, ellipsize, printable, text_width};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::widgets::{Block, HighlightSpacing, Row, StatefulWidget, Table, TableState};
+use ratatui::widgets::{Block, HighlightSpacing, Row, StatefulWidget, Table, TableState, Widget};
 
 /// The columns between the selection mark and the first cell, and between cells.
 const SPACING: u16 = 2;
@@ -28,19 +29,34 @@ pub struct ListTable<'a, const N: usize> {
 }
 
 impl<const N: usize> ListTable<'_, N> {
+    /// Each column's widest cell (or heading), in terminal columns.
+    fn widest(&self) -> [u16; N] {
+        let width = |s: &str| u16::try_from(text_width(s)).unwrap_or(u16::MAX);
+        let mut widest = self.heading.map(width);
+        for r in self.rows {
+            for (w, c) in widest.iter_mut().zip(r) {
+                *w = (*w).max(width(&printable(c)));
+            }
+        }
+        widest
+    }
+
+    /// The columns the cells take with none cut: every column at its widest cell, with the
+    /// spacing between them.
+    fn natural_width(&self) -> u16 {
+        let gaps = SPACING.saturating_mul((N as u16).saturating_sub(1));
+        self.widest()
+            .iter()
+            .fold(gaps, |sum, &w| sum.saturating_add(w))
+    }
+
     /// The column constraints for `width` columns of cells: every column at its widest cell
     /// when they all fit; otherwise the uncut columns keep that width and the cuttable ones
     /// fill the rest in proportion to their widest cell, never narrower than their heading.
     pub fn constraints(&self, width: u16) -> [Constraint; N] {
-        let mut widest = self.heading.map(|h| text_width(h) as u16);
-        for r in self.rows {
-            for (w, c) in widest.iter_mut().zip(r) {
-                *w = (*w).max(text_width(&printable(c)) as u16);
-            }
-        }
-        let total = widest.iter().sum::<u16>() + SPACING * (N as u16).saturating_sub(1);
+        let widest = self.widest();
         let mut out = widest.map(Constraint::Length);
-        if total > width {
+        if self.natural_width() > width {
             for &i in self.cuttable {
                 let floor = text_width(self.heading[i]).max(4) as u16;
                 out[i] = if widest[i] > floor {
@@ -53,11 +69,10 @@ impl<const N: usize> ListTable<'_, N> {
         out
     }
 
-    /// The table drawn `width` × `height` (title, heading, then as many rows as fit, scrolled to
-    /// show the selection) as styled lines with trailing blanks cut.
-    pub fn lines(&self, width: u16, height: u16) -> Vec<Line> {
-        let area = Rect::new(0, 0, width, height);
-        let cells_width = width.saturating_sub(SPACING);
+    /// The `Table` widget with `cells_width` columns for its cells: each cell made safe to
+    /// print and cut with `…` to its column's width, the heading above, and with `marked` a
+    /// `> ` column before the cells marking the selection.
+    fn table(&self, cells_width: u16, marked: bool) -> Table<'_> {
         let constraints = self.constraints(cells_width);
         let widths = Layout::horizontal(constraints)
             .spacing(SPACING)
@@ -71,9 +86,22 @@ impl<const N: usize> ListTable<'_, N> {
         });
         let table = Table::new(rows, constraints)
             .header(Row::new(self.heading))
-            .column_spacing(SPACING)
-            .highlight_symbol("> ")
-            .highlight_spacing(HighlightSpacing::Always)
+            .column_spacing(SPACING);
+        if marked {
+            table
+                .highlight_symbol("> ")
+                .highlight_spacing(HighlightSpacing::Always)
+        } else {
+            table.highlight_spacing(HighlightSpacing::Never)
+        }
+    }
+
+    /// The table drawn `width` × `height` (title, heading, then as many rows as fit, scrolled to
+    /// show the selection) as styled lines with trailing blanks cut.
+    pub fn lines(&self, width: u16, height: u16) -> Vec<Line> {
+        let area = Rect::new(0, 0, width, height);
+        let table = self
+            .table(width.saturating_sub(SPACING), true)
             .block(Block::new().title(self.title.as_str()));
         let mut state = TableState::default().with_selected(Some(self.selected));
         let mut buf = Buffer::empty(area);
@@ -96,6 +124,20 @@ impl<const N: usize> ListTable<'_, N> {
             out.push(Line::styled(row_text(&buf, y), style));
         }
         out
+    }
+
+    /// The table as plain text for printing: the heading and every row, one line each, with no
+    /// title, no selection mark and no trailing blanks, at most `width` columns wide (and no
+    /// wider than the widest row needs, so an unlimited `width` cuts nothing).
+    pub fn plain(&self, width: usize) -> String {
+        let width = u16::try_from(width)
+            .unwrap_or(u16::MAX)
+            .min(self.natural_width());
+        let height = u16::try_from(self.rows.len() + 1).unwrap_or(u16::MAX);
+        let area = Rect::new(0, 0, width, height);
+        let mut buf = Buffer::empty(area);
+        Widget::render(self.table(width, false), area, &mut buf);
+        (0..height).map(|y| row_text(&buf, y) + "\n").collect()
     }
 }
 
@@ -180,5 +222,31 @@ mod tests {
         let rows = [row("z1", "名人 v 棋士")];
         let lines = table(&rows, &[Style::Plain], 0).lines(80, 5);
         assert_eq!(lines[2].text(), "> z1  2026-01-01 10:00  名人 v 棋士");
+    }
+
+    #[test]
+    fn plain_text_has_no_title_or_mark_and_cuts_like_the_lobby() {
+        let rows = [
+            row("game-0042", "alexandra v bartholomew v cornelius"),
+            row("g7", "ann v bob"),
+        ];
+        let t = table(&rows, &[], 1);
+        assert_eq!(
+            t.plain(usize::MAX),
+            "ID         WHEN              WHAT\n\
+             game-0042  2026-01-01 10:00  alexandra v bartholomew v cornelius\n\
+             g7         2026-01-01 10:00  ann v bob\n"
+        );
+        let text = t.plain(40);
+        assert!(text.lines().all(|l| text_width(l) <= 40), "{text}");
+        let first = text.lines().nth(1).unwrap();
+        assert!(
+            first.starts_with("game-0042  2026-01-01 10:00  al"),
+            "{text}"
+        );
+        assert!(first.ends_with('…'), "{text}");
+        // The lobby cuts the same column at the same width, only shifted by the mark.
+        let lobby = t.lines(42, 10);
+        assert_eq!(lobby[2].text(), format!("  {first}"));
     }
 }
