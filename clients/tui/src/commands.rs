@@ -365,6 +365,28 @@ mod tests {
     }
 
     #[test]
+    fn narrow_printed_tables_cut_cells_but_keep_the_headings_whole() {
+        let g = GameSummary {
+            game: "ez6w3egtoh".into(),
+            config: jchomp_testkit::config_json("5x5 poison 0,0"),
+            seats: vec!["dave-with-a-rather-long-name".into(), "random".into()],
+            result: Some(jchomp_protocol::json::ResultJson::Timeout { loser: 0 }),
+            moves: 1,
+            finished_ms: Some(1_700_000_000_000),
+        };
+        let mut out = Vec::new();
+        write_games(&mut out, &[g], false, 60).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let mut lines = text.lines();
+        let heading = lines.next().unwrap();
+        assert!(heading.ends_with("MOVES  BOARD  PLAYERS  RESULT"), "{text}");
+        let row = lines.next().unwrap();
+        assert!(row.starts_with("ez6w3egtoh  2023-11-14 22:13  1"), "{text}");
+        assert!(row.contains("dave-w…"), "{text}");
+        assert!(text.lines().all(|l| text_width(l) <= 60), "{text}");
+    }
+
+    #[test]
     fn item12_games_json_names_the_id_as_replay_does() {
         let g = GameSummary {
             game: "g9".into(),

@@ -52,19 +52,52 @@ impl<const N: usize> ListTable<'_, N> {
 
     /// The column constraints for `width` columns of cells: every column at its widest cell
     /// when they all fit; otherwise the uncut columns keep that width and the cuttable ones
-    /// fill the rest in proportion to their widest cell, never narrower than their heading.
+    /// share the rest in proportion to their widest cell, none narrower than its heading (or
+    /// four columns) while the headings fit, all squeezed in proportion when even they do not.
     pub fn constraints(&self, width: u16) -> [Constraint; N] {
         let widest = self.widest();
         let mut out = widest.map(Constraint::Length);
-        if self.natural_width() > width {
+        let natural = self.natural_width();
+        if natural <= width {
+            return out;
+        }
+        let cut_natural = self.cuttable.iter().map(|&i| widest[i]).sum::<u16>();
+        let mut avail = width.saturating_sub(natural.saturating_sub(cut_natural));
+        let floor = |i: usize| widest[i].min(text_width(self.heading[i]).max(4) as u16);
+        if self.cuttable.iter().map(|&i| floor(i)).sum::<u16>() > avail {
             for &i in self.cuttable {
-                let floor = text_width(self.heading[i]).max(4) as u16;
-                out[i] = if widest[i] > floor {
-                    Constraint::Fill(widest[i])
-                } else {
-                    Constraint::Length(widest[i])
-                };
+                out[i] = Constraint::Fill(widest[i]);
             }
+            return out;
+        }
+        // Pin the columns whose share would fall below their floor, then share again.
+        let mut open: Vec<usize> = self.cuttable.to_vec();
+        let share = |avail: u16, open: &[usize], i: usize| {
+            let weight = open.iter().map(|&j| u32::from(widest[j])).sum::<u32>();
+            u32::from(avail) * u32::from(widest[i]) / weight.max(1)
+        };
+        while let Some(k) = open
+            .iter()
+            .position(|&i| share(avail, &open, i) < u32::from(floor(i)))
+        {
+            let i = open.remove(k);
+            out[i] = Constraint::Length(floor(i));
+            avail -= floor(i);
+        }
+        let mut lengths: Vec<u16> = open
+            .iter()
+            .map(|&i| u16::try_from(share(avail, &open, i)).unwrap_or(widest[i]))
+            .collect();
+        // Hand out what rounding down left over, one column at a time.
+        let mut left = avail.saturating_sub(lengths.iter().sum());
+        for k in (0..open.len()).cycle().take(open.len() * 2) {
+            if left > 0 && lengths[k] < widest[open[k]] {
+                lengths[k] += 1;
+                left -= 1;
+            }
+        }
+        for (l, &i) in lengths.into_iter().zip(&open) {
+            out[i] = Constraint::Length(l);
         }
         out
     }
