@@ -179,6 +179,8 @@ pub fn ellipsize(text: &str, width: usize) -> String {
         out.push(c);
     }
     if width > 0 {
+        // A cut right after a space reads better without it: `5×5…`, not `5×5 …`.
+        out.truncate(out.trim_end().len());
         out.push('…');
     }
     out
@@ -308,6 +310,7 @@ mod tests {
         assert_eq!(ellipsize("alexandra", 6), "alexa…");
         assert_eq!(ellipsize("山田太郎", 5), "山田…");
         assert_eq!(text_width(&ellipsize("山田太郎", 4)), 3);
+        assert_eq!(ellipsize("5×5 eat 1×1", 5), "5×5…");
     }
 
     #[test]
