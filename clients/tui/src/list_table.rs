@@ -50,6 +50,21 @@ impl<const N: usize> ListTable<'_, N> {
             .fold(gaps, |sum, &w| sum.saturating_add(w))
     }
 
+    /// The narrowest a cuttable column is cut to while the headings fit: its heading (at least
+    /// four columns), or its widest cell if that is narrower.
+    fn floor(&self, widest: &[u16; N], i: usize) -> u16 {
+        widest[i].min(text_width(self.heading[i]).max(4) as u16)
+    }
+
+    /// The columns the cells take with the cuttable columns at their floor and the others
+    /// whole.
+    fn least_width(&self) -> u16 {
+        let widest = self.widest();
+        self.cuttable.iter().fold(self.natural_width(), |sum, &i| {
+            sum.saturating_sub(widest[i]) + self.floor(&widest, i)
+        })
+    }
+
     /// The column constraints for `width` columns of cells: every column at its widest cell
     /// when they all fit; otherwise the uncut columns keep that width and the cuttable ones
     /// share the rest in proportion to their widest cell, none narrower than its heading (or
@@ -63,7 +78,7 @@ impl<const N: usize> ListTable<'_, N> {
         }
         let cut_natural = self.cuttable.iter().map(|&i| widest[i]).sum::<u16>();
         let mut avail = width.saturating_sub(natural.saturating_sub(cut_natural));
-        let floor = |i: usize| widest[i].min(text_width(self.heading[i]).max(4) as u16);
+        let floor = |i: usize| self.floor(&widest, i);
         if self.cuttable.iter().map(|&i| floor(i)).sum::<u16>() > avail {
             for &i in self.cuttable {
                 out[i] = Constraint::Fill(widest[i]);
@@ -161,10 +176,12 @@ impl<const N: usize> ListTable<'_, N> {
 
     /// The table as plain text for printing: the heading and every row, one line each, with no
     /// title, no selection mark and no trailing blanks, at most `width` columns wide (and no
-    /// wider than the widest row needs, so an unlimited `width` cuts nothing).
+    /// wider than the widest row needs, so an unlimited `width` cuts nothing). Ids, dates and
+    /// headings are never cut: when even they do not fit, the lines are wider than `width`.
     pub fn plain(&self, width: usize) -> String {
         let width = u16::try_from(width)
             .unwrap_or(u16::MAX)
+            .max(self.least_width())
             .min(self.natural_width());
         let height = u16::try_from(self.rows.len() + 1).unwrap_or(u16::MAX);
         let area = Rect::new(0, 0, width, height);
@@ -281,5 +298,15 @@ mod tests {
         // The lobby cuts the same column at the same width, only shifted by the mark.
         let lobby = t.lines(42, 10);
         assert_eq!(lobby[2].text(), format!("  {first}"));
+    }
+
+    #[test]
+    fn plain_text_too_narrow_for_the_whole_columns_keeps_them_whole_and_is_wider() {
+        let rows = [row("game-0042", "alexandra v bartholomew")];
+        let text = table(&rows, &[], 0).plain(20);
+        assert_eq!(
+            text,
+            "ID         WHEN              WHAT\ngame-0042  2026-01-01 10:00  ale…\n"
+        );
     }
 }
