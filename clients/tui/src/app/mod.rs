@@ -402,7 +402,7 @@ impl App {
 
     /// The screen to draw, for a terminal of `width` × `height`, at time `now`.
     pub fn render(&self, width: usize, height: usize, now: Instant) -> Vec<Line> {
-        let question = self.offer.as_ref().map(ResumeOffer::question);
+        let question = self.offer.as_ref().map(|offer| offer.question(width));
         let input = match &question {
             Some(q) => Some((q.as_str(), "")),
             None => self.prompt.as_ref().map(|(k, t)| (k.label(), t.as_str())),

@@ -20,9 +20,15 @@ pub struct ResumeOffer {
 }
 
 impl ResumeOffer {
-    /// The question, as the screen asks it.
-    pub fn question(&self) -> String {
-        format!("Resume your game in room {}? [Y/n] ", self.room)
+    /// The question, as the screen asks it on a line `width` columns wide: shorter where the
+    /// whole sentence would lose its answer keys.
+    pub fn question(&self, width: usize) -> String {
+        let whole = format!("Resume your game in room {}? [Y/n] ", self.room);
+        if whole.chars().count() <= width {
+            whole
+        } else {
+            format!("Resume room {}? [Y/n] ", self.room)
+        }
     }
 }
 
@@ -174,6 +180,19 @@ mod tests {
             })
             .collect();
         app.on_message(ServerMessage::Rooms { rooms }, Instant::now());
+    }
+
+    #[test]
+    fn item3_the_resume_question_keeps_its_answer_keys_on_a_narrow_terminal() {
+        let app = App::new("ws://s/ws", "me", Start::Join("xvfxnizihx".into()))
+            .with_saved_seats(kept("xvfxnizihx"));
+        let text = to_text(&app.render(40, 12, Instant::now()));
+        assert!(text.contains("Resume room xvfxnizihx? [Y/n]"), "{text}");
+        let wide = to_text(&app.render(80, 24, Instant::now()));
+        assert!(
+            wide.contains("Resume your game in room xvfxnizihx? [Y/n]"),
+            "{wide}"
+        );
     }
 
     #[test]
