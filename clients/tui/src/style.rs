@@ -100,34 +100,43 @@ impl Line {
         self
     }
 
-    /// Cuts the line to at most `width` columns.
+    /// Cuts the line to at most `width` columns; a line that loses anything ends in `…`, so
+    /// that a cut is never silent.
     pub fn truncate(&mut self, width: usize) -> &mut Line {
-        let mut left = width;
+        if self.width() <= width {
+            return self;
+        }
+        let mut left = width.saturating_sub(1);
         let mut out = Vec::new();
+        let mut last_style = Style::Plain;
         for span in self.0.drain(..) {
-            if left == 0 {
-                break;
-            }
+            last_style = span.style;
             let n = text_width(&span.text);
             if n <= left {
                 left -= n;
                 out.push(span);
-            } else {
-                let mut text = String::new();
-                for c in span.text.chars() {
-                    let w = char_width(c);
-                    if w > left {
-                        break;
-                    }
-                    left -= w;
-                    text.push(c);
-                }
-                out.push(Span {
-                    text,
-                    style: span.style,
-                });
-                left = 0;
+                continue;
             }
+            let mut text = String::new();
+            for c in span.text.chars() {
+                let w = char_width(c);
+                if w > left {
+                    break;
+                }
+                left -= w;
+                text.push(c);
+            }
+            out.push(Span {
+                text,
+                style: span.style,
+            });
+            break;
+        }
+        if width > 0 {
+            out.push(Span {
+                text: "…".to_owned(),
+                style: last_style,
+            });
         }
         self.0 = out;
         self
@@ -274,7 +283,7 @@ mod tests {
         assert_eq!(text_width("e\u{301}"), 1);
         let mut l = Line::plain("山田太郎");
         l.truncate(5);
-        assert_eq!(l.text(), "山田");
+        assert_eq!(l.text(), "山田…");
         assert_eq!(
             to_text(&side_by_side(
                 vec![Line::plain("山")],
@@ -327,7 +336,19 @@ mod tests {
         assert_eq!(text, "ab   X\nabcd Y\n     Z\n");
         let mut l = Line::plain("hello");
         l.push("world", Style::Bad).truncate(7);
-        assert_eq!(l.text(), "hellowo");
-        assert_eq!(l.0.len(), 2);
+        assert_eq!(l.text(), "hellow…");
+        assert_eq!(l.0.len(), 3);
+        // A line that fits is left alone.
+        let mut fits = Line::plain("hello");
+        fits.truncate(5);
+        assert_eq!(fits.text(), "hello");
+    }
+
+    #[test]
+    fn item3_a_cut_line_says_so_with_an_ellipsis() {
+        let mut l = Line::plain("Last: random at 3,2 (moves 7)");
+        l.truncate(24);
+        assert_eq!(l.text(), "Last: random at 3,2 (mo…");
+        assert_eq!(text_width(&l.text()), 24);
     }
 }
