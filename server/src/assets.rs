@@ -26,53 +26,28 @@ const HTML: &str = "text/html; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
 
+/// One embedded file: its path on the server, its content type and its source under `web/`.
+macro_rules! file {
+    ($path:literal, $type:expr, $source:literal) => {
+        File {
+            path: $path,
+            content_type: $type,
+            body: include_bytes!($source),
+        }
+    };
+}
+
 /// Every file of the web client.
 const FILES: &[File] = &[
-    File {
-        path: "/",
-        content_type: HTML,
-        body: include_bytes!("../web/index.html"),
-    },
-    File {
-        path: "/style.css",
-        content_type: CSS,
-        body: include_bytes!("../web/style.css"),
-    },
-    File {
-        path: "/js/app.js",
-        content_type: JS,
-        body: include_bytes!("../web/js/app.js"),
-    },
-    File {
-        path: "/js/net.js",
-        content_type: JS,
-        body: include_bytes!("../web/js/net.js"),
-    },
-    File {
-        path: "/js/rules.js",
-        content_type: JS,
-        body: include_bytes!("../web/js/rules.js"),
-    },
-    File {
-        path: "/js/board.js",
-        content_type: JS,
-        body: include_bytes!("../web/js/board.js"),
-    },
-    File {
-        path: "/js/lobby.js",
-        content_type: JS,
-        body: include_bytes!("../web/js/lobby.js"),
-    },
-    File {
-        path: "/js/game.js",
-        content_type: JS,
-        body: include_bytes!("../web/js/game.js"),
-    },
-    File {
-        path: "/js/replay.js",
-        content_type: JS,
-        body: include_bytes!("../web/js/replay.js"),
-    },
+    file!("/", HTML, "../web/index.html"),
+    file!("/style.css", CSS, "../web/style.css"),
+    file!("/js/app.js", JS, "../web/js/app.js"),
+    file!("/js/net.js", JS, "../web/js/net.js"),
+    file!("/js/rules.js", JS, "../web/js/rules.js"),
+    file!("/js/board.js", JS, "../web/js/board.js"),
+    file!("/js/lobby.js", JS, "../web/js/lobby.js"),
+    file!("/js/game.js", JS, "../web/js/game.js"),
+    file!("/js/replay.js", JS, "../web/js/replay.js"),
 ];
 
 /// The page for a path that holds nothing.

@@ -18,6 +18,15 @@ pub const SERVICE_USER: &str = "jchomp-test";
 /// How long a database server may take to start.
 const START: Duration = Duration::from_secs(60);
 
+/// Kills `child` (SIGKILL), if it runs, and waits until its `port` refuses connections.
+fn kill(child: &mut Option<Child>, port: u16) {
+    if let Some(mut child) = child.take() {
+        let _ = child.kill();
+        let _ = child.wait();
+        wait_closed(port);
+    }
+}
+
 /// Waits until nothing accepts connections on `port` any more.
 fn wait_closed(port: u16) {
     let started = Instant::now();
@@ -158,11 +167,7 @@ impl Postgres {
     /// Kills the server (SIGKILL: a crash, no shutdown), keeping its data; returns once its
     /// port refuses connections (its other processes end when they see it gone).
     pub fn kill(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-            wait_closed(self.port);
-        }
+        kill(&mut self.child, self.port);
     }
 
     /// Starts the server again on its data and port (after [`Postgres::kill`]: it recovers
@@ -269,11 +274,7 @@ impl Redis {
     /// Kills the server (SIGKILL: a crash), keeping its data; returns once its port refuses
     /// connections.
     pub fn kill(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-            wait_closed(self.port);
-        }
+        kill(&mut self.child, self.port);
     }
 
     /// Starts the server again on its data and port (after [`Redis::kill`]: it reloads its

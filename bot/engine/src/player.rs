@@ -42,16 +42,6 @@ pub fn pick(set: Bits, rng: &mut Rng) -> Option<Cell> {
     set.iter().nth(k).map(Cell::from_index)
 }
 
-/// The valid selections without poison, or every valid selection when each one eats poison.
-fn safe_or_any(config: &Config, position: &Position) -> Bits {
-    let safe = position.safe_selections(config);
-    if safe.is_empty() {
-        position.selections()
-    } else {
-        safe
-    }
-}
-
 /// Picks a valid selection at random, preferring one without poison.
 #[derive(Clone, Debug)]
 pub struct RandomPlayer {
@@ -69,7 +59,7 @@ impl RandomPlayer {
 
 impl Player for RandomPlayer {
     fn choose(&mut self, config: &Config, position: &Position) -> Option<Cell> {
-        pick(safe_or_any(config, position), &mut self.rng)
+        pick(position.safe_or_any_selections(config), &mut self.rng)
     }
 }
 
@@ -96,7 +86,7 @@ impl Player for GreedyPlayer {
         if !wins.is_empty() {
             return pick(wins, &mut self.rng);
         }
-        pick(safe_or_any(config, position), &mut self.rng)
+        pick(position.safe_or_any_selections(config), &mut self.rng)
     }
 }
 

@@ -185,6 +185,17 @@ impl Position {
         self.selections.without(config.poison_zone())
     }
 
+    /// The selections a cautious player picks from: those without poison, or every valid
+    /// selection when each one eats poison.
+    pub fn safe_or_any_selections(&self, config: &Config) -> Bits {
+        let safe = self.safe_selections(config);
+        if safe.is_empty() {
+            self.selections
+        } else {
+            safe
+        }
+    }
+
     /// Checks a selection anchored at (row, col) without making it: out of range first, then
     /// already eaten. A rectangle holding poison is a valid selection (its eater loses). In
     /// classic Chomp the block checked is the selected cell alone.

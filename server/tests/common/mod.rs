@@ -65,13 +65,7 @@ pub fn local_game(config: &Value) -> Game {
 
 /// A selection for the seat to move: the first one without poison, else the first one.
 pub fn pick(game: &Game) -> Cell {
-    let p = game.position();
-    let safe = p.safe_selections(game.config());
-    let set = if safe.is_empty() {
-        p.selections()
-    } else {
-        safe
-    };
+    let set = game.position().safe_or_any_selections(game.config());
     Cell::from_index(set.iter().next().unwrap())
 }
 

@@ -17,13 +17,7 @@ fn start_cell(state: &RoomState) -> (i64, i64) {
 /// The selection nearest `from` (fewest steps of the cursor; the first in reading order among
 /// equals) that does not eat poison, else the nearest valid one, else `from`.
 fn nearest_cell(state: &RoomState, from: (i64, i64)) -> (i64, i64) {
-    let pos = state.position();
-    let safe = pos.safe_selections(&state.config);
-    let pick = if safe.is_empty() {
-        pos.selections()
-    } else {
-        safe
-    };
+    let pick = state.position().safe_or_any_selections(&state.config);
     pick.iter()
         .map(|i| {
             let c = jchomp_protocol::rules::Cell::from_index(i);

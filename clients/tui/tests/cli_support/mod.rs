@@ -86,13 +86,7 @@ pub async fn recv_until<T>(conn: &mut Connection, pick: impl Fn(ServerMessage) -
 /// A selection for the seat to move: one without poison if there is one.
 pub fn pick_selection(app: &App) -> Option<Cell> {
     let state = app.room()?.state.as_ref()?;
-    let pos = state.position();
-    let safe = pos.safe_selections(&state.config);
-    let pick = if safe.is_empty() {
-        pos.selections()
-    } else {
-        safe
-    };
+    let pick = state.position().safe_or_any_selections(&state.config);
     pick.iter().next().map(Cell::from_index)
 }
 
