@@ -146,8 +146,15 @@ fn board_of(notation: &str) -> Config {
     jchomp_testkit::board(notation)
 }
 
+/// Where the screenshots go: the test's scratch directory, or the README's pictures in
+/// `docs/screenshots/` when `JCHOMP_UPDATE_SCREENSHOTS=1` asks for them to be rewritten (so a
+/// plain test run leaves the tracked files alone).
 fn screenshots() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/screenshots")
+    if std::env::var_os("JCHOMP_UPDATE_SCREENSHOTS").is_some_and(|v| v == "1") {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/screenshots")
+    } else {
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("screenshots")
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
