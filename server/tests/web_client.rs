@@ -272,6 +272,15 @@ async fn a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_r
             assert!(turn.starts_with("A tie"), "{turn}");
         }
     }
+    // The page links to the stored game by the id the server gives it.
+    let link = page
+        .eval("document.querySelector('#replay-link:not([hidden])')?.getAttribute('href')")
+        .await;
+    assert_eq!(
+        link.as_str(),
+        Some(format!("#/game/{}", game["game"].as_str().unwrap()).as_str()),
+        "the replay link"
+    );
     // A rematch in the same room: the bot agrees at once, and the new game is played.
     page.click("#rematch").await;
     page.wait(
@@ -284,6 +293,12 @@ async fn a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_r
         "my turn",
     )
     .await;
+    assert_eq!(
+        page.eval("document.querySelector('#replay-link').hidden")
+            .await,
+        json!(true),
+        "no replay link while the game is played"
+    );
     play_one(&page, &config).await;
     browser.assert_no_console_errors();
 }

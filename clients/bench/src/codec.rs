@@ -123,6 +123,7 @@ mod tests {
             version: 1,
             time_left_ms: None,
             rematch: Vec::new(),
+            game: "abc".into(),
         };
         let text = serde_json::to_string(&ServerMessage::Room(snap.clone())).unwrap();
         assert!(text.starts_with(ROOM_PREFIX));
