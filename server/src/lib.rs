@@ -14,6 +14,7 @@ mod connection;
 mod error;
 mod health;
 mod http;
+mod journal;
 mod link;
 mod live;
 mod lobby;
@@ -28,6 +29,7 @@ mod session;
 mod settings;
 mod shared;
 mod store;
+mod writer;
 
 pub use cluster::ClusterError;
 pub use error::ServerError;

@@ -38,6 +38,9 @@ pub async fn run(
         source,
     };
     let store = Store::open(&settings.data_dir).map_err(store_error)?;
+    store
+        .recover(settings.database.is_some())
+        .map_err(store_error)?;
     let in_play = store.games_in_play().map_err(store_error)?;
     let records = match &settings.database {
         Some(url) => {

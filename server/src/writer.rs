@@ -1,0 +1,389 @@
+//! The store's writer task: gathers the rooms' [`Write`]s into batches, makes each batch
+//! durable in the journal ([`Writer::durable`], the one place where writes become durable and
+//! their rooms are answered), and takes the journal into the database at checkpoints, in the
+//! background, while the next batches are appended.
+
+use crate::journal::{self, Journal};
+use crate::live::Write;
+use crate::postgres::PgRecords;
+use crate::store::{OnCommit, Store, StoreError, coalesce};
+use jchomp_protocol::record::Record;
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+/// Writes made durable by one append at most: everything queued (up to this), so that when
+/// many rooms move or end at once they share one `fdatasync`.
+const BATCH: usize = 8192;
+
+/// How often the journal is taken into the database (when it holds anything).
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
+
+/// Writes after which the journal is taken into the database sooner, bounding the memory they
+/// hold and the time a restart takes to read them back.
+const CHECKPOINT_WRITES: usize = 100_000;
+
+/// How long the writer waits before delivering the outbox again after PostgreSQL failed.
+const RETRY: Duration = Duration::from_millis(500);
+
+/// What the writer is asked to do.
+pub(crate) enum Job {
+    /// Make these writes durable, then answer.
+    Writes(Vec<Write>, oneshot::Sender<()>),
+    /// Take the journal into the database now, then answer (tests read the database).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Checkpoint(oneshot::Sender<()>),
+}
+
+/// Finished records durable in the journal but not yet in the database (or, with PostgreSQL,
+/// not yet delivered there), oldest first: `list_games` and `get_game` answer from here first,
+/// so a game a player has seen end is listed at once.
+#[derive(Debug, Default)]
+pub(crate) struct Unfolded(Mutex<VecDeque<Record>>);
+
+impl Unfolded {
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<Record>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The newest `limit` records, newest first.
+    pub(crate) fn newest(&self, limit: usize) -> Vec<Record> {
+        self.lock().iter().rev().take(limit).cloned().collect()
+    }
+
+    /// The newest record with this id.
+    pub(crate) fn get(&self, id: &str) -> Option<Record> {
+        self.lock()
+            .iter()
+            .rev()
+            .find(|r| r.id.as_deref() == Some(id))
+            .cloned()
+    }
+
+    fn push(&self, records: impl IntoIterator<Item = Record>) {
+        self.lock().extend(records);
+    }
+
+    /// Forgets the `n` oldest (now in the database).
+    fn forget(&self, n: usize) {
+        let mut held = self.lock();
+        let n = n.min(held.len());
+        held.drain(..n);
+    }
+}
+
+/// What a background checkpoint hands back: its outcome, the writes it applied and the
+/// segments it was to remove (both kept for the next one if it failed).
+type Folded = (Result<(), StoreError>, Vec<Write>, Vec<PathBuf>);
+
+/// The writer's state.
+struct Writer {
+    store: Arc<Store>,
+    /// PostgreSQL, when finished records go there (through the outbox).
+    pg: Option<PgRecords>,
+    unfolded: Arc<Unfolded>,
+    on_commit: Arc<OnCommit>,
+    /// The segment appended to (created at the first append after a checkpoint started).
+    journal: Option<Journal>,
+    /// The generation of the next segment to create.
+    next_segment: u64,
+    /// Writes durable in the journal and not yet in the database, in order.
+    unapplied: Vec<Write>,
+    /// Segments whose writes are all in `unapplied`, to remove once those are in the database.
+    sealed: Vec<PathBuf>,
+    /// The checkpoint running in the background, if any.
+    folding: Option<JoinHandle<Folded>>,
+    /// When the last checkpoint started.
+    last_checkpoint: Instant,
+    /// Whether the outbox may hold records PostgreSQL does not have yet.
+    backlog: bool,
+}
+
+/// The writer task: runs until every [`crate::store::StoreHandle`] is dropped, then makes
+/// everything queued durable, takes the journal into the database and (with PostgreSQL)
+/// delivers the outbox.
+pub(crate) async fn run(
+    store: Arc<Store>,
+    pg: Option<PgRecords>,
+    unfolded: Arc<Unfolded>,
+    on_commit: Arc<OnCommit>,
+    mut rx: mpsc::Receiver<Job>,
+) {
+    let next_segment = store.next_segment();
+    let backlog = pg.is_some();
+    let mut w = Writer {
+        store,
+        pg,
+        unfolded,
+        on_commit,
+        journal: None,
+        next_segment,
+        unapplied: Vec::new(),
+        sealed: Vec::new(),
+        folding: None,
+        last_checkpoint: Instant::now(),
+        backlog,
+    };
+    loop {
+        let due = w.last_checkpoint + CHECKPOINT_EVERY;
+        let idle_checkpoint = w.folding.is_none() && !w.unapplied.is_empty();
+        let job = tokio::select! {
+            job = rx.recv() => job,
+            folded = finished(&mut w.folding) => {
+                w.folding = None;
+                w.folded(folded).await;
+                continue;
+            }
+            _ = tokio::time::sleep_until(due), if idle_checkpoint => {
+                w.checkpoint();
+                continue;
+            }
+            _ = tokio::time::sleep(RETRY), if w.backlog && w.folding.is_none() => {
+                w.deliver().await;
+                continue;
+            }
+        };
+        let Some(first) = job else {
+            break;
+        };
+        let (mut batch, mut waiters, mut asked) = (Vec::new(), Vec::new(), Vec::new());
+        let mut next = Some(first);
+        while let Some(job) = next.take() {
+            match job {
+                Job::Writes(writes, done) => {
+                    batch.extend(writes);
+                    waiters.push(done);
+                }
+                Job::Checkpoint(done) => asked.push(done),
+            }
+            if batch.len() < BATCH {
+                next = rx.try_recv().ok();
+            }
+        }
+        w.durable(batch, waiters).await;
+        if !asked.is_empty() {
+            w.checkpoint_now().await;
+            for done in asked {
+                let _ = done.send(());
+            }
+        } else if w.folding.is_none()
+            && (w.unapplied.len() >= CHECKPOINT_WRITES
+                || (!w.unapplied.is_empty() && Instant::now() >= due))
+        {
+            w.checkpoint();
+        }
+    }
+    w.checkpoint_now().await;
+    if w.backlog && !w.deliver().await {
+        tracing::warn!(
+            "finished games wait in the outbox for PostgreSQL; they are delivered at the next start"
+        );
+    }
+}
+
+/// The background checkpoint's outcome, once it is over (never, when none runs).
+async fn finished(folding: &mut Option<JoinHandle<Folded>>) -> Option<Folded> {
+    match folding {
+        Some(handle) => match handle.await {
+            Ok(folded) => Some(folded),
+            Err(e) => {
+                tracing::error!(error = %e, "a checkpoint panicked; the journal keeps its writes until the next start");
+                None
+            }
+        },
+        None => std::future::pending().await,
+    }
+}
+
+impl Writer {
+    /// Makes one batch durable — one append and one `fdatasync` to the journal — then answers
+    /// every room waiting for it. This is the one place where writes become durable. If the
+    /// append fails (logged and counted), the rooms are answered all the same, as they were
+    /// when a database commit failed, and the writes still go to the database at the next
+    /// checkpoint.
+    async fn durable(&mut self, batch: Vec<Write>, waiters: Vec<oneshot::Sender<()>>) {
+        let games = batch.iter().filter(|w| w.is_finished()).count();
+        let journal = self.journal.take();
+        let dir = self.store.dir().to_path_buf();
+        let generation = self.next_segment;
+        let joined = tokio::task::spawn_blocking(move || {
+            let res = match journal {
+                Some(j) => Ok(j),
+                None => Journal::create(&dir, generation),
+            }
+            .and_then(|mut j| j.append(&batch).map(|()| j));
+            (res, batch)
+        })
+        .await;
+        let outbox = self.pg.is_some();
+        match joined {
+            Ok((Ok(journal), batch)) => {
+                self.next_segment = journal.generation() + 1;
+                self.journal = Some(journal);
+                if games > 0 && !outbox {
+                    (self.on_commit)(games, Ok(()));
+                }
+                self.accept(batch);
+            }
+            Ok((Err(e), batch)) => {
+                // A segment that failed mid-append may end in a torn record: the next batch
+                // goes to a new segment, and this one is removed once its writes (all still
+                // here) are in the database.
+                let failed = self.store.dir().join(journal::segment_name(generation));
+                if failed.exists() {
+                    self.sealed.push(failed);
+                }
+                self.next_segment = generation + 1;
+                let e = StoreError::Io(e);
+                if games > 0 {
+                    (self.on_commit)(games, Err(&e));
+                }
+                tracing::error!(error = %e, writes = batch.len(), games, "appending to the journal failed");
+                self.accept(batch);
+            }
+            Err(e) => tracing::error!(error = %e, "the journal writer panicked"),
+        }
+        for done in waiters {
+            let _ = done.send(());
+        }
+    }
+
+    /// Keeps a batch for the next checkpoint and its finished records for readers.
+    fn accept(&mut self, batch: Vec<Write>) {
+        self.unfolded.push(batch.iter().filter_map(|w| match w {
+            Write::Finished { record, .. } => {
+                tracing::info!(game = record.id.as_deref().unwrap_or("?"), "game stored");
+                Some((**record).clone())
+            }
+            _ => None,
+        }));
+        self.unapplied.extend(batch);
+    }
+
+    /// Starts a checkpoint in the background, unless one runs or there is nothing to take in:
+    /// the segment appended to until now is sealed (the next batch starts a new one), and its
+    /// writes are applied to the database in one transaction, then the sealed segments removed.
+    fn checkpoint(&mut self) {
+        if self.folding.is_some() || self.unapplied.is_empty() {
+            return;
+        }
+        self.last_checkpoint = Instant::now();
+        if let Some(journal) = self.journal.take() {
+            self.sealed.push(journal.path().to_path_buf());
+        }
+        let writes = std::mem::take(&mut self.unapplied);
+        let sealed = std::mem::take(&mut self.sealed);
+        let store = self.store.clone();
+        let outbox = self.pg.is_some();
+        self.folding = Some(tokio::task::spawn_blocking(move || {
+            let started = std::time::Instant::now();
+            let res = store
+                .apply(coalesce(&writes), outbox)
+                .and_then(|()| Ok(journal::remove(store.dir(), &sealed)?));
+            tracing::debug!(
+                writes = writes.len(),
+                secs = started.elapsed().as_secs_f64(),
+                ok = res.is_ok(),
+                "checkpoint"
+            );
+            (res, writes, sealed)
+        }));
+    }
+
+    /// Takes everything durable so far into the database and waits for it (a checkpoint
+    /// already running covers only older writes: it is waited for first).
+    async fn checkpoint_now(&mut self) {
+        self.wait_checkpoint().await;
+        self.checkpoint();
+        self.wait_checkpoint().await;
+    }
+
+    /// Waits for the checkpoint running, if any, and takes its outcome.
+    async fn wait_checkpoint(&mut self) {
+        if self.folding.is_some() {
+            let folded = finished(&mut self.folding).await;
+            self.folding = None;
+            self.folded(folded).await;
+        }
+    }
+
+    /// After a background checkpoint: forgets what the database holds now, or keeps it all for
+    /// the next one if it failed.
+    async fn folded(&mut self, folded: Option<Folded>) {
+        let Some((res, writes, sealed)) = folded else {
+            return;
+        };
+        let games = writes.iter().filter(|w| w.is_finished()).count();
+        match res {
+            Ok(()) => {
+                if self.pg.is_some() && games > 0 {
+                    self.backlog = true;
+                    self.deliver().await;
+                }
+                self.unfolded.forget(games);
+            }
+            Err(e) => {
+                tracing::error!(error = %e, writes = writes.len(), "a checkpoint failed; the journal keeps its writes and the next checkpoint tries again");
+                let mut writes = writes;
+                writes.append(&mut self.unapplied);
+                self.unapplied = writes;
+                let mut sealed = sealed;
+                sealed.append(&mut self.sealed);
+                self.sealed = sealed;
+            }
+        }
+    }
+
+    /// Delivers the outbox to PostgreSQL; returns whether it is empty now.
+    async fn deliver(&mut self) -> bool {
+        self.backlog = !deliver(&self.store, self.pg.as_ref(), &*self.on_commit).await;
+        !self.backlog
+    }
+}
+
+/// Delivers the outbox to PostgreSQL and empties it of what was delivered; returns whether the
+/// outbox is empty now (`false`: PostgreSQL failed, try again later).
+async fn deliver(store: &Arc<Store>, records: Option<&PgRecords>, on_commit: &OnCommit) -> bool {
+    let Some(records) = records else {
+        return true;
+    };
+    let reader = store.clone();
+    let waiting = match tokio::task::spawn_blocking(move || reader.outbox()).await {
+        Ok(Ok(w)) => w,
+        Ok(Err(e)) => {
+            tracing::error!(error = %e, "reading the outbox failed");
+            return false;
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "reading the outbox panicked");
+            return false;
+        }
+    };
+    if waiting.is_empty() {
+        return true;
+    }
+    match records.insert(&waiting).await {
+        Ok(_) => {
+            on_commit(waiting.len(), Ok(()));
+            let ids: Vec<String> = waiting.into_iter().map(|(id, _)| id).collect();
+            let n = ids.len();
+            let writer = store.clone();
+            match tokio::task::spawn_blocking(move || writer.delivered(&ids)).await {
+                Ok(Ok(())) => {
+                    tracing::debug!(games = n, "delivered to PostgreSQL");
+                    true
+                }
+                // Delivered again later: PostgreSQL keeps each id once.
+                _ => false,
+            }
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, games = waiting.len(), "PostgreSQL is unreachable; finished games wait in the outbox");
+            false
+        }
+    }
+}
