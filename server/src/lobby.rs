@@ -174,6 +174,11 @@ impl Lobby {
         });
     }
 
+    /// The ids of every room.
+    pub(crate) fn ids(&self) -> Vec<String> {
+        self.lock().rooms.keys().cloned().collect()
+    }
+
     /// Every room's summary, oldest room first.
     #[cfg(test)]
     pub(crate) fn summaries(&self) -> Vec<RoomSummary> {

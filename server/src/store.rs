@@ -15,6 +15,7 @@
 //! outbox to PostgreSQL and empties it. While PostgreSQL is unreachable the outbox grows and is
 //! delivered, each record once, when it is back.
 
+use crate::cluster::Mirror;
 use crate::live::{LiveMove, LiveRoom, Stored, Write};
 use crate::postgres::{PgError, PgRecords};
 use jchomp_protocol::record::Record;
@@ -284,7 +285,12 @@ async fn commit(
 
 /// Delivers the outbox to PostgreSQL and empties it of what was delivered; returns whether the
 /// outbox is empty now (`false`: PostgreSQL failed, try again later).
-async fn deliver(store: &Arc<Store>, records: Option<&PgRecords>, on_commit: &OnCommit) -> bool {
+async fn deliver(
+    store: &Arc<Store>,
+    records: Option<&PgRecords>,
+    mirror: Option<&Mirror>,
+    on_commit: &OnCommit,
+) -> bool {
     let Some(records) = records else {
         return true;
     };
@@ -307,11 +313,15 @@ async fn deliver(store: &Arc<Store>, records: Option<&PgRecords>, on_commit: &On
         Ok(_) => {
             on_commit(waiting.len(), Ok(()));
             let ids: Vec<String> = waiting.into_iter().map(|(id, _)| id).collect();
+            let ids_delivered = ids.clone();
             let n = ids.len();
             let writer = store.clone();
             match tokio::task::spawn_blocking(move || writer.delivered(&ids)).await {
                 Ok(Ok(())) => {
                     tracing::debug!(games = n, "delivered to PostgreSQL");
+                    if let Some(m) = mirror {
+                        m.delivered(&ids_delivered).await;
+                    }
                     true
                 }
                 // Delivered again later: PostgreSQL keeps each id once.
@@ -357,6 +367,9 @@ pub(crate) struct StoreHandle {
     store: Arc<Store>,
     /// Where finished records go, when not in `store`.
     records: Option<PgRecords>,
+    /// In a cluster, where every batch is also written (Redis), for another node to take the
+    /// games in play over.
+    mirror: Option<Mirror>,
 }
 
 /// How long the writer waits before delivering the outbox again after PostgreSQL failed.
@@ -366,10 +379,12 @@ impl StoreHandle {
     /// Starts the writer task. It ends, after committing everything queued, once every handle
     /// is dropped; `on_commit` is called with the number of finished games of every batch (or
     /// delivery to PostgreSQL) and its outcome. With `records`, finished games go through the
-    /// outbox to PostgreSQL.
+    /// outbox to PostgreSQL. With `mirror` (a cluster), every batch is also written to Redis,
+    /// at the same time as the commit, and its waiters answered once both are done.
     pub(crate) fn start(
         store: Store,
         records: Option<PgRecords>,
+        mirror: Option<Mirror>,
         on_commit: impl Fn(usize, Result<(), &StoreError>) + Send + Sync + 'static,
     ) -> (StoreHandle, JoinHandle<()>) {
         let store = Arc::new(store);
@@ -377,7 +392,9 @@ impl StoreHandle {
         let writer_store = store.clone();
         let pg = records.clone();
         let on_commit: Arc<OnCommit> = Arc::new(on_commit);
+        let writer_mirror = mirror.clone();
         let writer = tokio::spawn(async move {
+            let mirror = writer_mirror;
             let outbox = pg.is_some();
             // What an earlier run left in the outbox is delivered first.
             let mut backlog = outbox;
@@ -386,7 +403,7 @@ impl StoreHandle {
                     tokio::select! {
                         job = rx.recv() => job,
                         _ = tokio::time::sleep(RETRY) => {
-                            backlog = !deliver(&writer_store, pg.as_ref(), &*on_commit).await;
+                            backlog = !deliver(&writer_store, pg.as_ref(), mirror.as_ref(), &*on_commit).await;
                             continue;
                         }
                     }
@@ -406,21 +423,36 @@ impl StoreHandle {
                         Err(_) => break,
                     }
                 }
-                let games = commit(&writer_store, batch, outbox, &*on_commit).await;
+                let mirrored = mirror.as_ref().and_then(|m| m.prepare(&batch, outbox));
+                let (games, ()) =
+                    tokio::join!(commit(&writer_store, batch, outbox, &*on_commit), async {
+                        if let Some(m) = mirrored {
+                            m.send().await;
+                        }
+                    });
                 if outbox && (games > 0 || backlog) {
-                    backlog = !deliver(&writer_store, pg.as_ref(), &*on_commit).await;
+                    backlog =
+                        !deliver(&writer_store, pg.as_ref(), mirror.as_ref(), &*on_commit).await;
                 }
                 for d in done {
                     let _ = d.send(());
                 }
             }
-            if backlog && !deliver(&writer_store, pg.as_ref(), &*on_commit).await {
+            if backlog && !deliver(&writer_store, pg.as_ref(), mirror.as_ref(), &*on_commit).await {
                 tracing::warn!(
                     "finished games wait in the outbox for PostgreSQL; they are delivered at the next start"
                 );
             }
         });
-        (StoreHandle { tx, store, records }, writer)
+        (
+            StoreHandle {
+                tx,
+                store,
+                records,
+                mirror,
+            },
+            writer,
+        )
     }
 
     /// Makes `writes` durable, in order, and returns once their commit is over (or has failed,
@@ -436,6 +468,12 @@ impl StoreHandle {
             return;
         }
         let _ = committed.await;
+    }
+
+    /// In a cluster: whether another node owns `room` now, so that it must stop here (asking
+    /// forgets the answer).
+    pub(crate) fn lost(&self, room: &str) -> bool {
+        self.mirror.as_ref().is_some_and(|m| m.lost(room))
     }
 
     /// Every game in play, off the async threads.

@@ -219,6 +219,9 @@ impl Room {
                 let _ = reply.send(self.leave(conn, keep_active_seat));
             }
             RoomEvent::Disconnected { conn } => self.disconnected(conn),
+            RoomEvent::Reattach { peer, seat } => self.reattach(peer, seat),
+            // `settle`, right after, asks the store whether the room is lost.
+            RoomEvent::Lost => {}
             RoomEvent::BotMoved {
                 seat,
                 game,
@@ -283,6 +286,10 @@ impl Room {
     pub(crate) async fn settle(&mut self) -> bool {
         let writes = std::mem::take(&mut self.pending);
         self.ctx.store.commit(writes).await;
+        if self.ctx.store.lost(&self.id) {
+            self.give_up();
+            return true;
+        }
         for text in std::mem::take(&mut self.held) {
             self.send_all(&text);
         }
