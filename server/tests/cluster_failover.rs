@@ -205,7 +205,7 @@ async fn a_killed_owner_s_room_goes_on_on_another_node() {
     assert_eq!(snap["moves"].as_array().unwrap().len(), before, "{snap}");
     assert_eq!(snap["seats"][2]["bot"], true);
     eprintln!(
-        "failover: lease ran out {lease_left:?} after the kill, the seat resumed {resumed:?} after it ({after_expiry:?} after the lease)"
+        "failover: lease ran out {lease_left:?} after the kill; seat resumed {resumed:?} after the kill, {after_expiry:?} after the lease ran out"
     );
 
     play(
