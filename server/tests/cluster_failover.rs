@@ -42,17 +42,44 @@ impl Node {
         Client::connect(self.addr).await
     }
 
-    /// The node's id, as `/healthz` says it.
-    async fn id(&self) -> String {
+    /// The answer to `GET path` (head and body).
+    async fn http(&self, path: &str) -> String {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
         let mut s = tokio::net::TcpStream::connect(self.addr).await.unwrap();
-        s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            .await
-            .unwrap();
-        let mut body = String::new();
-        s.read_to_string(&mut body).await.unwrap();
+        let request = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        s.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = String::new();
+        s.read_to_string(&mut answer).await.unwrap();
+        answer
+    }
+
+    /// The node's id, as `/healthz` says it.
+    async fn id(&self) -> String {
+        let body = self.http("/healthz").await;
         let at = body.find("(node ").unwrap() + "(node ".len();
         body[at..].split(')').next().unwrap().to_string()
+    }
+
+    /// Games this node has restored (taken over, in a cluster).
+    async fn restored(&self) -> u64 {
+        let metrics = self.http("/metrics").await;
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix("jchomp_games_restored_total "))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap()
+    }
+
+    /// Sends the process a signal (`STOP`, `CONT`).
+    fn signal(&self, name: &str) {
+        let status = std::process::Command::new("kill")
+            .arg(format!("-{name}"))
+            .arg(self.child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(status.success());
     }
 }
 
@@ -247,4 +274,72 @@ async fn a_killed_owner_s_room_goes_on_on_another_node() {
         record["record"]["moves"].as_array().unwrap().len(),
         game.moves().len()
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paused_owner_that_lost_its_room_stops_it_when_it_wakes() {
+    let redis = Redis::start();
+    let pg = Postgres::start();
+    let n1 = Node::spawn(&redis, &pg);
+    let n2 = Node::spawn(&redis, &pg);
+    let n3 = Node::spawn(&redis, &pg);
+    let cfg = config_value("5x6 poison 0,0");
+    let mut alice = n1.client().await;
+    let (room, alice_token) = alice.create("alice", cfg.clone()).await;
+    until_listed(&n2, &room, Duration::from_secs(5)).await;
+    let mut bob = n2.client().await;
+    bob.join(&room, "bob").await;
+    alice.expect("room").await;
+    let mut game = local_game(&cfg);
+    play(
+        &mut [(0, &mut alice), (1, &mut bob)],
+        &mut [],
+        &mut game,
+        Some(2),
+    )
+    .await;
+
+    // Node 1 is paused (not killed) past its lease: another node takes the room over, and
+    // Bob is re-routed there.
+    n1.signal("STOP");
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while n2.restored().await + n3.restored().await == 0 {
+        assert!(Instant::now() < deadline, "no takeover");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let snap = bob.until("room").await;
+    assert_eq!(snap["moves"].as_array().unwrap().len(), 2, "{snap}");
+    assert_eq!(snap["seats"][0]["connected"], false, "{snap}");
+
+    // Node 1 wakes and Alice, still connected to it, moves at once: her old node must not
+    // play it (Redis refuses its writes, or it finds its lease gone first): no `moved`, and
+    // her connection is closed with 1012.
+    n1.signal("CONT");
+    let cell = pick_last(&game);
+    alice
+        .send(json!({"type":"move","row":cell.row,"col":cell.col}))
+        .await;
+    let (texts, close) = alice.until_closed().await;
+    assert!(texts.iter().all(|t| t["type"] != "moved"), "{texts:?}");
+    assert_eq!(u16::from(close.unwrap().code), 1012);
+    // The room stays the new owner's: listed, and Alice resumes it from node 3 at its
+    // position, and the game finishes.
+    until_listed(&n3, &room, Duration::from_secs(5)).await;
+    let mut alice = n3.client().await;
+    alice
+        .send(json!({"type":"resume","token":alice_token}))
+        .await;
+    alice.expect("joined").await;
+    let snap = alice.expect("room").await;
+    assert_eq!(snap["moves"].as_array().unwrap().len(), 2, "{snap}");
+    assert_eq!(bob.until("room").await, snap);
+    play(
+        &mut [(0, &mut alice), (1, &mut bob)],
+        &mut [],
+        &mut game,
+        None,
+    )
+    .await;
+    assert_eq!(alice.expect("room").await["status"], "finished");
+    assert_eq!(bob.expect("room").await["status"], "finished");
 }

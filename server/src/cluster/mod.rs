@@ -79,7 +79,8 @@ pub(crate) struct Cluster {
     routes: Mutex<HashMap<String, watch::Sender<String>>>,
     /// What each of this node's clients is in a room of another node (a seat, or watching),
     /// so that a relay can take it back on the room's new owner.
-    roles: Mutex<HashMap<(ConnId, String), relay::Role>>,
+    /// (A connection is in one room at a time.)
+    roles: Mutex<HashMap<ConnId, (String, relay::Role)>>,
     /// Since when Redis has answered this node without a break (`None`: it does not now).
     healthy_since: Mutex<Option<Instant>>,
 }
@@ -325,7 +326,10 @@ impl Cluster {
                 }
             }
             Envelope::Owner { room, owner } => self.rerouted(&room, &owner),
-            Envelope::Out { conn, frames } => {
+            Envelope::Out { from, conn, frames } => {
+                if self.stale(&from, conn) {
+                    return;
+                }
                 let peer = lock(&self.local).get(&conn).cloned();
                 if let Some(peer) = peer {
                     for frame in frames {
@@ -334,6 +338,18 @@ impl Cluster {
                 }
             }
         }
+    }
+
+    /// Whether frames from `from` for a client of this node come from a node that no longer
+    /// owns the client's room (it lost the room to a takeover): they are dropped, so that the
+    /// old owner stopping the room does not close a client already re-routed to the new one.
+    fn stale(&self, from: &str, conn: ConnId) -> bool {
+        let Some((room, _)) = lock(&self.roles).get(&conn).cloned() else {
+            return false;
+        };
+        lock(&self.routes)
+            .get(&room)
+            .is_some_and(|owner| *owner.borrow() != from)
     }
 
     /// A fresh request id.
@@ -376,17 +392,18 @@ impl Cluster {
 impl Cluster {
     /// Remembers what an answer made of a client in a room of another node.
     fn note_role(&self, p: &relay::Pending, body: &ReplyBody) {
-        let key = (p.conn, p.room.clone());
         let mut roles = lock(&self.roles);
         match body {
             ReplyBody::Seat(Ok(seat)) => {
-                roles.insert(key, relay::Role::Seat(*seat));
+                roles.insert(p.conn, (p.room.clone(), relay::Role::Seat(*seat)));
             }
             ReplyBody::Done(Ok(())) => {
-                roles.insert(key, relay::Role::Spectator);
+                roles.insert(p.conn, (p.room.clone(), relay::Role::Spectator));
             }
-            ReplyBody::Leave(crate::room::LeaveOutcome::Left) => {
-                roles.remove(&key);
+            ReplyBody::Leave(crate::room::LeaveOutcome::Left)
+                if roles.get(&p.conn).is_some_and(|(r, _)| *r == p.room) =>
+            {
+                roles.remove(&p.conn);
             }
             _ => {}
         }

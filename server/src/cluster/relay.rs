@@ -123,7 +123,10 @@ impl Cluster {
                         tracing::info!(room = %room, from = %owner, to = %new, "a relayed room has a new owner");
                         owner = new;
                         let Some(conn) = client else { continue };
-                        let role = lock(&cluster.roles).get(&(conn, room.clone())).copied();
+                        let role = lock(&cluster.roles)
+                            .get(&conn)
+                            .filter(|(r, _)| *r == room)
+                            .map(|(_, role)| *role);
                         match role {
                             Some(Role::Seat(seat)) => {
                                 cluster.ask(&owner, conn, &room, 0, Op::Reattach { seat }).await;
@@ -269,7 +272,7 @@ impl Cluster {
             ),
             RoomEvent::Disconnected { conn } => {
                 lock(&self.local).remove(&conn);
-                lock(&self.roles).retain(|(c, _), _| *c != conn);
+                lock(&self.roles).remove(&conn);
                 (conn, Op::Disconnected, None)
             }
             RoomEvent::Analyze { reply, .. } => {
@@ -388,7 +391,7 @@ impl Cluster {
     /// A client of this node is gone: the room frames relayed for it have nowhere to go.
     pub(crate) fn forget(&self, conn: ConnId) {
         lock(&self.local).remove(&conn);
-        lock(&self.roles).retain(|(c, _), _| *c != conn);
+        lock(&self.roles).remove(&conn);
     }
 
     /// The proxy of a remote client (made on its first request), noting the room.
@@ -429,7 +432,14 @@ impl Cluster {
                     })
                     .collect();
                 cluster
-                    .send(&node, &Envelope::Out { conn, frames: out })
+                    .send(
+                        &node,
+                        &Envelope::Out {
+                            from: cluster.node.clone(),
+                            conn,
+                            frames: out,
+                        },
+                    )
                     .await;
             }
         });

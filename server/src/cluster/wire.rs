@@ -41,6 +41,8 @@ pub(crate) enum Envelope {
     },
     /// Frames a room sends to a client of the receiving node, in order.
     Out {
+        /// The sending node (the room's owner, as far as it knows).
+        from: String,
         /// The client's connection id on the receiving node.
         conn: u64,
         /// The frames.
@@ -162,6 +164,7 @@ mod tests {
                 body: ReplyBody::Leave(LeaveOutcome::Stayed(1)),
             },
             Envelope::Out {
+                from: "n2".into(),
                 conn: 7,
                 frames: vec![Frame::Text("{}".into()), Frame::Close(4001)],
             },
