@@ -102,7 +102,8 @@ impl DirectorySink {
     }
 }
 
-/// Writes the changes to Redis, in order, each batch in one pipeline, until the sink is gone.
+/// Writes the changes to Redis, in order, each batch in one pipeline (retried while Redis is
+/// away), until the sink is gone.
 pub(super) async fn write(
     mut redis: ConnectionManager,
     node: String,
@@ -161,8 +162,16 @@ pub(super) async fn write(
                 }
             }
         }
-        if let Err(e) = pipe.query_async::<()>(&mut redis).await {
-            tracing::warn!(error = %e, "the room directory could not be updated");
+        // While Redis is away the changes wait (in order), up to the mirror's patience.
+        let started = std::time::Instant::now();
+        let mut wait = Duration::from_millis(50);
+        while let Err(e) = pipe.query_async::<()>(&mut redis).await {
+            if started.elapsed() >= super::state::PATIENCE {
+                tracing::warn!(error = %e, "the room directory could not be updated");
+                break;
+            }
+            tokio::time::sleep(wait).await;
+            wait = (wait * 2).min(Duration::from_secs(1));
         }
     }
 }

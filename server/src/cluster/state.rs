@@ -77,7 +77,7 @@ return 1
 
 /// How long a batch waits for Redis before it is acknowledged without it (logged): moves
 /// stall while Redis restarts, but a long outage does not stop every game.
-const PATIENCE: Duration = Duration::from_secs(30);
+pub(super) const PATIENCE: Duration = Duration::from_secs(30);
 
 /// This node's writer of games in play to Redis (cheap to clone).
 #[derive(Clone, Debug)]

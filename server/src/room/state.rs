@@ -336,7 +336,12 @@ impl Room {
             .flatten()
             .filter_map(|s| s.token_hash.clone())
             .collect();
-        self.ctx.lobby.remove(&self.id, &tokens);
+        if self.ctx.shutting_down() && self.status == RoomStatus::Playing {
+            // Kept for the next start (or, in a cluster, for another node to take over).
+            self.ctx.lobby.forget(&self.id, &tokens);
+        } else {
+            self.ctx.lobby.remove(&self.id, &tokens);
+        }
         for slot in self.seats.iter().flatten() {
             if let Occupant::Bot { stop, .. } = &slot.occupant {
                 stop.store(true, Ordering::Relaxed);
