@@ -162,16 +162,28 @@ impl Lobby {
 
     /// Removes a room and the given token hashes.
     pub(crate) fn remove(&self, id: &str, tokens: &[String]) {
+        self.forget(id, tokens);
+        self.tell(|| Change::Removed {
+            id: id.to_string(),
+            tokens: tokens.to_vec(),
+        });
+    }
+
+    /// Removes a room and the given token hashes from this node only: in a cluster the room
+    /// stays in the directory, for another node to take it over (a game in play as the node
+    /// shuts down).
+    pub(crate) fn forget(&self, id: &str, tokens: &[String]) {
         let mut inner = self.lock();
         inner.rooms.remove(id);
         inner.generation += 1;
         for t in tokens {
             inner.tokens.remove(t);
         }
-        self.tell(|| Change::Removed {
-            id: id.to_string(),
-            tokens: tokens.to_vec(),
-        });
+    }
+
+    /// The ids of every room.
+    pub(crate) fn ids(&self) -> Vec<String> {
+        self.lock().rooms.keys().cloned().collect()
     }
 
     /// Every room's summary, oldest room first.

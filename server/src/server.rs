@@ -56,21 +56,7 @@ pub async fn run(
         None => None,
     };
     let metrics = Arc::new(Metrics::default());
-    let counted = metrics.clone();
-    let (store, writer) = StoreHandle::start(store, records, move |n, res| {
-        let c = if res.is_ok() {
-            &counted.games_stored
-        } else {
-            &counted.store_errors
-        };
-        c.inc_by(n as u64);
-    });
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
-    let (done_tx, mut done_rx) = mpsc::channel::<()>(1);
-    // Nothing is read or built yet: the first classic game that needs the database starts it.
-    let (rows, cols) = settings.classic_box;
-    let classic = ClassicLibrary::with_box(Some(settings.classic_db_path()), rows, cols);
-    let analyst = Analyst::new(&settings, classic.clone(), metrics.clone());
     let lobby = Arc::new(Lobby::default());
     let cluster = match &settings.cluster {
         Some(url) => {
@@ -85,6 +71,21 @@ pub async fn run(
         }
         None => None,
     };
+    let counted = metrics.clone();
+    let mirror = cluster.as_ref().map(|c| c.mirror());
+    let (store, writer) = StoreHandle::start(store, records, mirror, move |n, res| {
+        let c = if res.is_ok() {
+            &counted.games_stored
+        } else {
+            &counted.store_errors
+        };
+        c.inc_by(n as u64);
+    });
+    let (done_tx, mut done_rx) = mpsc::channel::<()>(1);
+    // Nothing is read or built yet: the first classic game that needs the database starts it.
+    let (rows, cols) = settings.classic_box;
+    let classic = ClassicLibrary::with_box(Some(settings.classic_db_path()), rows, cols);
+    let analyst = Analyst::new(&settings, classic.clone(), metrics.clone());
     let ctx = Arc::new(Shared {
         ws_config: ws_config(&settings),
         bot_slots: Arc::new(Semaphore::new(settings.bot_threads.clamp(1, 1024))),
@@ -102,14 +103,26 @@ pub async fn run(
         shutdown: shutdown_rx,
         _done: done_tx,
     });
-    for stored in in_play {
-        let id = stored.room.room.clone();
-        match crate::room::restore(ctx.room_context(), stored) {
-            Ok(()) => {
-                ctx.metrics.games_restored.inc();
-            }
-            Err(e) => {
-                tracing::error!(room = %id, error = %e, "a game in play cannot be restored; it stays in the database");
+    if let Some(cluster) = &ctx.cluster {
+        // In a cluster, Redis holds the games in play: this node's earlier run had another
+        // node id, whose rooms the live nodes (this one too) take over from Redis.
+        if !in_play.is_empty() {
+            tracing::info!(
+                games = in_play.len(),
+                "games in play come back from Redis in a cluster, not from this node's database"
+            );
+        }
+        cluster.start_takeovers(ctx.room_context(), ctx.store.postgres().cloned());
+    } else {
+        for stored in in_play {
+            let id = stored.room.room.clone();
+            match crate::room::restore(ctx.room_context(), stored) {
+                Ok(()) => {
+                    ctx.metrics.games_restored.inc();
+                }
+                Err(e) => {
+                    tracing::error!(room = %id, error = %e, "a game in play cannot be restored; it stays in the database");
+                }
             }
         }
     }

@@ -21,6 +21,7 @@
 //! outbox to PostgreSQL and empties it. While PostgreSQL is unreachable the outbox grows and is
 //! delivered, each record once, when it is back.
 
+use crate::cluster::Mirror;
 use crate::journal;
 use crate::live::{LiveMove, LiveRoom, Stored, Write};
 use crate::postgres::{PgError, PgRecords};
@@ -136,7 +137,7 @@ impl Store {
             writes.extend(read.writes);
         }
         if !writes.is_empty() {
-            self.apply(coalesce(&writes), outbox)?;
+            self.apply(coalesce(&writes), outbox.then_some(&HashSet::new()))?;
             tracing::info!(writes = writes.len(), "journal taken into the database");
         }
         let paths: Vec<PathBuf> = segments.into_iter().map(|(_, p)| p).collect();
@@ -156,13 +157,14 @@ impl Store {
 
     /// Applies writes in one transaction, in order. A record whose id is already stored
     /// replaces the old one; a finished game's state in play and moves are removed with it.
-    /// With `outbox`, records go to the outbox (for PostgreSQL) instead of the games table.
+    /// With `outbox` (PostgreSQL), records go to the outbox instead of the games table, but
+    /// for those whose ids it lists as delivered already (PostgreSQL has them).
     /// Applying the same writes again leaves the same state (a checkpoint interrupted after its
     /// commit is taken in again at the next start).
     pub(crate) fn apply<'a>(
         &self,
         writes: impl IntoIterator<Item = &'a Write>,
-        outbox: bool,
+        outbox: Option<&HashSet<String>>,
     ) -> Result<(), StoreError> {
         let txn = self.db.begin_write()?;
         {
@@ -184,8 +186,10 @@ impl Store {
                     Write::Finished { room, record } => {
                         let json = serde_json::to_string(record)?;
                         let id = record.id.clone().unwrap_or_else(|| format!("game-{next}"));
-                        if outbox {
-                            waiting.insert(id.as_str(), json.as_str())?;
+                        if let Some(delivered) = outbox {
+                            if !delivered.contains(&id) {
+                                waiting.insert(id.as_str(), json.as_str())?;
+                            }
                         } else {
                             if let Some(old) = ids.remove(id.as_str())? {
                                 games.remove(old.value())?;
@@ -353,6 +357,9 @@ pub(crate) struct StoreHandle {
     unfolded: Arc<Unfolded>,
     /// Where finished records go, when not in `store`.
     records: Option<PgRecords>,
+    /// In a cluster, where every batch is also written (Redis), for another node to take the
+    /// games in play over.
+    mirror: Option<Mirror>,
 }
 
 impl StoreHandle {
@@ -363,6 +370,7 @@ impl StoreHandle {
     pub(crate) fn start(
         store: Store,
         records: Option<PgRecords>,
+        mirror: Option<Mirror>,
         on_commit: impl Fn(usize, Result<(), &StoreError>) + Send + Sync + 'static,
     ) -> (StoreHandle, JoinHandle<()>) {
         let store = Arc::new(store);
@@ -371,6 +379,7 @@ impl StoreHandle {
         let writer = tokio::spawn(writer::run(
             store.clone(),
             records.clone(),
+            mirror.clone(),
             unfolded.clone(),
             Arc::new(on_commit),
             rx,
@@ -380,6 +389,7 @@ impl StoreHandle {
             store,
             unfolded,
             records,
+            mirror,
         };
         (handle, writer)
     }
@@ -397,6 +407,12 @@ impl StoreHandle {
             return;
         }
         let _ = committed.await;
+    }
+
+    /// In a cluster: whether another node owns `room` now, so that it must stop here (asking
+    /// forgets the answer).
+    pub(crate) fn lost(&self, room: &str) -> bool {
+        self.mirror.as_ref().is_some_and(|m| m.lost(room))
     }
 
     /// Every game in play, off the async threads, once the journal is taken into the
@@ -486,8 +502,8 @@ mod tests {
         let dir = tmp.path();
         {
             let store = Store::open(dir).unwrap();
-            store.apply(&[finished("a"), finished("b")], false).unwrap();
-            store.apply(&[finished("c")], false).unwrap();
+            store.apply(&[finished("a"), finished("b")], None).unwrap();
+            store.apply(&[finished("c")], None).unwrap();
             let ids: Vec<String> = store
                 .list(10)
                 .unwrap()
@@ -501,7 +517,7 @@ mod tests {
         assert_eq!(store.get("b").unwrap(), Some(record("b")));
         assert_eq!(store.get("zz").unwrap(), None);
         // Saving an id again replaces the record and makes it the newest.
-        store.apply(&[finished("a")], false).unwrap();
+        store.apply(&[finished("a")], None).unwrap();
         let ids: Vec<String> = store
             .list(10)
             .unwrap()
@@ -608,7 +624,7 @@ mod tests {
     async fn a_record_in_the_journal_is_listed_at_once_and_once_after_the_checkpoint() {
         let tmp = TempDir::new("store-unfolded");
         let store = Store::open(tmp.path()).unwrap();
-        let (handle, writer) = StoreHandle::start(store, None, |_, _| {});
+        let (handle, writer) = StoreHandle::start(store, None, None, |_, _| {});
         handle.commit(vec![finished("a")]).await;
         handle.commit(vec![live("b", 0), finished("b")]).await;
         let ids = |games: Vec<GameSummary>| -> Vec<String> {

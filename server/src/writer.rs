@@ -3,12 +3,13 @@
 //! their rooms are answered), and takes the journal into the database at checkpoints, in the
 //! background, while the next batches are appended.
 
+use crate::cluster::Mirror;
 use crate::journal::{self, Journal};
 use crate::live::Write;
 use crate::postgres::PgRecords;
 use crate::store::{OnCommit, Store, StoreError, coalesce};
 use jchomp_protocol::record::Record;
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -26,6 +27,10 @@ const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
 /// Writes after which the journal is taken into the database sooner, bounding the memory they
 /// hold and the time a restart takes to read them back.
 const CHECKPOINT_WRITES: usize = 100_000;
+
+/// How long a batch ending games waits for PostgreSQL to take their records at once before it
+/// leaves them to the outbox.
+const EARLY: Duration = Duration::from_secs(2);
 
 /// How long the writer waits before delivering the outbox again after PostgreSQL failed.
 const RETRY: Duration = Duration::from_millis(500);
@@ -85,6 +90,8 @@ struct Writer {
     store: Arc<Store>,
     /// PostgreSQL, when finished records go there (through the outbox).
     pg: Option<PgRecords>,
+    /// In a cluster, Redis, where every batch is also written before its rooms are answered.
+    mirror: Option<Mirror>,
     unfolded: Arc<Unfolded>,
     on_commit: Arc<OnCommit>,
     /// The segment appended to (created at the first append after a checkpoint started).
@@ -101,6 +108,8 @@ struct Writer {
     last_checkpoint: Instant,
     /// Whether the outbox may hold records PostgreSQL does not have yet.
     backlog: bool,
+    /// Ids of finished records durable in the journal that PostgreSQL took at once.
+    delivered: HashSet<String>,
 }
 
 /// The writer task: runs until every [`crate::store::StoreHandle`] is dropped, then makes
@@ -109,6 +118,7 @@ struct Writer {
 pub(crate) async fn run(
     store: Arc<Store>,
     pg: Option<PgRecords>,
+    mirror: Option<Mirror>,
     unfolded: Arc<Unfolded>,
     on_commit: Arc<OnCommit>,
     mut rx: mpsc::Receiver<Job>,
@@ -118,6 +128,7 @@ pub(crate) async fn run(
     let mut w = Writer {
         store,
         pg,
+        mirror,
         unfolded,
         on_commit,
         journal: None,
@@ -127,6 +138,7 @@ pub(crate) async fn run(
         folding: None,
         last_checkpoint: Instant::now(),
         backlog,
+        delivered: HashSet::new(),
     };
     loop {
         let due = w.last_checkpoint + CHECKPOINT_EVERY;
@@ -200,8 +212,9 @@ async fn finished(folding: &mut Option<JoinHandle<Folded>>) -> Option<Folded> {
 }
 
 impl Writer {
-    /// Makes one batch durable — one append and one `fdatasync` to the journal — then answers
-    /// every room waiting for it. This is the one place where writes become durable. If the
+    /// Makes one batch durable — one append and one `fdatasync` to the journal and, in a
+    /// cluster, at the same time one round trip to Redis — then answers every room waiting for
+    /// it. This is the one place where writes become durable. If the
     /// append fails (logged and counted), the rooms are answered all the same, as they were
     /// when a database commit failed, and the writes still go to the database at the next
     /// checkpoint.
@@ -210,22 +223,30 @@ impl Writer {
         let journal = self.journal.take();
         let dir = self.store.dir().to_path_buf();
         let generation = self.next_segment;
-        let joined = tokio::task::spawn_blocking(move || {
+        let outbox = self.pg.is_some();
+        let mirrored = self.mirror.as_ref().and_then(|m| m.prepare(&batch, outbox));
+        let append = tokio::task::spawn_blocking(move || {
             let res = match journal {
                 Some(j) => Ok(j),
                 None => Journal::create(&dir, generation),
             }
             .and_then(|mut j| j.append(&batch).map(|()| j));
             (res, batch)
-        })
-        .await;
-        let outbox = self.pg.is_some();
+        });
+        let (joined, ()) = tokio::join!(append, async {
+            if let Some(m) = mirrored {
+                m.send().await;
+            }
+        });
         match joined {
             Ok((Ok(journal), batch)) => {
                 self.next_segment = journal.generation() + 1;
                 self.journal = Some(journal);
                 if games > 0 && !outbox {
                     (self.on_commit)(games, Ok(()));
+                }
+                if games > 0 {
+                    self.deliver_now(&batch).await;
                 }
                 self.accept(batch);
             }
@@ -249,6 +270,45 @@ impl Writer {
         }
         for done in waiters {
             let _ = done.send(());
+        }
+    }
+
+    /// With PostgreSQL: hands the batch's finished records to it at once (now that the journal
+    /// holds them), so that every node lists a game as soon as its end is announced. What fails
+    /// or takes longer than [`EARLY`] goes through the outbox at the next checkpoint instead;
+    /// what succeeds is left out of the outbox (`delivered`).
+    async fn deliver_now(&mut self, batch: &[Write]) {
+        let Some(pg) = &self.pg else {
+            return;
+        };
+        let records: Vec<(String, String)> = batch
+            .iter()
+            .filter_map(|w| match w {
+                Write::Finished { room, record } => Some((
+                    record.id.clone().unwrap_or_else(|| room.clone()),
+                    serde_json::to_string(record).ok()?,
+                )),
+                _ => None,
+            })
+            .collect();
+        match tokio::time::timeout(EARLY, pg.insert(&records)).await {
+            Ok(Ok(_)) => {
+                (self.on_commit)(records.len(), Ok(()));
+                let ids: Vec<String> = records.into_iter().map(|(id, _)| id).collect();
+                if let Some(m) = &self.mirror {
+                    m.delivered(&ids).await;
+                }
+                self.delivered.extend(ids);
+            }
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, games = records.len(), "PostgreSQL is unreachable; finished games go through the outbox");
+            }
+            Err(_) => {
+                tracing::warn!(
+                    games = records.len(),
+                    "PostgreSQL is slow; finished games go through the outbox"
+                );
+            }
         }
     }
 
@@ -278,11 +338,17 @@ impl Writer {
         let writes = std::mem::take(&mut self.unapplied);
         let sealed = std::mem::take(&mut self.sealed);
         let store = self.store.clone();
-        let outbox = self.pg.is_some();
+        // Records PostgreSQL took at once skip the outbox; the ids are forgotten here, as every
+        // one of them is among `writes` (delivered after its append, before the next checkpoint);
+        // if this checkpoint fails, the next one sends them again (PostgreSQL keeps each id once).
+        let delivered = self
+            .pg
+            .is_some()
+            .then(|| std::mem::take(&mut self.delivered));
         self.folding = Some(tokio::task::spawn_blocking(move || {
             let started = std::time::Instant::now();
             let res = store
-                .apply(coalesce(&writes), outbox)
+                .apply(coalesce(&writes), delivered.as_ref())
                 .and_then(|()| Ok(journal::remove(store.dir(), &sealed)?));
             tracing::debug!(
                 writes = writes.len(),
@@ -340,14 +406,25 @@ impl Writer {
 
     /// Delivers the outbox to PostgreSQL; returns whether it is empty now.
     async fn deliver(&mut self) -> bool {
-        self.backlog = !deliver(&self.store, self.pg.as_ref(), &*self.on_commit).await;
+        self.backlog = !deliver(
+            &self.store,
+            self.pg.as_ref(),
+            self.mirror.as_ref(),
+            &*self.on_commit,
+        )
+        .await;
         !self.backlog
     }
 }
 
 /// Delivers the outbox to PostgreSQL and empties it of what was delivered; returns whether the
 /// outbox is empty now (`false`: PostgreSQL failed, try again later).
-async fn deliver(store: &Arc<Store>, records: Option<&PgRecords>, on_commit: &OnCommit) -> bool {
+async fn deliver(
+    store: &Arc<Store>,
+    records: Option<&PgRecords>,
+    mirror: Option<&Mirror>,
+    on_commit: &OnCommit,
+) -> bool {
     let Some(records) = records else {
         return true;
     };
@@ -372,9 +449,12 @@ async fn deliver(store: &Arc<Store>, records: Option<&PgRecords>, on_commit: &On
             let ids: Vec<String> = waiting.into_iter().map(|(id, _)| id).collect();
             let n = ids.len();
             let writer = store.clone();
-            match tokio::task::spawn_blocking(move || writer.delivered(&ids)).await {
-                Ok(Ok(())) => {
+            match tokio::task::spawn_blocking(move || writer.delivered(&ids).map(|()| ids)).await {
+                Ok(Ok(ids)) => {
                     tracing::debug!(games = n, "delivered to PostgreSQL");
+                    if let Some(m) = mirror {
+                        m.delivered(&ids).await;
+                    }
                     true
                 }
                 // Delivered again later: PostgreSQL keeps each id once.

@@ -1,7 +1,8 @@
 //! Three nodes sharing a real Redis (`--cluster`) act as one server: players connected to
 //! different nodes play one room to the end while a spectator on the third watches; every node
 //! lists the same rooms; a seat token obtained on one node resumes the seat on another; and the
-//! cross-node messages are counted in `/metrics`.
+//! cross-node messages are counted in `/metrics`; a node that shuts down hands its games in play
+//! to the others.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -129,4 +130,35 @@ async fn a_node_without_redis_does_not_start() {
     assert!(err.contains("cannot join the cluster"), "{err}");
     assert!(!err.contains("secret"), "{err}");
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_shut_down_hands_its_games_in_play_to_the_others() {
+    let redis = Redis::start();
+    let (n1, n2) = (node(&redis).await, node(&redis).await);
+    let cfg = config_value("4x5 poison 0,0");
+    let mut alice = n1.client().await;
+    let (room, alice_token) = alice.create("alice", cfg.clone()).await;
+    agreed(&[&n1, &n2], 1).await;
+    let mut bob = n2.client().await;
+    bob.join(&room, "bob").await;
+    alice.expect("room").await;
+
+    // Node 1 stops gracefully: its game in play stays in the cluster and node 2 takes it
+    // over; Bob, on node 2, gets a snapshot from it without doing anything.
+    n1.shut_down().await.unwrap();
+    let snap = bob.until("room").await;
+    assert_eq!(snap["status"], "playing", "{snap}");
+    assert_eq!(snap["seats"][0]["connected"], false, "{snap}");
+    let mut alice = n2.client().await;
+    alice
+        .send(json!({"type":"resume","token":alice_token}))
+        .await;
+    alice.expect("joined").await;
+    let snap = alice.expect("room").await;
+    assert_eq!(bob.until("room").await, snap);
+    let version = snap["version"].as_u64().unwrap();
+    let end = play_out(&mut [alice, bob], &cfg, version).await;
+    assert_eq!(end["room"], room.as_str());
+    n2.shut_down().await.unwrap();
 }

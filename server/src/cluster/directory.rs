@@ -2,9 +2,11 @@
 //! creation order, summary) and `jchomp:tokens` (token hash → room id). Each node writes its own
 //! rooms' lines, in order, from one task fed by its lobby ([`DirectorySink`]); every node reads
 //! the same lines, so `list_rooms` is the same everywhere and a token leads to its room from any
-//! node.
+//! node. A room's line is written (and removed) only by its owner in `jchomp:owners`: a script
+//! checks it, so that a node that lost a room to a takeover cannot write it back.
 
 use super::Cluster;
+use super::state::{OWNERS, live_key, owned_key};
 use super::wire::DirectoryEntry;
 use crate::live::token_hash;
 use crate::outbox::encode;
@@ -13,13 +15,38 @@ use redis::AsyncCommands;
 use redis::aio::ConnectionManager;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 /// The hash of room lines.
 const ROOMS: &str = "jchomp:rooms";
 /// The hash of token hashes.
 const TOKENS: &str = "jchomp:tokens";
+
+/// Writes a room's line if the room is this node's or nobody's (a new room: it becomes this
+/// node's). KEYS: owners, rooms, owned of this node; ARGV: node, room, line.
+const LINE: &str = r"
+local owner = redis.call('HGET', KEYS[1], ARGV[2])
+if owner and owner ~= ARGV[1] then return 0 end
+if not owner then redis.call('HSET', KEYS[1], ARGV[2], ARGV[1]) end
+redis.call('SADD', KEYS[3], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+return 1
+";
+
+/// Removes a closed room's line, owner and tokens, if the room is this node's. KEYS: owners,
+/// rooms, owned of this node, tokens; ARGV: node, room, token hashes.
+const REMOVE: &str = r"
+local owner = redis.call('HGET', KEYS[1], ARGV[2])
+if owner and owner ~= ARGV[1] then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[2])
+redis.call('HDEL', KEYS[2], ARGV[2])
+redis.call('SREM', KEYS[3], ARGV[2])
+for i = 3, #ARGV do redis.call('HDEL', KEYS[4], ARGV[i]) end
+return 1
+";
 
 /// A change to this node's part of the directory.
 #[derive(Clone, Debug, PartialEq)]
@@ -75,7 +102,8 @@ impl DirectorySink {
     }
 }
 
-/// Writes the changes to Redis, in order, each batch in one pipeline, until the sink is gone.
+/// Writes the changes to Redis, in order, each batch in one pipeline (retried while Redis is
+/// away), until the sink is gone.
 pub(super) async fn write(
     mut redis: ConnectionManager,
     node: String,
@@ -100,15 +128,31 @@ pub(super) async fn write(
                         summary,
                     };
                     if let Ok(json) = serde_json::to_string(&entry) {
-                        pipe.hset(ROOMS, id, json).ignore();
+                        pipe.cmd("EVAL")
+                            .arg(LINE)
+                            .arg(3)
+                            .arg(OWNERS)
+                            .arg(ROOMS)
+                            .arg(owned_key(&node))
+                            .arg(&node)
+                            .arg(id)
+                            .arg(json)
+                            .ignore();
                     }
                 }
                 Change::Removed { id, tokens } => {
                     orders.remove(&id);
-                    pipe.hdel(ROOMS, id).ignore();
-                    for t in tokens {
-                        pipe.hdel(TOKENS, t).ignore();
-                    }
+                    pipe.cmd("EVAL")
+                        .arg(REMOVE)
+                        .arg(4)
+                        .arg(OWNERS)
+                        .arg(ROOMS)
+                        .arg(owned_key(&node))
+                        .arg(TOKENS)
+                        .arg(&node)
+                        .arg(id)
+                        .arg(tokens)
+                        .ignore();
                 }
                 Change::Token { hash, room } => {
                     pipe.hset(TOKENS, hash, room).ignore();
@@ -118,24 +162,49 @@ pub(super) async fn write(
                 }
             }
         }
-        if let Err(e) = pipe.query_async::<()>(&mut redis).await {
-            tracing::warn!(error = %e, "the room directory could not be updated");
+        // While Redis is away the changes wait (in order), up to the mirror's patience.
+        let started = std::time::Instant::now();
+        let mut wait = Duration::from_millis(50);
+        while let Err(e) = pipe.query_async::<()>(&mut redis).await {
+            if started.elapsed() >= super::state::PATIENCE {
+                tracing::warn!(error = %e, "the room directory could not be updated");
+                break;
+            }
+            tokio::time::sleep(wait).await;
+            wait = (wait * 2).min(Duration::from_secs(1));
         }
     }
 }
 
 impl Cluster {
-    /// The owner of a room listed in the directory, if its lease is alive.
+    /// The owner of a room, if its lease is alive. If the owner died with a game in play, this
+    /// waits (up to a takeover's time) for another node to take the room over, so that a
+    /// player of a dead node who reconnects at once finds the room on its new owner.
     pub(crate) async fn owner_of(&self, room: &str) -> Option<String> {
+        let deadline = Instant::now() + super::TAKEOVER_WAIT;
+        loop {
+            let owner = self.current_owner(room).await;
+            if owner.is_some() {
+                return owner;
+            }
+            let mut redis = self.redis();
+            let owned: Option<String> = redis.hget(OWNERS, room).await.ok()?;
+            owned.as_ref()?;
+            let in_play: bool = redis.exists(live_key(room)).await.ok()?;
+            if !in_play || Instant::now() >= deadline {
+                return None;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    /// The owner of a room, if its lease is alive.
+    pub(super) async fn current_owner(&self, room: &str) -> Option<String> {
         let mut redis = self.redis();
-        let json: Option<String> = redis.hget(ROOMS, room).await.ok()?;
-        let entry: DirectoryEntry = serde_json::from_str(&json?).ok()?;
-        let alive = self.alive(std::slice::from_ref(&entry.owner)).await;
-        alive
-            .first()
-            .copied()
-            .unwrap_or(false)
-            .then_some(entry.owner)
+        let owner: Option<String> = redis.hget(OWNERS, room).await.ok()?;
+        let owner = owner?;
+        let alive = self.alive(std::slice::from_ref(&owner)).await;
+        alive.first().copied().unwrap_or(false).then_some(owner)
     }
 
     /// The room a seat token belongs to, anywhere in the cluster.

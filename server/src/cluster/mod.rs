@@ -3,13 +3,17 @@
 //! directory and list (`directory.rs`), the seat tokens' rooms, and each node's lease (a key
 //! that expires unless the node renews it); a node forwards its clients' requests for a room of
 //! another node to the owner and relays the room's frames back (`relay.rs`), through Redis
-//! pub/sub (`wire.rs`: one channel per node).
+//! pub/sub (`wire.rs`: one channel per node). Each game in play is kept in Redis as it is
+//! played (`state.rs`), and the live nodes take a dead node's rooms over (`takeover.rs`).
 
 mod directory;
 mod relay;
+mod state;
+mod takeover;
 mod wire;
 
 pub(crate) use directory::{Change, DirectorySink};
+pub(crate) use state::Mirror;
 
 use crate::lobby::Lobby;
 use crate::metrics::Metrics;
@@ -21,14 +25,19 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot, watch};
-use wire::{Envelope, ReplyBody, channel};
+use tokio::time::Instant;
+use wire::{ALL, Envelope, ReplyBody, channel};
 
 /// How long a node's lease lasts unless renewed.
 pub(crate) const LEASE: Duration = Duration::from_secs(3);
-/// How often a node renews its lease (and checks the leases of the nodes it serves).
+/// How often a node renews its lease (and checks the leases of the nodes it serves, and
+/// looks for dead nodes whose rooms it may take over).
 const RENEW: Duration = Duration::from_millis(1000);
 /// How long a client's request waits for the owner's answer.
 const ANSWER: Duration = Duration::from_secs(5);
+/// How long a client's request for a room whose owner died waits, beyond [`ANSWER`], for
+/// another node to take the room over: a lease, a look for dead nodes, and the claim.
+const TAKEOVER_WAIT: Duration = Duration::from_secs(8);
 
 /// Why the cluster could not start.
 #[derive(Debug, thiserror::Error)]
@@ -63,6 +72,17 @@ pub(crate) struct Cluster {
     next_req: std::sync::atomic::AtomicU64,
     /// Where the room directory's changes go.
     pub directory: DirectorySink,
+    /// Writes the games in play to Redis (handed to the store's writer).
+    mirror: Mirror,
+    /// The owner of each room this node's clients are relayed to, watched by the relays, so
+    /// that they re-route when another node takes the room over.
+    routes: Mutex<HashMap<String, watch::Sender<String>>>,
+    /// What each of this node's clients is in a room of another node (a seat, or watching),
+    /// so that a relay can take it back on the room's new owner.
+    /// (A connection is in one room at a time.)
+    roles: Mutex<HashMap<ConnId, (String, relay::Role)>>,
+    /// Since when Redis has answered this node without a break (`None`: it does not now).
+    healthy_since: Mutex<Option<Instant>>,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -94,7 +114,9 @@ impl Cluster {
         let mut redis = ConnectionManager::new_with_config(client.clone(), config).await?;
         let node = uuid::Uuid::new_v4().simple().to_string()[..12].to_string();
         let _: () = redis.set_ex(lease_key(&node), 1, LEASE.as_secs()).await?;
+        let _: () = redis.sadd(state::NODES, &node).await?;
         let (directory, changes) = DirectorySink::new();
+        let mirror = Mirror::new(redis.clone(), node.clone());
         let cluster = Arc::new(Cluster {
             node,
             redis,
@@ -106,6 +128,10 @@ impl Cluster {
             proxies: Mutex::new(HashMap::new()),
             next_req: std::sync::atomic::AtomicU64::new(1),
             directory,
+            mirror,
+            routes: Mutex::new(HashMap::new()),
+            roles: Mutex::new(HashMap::new()),
+            healthy_since: Mutex::new(Some(Instant::now())),
         });
         let (subscribed_tx, subscribed) = oneshot::channel();
         tokio::spawn(directory::write(
@@ -119,6 +145,16 @@ impl Cluster {
         let _ = subscribed.await;
         tracing::info!(node = %cluster.node, "joined the cluster");
         Ok(cluster)
+    }
+
+    /// The writer of this node's games in play to Redis.
+    pub(crate) fn mirror(&self) -> Mirror {
+        self.mirror.clone()
+    }
+
+    /// How long Redis has answered this node without a break.
+    fn healthy_for(&self) -> std::time::Duration {
+        lock(&self.healthy_since).map_or(std::time::Duration::ZERO, |t| t.elapsed())
     }
 
     /// A Redis connection (cheap to clone; reconnects by itself).
@@ -138,16 +174,21 @@ impl Cluster {
 
     /// Sends an envelope to a node.
     async fn send(&self, node: &str, envelope: &Envelope) {
+        self.publish(&channel(node), envelope).await;
+    }
+
+    /// Publishes an envelope on a channel.
+    async fn publish(&self, channel: &str, envelope: &Envelope) {
         let Ok(json) = serde_json::to_string(envelope) else {
             return;
         };
         let mut redis = self.redis();
-        match redis.publish::<_, _, i64>(channel(node), json).await {
+        match redis.publish::<_, _, i64>(channel, json).await {
             Ok(_) => {
                 self.metrics.cluster_sent.inc();
             }
             Err(e) => {
-                tracing::warn!(to = node, error = %e, "a message to another node was lost");
+                tracing::warn!(to = channel, error = %e, "a message to another node was lost");
             }
         }
     }
@@ -161,17 +202,50 @@ impl Cluster {
                 _ = crate::shared::shutting_down(&mut shutdown) => break,
                 _ = tick.tick() => {}
             }
-            let mut redis = self.redis();
-            if let Err(e) = redis
-                .set_ex::<_, _, ()>(lease_key(&self.node), 1, LEASE.as_secs())
-                .await
-            {
-                tracing::warn!(error = %e, "cannot renew this node's lease");
-            }
+            self.renew_once().await;
             self.forget_dead_nodes().await;
+            self.reroute_dead_owners().await;
         }
         let mut redis = self.redis();
         let _: Result<(), _> = redis.del(lease_key(&self.node)).await;
+    }
+
+    /// Renews this node's lease. If it had run out (this node was paused, or Redis was away
+    /// longer than a lease), the rooms another node took over meanwhile are stopped here.
+    async fn renew_once(&self) {
+        let mut redis = self.redis();
+        let renewed: Result<Option<String>, _> = redis::cmd("SET")
+            .arg(lease_key(&self.node))
+            .arg(1)
+            .arg("XX")
+            .arg("EX")
+            .arg(LEASE.as_secs())
+            .query_async(&mut redis)
+            .await;
+        match renewed {
+            Ok(Some(_)) => {
+                lock(&self.healthy_since).get_or_insert_with(Instant::now);
+            }
+            Ok(None) => {
+                tracing::warn!("this node's lease had run out; taking it again");
+                let taken: Result<(), _> = redis::pipe()
+                    .set_ex(lease_key(&self.node), 1, LEASE.as_secs())
+                    .sadd(state::NODES, &self.node)
+                    .query_async(&mut redis)
+                    .await;
+                if let Err(e) = taken {
+                    tracing::warn!(error = %e, "cannot take this node's lease");
+                    *lock(&self.healthy_since) = None;
+                    return;
+                }
+                *lock(&self.healthy_since) = Some(Instant::now());
+                self.check_rooms().await;
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot renew this node's lease");
+                *lock(&self.healthy_since) = None;
+            }
+        }
     }
 
     /// The nodes whose lease is alive, of those named.
@@ -194,7 +268,10 @@ impl Cluster {
         loop {
             match self.client.get_async_pubsub().await {
                 Ok(mut pubsub) => {
-                    if let Err(e) = pubsub.subscribe(channel(&self.node)).await {
+                    if let Err(e) = pubsub
+                        .subscribe(&[channel(&self.node), ALL.to_string()])
+                        .await
+                    {
                         tracing::warn!(error = %e, "cannot subscribe to this node's channel");
                     } else {
                         if let Some(s) = subscribed.take() {
@@ -241,13 +318,18 @@ impl Cluster {
             Envelope::Reply { req, body } => {
                 let pending = lock(&self.pending).remove(&req);
                 if let Some(p) = pending {
+                    self.note_role(&p, &body);
                     self.metrics
                         .cluster_answer_seconds
                         .observe(p.sent.elapsed().as_secs_f64());
                     p.answer(body);
                 }
             }
-            Envelope::Out { conn, frames } => {
+            Envelope::Owner { room, owner } => self.rerouted(&room, &owner),
+            Envelope::Out { from, conn, frames } => {
+                if self.stale(&from, conn) {
+                    return;
+                }
                 let peer = lock(&self.local).get(&conn).cloned();
                 if let Some(peer) = peer {
                     for frame in frames {
@@ -256,6 +338,18 @@ impl Cluster {
                 }
             }
         }
+    }
+
+    /// Whether frames from `from` for a client of this node come from a node that no longer
+    /// owns the client's room (it lost the room to a takeover): they are dropped, so that the
+    /// old owner stopping the room does not close a client already re-routed to the new one.
+    fn stale(&self, from: &str, conn: ConnId) -> bool {
+        let Some((room, _)) = lock(&self.roles).get(&conn).cloned() else {
+            return false;
+        };
+        lock(&self.routes)
+            .get(&room)
+            .is_some_and(|owner| *owner.borrow() != from)
     }
 
     /// A fresh request id.
@@ -291,6 +385,27 @@ impl Cluster {
                     relay::disconnect(&self.lobby, room, proxy.peer.id).await;
                 }
             }
+        }
+    }
+}
+
+impl Cluster {
+    /// Remembers what an answer made of a client in a room of another node.
+    fn note_role(&self, p: &relay::Pending, body: &ReplyBody) {
+        let mut roles = lock(&self.roles);
+        match body {
+            ReplyBody::Seat(Ok(seat)) => {
+                roles.insert(p.conn, (p.room.clone(), relay::Role::Seat(*seat)));
+            }
+            ReplyBody::Done(Ok(())) => {
+                roles.insert(p.conn, (p.room.clone(), relay::Role::Spectator));
+            }
+            ReplyBody::Leave(crate::room::LeaveOutcome::Left)
+                if roles.get(&p.conn).is_some_and(|(r, _)| *r == p.room) =>
+            {
+                roles.remove(&p.conn);
+            }
+            _ => {}
         }
     }
 }

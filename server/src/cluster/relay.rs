@@ -5,7 +5,7 @@
 //! ([`Cluster::serve`]).
 
 use super::wire::{Envelope, Frame, Op, ReplyBody};
-use super::{ANSWER, Cluster, RoomTx, lock};
+use super::{ANSWER, Cluster, RoomTx, TAKEOVER_WAIT, lock};
 use crate::lobby::Lobby;
 use crate::outbox::{ConnId, Outgoing, Peer, PeerSignal, next_conn_id};
 use crate::room::{LeaveOutcome, Refusal, RoomEvent};
@@ -13,7 +13,7 @@ use jchomp_protocol::rules::Seat;
 use jchomp_protocol::wire::ErrorCode;
 use std::collections::HashSet;
 use std::sync::Arc;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
@@ -34,6 +34,19 @@ pub(super) struct Pending {
     pub reply: Waiting,
     /// When it was sent (for the answer-time metric).
     pub sent: Instant,
+    /// The client asking.
+    pub conn: ConnId,
+    /// The room asked.
+    pub room: String,
+}
+
+/// What a client of this node is in a room of another node, once the owner said so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Role {
+    /// It holds this seat.
+    Seat(Seat),
+    /// It watches.
+    Spectator,
 }
 
 /// A client of another node, as this node's rooms see it.
@@ -66,43 +79,161 @@ impl Cluster {
     /// The channel of `room`, owned by `owner` (another node): its events go to the owner as
     /// requests, and a request unanswered within a few seconds fails as if the room had
     /// closed.
+    ///
+    /// When another node takes the room over (its owner died), the relay re-routes: the
+    /// client's seat is taken back on the new owner (or it watches again there), and requests
+    /// left unanswered by the dead owner are sent again.
     pub(crate) fn relay(self: &Arc<Self>, room: String, owner: String, queue: usize) -> RoomTx {
         let (tx, mut rx) = mpsc::channel::<RoomEvent>(queue.max(1));
         let cluster = self.clone();
+        let mut route = self.route(&room, owner);
         tokio::spawn(async move {
-            while let Some(ev) = rx.recv().await {
-                let Some((conn, op, reply)) = cluster.request(ev) else {
-                    continue;
-                };
-                let req = match reply {
-                    Some(reply) => {
-                        let req = cluster.next_req();
-                        let pending = Pending {
-                            reply,
-                            sent: Instant::now(),
+            let mut owner = route.borrow_and_update().clone();
+            let mut watching = true;
+            // The client, once seen, and its requests still waiting for an answer.
+            let mut client: Option<ConnId> = None;
+            let mut unanswered: Vec<(u64, ConnId, Op)> = Vec::new();
+            loop {
+                tokio::select! {
+                    ev = rx.recv() => {
+                        let Some(ev) = ev else { break };
+                        let Some((conn, op, reply)) = cluster.request(ev) else {
+                            continue;
                         };
-                        lock(&cluster.pending).insert(req, pending);
-                        let waiting = cluster.clone();
-                        tokio::spawn(async move {
-                            tokio::time::sleep(ANSWER).await;
-                            // Dropping the sender tells the client the room is gone.
-                            lock(&waiting.pending).remove(&req);
-                        });
-                        req
+                        client = Some(conn);
+                        let req = match reply {
+                            Some(reply) => cluster.wait_for(reply, conn, &room, &owner),
+                            None => 0,
+                        };
+                        if req != 0 {
+                            unanswered.retain(|(r, _, _)| lock(&cluster.pending).contains_key(r));
+                            unanswered.push((req, conn, op.clone()));
+                        }
+                        cluster.ask(&owner, conn, &room, req, op).await;
                     }
-                    None => 0,
-                };
-                let envelope = Envelope::Request {
-                    from: cluster.node.clone(),
-                    conn,
-                    room: room.clone(),
-                    req,
-                    op,
-                };
-                cluster.send(&owner, &envelope).await;
+                    changed = route.changed(), if watching => {
+                        if changed.is_err() {
+                            watching = false;
+                            continue;
+                        }
+                        let new = route.borrow_and_update().clone();
+                        if new == owner {
+                            continue;
+                        }
+                        tracing::info!(room = %room, from = %owner, to = %new, "a relayed room has a new owner");
+                        owner = new;
+                        let Some(conn) = client else { continue };
+                        let role = lock(&cluster.roles)
+                            .get(&conn)
+                            .filter(|(r, _)| *r == room)
+                            .map(|(_, role)| *role);
+                        match role {
+                            Some(Role::Seat(seat)) => {
+                                cluster.ask(&owner, conn, &room, 0, Op::Reattach { seat }).await;
+                            }
+                            Some(Role::Spectator) => {
+                                cluster.ask(&owner, conn, &room, 0, Op::Spectate).await;
+                            }
+                            None => {}
+                        }
+                        unanswered.retain(|(r, _, _)| lock(&cluster.pending).contains_key(r));
+                        for (req, conn, op) in &unanswered {
+                            cluster.ask(&owner, *conn, &room, *req, op.clone()).await;
+                        }
+                    }
+                }
             }
         });
         tx
+    }
+
+    /// Registers a request waiting for an answer from `owner`; returns its id. Unanswered
+    /// within a few seconds (or, if `owner` died meanwhile, once another node had the time to
+    /// take the room over), the request fails as if the room had closed.
+    fn wait_for(self: &Arc<Self>, reply: Waiting, conn: ConnId, room: &str, owner: &str) -> u64 {
+        let req = self.next_req();
+        let pending = Pending {
+            reply,
+            sent: Instant::now(),
+            conn,
+            room: room.to_string(),
+        };
+        lock(&self.pending).insert(req, pending);
+        let waiting = self.clone();
+        let owner = owner.to_string();
+        tokio::spawn(async move {
+            tokio::time::sleep(ANSWER).await;
+            if lock(&waiting.pending).contains_key(&req)
+                && !waiting.alive(std::slice::from_ref(&owner)).await[0]
+            {
+                tokio::time::sleep(TAKEOVER_WAIT).await;
+            }
+            // Dropping the sender tells the client the room is gone.
+            lock(&waiting.pending).remove(&req);
+        });
+        req
+    }
+
+    /// Sends a client's request to a room's owner.
+    async fn ask(&self, owner: &str, conn: ConnId, room: &str, req: u64, op: Op) {
+        let envelope = Envelope::Request {
+            from: self.node.clone(),
+            conn,
+            room: room.to_string(),
+            req,
+            op,
+        };
+        self.send(owner, &envelope).await;
+    }
+
+    /// The owner of `room` as relays see it: a watch shared by every relay to the room.
+    fn route(&self, room: &str, owner: String) -> watch::Receiver<String> {
+        let mut routes = lock(&self.routes);
+        routes.retain(|_, tx| tx.receiver_count() > 0);
+        let tx = routes
+            .entry(room.to_string())
+            .or_insert_with(|| watch::channel(owner.clone()).0);
+        tx.send_if_modified(|o| {
+            let changed = *o != owner;
+            *o = owner;
+            changed
+        });
+        tx.subscribe()
+    }
+
+    /// `room` has a new owner: its relays re-route.
+    pub(super) fn rerouted(&self, room: &str, owner: &str) {
+        if let Some(tx) = lock(&self.routes).get(room) {
+            tx.send_if_modified(|o| {
+                let changed = o != owner;
+                if changed {
+                    *o = owner.to_string();
+                }
+                changed
+            });
+        }
+    }
+
+    /// Relays to a dead owner learn the room's new owner from the directory (in case this
+    /// node missed the new owner's notice).
+    pub(super) async fn reroute_dead_owners(&self) {
+        let routes: Vec<(String, String)> = lock(&self.routes)
+            .iter()
+            .map(|(room, tx)| (room.clone(), tx.borrow().clone()))
+            .collect();
+        let mut owners: Vec<String> = routes.iter().map(|(_, o)| o.clone()).collect();
+        owners.sort();
+        owners.dedup();
+        let alive = self.alive(&owners).await;
+        for (room, owner) in routes {
+            let dead = owners
+                .iter()
+                .position(|o| *o == owner)
+                .is_some_and(|i| !alive.get(i).copied().unwrap_or(true));
+            if dead && let Some(new) = self.current_owner(&room).await {
+                self.rerouted(&room, &new);
+            }
+        }
     }
 
     /// A room event as a request: the connection, the operation and what waits for the
@@ -141,6 +272,7 @@ impl Cluster {
             ),
             RoomEvent::Disconnected { conn } => {
                 lock(&self.local).remove(&conn);
+                lock(&self.roles).remove(&conn);
                 (conn, Op::Disconnected, None)
             }
             RoomEvent::Analyze { reply, .. } => {
@@ -150,7 +282,9 @@ impl Cluster {
                 )));
                 return None;
             }
-            RoomEvent::BotMoved { .. } => return None,
+            RoomEvent::BotMoved { .. } | RoomEvent::Reattach { .. } | RoomEvent::Lost => {
+                return None;
+            }
         })
     }
 
@@ -223,6 +357,7 @@ impl Cluster {
             Op::AddBot { spec } => (RoomEvent::AddBot { peer, spec }, None),
             Op::Sync => (RoomEvent::Sync { peer }, None),
             Op::Rematch => (RoomEvent::Rematch { peer }, None),
+            Op::Reattach { seat } => (RoomEvent::Reattach { peer, seat }, None),
             // Handled above.
             Op::Disconnected => return,
         };
@@ -256,6 +391,7 @@ impl Cluster {
     /// A client of this node is gone: the room frames relayed for it have nowhere to go.
     pub(crate) fn forget(&self, conn: ConnId) {
         lock(&self.local).remove(&conn);
+        lock(&self.roles).remove(&conn);
     }
 
     /// The proxy of a remote client (made on its first request), noting the room.
@@ -296,7 +432,14 @@ impl Cluster {
                     })
                     .collect();
                 cluster
-                    .send(&node, &Envelope::Out { conn, frames: out })
+                    .send(
+                        &node,
+                        &Envelope::Out {
+                            from: cluster.node.clone(),
+                            conn,
+                            frames: out,
+                        },
+                    )
                     .await;
             }
         });

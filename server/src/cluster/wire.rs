@@ -12,6 +12,9 @@ pub(crate) fn channel(node: &str) -> String {
     format!("jchomp:to:{node}")
 }
 
+/// The pub/sub channel every node listens on too.
+pub(crate) const ALL: &str = "jchomp:to:all";
+
 /// One message between nodes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -38,10 +41,20 @@ pub(crate) enum Envelope {
     },
     /// Frames a room sends to a client of the receiving node, in order.
     Out {
+        /// The sending node (the room's owner, as far as it knows).
+        from: String,
         /// The client's connection id on the receiving node.
         conn: u64,
         /// The frames.
         frames: Vec<Frame>,
+    },
+    /// To every node ([`ALL`]): a room has a new owner (it took the room over from a dead
+    /// node), so relays to the room go there now.
+    Owner {
+        /// The room.
+        room: String,
+        /// Its new owner.
+        owner: String,
     },
 }
 
@@ -84,6 +97,12 @@ pub(crate) enum Op {
     },
     /// The connection is gone.
     Disconnected,
+    /// After a takeover: the connection held this seat on the room's old owner and takes it
+    /// back on the new one (nodes trust each other; the seat must be free of any connection).
+    Reattach {
+        /// The seat.
+        seat: Seat,
+    },
 }
 
 /// The answer to a request.
@@ -145,8 +164,20 @@ mod tests {
                 body: ReplyBody::Leave(LeaveOutcome::Stayed(1)),
             },
             Envelope::Out {
+                from: "n2".into(),
                 conn: 7,
                 frames: vec![Frame::Text("{}".into()), Frame::Close(4001)],
+            },
+            Envelope::Owner {
+                room: "abc".into(),
+                owner: "n2".into(),
+            },
+            Envelope::Request {
+                from: "n1".into(),
+                conn: 7,
+                room: "abc".into(),
+                req: 0,
+                op: Op::Reattach { seat: 1 },
             },
         ] {
             let json = serde_json::to_string(&e).unwrap();

@@ -5,6 +5,7 @@ mod analysis;
 mod bots;
 mod context;
 mod durable;
+mod failover;
 mod play;
 mod requests;
 mod seats;
@@ -136,6 +137,16 @@ pub(crate) enum RoomEvent {
         /// The connection.
         conn: ConnId,
     },
+    /// In a cluster, after a takeover: a connection that held `seat` on the room's old owner
+    /// takes it back here (the seat must be held by no connection).
+    Reattach {
+        /// The connection.
+        peer: Peer,
+        /// The seat.
+        seat: Seat,
+    },
+    /// In a cluster: another node may own the room now; the room stops if it does.
+    Lost,
     /// A bot thread finished thinking.
     BotMoved {
         /// The bot's seat.

@@ -219,6 +219,9 @@ impl Room {
                 let _ = reply.send(self.leave(conn, keep_active_seat));
             }
             RoomEvent::Disconnected { conn } => self.disconnected(conn),
+            RoomEvent::Reattach { peer, seat } => self.reattach(peer, seat),
+            // `settle`, right after, asks the store whether the room is lost.
+            RoomEvent::Lost => {}
             RoomEvent::BotMoved {
                 seat,
                 game,
@@ -283,6 +286,10 @@ impl Room {
     pub(crate) async fn settle(&mut self) -> bool {
         let writes = std::mem::take(&mut self.pending);
         self.ctx.store.commit(writes).await;
+        if self.ctx.store.lost(&self.id) {
+            self.give_up();
+            return true;
+        }
         for text in std::mem::take(&mut self.held) {
             self.send_all(&text);
         }
@@ -329,7 +336,12 @@ impl Room {
             .flatten()
             .filter_map(|s| s.token_hash.clone())
             .collect();
-        self.ctx.lobby.remove(&self.id, &tokens);
+        if self.ctx.shutting_down() && self.status == RoomStatus::Playing {
+            // Kept for the next start (or, in a cluster, for another node to take over).
+            self.ctx.lobby.forget(&self.id, &tokens);
+        } else {
+            self.ctx.lobby.remove(&self.id, &tokens);
+        }
         for slot in self.seats.iter().flatten() {
             if let Occupant::Bot { stop, .. } = &slot.occupant {
                 stop.store(true, Ordering::Relaxed);

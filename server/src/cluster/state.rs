@@ -1,0 +1,298 @@
+//! The games in play of a cluster in Redis ([`Mirror`]), so that another node can take a dead
+//! node's rooms over. Beside the room directory, Redis holds:
+//!
+//! - `jchomp:owners` — room → the node that owns it (the one word on ownership; a room is
+//!   claimed by changing it atomically, `takeover.rs`), and `jchomp:owned:NODE`, the set of a
+//!   node's rooms;
+//! - `jchomp:live:ROOM` — the room's game in play ([`LiveRoom`] as JSON), and
+//!   `jchomp:moves:ROOM` — its moves (move index → `row,col,version`);
+//! - `jchomp:finished:NODE` — with PostgreSQL, the records a node has finished but not yet
+//!   delivered there, so that a node dying between the two loses no record.
+//!
+//! Every batch of [`Write`]s the store commits is also written here, one script per room, all
+//! in one pipeline (one round trip), before anyone is told; each script first checks that the
+//! room is still this node's (fencing): a node that lost a room (its lease ran out while it
+//! was paused, and another node claimed the room) writes nothing more for it, and the room
+//! learns it is [`Mirror::lost`].
+
+use crate::live::{LiveMove, LiveRoom, Stored, Write};
+use redis::AsyncCommands;
+use redis::aio::ConnectionManager;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Room → owning node.
+pub(super) const OWNERS: &str = "jchomp:owners";
+/// Every node that joined and whose rooms may still need a new owner.
+pub(super) const NODES: &str = "jchomp:nodes";
+
+/// The set of a node's rooms.
+pub(super) fn owned_key(node: &str) -> String {
+    format!("jchomp:owned:{node}")
+}
+
+/// A room's game in play.
+pub(super) fn live_key(room: &str) -> String {
+    format!("jchomp:live:{room}")
+}
+
+/// A room's moves.
+pub(super) fn moves_key(room: &str) -> String {
+    format!("jchomp:moves:{room}")
+}
+
+/// A node's records not yet in PostgreSQL.
+pub(super) fn finished_key(node: &str) -> String {
+    format!("jchomp:finished:{node}")
+}
+
+/// Applies one room's writes if the room is this node's (or nobody's yet: a game just
+/// started, whose directory line may not be written yet). Returns 1, or 0 if another node
+/// owns the room. KEYS: owners, live, moves, finished of this node; ARGV: node, room, then
+/// the writes as `live JSON`, `move PLY VALUE`, `finished ID JSON`.
+const APPLY: &str = r"
+local owner = redis.call('HGET', KEYS[1], ARGV[2])
+if owner and owner ~= ARGV[1] then return 0 end
+local i = 3
+while i <= #ARGV do
+  local kind = ARGV[i]
+  if kind == 'live' then
+    if not owner then redis.call('HSET', KEYS[1], ARGV[2], ARGV[1]); owner = ARGV[1] end
+    redis.call('SET', KEYS[2], ARGV[i + 1])
+    i = i + 2
+  elseif kind == 'move' then
+    redis.call('HSET', KEYS[3], ARGV[i + 1], ARGV[i + 2])
+    i = i + 3
+  elseif kind == 'finished' then
+    if ARGV[i + 2] ~= '' then redis.call('HSET', KEYS[4], ARGV[i + 1], ARGV[i + 2]) end
+    redis.call('DEL', KEYS[2], KEYS[3])
+    i = i + 3
+  else
+    return redis.error_reply('unknown write ' .. kind)
+  end
+end
+return 1
+";
+
+/// How long a batch waits for Redis before it is acknowledged without it (logged): moves
+/// stall while Redis restarts, but a long outage does not stop every game.
+pub(super) const PATIENCE: Duration = Duration::from_secs(30);
+
+/// This node's writer of games in play to Redis (cheap to clone).
+#[derive(Clone, Debug)]
+pub(crate) struct Mirror {
+    redis: ConnectionManager,
+    node: String,
+    /// Rooms another node owns now: this node must stop running them.
+    lost: Arc<Mutex<HashSet<String>>>,
+}
+
+impl Mirror {
+    /// A mirror writing for `node`.
+    pub(super) fn new(redis: ConnectionManager, node: String) -> Mirror {
+        Mirror {
+            redis,
+            node,
+            lost: Arc::default(),
+        }
+    }
+
+    /// One batch's writes (in the store's order) as one fenced script per room in one
+    /// pipeline, to send while redb commits the same batch. With `records`, finished records
+    /// are kept in Redis until [`Mirror::delivered`] (they go on to PostgreSQL).
+    pub(crate) fn prepare(&self, batch: &[Write], records: bool) -> Option<Prepared> {
+        let mut rooms: Vec<(&str, Vec<String>)> = Vec::new();
+        for w in batch {
+            let (room, args) = match w {
+                Write::Live(live) => match serde_json::to_string(live) {
+                    Ok(json) => (live.room.as_str(), vec!["live".to_string(), json]),
+                    Err(_) => continue,
+                },
+                Write::Move { room, ply, mv } => (
+                    room.as_str(),
+                    vec![
+                        "move".to_string(),
+                        ply.to_string(),
+                        format!("{},{},{}", mv.row, mv.col, mv.version),
+                    ],
+                ),
+                Write::Finished { room, record } => {
+                    let json = if records {
+                        serde_json::to_string(record).unwrap_or_default()
+                    } else {
+                        String::new()
+                    };
+                    let id = record.id.clone().unwrap_or_else(|| room.clone());
+                    (room.as_str(), vec!["finished".to_string(), id, json])
+                }
+            };
+            match rooms.iter_mut().find(|(r, _)| *r == room) {
+                Some((_, all)) => all.extend(args),
+                None => rooms.push((room, args)),
+            }
+        }
+        if rooms.is_empty() {
+            return None;
+        }
+        let mut pipe = redis::pipe();
+        for (room, args) in &rooms {
+            pipe.cmd("EVAL")
+                .arg(APPLY)
+                .arg(4)
+                .arg(OWNERS)
+                .arg(live_key(room))
+                .arg(moves_key(room))
+                .arg(finished_key(&self.node))
+                .arg(&self.node)
+                .arg(*room)
+                .arg(args);
+        }
+        Some(Prepared {
+            pipe,
+            rooms: rooms.into_iter().map(|(r, _)| r.to_string()).collect(),
+            writes: batch.len(),
+            mirror: self.clone(),
+        })
+    }
+
+    /// Finished records PostgreSQL holds now need no copy in Redis.
+    pub(crate) async fn delivered(&self, ids: &[String]) {
+        if ids.is_empty() {
+            return;
+        }
+        let mut redis = self.redis.clone();
+        if let Err(e) = redis.hdel::<_, _, ()>(finished_key(&self.node), ids).await {
+            tracing::warn!(error = %e, "cannot forget delivered records in Redis");
+        }
+    }
+
+    /// Whether another node owns `room` now (a write for it was refused, or this node's lease
+    /// ran out and the room was claimed meanwhile). Asking forgets the answer.
+    pub(crate) fn lost(&self, room: &str) -> bool {
+        super::lock(&self.lost).remove(room)
+    }
+
+    /// Marks rooms as lost.
+    pub(super) fn mark_lost(&self, rooms: impl IntoIterator<Item = String>) {
+        super::lock(&self.lost).extend(rooms);
+    }
+}
+
+/// A batch ready to go to Redis ([`Mirror::prepare`]).
+pub(crate) struct Prepared {
+    pipe: redis::Pipeline,
+    rooms: Vec<String>,
+    writes: usize,
+    mirror: Mirror,
+}
+
+impl Prepared {
+    /// Sends the batch in one round trip, retrying while Redis does not answer, up to
+    /// [`PATIENCE`]; rooms whose script was refused are marked lost.
+    pub(crate) async fn send(self) {
+        let started = std::time::Instant::now();
+        let mut wait = Duration::from_millis(50);
+        let applied: Vec<i64> = loop {
+            let mut redis = self.mirror.redis.clone();
+            match self.pipe.query_async::<Vec<i64>>(&mut redis).await {
+                Ok(a) => break a,
+                Err(e) if started.elapsed() < PATIENCE => {
+                    tracing::warn!(error = %e, "cannot write games in play to Redis; retrying");
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(Duration::from_secs(1));
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, writes = self.writes, "games in play are not in Redis: another node cannot take them over");
+                    return;
+                }
+            }
+        };
+        let refused = self
+            .rooms
+            .into_iter()
+            .zip(applied)
+            .filter(|(_, ok)| *ok == 0)
+            .map(|(room, _)| {
+                tracing::warn!(room, "another node owns this room now; this node stops it");
+                room
+            });
+        self.mirror.mark_lost(refused);
+    }
+}
+
+/// A room's game in play as Redis holds it, or `None` if it holds none (or it does not parse:
+/// logged).
+pub(super) async fn read_room(
+    redis: &mut ConnectionManager,
+    room: &str,
+) -> Result<Option<Stored>, redis::RedisError> {
+    let (json, moves): (Option<String>, HashMap<u32, String>) = redis::pipe()
+        .get(live_key(room))
+        .hgetall(moves_key(room))
+        .query_async(redis)
+        .await?;
+    let Some(json) = json else {
+        return Ok(None);
+    };
+    let live: LiveRoom = match serde_json::from_str(&json) {
+        Ok(l) => l,
+        Err(e) => {
+            tracing::error!(room, error = %e, "a game in play in Redis does not parse");
+            return Ok(None);
+        }
+    };
+    match parse_moves(&moves) {
+        Some(moves) => Ok(Some(Stored { room: live, moves })),
+        None => {
+            tracing::error!(room, "the moves of a game in play in Redis are not whole");
+            Ok(None)
+        }
+    }
+}
+
+/// Moves by index (`row,col,version` each) in order; `None` if one is missing or malformed.
+fn parse_moves(moves: &HashMap<u32, String>) -> Option<Vec<LiveMove>> {
+    let mut out = Vec::with_capacity(moves.len());
+    for ply in 0..moves.len() {
+        let text = moves.get(&u32::try_from(ply).ok()?)?;
+        let mut parts = text.split(',');
+        let mut next = || parts.next();
+        let row = next()?.parse().ok()?;
+        let col = next()?.parse().ok()?;
+        let version = next()?.parse().ok()?;
+        out.push(LiveMove { row, col, version });
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_are_read_in_order_and_whole() {
+        let moves: HashMap<u32, String> =
+            [(1, "0,2,5".to_string()), (0, "3,3,4".to_string())].into();
+        assert_eq!(
+            parse_moves(&moves),
+            Some(vec![
+                LiveMove {
+                    row: 3,
+                    col: 3,
+                    version: 4
+                },
+                LiveMove {
+                    row: 0,
+                    col: 2,
+                    version: 5
+                },
+            ])
+        );
+        let gap: HashMap<u32, String> = [(1, "0,2,5".to_string())].into();
+        assert_eq!(parse_moves(&gap), None);
+        let bad: HashMap<u32, String> = [(0, "0,x,5".to_string())].into();
+        assert_eq!(parse_moves(&bad), None);
+        assert_eq!(parse_moves(&HashMap::new()), Some(vec![]));
+    }
+}

@@ -1,0 +1,222 @@
+//! Taking a dead node's rooms over. Every live node looks, once a second, for nodes of
+//! `jchomp:nodes` whose lease has run out; for each, it claims the dead node's rooms one by one
+//! (a script moves the room's owner from the dead node to this one atomically, so exactly one
+//! node wins each room), rebuilds each game in play from Redis through `room::restore` (its
+//! people disconnected and held for `resume`, its bots rebuilt), tells every node the room's
+//! new owner (relays re-route, `relay.rs`), drops the directory lines of rooms that had no game
+//! in play, and delivers the records the dead node had finished but not yet put in PostgreSQL.
+
+use super::state::{NODES, OWNERS, finished_key, live_key, moves_key, owned_key, read_room};
+use super::wire::{ALL, Envelope};
+use super::{Cluster, LEASE, RENEW, lease_key};
+use crate::postgres::PgRecords;
+use crate::room::RoomContext;
+use redis::AsyncCommands;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Moves a room from a dead owner to this node, if the dead node still owns it. KEYS: owners,
+/// owned of the dead node, owned of this node; ARGV: room, dead node, this node. Returns 1 if
+/// this node won the room.
+const CLAIM: &str = r"
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then
+  redis.call('SREM', KEYS[2], ARGV[1])
+  return 0
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('SMOVE', KEYS[2], KEYS[3], ARGV[1])
+return 1
+";
+
+/// The directory's hash of room lines (as in `directory.rs`).
+const ROOMS: &str = "jchomp:rooms";
+
+/// What a takeover needs of the server: rooms are rebuilt in its context, and records go to
+/// PostgreSQL (if the server uses it).
+pub(super) struct Takeovers {
+    pub ctx: RoomContext,
+    pub records: Option<PgRecords>,
+}
+
+impl Cluster {
+    /// Starts looking for dead nodes once a second and taking their rooms over, until the
+    /// server shuts down.
+    pub(crate) fn start_takeovers(self: &Arc<Self>, ctx: RoomContext, records: Option<PgRecords>) {
+        let cluster = self.clone();
+        let mut shutdown = ctx.shutdown.clone();
+        let takeovers = Takeovers { ctx, records };
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(RENEW);
+            loop {
+                tokio::select! {
+                    _ = crate::shared::shutting_down(&mut shutdown) => break,
+                    _ = tick.tick() => {}
+                }
+                // Right after Redis came back, the other nodes may not have renewed their
+                // leases yet: they are not taken for dead before a whole lease has passed.
+                if cluster.healthy_for() >= LEASE
+                    && let Err(e) = cluster.take_over_dead_nodes(&takeovers).await
+                {
+                    tracing::warn!(error = %e, "looking for dead nodes failed");
+                }
+            }
+            // Dropping the context lets the server's shutdown finish.
+            drop(takeovers);
+        });
+    }
+
+    /// One look for dead nodes, taking over the rooms of each found.
+    async fn take_over_dead_nodes(&self, t: &Takeovers) -> Result<(), redis::RedisError> {
+        let mut redis = self.redis();
+        let nodes: Vec<String> = redis.smembers(NODES).await?;
+        for dead in nodes.iter().filter(|n| **n != self.node) {
+            let alive: bool = redis.exists(lease_key(dead)).await?;
+            if !alive {
+                self.take_over(dead, t).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes over the rooms of `dead` (each claimed against the other live nodes), and
+    /// delivers its pending records; forgets the node once nothing of it is left.
+    async fn take_over(&self, dead: &str, t: &Takeovers) -> Result<(), redis::RedisError> {
+        let mut redis = self.redis();
+        let rooms: Vec<String> = redis.smembers(owned_key(dead)).await?;
+        if !rooms.is_empty() {
+            tracing::warn!(
+                node = dead,
+                rooms = rooms.len(),
+                "a node's lease ran out; taking its rooms over"
+            );
+        }
+        for room in rooms {
+            let won: i64 = redis::cmd("EVAL")
+                .arg(CLAIM)
+                .arg(3)
+                .arg(OWNERS)
+                .arg(owned_key(dead))
+                .arg(owned_key(&self.node))
+                .arg(&room)
+                .arg(dead)
+                .arg(&self.node)
+                .query_async(&mut redis)
+                .await?;
+            if won == 1 {
+                self.adopt(&room, t).await?;
+            }
+        }
+        let delivered = self.deliver_records(dead, t).await?;
+        let left: usize = redis.scard(owned_key(dead)).await?;
+        if left == 0 && delivered {
+            let _: () = redis.srem(NODES, dead).await?;
+            tracing::info!(node = dead, "nothing of a dead node is left");
+        }
+        Ok(())
+    }
+
+    /// A room this node just won: its game in play is rebuilt and runs here, and every node
+    /// is told; a room without one (waiting, or finished) is dropped from the directory.
+    async fn adopt(&self, room: &str, t: &Takeovers) -> Result<(), redis::RedisError> {
+        let mut redis = self.redis();
+        let restored = match read_room(&mut redis, room).await? {
+            Some(stored) => match crate::room::restore(t.ctx.clone(), stored) {
+                Ok(()) => {
+                    t.ctx.metrics.games_restored.inc();
+                    true
+                }
+                Err(e) => {
+                    tracing::error!(room, error = %e, "a game in play cannot be taken over");
+                    false
+                }
+            },
+            None => false,
+        };
+        if restored {
+            tracing::info!(room, "room taken over");
+            self.publish(
+                ALL,
+                &Envelope::Owner {
+                    room: room.to_string(),
+                    owner: self.node.clone(),
+                },
+            )
+            .await;
+            self.rerouted(room, &self.node);
+        } else {
+            let _: () = redis::pipe()
+                .hdel(ROOMS, room)
+                .hdel(OWNERS, room)
+                .srem(owned_key(&self.node), room)
+                .del(&[live_key(room), moves_key(room)])
+                .query_async(&mut redis)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Delivers to PostgreSQL the records `dead` had finished but not delivered (each id is
+    /// stored once, whoever delivers it); returns whether none is left.
+    async fn deliver_records(&self, dead: &str, t: &Takeovers) -> Result<bool, redis::RedisError> {
+        let mut redis = self.redis();
+        let waiting: HashMap<String, String> = redis.hgetall(finished_key(dead)).await?;
+        if waiting.is_empty() {
+            return Ok(true);
+        }
+        let Some(records) = &t.records else {
+            // Only nodes with PostgreSQL keep records in Redis.
+            return Ok(true);
+        };
+        let waiting: Vec<(String, String)> = waiting.into_iter().collect();
+        match records.insert(&waiting).await {
+            Ok(_) => {
+                let ids: Vec<&String> = waiting.iter().map(|(id, _)| id).collect();
+                let _: () = redis.hdel(finished_key(dead), ids).await?;
+                tracing::info!(
+                    node = dead,
+                    games = waiting.len(),
+                    "a dead node's finished games delivered to PostgreSQL"
+                );
+                Ok(true)
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "PostgreSQL is unreachable; a dead node's finished games wait in Redis");
+                Ok(false)
+            }
+        }
+    }
+
+    /// After this node's lease had run out (it was paused, or Redis was away): the rooms it
+    /// runs that another node owns now are told to stop.
+    pub(super) async fn check_rooms(&self) {
+        let ids = self.lobby.ids();
+        if ids.is_empty() {
+            return;
+        }
+        let mut redis = self.redis();
+        let owners: Vec<Option<String>> = match redis::cmd("HMGET")
+            .arg(OWNERS)
+            .arg(&ids)
+            .query_async(&mut redis)
+            .await
+        {
+            Ok(o) => o,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot check this node's rooms");
+                return;
+            }
+        };
+        let lost: Vec<String> = ids
+            .into_iter()
+            .zip(owners)
+            .filter(|(_, o)| o.as_ref().is_some_and(|o| *o != self.node))
+            .map(|(id, _)| id)
+            .collect();
+        self.mirror.mark_lost(lost.iter().cloned());
+        for id in lost {
+            if let Some(tx) = self.lobby.room(&id) {
+                let _ = tx.send(crate::room::RoomEvent::Lost).await;
+            }
+        }
+    }
+}
