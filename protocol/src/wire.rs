@@ -181,6 +181,20 @@ pub struct Snapshot {
     /// Once the game is over: the seats that have asked for a rematch. Absent when none has.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rematch: Vec<Seat>,
+    /// The id the room's current game is stored under once it ends (or, once it has ended, is
+    /// stored under): the `game` of `get_game`. The room id for its first game, then
+    /// `ROOM-2`, `ROOM-3`, … for each rematch. Empty from a server that does not send it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub game: String,
+}
+
+/// The id the `n`th game (from 1) of room `room` is stored under: the room id for the first,
+/// then `ROOM-2`, `ROOM-3`, … for the rematches that follow.
+pub fn game_id(room: &str, n: u32) -> String {
+    match n {
+        0 | 1 => room.to_owned(),
+        n => format!("{room}-{n}"),
+    }
 }
 
 /// An accepted move, sent to every seat and spectator of the room.

@@ -146,8 +146,15 @@ fn board_of(notation: &str) -> Config {
     jchomp_testkit::board(notation)
 }
 
+/// Where the screenshots go: the test's scratch directory, or the README's pictures in
+/// `docs/screenshots/` when `JCHOMP_UPDATE_SCREENSHOTS=1` asks for them to be rewritten (so a
+/// plain test run leaves the tracked files alone).
 fn screenshots() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/screenshots")
+    if std::env::var_os("JCHOMP_UPDATE_SCREENSHOTS").is_some_and(|v| v == "1") {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/screenshots")
+    } else {
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("screenshots")
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -265,6 +272,15 @@ async fn a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_r
             assert!(turn.starts_with("A tie"), "{turn}");
         }
     }
+    // The page links to the stored game by the id the server gives it.
+    let link = page
+        .eval("document.querySelector('#replay-link:not([hidden])')?.getAttribute('href')")
+        .await;
+    assert_eq!(
+        link.as_str(),
+        Some(format!("#/game/{}", game["game"].as_str().unwrap()).as_str()),
+        "the replay link"
+    );
     // A rematch in the same room: the bot agrees at once, and the new game is played.
     page.click("#rematch").await;
     page.wait(
@@ -277,6 +293,12 @@ async fn a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_r
         "my turn",
     )
     .await;
+    assert_eq!(
+        page.eval("document.querySelector('#replay-link').hidden")
+            .await,
+        json!(true),
+        "no replay link while the game is played"
+    );
     play_one(&page, &config).await;
     browser.assert_no_console_errors();
 }

@@ -912,6 +912,7 @@ mod tests {
             version: moves.len() as u64 + 2,
             time_left_ms: None,
             rematch: Vec::new(),
+            game: "r7".into(),
             moves,
             result: None,
         })

@@ -29,6 +29,9 @@ pub struct RoomState {
     pub version: u64,
     /// Once the game is over, the seats that have asked for a rematch.
     pub rematch: Vec<u8>,
+    /// The id the room's current game is stored under (the server's word; an older server's
+    /// snapshot leaves it empty).
+    pub game_id: String,
     /// The eaten cells when the moves could not be replayed (the server's word wins).
     eaten_override: Option<Bits>,
 }
@@ -80,6 +83,7 @@ impl RoomState {
             result: s.result,
             version: s.version,
             rematch: s.rematch,
+            game_id: s.game,
             eaten_override,
         };
         state.end_if_decided();
@@ -176,6 +180,7 @@ impl RoomState {
             result,
             version: step as u64,
             rematch: Vec::new(),
+            game_id: record.id.clone().unwrap_or_default(),
             game,
             eaten_override: None,
         })
@@ -208,6 +213,7 @@ mod tests {
             version: 4,
             time_left_ms: None,
             rematch: Vec::new(),
+            game: "r1".into(),
         }
     }
 

@@ -10,7 +10,7 @@ use jchomp_engine::Player;
 use jchomp_protocol::json::ResultJson;
 use jchomp_protocol::record::Record;
 use jchomp_protocol::rules::{Game, GameResult, Seat};
-use jchomp_protocol::wire::{Moved, RoomStatus, ServerMessage};
+use jchomp_protocol::wire::{Moved, RoomStatus, ServerMessage, game_id};
 use std::sync::atomic::Ordering;
 use tokio::time::Instant;
 
@@ -144,10 +144,7 @@ impl Room {
         let mut record = Record::from_game(&self.game, names, self.config_json.move_time_ms);
         record.config.analysis = self.config_json.analysis;
         self.games_played += 1;
-        record.id = Some(match self.games_played {
-            1 => self.id.clone(),
-            n => format!("{}-{n}", self.id),
-        });
+        record.id = Some(game_id(&self.id, self.games_played));
         record.started_ms = self.started_ms;
         record.finished_ms = Some(now_ms());
         tracing::info!(room = %self.id, result = ?result, moves = self.game.moves().len(), "game finished");

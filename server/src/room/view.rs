@@ -6,7 +6,7 @@ use crate::outbox::{Peer, encode};
 use jchomp_protocol::json::{MoveJson, ResultJson};
 use jchomp_protocol::rules::{Cell, Seat};
 use jchomp_protocol::wire::{
-    RejectReason, RoomStatus, RoomSummary, SeatInfo, ServerMessage, Snapshot,
+    RejectReason, RoomStatus, RoomSummary, SeatInfo, ServerMessage, Snapshot, game_id,
 };
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
@@ -85,6 +85,14 @@ impl Room {
                 .filter(|&i| self.rematch[i])
                 .map(|i| i as Seat)
                 .collect(),
+            // A finished game has been counted; one waiting or in play is the next.
+            game: game_id(
+                &self.id,
+                match self.status {
+                    RoomStatus::Finished => self.games_played,
+                    _ => self.games_played + 1,
+                },
+            ),
         }
     }
 

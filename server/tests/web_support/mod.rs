@@ -438,6 +438,12 @@ impl Page<'_> {
         let png = data_encoding::BASE64
             .decode(shot["data"].as_str().unwrap().as_bytes())
             .unwrap();
+        assert!(
+            png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 1024,
+            "the screenshot for {} is not a picture ({} bytes)",
+            path.display(),
+            png.len()
+        );
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, png).unwrap();
     }

@@ -28,11 +28,12 @@ export class GameView {
     this.leaveBtn = h('button', { type: 'button', id: 'leave', onclick: () => this.leave() }, 'Leave');
     this.rematchBtn = h('button', { type: 'button', id: 'rematch', class: 'primary', hidden: true, onclick: () => this.app.send({ type: 'rematch' }) }, 'Play again');
     this.rematchNote = h('p', { class: 'rematch', id: 'rematch-note', hidden: true });
+    this.replayLink = h('a', { class: 'replay', id: 'replay-link', hidden: true }, 'Replay this game');
     this.el.append(
       h('div', { class: 'bar' }, h('a', { href: '#/', class: 'back' }, '← Lobby'), this.heading, this.noteLabel, this.leaveBtn),
       this.info,
       h('div', { class: 'play' },
-        h('div', { class: 'main-col' }, this.turn, h('div', { class: 'again' }, this.rematchBtn, this.rematchNote), this.boardBox, this.say, this.noteBox),
+        h('div', { class: 'main-col' }, this.turn, h('div', { class: 'again' }, this.rematchBtn, this.replayLink, this.rematchNote), this.boardBox, this.say, this.noteBox),
         h('aside', { class: 'side' },
           h('h3', {}, 'Seats'), this.seats,
           h('h3', {}, 'Moves'), this.moves)),
@@ -196,6 +197,9 @@ export class GameView {
     const asked = s.status === 'finished' ? s.rematch || [] : [];
     this.rematchBtn.hidden = !(s.status === 'finished' && me !== null && !asked.includes(me));
     this.rematchNote.hidden = !asked.length;
+    // The server names the record a game is stored under (the room's id, then ROOM-2, …).
+    this.replayLink.hidden = s.status !== 'finished';
+    this.replayLink.href = `#/game/${encodeURIComponent(s.game || this.room)}`;
     this.rematchNote.textContent = asked.length
       ? `${asked.map((i) => this.name(i)).join(', ')} ${asked.length === 1 ? 'wants' : 'want'} to play again; the new game starts when every person has asked.`
       : '';

@@ -5,7 +5,7 @@ use crate::explain;
 use crate::render_game::Notice;
 use crate::room_state::{Applied, RoomState};
 use crate::style::Style;
-use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
+use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage, game_id};
 use std::time::{Duration, Instant};
 
 /// Where the cursor starts in a room: on a selection that does not eat poison (the first in
@@ -176,9 +176,11 @@ impl App {
                             screen.cursor = nearest_cell(state, screen.cursor);
                         }
                         let room = state.room.clone();
-                        let record = match screen.game_no {
-                            0 | 1 => room.clone(),
-                            n => format!("{room}-{n}"),
+                        // The server names the record; an older server's is counted here.
+                        let record = if state.game_id.is_empty() {
+                            game_id(&room, screen.game_no)
+                        } else {
+                            state.game_id.clone()
                         };
                         self.clear_stale_notice();
                         if m.status == RoomStatus::Finished {
@@ -482,6 +484,7 @@ mod issue15_tests {
         // Every person asked: the same room plays again, from the start.
         let mut again = snapshot(6, 0);
         again.seats[1].as_mut().unwrap().name = "bob".into();
+        again.game = "r1-2".into();
         app.on_message(ServerMessage::Room(again), t0);
         let text = to_text(&app.render(80, 24, t0));
         assert!(text.contains("Your turn"), "{text}");
@@ -514,6 +517,43 @@ mod issue15_tests {
         let text = to_text(&watcher.render(80, 24, t0));
         assert!(
             text.contains("Rematch asked by bob; waiting for me."),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_replay_hint_names_the_record_the_server_names() {
+        let over = |app: &mut App, version: u64| {
+            app.on_message(
+                ServerMessage::Moved(Moved {
+                    room: "r1".into(),
+                    version,
+                    seat: 0,
+                    row: 0,
+                    col: 0,
+                    to_move: None,
+                    status: RoomStatus::Finished,
+                    result: Some(ResultJson::Poisoned { loser: 0 }),
+                }),
+                Instant::now(),
+            );
+            to_text(&app.render(80, 24, Instant::now()))
+        };
+        // Joined while the room plays its third game: the server says which record it is.
+        let mut app = seated(0);
+        let mut third = snapshot(4, 0);
+        third.game = "r1-3".into();
+        app.on_message(ServerMessage::Room(third), Instant::now());
+        let text = over(&mut app, 5);
+        assert!(text.contains("replay r1-3"), "{text}");
+        // An older server names none: the first game seen is the room's own record.
+        let mut app = seated(0);
+        let mut old = snapshot(4, 0);
+        old.game = String::new();
+        app.on_message(ServerMessage::Room(old), Instant::now());
+        let text = over(&mut app, 5);
+        assert!(
+            text.contains("replay r1") && !text.contains("replay r1-"),
             "{text}"
         );
     }

@@ -100,8 +100,8 @@ pub struct RoomScreen {
     /// For each dropped seat the server holds for a `resume`, when its hold runs out (from the
     /// snapshot's `grace_left_ms`).
     pub grace_until: Vec<Option<Instant>>,
-    /// Which game of the room this is, as seen here: 1, then one more for each rematch (its
-    /// record is stored as `ROOM-2`, `ROOM-3`, …).
+    /// Which game of the room this is, as seen here: 1, then one more for each rematch. Names
+    /// the record only when the server's snapshot does not (an older server).
     pub game_no: u32,
 }
 

@@ -33,6 +33,7 @@ pub(crate) fn snapshot(version: u64, to_move: u8) -> Snapshot {
         version,
         time_left_ms: None,
         rematch: Vec::new(),
+        game: "r1".into(),
     }
 }
 

@@ -350,7 +350,9 @@ async fn a_rematch_starts_when_every_person_has_asked_and_stores_its_own_record(
     room.play(&a, 0, 0).await;
     for p in [&mut a, &mut b, &mut s] {
         p.take("moved");
-        assert_eq!(p.take("room")["status"], "finished");
+        let over = p.take("room");
+        assert_eq!(over["status"], "finished");
+        assert_eq!(over["game"], json!(id), "the game just stored");
     }
     // A spectator may not ask; a seat that asks is shown to everyone, and the game waits.
     room.rematch(&s).await;
@@ -373,8 +375,17 @@ async fn a_rematch_starts_when_every_person_has_asked_and_stores_its_own_record(
     assert_eq!(fresh["eaten"], json!([]));
     assert!(fresh.get("rematch").is_none(), "{fresh}");
     assert_eq!(fresh["version"], asked["version"].as_u64().unwrap() + 1);
+    assert_eq!(
+        fresh["game"],
+        json!(format!("{id}-2")),
+        "the record it will be"
+    );
     assert_eq!(a.take("room"), fresh);
     s.take("room");
+    // Whoever comes in now is told the same.
+    let mut late = h.peer();
+    room.spectate(&late).await.unwrap();
+    assert_eq!(late.take("room")["game"], json!(format!("{id}-2")));
     room.play(&a, 3, 3).await;
     room.play(&b, 0, 0).await;
     assert_eq!(a.take("moved")["seat"], 0);
