@@ -80,6 +80,27 @@ async fn every_move_crosses_nodes_and_is_checked() {
         assert!(n.metric("jchomp_cluster_messages_sent_total").await > 0);
     }
     assert_eq!(moves, r.tally.answered);
+    // Three seats on two nodes: the third sits on the owner's node again, and still sees
+    // every move made from the other node.
+    let servers = Servers {
+        targets: vec![
+            Target::parse(&a.url(), 1).unwrap(),
+            Target::parse(&b.url(), 1).unwrap(),
+        ],
+        processes: Vec::new(),
+        redis: None,
+    };
+    let load = Load::game(board("5x6 poison 0,0 players 3"));
+    let r = tokio::time::timeout(Duration::from_secs(40), run_load(servers, load, shape(6)))
+        .await
+        .expect("the run is bounded");
+    let errors: Vec<_> = r.tally.errors.iter().collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    assert!(r.tally.games_started > 0);
+    assert_eq!(r.tally.games_finished, r.tally.games_started);
+    let (own, other) = (r.owner_node_latency.count, r.other_node_latency.count);
+    assert!(own > other && other > 0, "{own} {other}");
+    assert_eq!(r.redis_commands, None);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
