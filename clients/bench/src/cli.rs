@@ -2,11 +2,12 @@
 //! open-files limit, start the servers it was asked to start, run the echo baseline and the
 //! game load once per run, and print each run and the medians.
 
+use super::cluster::{self, SpawnedCluster};
 use super::echo;
 use super::plan::{Load, Shape};
 use super::process::{self, Child, ProcessError, ServerLaunch};
 use super::report::{RunReports, describe, summarize};
-use super::run::{LoadReport, run_load};
+use super::run::{LoadReport, Servers, Watched, run_load};
 use super::socket::Target;
 use clap::Parser;
 use jchomp_engine::duration::{DurationError, Unit, parse_duration};
@@ -23,22 +24,35 @@ use tokio::net::TcpListener;
 #[derive(Debug, Parser)]
 #[command(version, about)]
 pub struct Args {
-    /// The server to load, e.g. ws://127.0.0.1:7777/ws (loopback only).
-    #[arg(long, value_name = "URL", conflicts_with = "spawn_server")]
-    pub server: Option<String>,
+    /// The server to load, e.g. ws://127.0.0.1:7777/ws (loopback only). Repeat it for the
+    /// nodes of a cluster: each room's seats are split across them (seat 0 creates the room on
+    /// one node, the next seat joins from the next node…), so that every move crosses nodes.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["spawn_server", "spawn_cluster"])]
+    pub server: Vec<String>,
     /// Start jchomp-server as a child process for each run (a fresh data directory, limits
     /// that admit the load), so that its memory can be read.
     #[arg(long)]
     pub spawn_server: bool,
+    /// Start a cluster for each run: a redis-server of its own (on a free loopback port, in a
+    /// temporary directory) and N jchomp-server nodes on it (`--cluster`), each room's seats
+    /// split across the nodes. With --spawn-server too, each run loads one node and then the
+    /// cluster (in alternating order), and the summary compares them.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(2..=16))]
+    pub spawn_cluster: Option<u16>,
+    /// The redis-server binary for --spawn-cluster (default: `redis-server` on the PATH, from
+    /// Debian's redis-server package).
+    #[arg(long, value_name = "PATH")]
+    pub redis_bin: Option<PathBuf>,
     /// The jchomp-server binary for --spawn-server (default: next to this program).
     #[arg(long, value_name = "PATH")]
     pub server_bin: Option<PathBuf>,
     /// RUST_LOG for the spawned server.
     #[arg(long, value_name = "FILTER", default_value = "warn")]
     pub server_log: String,
-    /// The process id of a --server, to report its memory.
+    /// The process id of a --server, to report its memory and CPU time (repeat it for each
+    /// --server, in the same order).
     #[arg(long, value_name = "PID")]
-    pub server_pid: Option<u32>,
+    pub server_pid: Vec<u32>,
     /// Connections to open (rounded down to whole rooms).
     #[arg(long, default_value_t = 100)]
     pub connections: usize,
@@ -69,7 +83,7 @@ pub struct Args {
     #[arg(long, requires = "spawn_server")]
     pub server_echo: bool,
     /// Only the echo baseline, no game server.
-    #[arg(long, conflicts_with_all = ["server", "spawn_server"])]
+    #[arg(long, conflicts_with_all = ["server", "spawn_server", "spawn_cluster"])]
     pub echo_only: bool,
     /// Runs (each: echo if asked, then game); the summary gives medians.
     #[arg(long, default_value_t = 1)]
@@ -134,8 +148,18 @@ pub enum ArgsError {
     #[error("--connections must be at least {0} (one room)")]
     OneRoom(usize),
     /// A game run without a server.
-    #[error("say which server: --server URL or --spawn-server (or --echo-only)")]
+    #[error(
+        "say which server: --server URL (repeated for a cluster's nodes), --spawn-server or --spawn-cluster N (or --echo-only)"
+    )]
     NoServer,
+    /// More process ids than servers.
+    #[error("--server-pid is given {pids} times for {servers} --server")]
+    Pids {
+        /// The process ids given.
+        pids: usize,
+        /// The servers given.
+        servers: usize,
+    },
 }
 
 /// The server to load could not be started; says how to get one.
@@ -160,6 +184,12 @@ impl Args {
         }
         if self.rate.is_some_and(|r| !(r.is_finite() && r > 0.0)) {
             return Err(ArgsError::Rate);
+        }
+        if self.server_pid.len() > self.server.len() {
+            return Err(ArgsError::Pids {
+                pids: self.server_pid.len(),
+                servers: self.server.len(),
+            });
         }
         Ok(Shape {
             connections: self.connections,
@@ -234,9 +264,11 @@ async fn run(args: &Args) -> anyhow::Result<ExitCode> {
         return Err(ArgsError::OneRoom(seats).into());
     }
     let play_game = !args.echo_only;
-    if play_game && args.server.is_none() && !args.spawn_server {
+    if play_game && args.server.is_empty() && !args.spawn_server && args.spawn_cluster.is_none() {
         return Err(ArgsError::NoServer.into());
     }
+    // Against one server (given or spawned) unless only a cluster is asked for.
+    let one_server = !args.server.is_empty() || args.spawn_server;
     let need = args.connections as u64 + 64;
     match process::raise_nofile() {
         Ok(limit) if limit < need => println!(
@@ -261,6 +293,19 @@ async fn run(args: &Args) -> anyhow::Result<ExitCode> {
         args.runs,
         args.source_addrs()
     );
+    let against = match (args.server.len(), args.spawn_cluster) {
+        (0, Some(n)) if args.spawn_server => {
+            format!("one node, then a cluster of {n} nodes on one Redis (in turn)")
+        }
+        (0, Some(n)) => format!("a cluster of {n} nodes on one Redis"),
+        (0 | 1, None) => "one server".to_owned(),
+        (n, _) => format!("{n} servers"),
+    };
+    if args.spawn_cluster.is_some() || args.server.len() > 1 {
+        println!(
+            "against {against}; the seats of each room are split across the nodes (seat 0 creates the room on one, the next seat joins from the next), so every move crosses nodes"
+        );
+    }
     let servers = args
         .server_threads
         .map_or_else(|| "one per CPU".to_owned(), |n| n.to_string());
@@ -282,7 +327,7 @@ async fn run(args: &Args) -> anyhow::Result<ExitCode> {
             let child = process::spawn_echo(args.server_threads).await?;
             let target = Target::parse(&child.url, args.source_addrs())?;
             let load = Load::Echo { seats, fanout };
-            let r = run_load(target, load, shape.clone(), Some(child.pid)).await;
+            let r = run_load(Servers::one(target, Some(child.pid)), load, shape.clone()).await;
             drop(child);
             println!("run {run} {}", describe(&r));
             errors += r.tally.errors.total();
@@ -299,16 +344,17 @@ async fn run(args: &Args) -> anyhow::Result<ExitCode> {
             None
         };
         let server_echo = if args.server_echo && args.spawn_server {
-            let (url, pid, child) = server_for_run(args, rooms, true).await?;
-            let base = url.strip_suffix("/ws").unwrap_or(&url);
+            let child = spawn_one(args, rooms, true).await?;
+            let base = child.url.strip_suffix("/ws").unwrap_or(&child.url);
             let url = format!("{base}{ECHO_PATH}");
             let target = Target::parse(&url, args.source_addrs())?;
             let load = Load::Echo {
                 seats,
                 fanout: false,
             };
-            let mut r = run_load(target, load, shape.clone(), pid).await;
-            drop::<Option<Child>>(child);
+            let servers = Servers::one(target, Some(child.pid));
+            let mut r = run_load(servers, load, shape.clone()).await;
+            drop(child);
             r.load = "server-echo";
             println!("run {run} {}", describe(&r));
             errors += r.tally.errors.total();
@@ -316,19 +362,29 @@ async fn run(args: &Args) -> anyhow::Result<ExitCode> {
         } else {
             None
         };
-        let game_report = if play_game {
-            let (url, pid, child) = server_for_run(args, rooms, false).await?;
-            let target = Target::parse(&url, args.source_addrs())?;
-            let r = run_load(target, game.clone(), shape.clone(), pid).await;
-            drop::<Option<Child>>(child);
-            println!("run {run} {}", describe(&r));
+        let mut game_on = async |split: bool| -> anyhow::Result<LoadReport> {
+            let (servers, started) = servers_for_run(args, rooms, split).await?;
+            let r = run_load(servers, game.clone(), shape.clone()).await;
+            drop(started);
+            let name = if split { "cluster " } else { "" };
+            println!("run {run} {name}{}", describe(&r));
             errors += r.tally.errors.total();
-            Some(r)
-        } else {
-            None
+            Ok(r)
         };
+        let (mut game_report, mut cluster_report) = (None, None);
+        // The one node and the cluster take turns going first, so that neither always runs on
+        // the warmer (or the busier) machine.
+        let cluster_first = run % 2 == 0;
+        for split in [cluster_first, !cluster_first] {
+            if split && play_game && args.spawn_cluster.is_some() {
+                cluster_report = Some(game_on(true).await?);
+            } else if !split && play_game && one_server {
+                game_report = Some(game_on(false).await?);
+            }
+        }
         runs.push(RunReports {
             game: game_report,
+            cluster: cluster_report,
             echo,
             fanout_echo,
             server_echo,
@@ -344,16 +400,97 @@ async fn run(args: &Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// The URL and process of the server for one run: the one given, or a fresh child.
-async fn server_for_run(
+/// What a run started (nothing when the servers were given), stopped when dropped.
+#[derive(Debug, Default)]
+struct Started {
+    _one: Option<Child>,
+    _cluster: Option<SpawnedCluster>,
+}
+
+/// The servers of one game run and the processes to watch: the ones given, a fresh server, or
+/// (`split`) a fresh cluster.
+async fn servers_for_run(
     args: &Args,
     rooms: usize,
-    echo_path: bool,
-) -> anyhow::Result<(String, Option<u32>, Option<Child>)> {
-    if let Some(url) = &args.server {
-        return Ok((url.clone(), args.server_pid, None));
+    split: bool,
+) -> anyhow::Result<(Servers, Started)> {
+    let addrs = args.source_addrs();
+    if split && let Some(n) = args.spawn_cluster {
+        let redis_bin = args
+            .redis_bin
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(cluster::REDIS_SERVER));
+        let spawned =
+            cluster::spawn_cluster(&redis_bin, &launch(args, rooms, false), n.into()).await?;
+        let mut targets = Vec::new();
+        let mut processes = Vec::new();
+        for (i, node) in spawned.nodes.iter().enumerate() {
+            targets.push(Target::parse(&node.url, addrs)?);
+            processes.push(Watched {
+                name: format!("node {}", i + 1),
+                pid: node.pid,
+            });
+        }
+        processes.push(Watched {
+            name: "redis".to_owned(),
+            pid: spawned.redis.pid,
+        });
+        let servers = Servers {
+            targets,
+            processes,
+            redis: Some(spawned.redis.url.clone()),
+        };
+        let started = Started {
+            _cluster: Some(spawned),
+            ..Started::default()
+        };
+        return Ok((servers, started));
     }
-    let launch = ServerLaunch {
+    if !args.server.is_empty() {
+        let targets = args
+            .server
+            .iter()
+            .map(|url| Target::parse(url, addrs))
+            .collect::<Result<Vec<_>, _>>()?;
+        let processes = args
+            .server_pid
+            .iter()
+            .enumerate()
+            .map(|(i, &pid)| Watched {
+                name: if args.server.len() == 1 {
+                    "server".to_owned()
+                } else {
+                    format!("node {}", i + 1)
+                },
+                pid,
+            })
+            .collect();
+        let servers = Servers {
+            targets,
+            processes,
+            redis: None,
+        };
+        return Ok((servers, Started::default()));
+    }
+    let child = spawn_one(args, rooms, false).await?;
+    let servers = Servers::one(Target::parse(&child.url, addrs)?, Some(child.pid));
+    let started = Started {
+        _one: Some(child),
+        ..Started::default()
+    };
+    Ok((servers, started))
+}
+
+/// A fresh server for one run (serving the test-only echo path too, if asked).
+async fn spawn_one(args: &Args, rooms: usize, echo_path: bool) -> anyhow::Result<Child> {
+    Ok(process::spawn_server(&launch(args, rooms, echo_path))
+        .await
+        .map_err(SpawnServerError)?)
+}
+
+/// How this run starts a server (or each node of a cluster).
+fn launch(args: &Args, rooms: usize, echo_path: bool) -> ServerLaunch {
+    ServerLaunch {
         program: args
             .server_bin
             .clone()
@@ -363,11 +500,8 @@ async fn server_for_run(
         log: args.server_log.clone(),
         echo_path: echo_path.then(|| ECHO_PATH.to_owned()),
         threads: args.server_threads,
-    };
-    let child = process::spawn_server(&launch)
-        .await
-        .map_err(SpawnServerError)?;
-    Ok((child.url.clone(), Some(child.pid), Some(child)))
+        cluster: None,
+    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! [`cli::main`] is the command line around it.
 
 pub mod cli;
+pub mod cluster;
 pub mod codec;
 pub mod echo;
 pub mod plan;

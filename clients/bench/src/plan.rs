@@ -1,5 +1,6 @@
-//! The shape of a load run ([`Shape`], [`Load`]) and what its tasks share while it runs: the
-//! [`Stage`] every table follows and the [`Live`] counters the sampler reads each second.
+//! The shape of a load run ([`Shape`], [`Load`]), which node each seat connects to
+//! ([`node_of`]), and what its tasks share while it runs: the [`Stage`] every table follows and
+//! the [`Live`] counters the sampler reads each second.
 
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::rules::Config;
@@ -106,6 +107,20 @@ impl Shape {
     }
 }
 
+/// The node (an index into the servers of a run) that seat `seat` of table `table` connects
+/// to, of `nodes`: seat 0 creates the room on node `table mod nodes` (so rooms, and the nodes
+/// owning them, are spread evenly) and each next seat joins from the next node, so that with
+/// two or more nodes every room has players on two nodes and every move crosses between them.
+pub fn node_of(table: usize, seat: usize, nodes: usize) -> usize {
+    (table + seat) % nodes.max(1)
+}
+
+/// Whether `seat` of any table connects to another node than the one its room is played on
+/// (the node of seat 0, which created it).
+pub fn off_owner(seat: usize, nodes: usize) -> bool {
+    nodes > 1 && !seat.is_multiple_of(nodes)
+}
+
 /// The measurement window: moves answered in `[start, end)` count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Window {
@@ -197,6 +212,32 @@ pub struct Live {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seats_of_a_room_are_split_across_nodes_and_rooms_spread_over_them() {
+        // One node: everything on it.
+        assert!((0..5).all(|t| (0..4).all(|s| node_of(t, s, 1) == 0)));
+        assert!(!off_owner(1, 1));
+        // Two nodes, two seats: each room on both nodes, owners alternating.
+        let rooms: Vec<(usize, usize)> = (0..4)
+            .map(|t| (node_of(t, 0, 2), node_of(t, 1, 2)))
+            .collect();
+        assert_eq!(rooms, [(0, 1), (1, 0), (0, 1), (1, 0)]);
+        assert!(!off_owner(0, 2) && off_owner(1, 2));
+        // Three seats on two nodes: the third seat shares the owner's node.
+        assert_eq!(node_of(1, 2, 2), node_of(1, 0, 2));
+        assert!(!off_owner(2, 2));
+        // Off the owner's node exactly when the node differs from seat 0's.
+        for nodes in 1..5 {
+            for t in 0..7 {
+                for s in 0..4 {
+                    let differs = node_of(t, s, nodes) != node_of(t, 0, nodes);
+                    assert_eq!(off_owner(s, nodes), differs, "{t} {s} {nodes}");
+                    assert!(node_of(t, s, nodes) < nodes);
+                }
+            }
+        }
+    }
 
     #[tokio::test]
     async fn a_stage_watch_sees_every_change_even_after_a_wait_was_cut_short() {

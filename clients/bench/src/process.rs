@@ -133,6 +133,8 @@ pub struct ServerLaunch {
     pub echo_path: Option<String>,
     /// The server's threads (`--threads`), if asked (else its default).
     pub threads: Option<u16>,
+    /// The Redis of the cluster this server is a node of (`--cluster`), if any.
+    pub cluster: Option<String>,
 }
 
 /// Starts `jchomp-server` on a free loopback port with a fresh data directory and limits
@@ -168,6 +170,9 @@ pub async fn spawn_server(launch: &ServerLaunch) -> Result<Child, ProcessError> 
     .env("RUST_LOG", &launch.log);
     if let Some(n) = launch.threads {
         cmd.arg("--threads").arg(n.to_string());
+    }
+    if let Some(url) = &launch.cluster {
+        cmd.arg("--cluster").arg(url);
     }
     if let Some(path) = &launch.echo_path {
         cmd.arg("--echo-path").arg(path);

@@ -34,6 +34,9 @@ pub fn describe(r: &LoadReport) -> String {
         r.tables,
         r.seats,
     );
+    if r.nodes > 1 {
+        let _ = write!(out, " split across {} nodes", r.nodes);
+    }
     if game {
         let playing: Vec<f64> = r.playing.iter().map(|&p| p as f64).collect();
         let _ = write!(
@@ -52,17 +55,29 @@ pub fn describe(r: &LoadReport) -> String {
         median(&secs).unwrap_or(0.0),
         r.per_second.iter().min().copied().unwrap_or(0),
     );
-    let per_op =
-        |cores: f64| cores * r.window.as_secs_f64() * 1e6 / (r.tally.in_window.max(1) as f64);
+    let per_op = |cores: f64| r.cpu_per_move(cores);
     let one = &unit[..unit.len() - 1];
     match (r.server_cores, r.client_cores) {
         (Some(s), Some(c)) => {
+            let servers = if r.process_cores.len() > 1 {
+                "servers"
+            } else {
+                "server"
+            };
             let _ = write!(
                 out,
-                "\n  CPU cores used: server {s:.2}, load generator {c:.2} (CPU per {one}: server {:.1} µs, load generator {:.1} µs)",
+                "\n  CPU cores used: {servers} {s:.2}, load generator {c:.2} (CPU per {one}: {servers} {:.1} µs, load generator {:.1} µs)",
                 per_op(s),
                 per_op(c)
             );
+            if r.process_cores.len() > 1 {
+                let each: Vec<String> = r
+                    .process_cores
+                    .iter()
+                    .map(|(name, c)| format!("{name} {c:.2} cores, {:.1} µs", per_op(*c)))
+                    .collect();
+                let _ = write!(out, "\n  per process: {}", each.join("; "));
+            }
         }
         (None, Some(c)) => {
             let _ = write!(
@@ -82,6 +97,25 @@ pub fn describe(r: &LoadReport) -> String {
         ms(l.max),
         l.count
     );
+    if r.nodes > 1 {
+        let (o, x) = (&r.owner_node_latency, &r.other_node_latency);
+        let _ = write!(
+            out,
+            "\n  by seats on the room's node: p50 {}  p99 {}  ({} moves); on another node: p50 {}  p99 {}  ({} moves)",
+            ms(o.p50),
+            ms(o.p99),
+            o.count,
+            ms(x.p50),
+            ms(x.p99),
+            x.count
+        );
+    }
+    if let (Some(n), Some(per)) = (r.redis_commands, r.redis_per_move()) {
+        let _ = write!(
+            out,
+            "\n  Redis: {n} commands over the window, {per:.2} per {one}"
+        );
+    }
     if game && r.final_latency.count > 0 {
         let f = &r.final_latency;
         let _ = write!(
@@ -100,6 +134,13 @@ pub fn describe(r: &LoadReport) -> String {
             r.tally.games_started,
             r.tally.games_finished,
             r.unfinished()
+        );
+    }
+    if r.tally.joins_again > 0 {
+        let _ = write!(
+            out,
+            "\n  joins asked again: {} (the joining seat's node did not know the room created on another node yet)",
+            r.tally.joins_again
         );
     }
     let _ = write!(out, "\n  errors: {}", r.tally.errors.total());
@@ -131,6 +172,8 @@ pub fn describe(r: &LoadReport) -> String {
 pub struct RunReports {
     /// The game load against the server.
     pub game: Option<LoadReport>,
+    /// The same game load against a cluster, each room's seats split across its nodes.
+    pub cluster: Option<LoadReport>,
     /// The same shape against the bare echo server.
     pub echo: Option<LoadReport>,
     /// The same shape against the bare echo server in fan-out mode.
@@ -164,6 +207,41 @@ pub fn summarize(runs: &[RunReports]) -> String {
             let _ = write!(out, "; server memory {median_kib:.1} KiB per connection");
         }
     }
+    let clusters: Vec<&LoadReport> = runs.iter().filter_map(|r| r.cluster.as_ref()).collect();
+    if let Some(first) = clusters.first() {
+        let _ = write!(
+            out,
+            "\n  cluster of {} nodes: {:.0} moves/s; latency p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms; errors {}",
+            first.nodes,
+            median_of(&clusters, LoadReport::rate),
+            median_of(&clusters, |r| r.latency.p50.as_secs_f64() * 1e3),
+            median_of(&clusters, |r| r.latency.p90.as_secs_f64() * 1e3),
+            median_of(&clusters, |r| r.latency.p99.as_secs_f64() * 1e3),
+            median_of(&clusters, |r| r.latency.max.as_secs_f64() * 1e3),
+            clusters.iter().map(|r| r.tally.errors.total()).sum::<u64>(),
+        );
+        let _ = write!(
+            out,
+            "\n    moves by seats on the room's node: p50 {:.2} ms, p99 {:.2} ms; on another node: p50 {:.2} ms, p99 {:.2} ms",
+            median_of(&clusters, |r| r.owner_node_latency.p50.as_secs_f64() * 1e3),
+            median_of(&clusters, |r| r.owner_node_latency.p99.as_secs_f64() * 1e3),
+            median_of(&clusters, |r| r.other_node_latency.p50.as_secs_f64() * 1e3),
+            median_of(&clusters, |r| r.other_node_latency.p99.as_secs_f64() * 1e3),
+        );
+        let per_move: Vec<f64> = clusters.iter().filter_map(|r| r.redis_per_move()).collect();
+        if let Some(m) = median(&per_move) {
+            let _ = write!(out, "; Redis {m:.2} commands per move");
+        }
+        let again: u64 = clusters.iter().map(|r| r.tally.joins_again).sum();
+        let _ = write!(
+            out,
+            "\n    joins asked again (the room not yet known on the joining node): {again} in {} runs, for {} games started",
+            clusters.len(),
+            clusters.iter().map(|r| r.tally.games_started).sum::<u64>()
+        );
+    }
+    cpu_line(&mut out, "game", &games);
+    cpu_line(&mut out, "cluster", &clusters);
     let pick = |f: fn(&RunReports) -> Option<&LoadReport>| -> Vec<&LoadReport> {
         runs.iter().filter_map(f).collect()
     };
@@ -198,7 +276,77 @@ pub fn summarize(runs: &[RunReports]) -> String {
         "game moves/s ÷ fan-out echo messages/s",
         ratio(game, |r| r.fanout_echo.as_ref()),
     );
+    let cluster: fn(&RunReports) -> Option<&LoadReport> = |r| r.cluster.as_ref();
+    ratio_line(
+        &mut out,
+        "cluster moves/s ÷ one node's",
+        ratio(cluster, game),
+    );
+    let each = |f: fn(&LoadReport) -> Option<f64>| -> Vec<f64> {
+        runs.iter()
+            .filter_map(|r| Some(f(r.cluster.as_ref()?)? - f(r.game.as_ref()?)?))
+            .collect()
+    };
+    difference_line(
+        &mut out,
+        "latency p50 added by the cluster",
+        "ms",
+        each(|r| Some(r.latency.p50.as_secs_f64() * 1e3)),
+    );
+    difference_line(
+        &mut out,
+        "latency p99 added by the cluster",
+        "ms",
+        each(|r| Some(r.latency.p99.as_secs_f64() * 1e3)),
+    );
+    difference_line(
+        &mut out,
+        "CPU per move added by the cluster (every process)",
+        "µs",
+        each(|r| Some(r.cpu_per_move(r.server_cores?))),
+    );
     out
+}
+
+/// Appends the median CPU per move of a load's runs, in all and for each process, if known.
+fn cpu_line(out: &mut String, name: &str, reports: &[&LoadReport]) {
+    let known: Vec<&LoadReport> = reports
+        .iter()
+        .copied()
+        .filter(|r| r.server_cores.is_some())
+        .collect();
+    let Some(first) = known.first() else {
+        return;
+    };
+    let _ = write!(
+        out,
+        "\n  {name} CPU per move: {:.1} µs in all",
+        median_of(&known, |r| r.cpu_per_move(r.server_cores.unwrap_or(0.0)))
+    );
+    if first.process_cores.len() > 1 {
+        for (i, (process, _)) in first.process_cores.iter().enumerate() {
+            let us = median_of(&known, |r| {
+                r.process_cores
+                    .get(i)
+                    .map_or(0.0, |(_, cores)| r.cpu_per_move(*cores))
+            });
+            let _ = write!(out, ", {process} {us:.1} µs");
+        }
+    }
+}
+
+/// Appends the median of per-run differences (cluster − one node) and each run's, if any.
+fn difference_line(out: &mut String, name: &str, unit: &str, values: Vec<f64>) {
+    if values.is_empty() {
+        return;
+    }
+    let each: Vec<String> = values.iter().map(|v| format!("{v:+.2}")).collect();
+    let _ = write!(
+        out,
+        "\n  {name}: {:+.2} {unit} (each run: {})",
+        median(&values).unwrap_or(0.0),
+        each.join(", ")
+    );
 }
 
 /// Appends the medians of one baseline's runs, if it ran.

@@ -2,8 +2,9 @@
 //! warm-up and the measurement window while sampling each second, stop, and collect the
 //! tables' tallies into a [`LoadReport`].
 
+use super::cluster::RedisCounter;
 use super::echo;
-use super::plan::{Live, Load, Shape, Stage, StageWatch, Window};
+use super::plan::{Live, Load, Shape, Stage, StageWatch, Window, node_of};
 use super::process::{cpu_time, rss_kib};
 use super::socket::{ConnectError, Target, Ws, connect};
 use super::stats::{LatencySummary, Tally};
@@ -17,6 +18,52 @@ use tokio::time::Instant;
 
 /// Time tables get to stop after [`Stage::Halt`] before they are aborted.
 const HALT_WAIT: Duration = Duration::from_secs(3);
+
+/// A process whose CPU time and memory a run reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Watched {
+    /// What it is (`server`, `node 1`, `redis`).
+    pub name: String,
+    /// Its process id.
+    pub pid: u32,
+}
+
+/// What a run loads and what it watches meanwhile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Servers {
+    /// Where connections go: one server, or the nodes of a cluster, which each room's seats
+    /// are split across ([`node_of`]).
+    pub targets: Vec<Target>,
+    /// The processes whose CPU time and memory are read: the server, or every node and Redis.
+    pub processes: Vec<Watched>,
+    /// A Redis (`redis://…`) whose commands processed are counted over the window.
+    pub redis: Option<String>,
+}
+
+impl Servers {
+    /// One server at `target`, whose process is `pid` if known.
+    pub fn one(target: Target, pid: Option<u32>) -> Servers {
+        Servers {
+            targets: vec![target],
+            processes: pid
+                .map(|pid| Watched {
+                    name: "server".to_owned(),
+                    pid,
+                })
+                .into_iter()
+                .collect(),
+            redis: None,
+        }
+    }
+}
+
+/// The summed resident memory of `processes` in KiB, if every one is readable.
+fn total_rss(processes: &[Watched]) -> Option<u64> {
+    if processes.is_empty() {
+        return None;
+    }
+    processes.iter().map(|p| rss_kib(p.pid)).sum()
+}
 
 /// The server's resident memory at the points of a run, in KiB.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -58,13 +105,23 @@ pub struct LoadReport {
     pub latency: LatencySummary,
     /// Latency percentiles of the window's moves that ended a game.
     pub final_latency: LatencySummary,
-    /// The server's memory, when its process is known.
+    /// The servers' memory (every watched process together), when their processes are known.
     pub rss: Option<Rss>,
     /// Tables that had to be aborted (their counts are missing).
     pub aborted: usize,
-    /// CPU cores the server used over the window (CPU time ÷ window), when its process is
-    /// known.
+    /// CPU cores the servers used over the window (CPU time ÷ window; every watched process
+    /// together), when their processes are known.
     pub server_cores: Option<f64>,
+    /// The same for each watched process, by name.
+    pub process_cores: Vec<(String, f64)>,
+    /// Servers the seats were split across (1: one server).
+    pub nodes: usize,
+    /// Commands Redis processed over the window, when a Redis was watched.
+    pub redis_commands: Option<u64>,
+    /// Against several nodes: latency of the window's moves by seats on their room's node.
+    pub owner_node_latency: LatencySummary,
+    /// Against several nodes: latency of the window's moves by seats on another node.
+    pub other_node_latency: LatencySummary,
     /// CPU cores this load generator used over the window.
     pub client_cores: Option<f64>,
 }
@@ -73,6 +130,16 @@ impl LoadReport {
     /// Moves (or echoes) answered per second over the window.
     pub fn rate(&self) -> f64 {
         self.tally.in_window as f64 / self.window.as_secs_f64().max(1e-9)
+    }
+
+    /// Redis commands per move (or message) over the window, when a Redis was watched.
+    pub fn redis_per_move(&self) -> Option<f64> {
+        Some(self.redis_commands? as f64 / self.tally.in_window.max(1) as f64)
+    }
+
+    /// Server CPU time per move (or message) over the window, in µs, for a number of cores.
+    pub fn cpu_per_move(&self, cores: f64) -> f64 {
+        cores * self.window.as_secs_f64() * 1e6 / (self.tally.in_window.max(1) as f64)
     }
 
     /// Server memory per held connection in KiB: (held − base) / connections.
@@ -92,32 +159,33 @@ impl LoadReport {
 
 /// Everything the tables of one run share.
 struct Ctx {
-    target: Target,
+    targets: Vec<Target>,
     load: Load,
     shape: Shape,
     live: Live,
     connect_slots: Semaphore,
 }
 
-/// Runs `load` against `target` with `shape`; `server_pid` is the server's process, for its
-/// memory. Returns when every table has stopped (at most the drain time plus a few seconds
-/// after the window).
-pub async fn run_load(
-    target: Target,
-    load: Load,
-    shape: Shape,
-    server_pid: Option<u32>,
-) -> LoadReport {
+/// Runs `load` against `servers` with `shape`, reading the watched processes' memory and CPU
+/// time and Redis's command count. Returns when every table has stopped (at most the drain
+/// time plus a few seconds after the window).
+pub async fn run_load(servers: Servers, load: Load, shape: Shape) -> LoadReport {
+    let Servers {
+        targets,
+        processes,
+        redis,
+    } = servers;
+    let nodes = targets.len().max(1);
     let seats = load.seats().max(1);
     let tables = shape.connections / seats;
     let ctx = Arc::new(Ctx {
         connect_slots: Semaphore::new(shape.connect_parallel.max(1)),
-        target,
+        targets,
         load,
         shape,
         live: Live::default(),
     });
-    let base = server_pid.and_then(rss_kib);
+    let base = total_rss(&processes);
     let (stage_tx, stage_rx) = watch::channel(Stage::Connecting);
     let mut set = JoinSet::new();
     let began = Instant::now();
@@ -136,7 +204,11 @@ pub async fn run_load(
     let connect_time = began.elapsed();
     // Let the server settle (its handshakes finished, its tasks parked) before reading memory.
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let held = server_pid.and_then(rss_kib);
+    let held = total_rss(&processes);
+    let mut counter = match &redis {
+        Some(url) => RedisCounter::connect(url).await,
+        None => None,
+    };
     let start = Instant::now() + ctx.shape.warmup;
     let window = Window {
         start,
@@ -145,7 +217,12 @@ pub async fn run_load(
     let _ = stage_tx.send(Stage::Run(window));
     tokio::time::sleep_until(start).await;
     let me = std::process::id();
-    let cpu0 = (server_pid.and_then(cpu_time), cpu_time(me));
+    let cpu0: Vec<Option<Duration>> = processes.iter().map(|p| cpu_time(p.pid)).collect();
+    let me0 = cpu_time(me);
+    let commands0 = match &mut counter {
+        Some(c) => c.commands().await,
+        None => None,
+    };
     let mut per_second = Vec::new();
     let mut playing = Vec::new();
     let mut peak = held.unwrap_or(0);
@@ -158,7 +235,7 @@ pub async fn run_load(
         per_second.push(now - last);
         last = now;
         playing.push(live.playing.load(Ordering::Relaxed));
-        if let Some(r) = server_pid.and_then(rss_kib) {
+        if let Some(r) = total_rss(&processes) {
             peak = peak.max(r);
         }
     }
@@ -170,8 +247,18 @@ pub async fn run_load(
     let secs = ctx.shape.duration.as_secs_f64().max(1e-9);
     let cores =
         |a: Option<Duration>, b: Option<Duration>| Some(b?.saturating_sub(a?).as_secs_f64() / secs);
-    let server_cores = cores(cpu0.0, server_pid.and_then(cpu_time));
-    let client_cores = cores(cpu0.1, cpu_time(me));
+    let process_cores: Vec<(String, f64)> = processes
+        .iter()
+        .zip(&cpu0)
+        .filter_map(|(p, &c0)| Some((p.name.clone(), cores(c0, cpu_time(p.pid))?)))
+        .collect();
+    let server_cores = (!processes.is_empty() && process_cores.len() == processes.len())
+        .then(|| process_cores.iter().map(|(_, c)| c).sum());
+    let client_cores = cores(me0, cpu_time(me));
+    let redis_commands = match (&mut counter, commands0) {
+        (Some(c), Some(n0)) => c.commands().await.map(|n| n.saturating_sub(n0)),
+        _ => None,
+    };
     let _ = stage_tx.send(Stage::Stop);
     let mut tally = Tally::default();
     let drain_until = Instant::now() + ctx.shape.drain;
@@ -182,6 +269,8 @@ pub async fn run_load(
     set.abort_all();
     let latency = std::mem::take(&mut tally.latencies).summary();
     let final_latency = std::mem::take(&mut tally.final_latencies).summary();
+    let owner_node_latency = std::mem::take(&mut tally.owner_node_latencies).summary();
+    let other_node_latency = std::mem::take(&mut tally.other_node_latencies).summary();
     LoadReport {
         load: ctx.load.name(),
         seats,
@@ -203,6 +292,11 @@ pub async fn run_load(
         }),
         aborted,
         server_cores,
+        process_cores,
+        nodes,
+        redis_commands,
+        owner_node_latency,
+        other_node_latency,
         client_cores,
     }
 }
@@ -228,7 +322,10 @@ async fn table_task(ix: usize, ctx: Arc<Ctx>, stage: watch::Receiver<Stage>) -> 
     let mut conns: Vec<Ws> = Vec::with_capacity(seats);
     for s in 0..seats {
         let opened = match ctx.connect_slots.acquire().await {
-            Ok(_permit) => connect(&ctx.target, ix * seats + s).await,
+            Ok(_permit) => match ctx.targets.get(node_of(ix, s, ctx.targets.len())) {
+                Some(target) => connect(target, ix * seats + s).await,
+                None => Err(ConnectError::NoServer),
+            },
             Err(_) => Err(ConnectError::SlotsClosed),
         };
         match opened {
@@ -273,6 +370,7 @@ async fn table_task(ix: usize, ctx: Arc<Ctx>, stage: watch::Receiver<Stage>) -> 
                     live,
                     pace,
                     seed: ctx.shape.seed,
+                    nodes: ctx.targets.len(),
                 };
                 table::play(run, conns, window, &mut stage, &mut tally).await;
             }

@@ -113,6 +113,9 @@ pub enum ConnectError {
     /// Nothing within [`CONNECT_TIMEOUT`].
     #[error("no connection within {} s", CONNECT_TIMEOUT.as_secs())]
     Timeout,
+    /// The run was given no server to connect to.
+    #[error("no server to connect to")]
+    NoServer,
     /// The run stopped handing out connect slots.
     #[error("connect slots closed")]
     SlotsClosed,

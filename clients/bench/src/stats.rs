@@ -128,6 +128,15 @@ pub struct Tally {
     pub latencies: Latencies,
     /// The same for the moves that ended a game (also in `latencies`).
     pub final_latencies: Latencies,
+    /// Against several nodes: the window's moves made by a seat connected to the node that
+    /// plays its room (also in `latencies`).
+    pub owner_node_latencies: Latencies,
+    /// Against several nodes: the window's moves made by a seat connected to another node
+    /// than its room's, relayed to it and back (also in `latencies`).
+    pub other_node_latencies: Latencies,
+    /// Joins asked again because the seat's node did not know the room yet (against
+    /// several nodes: the room was created on another node a moment before).
+    pub joins_again: u64,
     /// What went wrong.
     pub errors: Errors,
 }
@@ -142,6 +151,9 @@ impl Tally {
         self.games_finished += other.games_finished;
         self.latencies.merge(other.latencies);
         self.final_latencies.merge(other.final_latencies);
+        self.owner_node_latencies.merge(other.owner_node_latencies);
+        self.other_node_latencies.merge(other.other_node_latencies);
+        self.joins_again += other.joins_again;
         self.errors.merge(other.errors);
     }
 }

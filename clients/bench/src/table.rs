@@ -4,13 +4,13 @@
 //! moves sent. Latency is from sending a move to its mover receiving the `moved`.
 
 use super::codec::{Incoming, code_name, parse, send_json};
-use super::plan::{Live, Stage, StageWatch, Window};
+use super::plan::{Live, Stage, StageWatch, Window, off_owner};
 use super::socket::{Ws, next_any};
 use super::stats::Tally;
 use jchomp_engine::{Player, RandomPlayer};
 use jchomp_protocol::json::{ConfigJson, ResultJson};
 use jchomp_protocol::rules::{Config, Game};
-use jchomp_protocol::wire::{ClientMessage, Moved, RoomStatus, ServerMessage};
+use jchomp_protocol::wire::{ClientMessage, ErrorCode, Moved, RoomStatus, ServerMessage};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 use tokio::time::Instant;
@@ -33,10 +33,17 @@ enum Next {
     Nothing,
     Create,
     Join(usize),
+    /// Ask again to join (after [`JOIN_AGAIN`]): the room is not yet known on this seat's node.
+    JoinAgain(usize),
     Move(usize),
     GameOver,
     Fail,
 }
+
+/// Time before a seat asks again to join a room its node does not know yet.
+const JOIN_AGAIN: Duration = Duration::from_millis(2);
+/// Times a seat asks again to join one room before the `no_such_room` counts as an error.
+const JOINS_AGAIN: u32 = 100;
 
 /// A move sent and not yet seen by every seat.
 #[derive(Clone, Copy, Debug)]
@@ -61,6 +68,9 @@ pub(crate) struct TableRun<'a> {
     pub pace: Option<(Duration, Instant)>,
     /// Seeds the players.
     pub seed: u64,
+    /// The nodes the run's seats are split across (1: one server); seats off the room's
+    /// node ([`off_owner`]) have their latencies kept apart.
+    pub nodes: usize,
 }
 
 /// Plays games on `conns` (one per seat) until the stage says stop, then finishes the game in
@@ -86,7 +96,10 @@ pub(crate) async fn play(
         match next {
             Next::Nothing => {}
             Next::Fail => break,
-            Next::Join(k) => {
+            Next::Join(k) | Next::JoinAgain(k) => {
+                if next == Next::JoinAgain(k) {
+                    tokio::time::sleep(JOIN_AGAIN).await;
+                }
                 let msg = ClientMessage::JoinRoom {
                     room: t.room.clone(),
                     name: format!("t{}s{k}", t.run.ix),
@@ -171,6 +184,8 @@ struct Table<'a, 't> {
     finished_seen: Vec<bool>,
     /// When the room's next move may go (paced runs).
     next_allowed: Instant,
+    /// Times the seat joining now has asked again.
+    joins_again: u32,
     in_game: bool,
     tally: &'t mut Tally,
 }
@@ -195,6 +210,7 @@ impl<'a, 't> Table<'a, 't> {
             last_version: vec![0; seats],
             finished_seen: vec![false; seats],
             next_allowed: first,
+            joins_again: 0,
             in_game: false,
             tally,
         }
@@ -330,6 +346,18 @@ impl<'a, 't> Table<'a, 't> {
                 Next::Fail
             }
             Incoming::Other(ServerMessage::Error { code, message }) => {
+                // Against several nodes, a room just created on one node reaches the others'
+                // directory a moment later: a seat of another node asks again, counted apart.
+                if let Phase::Joining(k) = self.phase
+                    && i == k
+                    && code == ErrorCode::NoSuchRoom
+                    && off_owner(k, self.run.nodes)
+                    && self.joins_again < JOINS_AGAIN
+                {
+                    self.joins_again += 1;
+                    self.tally.joins_again += 1;
+                    return Next::JoinAgain(k);
+                }
                 self.fail(&format!("error: {}", code_name(&code)), message);
                 Next::Fail
             }
@@ -346,6 +374,7 @@ impl<'a, 't> Table<'a, 't> {
                 Next::Join(1)
             }
             Phase::Joining(k) if i == k && seat == k && room == self.room => {
+                self.joins_again = 0;
                 if k + 1 < seats {
                     self.phase = Phase::Joining(k + 1);
                     return Next::Join(k + 1);
@@ -406,6 +435,13 @@ impl<'a, 't> Table<'a, 't> {
             if self.game.result().is_some() {
                 self.tally.final_latencies.record(now - sent.at);
             }
+            if self.run.nodes > 1 {
+                if off_owner(i, self.run.nodes) {
+                    self.tally.other_node_latencies.record(now - sent.at);
+                } else {
+                    self.tally.owner_node_latencies.record(now - sent.at);
+                }
+            }
         }
         let status = if self.game.result().is_some() {
             RoomStatus::Finished
@@ -439,6 +475,73 @@ mod tests {
         serde_json::to_string(&ServerMessage::Moved(m.clone())).unwrap()
     }
 
+    fn no_such_room() -> String {
+        serde_json::to_string(&ServerMessage::Error {
+            code: ErrorCode::NoSuchRoom,
+            message: "no room has id \"r\"".into(),
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn a_seat_on_another_node_asks_again_to_join_a_room_its_node_does_not_know_yet() {
+        let config = board("4x4 poison 0,0");
+        let json = ConfigJson::new(&config, None);
+        let live = Live::default();
+        let now = Instant::now();
+        let window = Window {
+            start: now,
+            end: now + Duration::from_secs(60),
+        };
+        for nodes in [1, 2] {
+            let run = TableRun {
+                ix: 0,
+                config,
+                json: &json,
+                live: &live,
+                pace: None,
+                seed: 1,
+                nodes,
+            };
+            let mut tally = Tally::default();
+            let mut t = Table::new(run, window, 2, &mut tally);
+            t.room = "r".into();
+            assert_eq!(t.on_joined(0, "r".into(), 0), Next::Join(1));
+            if nodes == 1 {
+                // On one server the room exists as soon as it is created: an error.
+                assert_eq!(t.on_text(1, &no_such_room()), Next::Fail);
+                assert_eq!(t.tally.errors.total(), 1);
+                continue;
+            }
+            for _ in 0..JOINS_AGAIN {
+                assert_eq!(t.on_text(1, &no_such_room()), Next::JoinAgain(1));
+            }
+            // Not for ever: then it is an error.
+            assert_eq!(t.on_text(1, &no_such_room()), Next::Fail);
+            assert_eq!(t.tally.joins_again, u64::from(JOINS_AGAIN));
+            assert_eq!(t.tally.errors.total(), 1);
+            // Once joined, the next room's seats get their own tries; the creator's
+            // `no_such_room` is never asked again.
+            let mut tally = Tally::default();
+            let run = TableRun {
+                ix: 0,
+                config,
+                json: &json,
+                live: &live,
+                pace: None,
+                seed: 1,
+                nodes,
+            };
+            let mut t = Table::new(run, window, 2, &mut tally);
+            t.room = "r".into();
+            t.on_joined(0, "r".into(), 0);
+            assert_eq!(t.on_text(1, &no_such_room()), Next::JoinAgain(1));
+            assert_eq!(t.on_joined(1, "r".into(), 1), Next::Move(0));
+            assert_eq!(t.joins_again, 0);
+            assert_eq!(t.on_text(0, &no_such_room()), Next::Fail);
+        }
+    }
+
     #[test]
     fn every_copy_of_a_moved_is_checked_even_when_not_parsed_again() {
         let config = board("4x4 poison 0,0 players 3");
@@ -452,6 +555,7 @@ mod tests {
             live: &live,
             pace: None,
             seed: 1,
+            nodes: 1,
         };
         let window = Window {
             start: now,

@@ -110,4 +110,40 @@ async fn refused_arguments_say_why() {
     let out = bench(&["--echo-only", "--connections", "1", "--duration", "1"]).await;
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("at least 2"));
+    // A cluster has two nodes at least, and --server-pid goes with a --server.
+    let out = bench(&["--spawn-cluster", "1"]).await;
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--spawn-cluster"));
+    let out = bench(&[
+        "--server",
+        "ws://127.0.0.1:1/ws",
+        "--server-pid",
+        "1",
+        "--server-pid",
+        "2",
+    ])
+    .await;
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("--server-pid is given 2 times for 1 --server")
+    );
+    // A redis-server that cannot be started says how to get one, before any node starts.
+    let out = bench(&[
+        "--spawn-cluster",
+        "2",
+        "--redis-bin",
+        "/nonexistent/redis-server",
+        "--connections",
+        "4",
+        "--duration",
+        "0.5",
+    ])
+    .await;
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("install Debian's redis-server package"),
+        "{err}"
+    );
 }

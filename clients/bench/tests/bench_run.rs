@@ -7,7 +7,7 @@
 
 use jchomp_bench::echo;
 use jchomp_bench::plan::{Load, Shape};
-use jchomp_bench::run::{LoadReport, run_load};
+use jchomp_bench::run::{LoadReport, Servers, run_load};
 use jchomp_bench::socket::Target;
 use jchomp_protocol::rules::Config;
 use jchomp_testkit::board;
@@ -42,7 +42,8 @@ fn shape(connections: usize) -> Shape {
 
 async fn run(url: &str, load: Load, shape: Shape) -> LoadReport {
     let target = Target::parse(url, 2).unwrap();
-    tokio::time::timeout(Duration::from_secs(30), run_load(target, load, shape, None))
+    let servers = Servers::one(target, None);
+    tokio::time::timeout(Duration::from_secs(30), run_load(servers, load, shape))
         .await
         .expect("the run is bounded")
 }
