@@ -131,7 +131,7 @@ fn decided(config: &Config, position: &Position) -> Option<Option<Seat>> {
 /// most `(2r−1)(2c−1)` selections, so only a position with that few safe ones is tried; in
 /// classic Chomp only the one cell at the least row and column of the safe ones can remove
 /// them all.
-fn immediate_win(config: &Config, position: &Position, safe: Bits) -> Option<u32> {
+pub(super) fn immediate_win(config: &Config, position: &Position, safe: Bits) -> Option<u32> {
     let wins = |index: u32| {
         let mut child = *position;
         child.play(config, Cell::from_index(index));
@@ -497,33 +497,10 @@ impl<'a> Mcts<'a> {
 mod tests {
     use super::*;
     use crate::search::Budget;
+    use crate::search::fixtures::random_position;
     use jchomp_testkit::board;
     use jchomp_testkit::model::Model;
     use jchomp_testkit::paranoid::{self, Memo};
-
-    /// `plies` random safe selections from the start (fewer if the game is decided first), as
-    /// the engine's position and the brute-force model's game.
-    fn random_position(config: &Config, plies: u32, seed: u64) -> (Position, Model) {
-        let mut rng = Rng::new(seed);
-        let mut position = Position::start(config);
-        let mut model = Model::start(config);
-        for _ in 0..plies {
-            let safe = position.safe_selections(config);
-            if decided(config, &position).is_some() || safe.count() < 2 {
-                break;
-            }
-            let k = rng.below(u64::from(safe.count())) as usize;
-            let Some(index) = safe.iter().nth(k) else {
-                break;
-            };
-            let cell = Cell::from_index(index);
-            position.play(config, cell);
-            model
-                .select(i64::from(cell.row), i64::from(cell.col))
-                .unwrap();
-        }
-        (position, model)
-    }
 
     /// Every node's bounds hold the brute-force value of every seat; returns how many nodes
     /// had some seat proven.
