@@ -4,21 +4,23 @@
 use crate::classic::{ClassicLibrary, PerfectPlayer};
 use crate::duration::{DurationError, parse_duration};
 use crate::player::{GreedyPlayer, Player, RandomPlayer};
-use crate::search::{Budget, LevelPlayer, MctsPlayer, SearchPlayer};
+use crate::search::{BrsPlayer, Budget, LevelPlayer, MctsPlayer, MultiMode, SearchPlayer};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
 /// Every valid form of a bot spec, as listed in error messages.
 pub const VALID_FORMS: &str = "random, greedy, search:depth=N, search:nodes=N, \
-search:time=250ms (or =2s), mcts:nodes=N, mcts:time=250ms, level:1, level:2, level:3, level:4, \
+search:time=250ms (or =2s), mcts:nodes=N, mcts:time=250ms, brs:depth=N, brs:nodes=N, \
+brs:time=250ms, maxn:depth=N, maxn:nodes=N, maxn:time=250ms, level:1, level:2, level:3, level:4, \
 level:5";
 
 /// Highest named level.
 pub const MAX_LEVEL: u8 = 5;
 
 /// A bot, named by its spec: `random`, `greedy`, `search:depth=6`, `search:nodes=200000`,
-/// `search:time=250ms`, `mcts:nodes=200000`, `mcts:time=250ms` or `level:1` … `level:5`.
+/// `search:time=250ms`, `mcts:nodes=200000`, `mcts:time=250ms`, `brs:depth=6`, `brs:nodes=200000`,
+/// `brs:time=250ms`, `maxn:nodes=200000` (also `depth`, `time`) or `level:1` … `level:5`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BotSpec {
     /// Uniformly random, preferring selections without poison.
@@ -30,6 +32,12 @@ pub enum BotSpec {
     /// Monte Carlo tree search with max^n backups and proven bounds, with a node or time
     /// budget.
     Mcts(Budget),
+    /// Best-Reply Search+ (the seat against one best-replying opponent at a time), with a depth
+    /// (in layers), node or time budget.
+    Brs(Budget),
+    /// The max^n search (every seat maximises its own score) with three and four players, the
+    /// same search as [`BotSpec::Search`] with two; depth, node or time budget.
+    MaxN(Budget),
     /// A named strength level (1–5), mapped to a budget by [`BotSpec::level_budget`]; from
     /// level 3 on, three- and four-player games are played by the tree search
     /// ([`LevelPlayer`]).
@@ -76,6 +84,16 @@ impl BotSpec {
                 .map(BotSpec::Mcts)
                 .map_err(err);
         }
+        if let Some(budget) = given.strip_prefix("brs:") {
+            return parse_budget("brs", budget, true)
+                .map(BotSpec::Brs)
+                .map_err(err);
+        }
+        if let Some(budget) = given.strip_prefix("maxn:") {
+            return parse_budget("maxn", budget, true)
+                .map(BotSpec::MaxN)
+                .map_err(err);
+        }
         Err(err("unknown bot".to_string()))
     }
 
@@ -94,7 +112,7 @@ impl BotSpec {
     pub fn budget(&self) -> Option<Budget> {
         match *self {
             BotSpec::Random | BotSpec::Greedy => None,
-            BotSpec::Search(b) | BotSpec::Mcts(b) => Some(b),
+            BotSpec::Search(b) | BotSpec::Mcts(b) | BotSpec::Brs(b) | BotSpec::MaxN(b) => Some(b),
             BotSpec::Level(n) => Some(BotSpec::level_budget(n)),
         }
     }
@@ -106,6 +124,10 @@ impl BotSpec {
             BotSpec::Random => Box::new(RandomPlayer::new(seed)),
             BotSpec::Greedy => Box::new(GreedyPlayer::new(seed)),
             BotSpec::Mcts(budget) => Box::new(MctsPlayer::new(budget, seed)),
+            BotSpec::Brs(budget) => Box::new(BrsPlayer::new(budget, seed)),
+            BotSpec::MaxN(budget) => {
+                Box::new(SearchPlayer::new(budget, seed).with_mode(MultiMode::MaxN))
+            }
             BotSpec::Search(budget) => Box::new(SearchPlayer::new(budget, seed)),
             // Depth levels stay the plain alpha-beta search (weak on purpose, and a tree search
             // has no depth); node and time levels take the strongest engine for the seats.
@@ -163,7 +185,7 @@ fn parse_budget(kind: &str, budget: &str, depth: bool) -> Result<Budget, String>
             Err(e) => Err(e.to_string()),
         },
         _ if depth => Err(format!(
-            "unknown search budget {key:?} (depth, nodes or time)"
+            "unknown {kind} budget {key:?} (depth, nodes or time)"
         )),
         _ => Err(format!("unknown {kind} budget {key:?} (nodes or time)")),
     }
@@ -177,6 +199,8 @@ impl fmt::Display for BotSpec {
             BotSpec::Level(n) => write!(f, "level:{n}"),
             BotSpec::Search(b) => write!(f, "search:{b}"),
             BotSpec::Mcts(b) => write!(f, "mcts:{b}"),
+            BotSpec::Brs(b) => write!(f, "brs:{b}"),
+            BotSpec::MaxN(b) => write!(f, "maxn:{b}"),
         }
     }
 }
@@ -202,6 +226,10 @@ mod tests {
             "search:time=250ms",
             "mcts:nodes=200000",
             "mcts:time=250ms",
+            "brs:depth=4",
+            "brs:nodes=200000",
+            "brs:time=250ms",
+            "maxn:nodes=20000",
             "level:1",
             "level:5",
         ] {
@@ -243,6 +271,11 @@ mod tests {
             ),
             ("mcts:nodes=0", "nodes must be a positive whole number"),
             ("mcts", "unknown bot"),
+            ("brs:depth=0", "depth must be a positive whole number"),
+            (
+                "brs:speed=1",
+                "unknown brs budget \"speed\" (depth, nodes or time)",
+            ),
         ] {
             let e = BotSpec::parse(text).unwrap_err();
             let msg = e.to_string();

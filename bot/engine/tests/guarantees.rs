@@ -35,6 +35,8 @@ fn bots_above_random_keep_their_promises() {
         "search:depth=3",
         "search:nodes=3000",
         "mcts:nodes=3000",
+        "brs:nodes=3000",
+        "brs:depth=2",
         "level:1",
         "level:3",
     ];
@@ -86,6 +88,7 @@ fn a_raised_stop_flag_ends_a_long_search_with_a_safe_selection() {
     for spec in [
         "search:time=3600s",
         "mcts:time=3600s",
+        "brs:time=3600s",
         "search:nodes=100000000000",
         "search:depth=60",
     ] {

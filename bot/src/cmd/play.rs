@@ -48,7 +48,7 @@ pub struct PlayArgs {
     #[arg(long, default_value = "jchomp-bot")]
     name: String,
     /// The bot (random, greedy, search:depth=N, search:nodes=N, search:time=250ms, mcts:nodes=N,
-    /// mcts:time=250ms, level:1..5).
+    /// mcts:time=250ms, brs:depth=N, brs:nodes=N, brs:time=250ms, maxn:nodes=N, level:1..5).
     #[arg(long, default_value = "level:3", value_parser = BotSpec::parse)]
     bot: BotSpec,
     /// Games to play in the same configuration.

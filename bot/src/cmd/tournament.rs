@@ -21,8 +21,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[derive(Debug, clap::Args)]
 pub struct TournamentArgs {
     /// A bot spec (random, greedy, search:depth=N, search:nodes=N, search:time=250ms,
-    /// mcts:nodes=N, mcts:time=250ms, level:1 … level:5); give two or more. The first is the
-    /// reference for Elo.
+    /// mcts:nodes=N, mcts:time=250ms, brs:depth=N, brs:nodes=N, brs:time=250ms, maxn:nodes=N,
+    /// level:1 … level:5); give two or more. The first is the reference for Elo.
     #[arg(long = "bot", value_name = "SPEC", value_parser = BotSpec::parse)]
     bots: Vec<BotSpec>,
     /// The first bot against each of the others, instead of a round robin.

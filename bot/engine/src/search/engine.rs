@@ -249,7 +249,7 @@ impl Engine {
 }
 
 /// The anchors of `set` in a random order.
-fn shuffled(set: Bits, rng: &mut Rng) -> Vec<u8> {
+pub(super) fn shuffled(set: Bits, rng: &mut Rng) -> Vec<u8> {
     let mut v: Vec<u8> = set.iter().map(|i| i as u8).collect();
     for i in (1..v.len()).rev() {
         let j = rng.below(i as u64 + 1) as usize;

@@ -35,6 +35,12 @@ use jchomp_rules::{Bits, Cell, Config, Position, Seat, Status};
 /// Exploration constant of UCT (scores lie in 0 … 1).
 pub const EXPLORATION: f64 = 0.7;
 
+/// The exploration constant the levels use at the other seats' nodes: their simulations spread
+/// over each opponent's moves, so a move is valued against opponents that may err (as `random`
+/// and `greedy` do) rather than only against their best replies. Measured in `docs/BOTS.md`
+/// ("Modelling opponents that err").
+pub const OPPONENT_EXPLORATION: f64 = 5.0;
+
 /// Most nodes a tree holds (about 24 MiB); past it, simulations go on without new nodes.
 pub const MAX_TREE: usize = 1 << 18;
 
@@ -93,6 +99,7 @@ pub struct Mcts<'a> {
     nodes: Vec<Node>,
     rng: &'a mut Rng,
     exploration: f64,
+    opponent_exploration: f64,
 }
 
 /// The exact bounds (and scores) of a finished game: `loser` scores 0, every other seat 2
@@ -131,7 +138,7 @@ fn decided(config: &Config, position: &Position) -> Option<Option<Seat>> {
 /// most `(2r−1)(2c−1)` selections, so only a position with that few safe ones is tried; in
 /// classic Chomp only the one cell at the least row and column of the safe ones can remove
 /// them all.
-fn immediate_win(config: &Config, position: &Position, safe: Bits) -> Option<u32> {
+pub(super) fn immediate_win(config: &Config, position: &Position, safe: Bits) -> Option<u32> {
     let wins = |index: u32| {
         let mut child = *position;
         child.play(config, Cell::from_index(index));
@@ -167,6 +174,7 @@ impl<'a> Mcts<'a> {
             nodes: Vec::new(),
             rng,
             exploration: EXPLORATION,
+            opponent_exploration: EXPLORATION,
         };
         mcts.push(0, root);
         mcts
@@ -175,6 +183,15 @@ impl<'a> Mcts<'a> {
     /// Another exploration constant (tests and tuning).
     pub fn with_exploration(mut self, c: f64) -> Self {
         self.exploration = c;
+        self
+    }
+
+    /// Another exploration constant at the nodes where another seat than the root's moves (the
+    /// default is the root's): a larger one spreads the simulations over an opponent's moves
+    /// instead of concentrating them on its best, so the means there model an opponent that
+    /// errs (see [`OPPONENT_EXPLORATION`]).
+    pub fn with_opponent_exploration(mut self, c: f64) -> Self {
+        self.opponent_exploration = c;
         self
     }
 
@@ -379,6 +396,11 @@ impl<'a> Mcts<'a> {
             .children(node)
             .any(|c| self.nodes[c as usize].hi[m] > LOSS);
         let log_n = f64::from(n.visits.max(1)).ln();
+        let explore = if n.mover == self.nodes[0].mover {
+            self.exploration
+        } else {
+            self.opponent_exploration
+        };
         let mut best: Option<(f64, u32)> = None;
         for c in self.children(node) {
             let child = &self.nodes[c as usize];
@@ -388,8 +410,7 @@ impl<'a> Mcts<'a> {
             if child.visits == 0 {
                 return Some(c);
             }
-            let v =
-                self.value(child, m) + self.exploration * (log_n / f64::from(child.visits)).sqrt();
+            let v = self.value(child, m) + explore * (log_n / f64::from(child.visits)).sqrt();
             if best.is_none_or(|(b, _)| v > b) {
                 best = Some((v, c));
             }
@@ -497,33 +518,10 @@ impl<'a> Mcts<'a> {
 mod tests {
     use super::*;
     use crate::search::Budget;
+    use crate::search::fixtures::random_position;
     use jchomp_testkit::board;
     use jchomp_testkit::model::Model;
     use jchomp_testkit::paranoid::{self, Memo};
-
-    /// `plies` random safe selections from the start (fewer if the game is decided first), as
-    /// the engine's position and the brute-force model's game.
-    fn random_position(config: &Config, plies: u32, seed: u64) -> (Position, Model) {
-        let mut rng = Rng::new(seed);
-        let mut position = Position::start(config);
-        let mut model = Model::start(config);
-        for _ in 0..plies {
-            let safe = position.safe_selections(config);
-            if decided(config, &position).is_some() || safe.count() < 2 {
-                break;
-            }
-            let k = rng.below(u64::from(safe.count())) as usize;
-            let Some(index) = safe.iter().nth(k) else {
-                break;
-            };
-            let cell = Cell::from_index(index);
-            position.play(config, cell);
-            model
-                .select(i64::from(cell.row), i64::from(cell.col))
-                .unwrap();
-        }
-        (position, model)
-    }
 
     /// Every node's bounds hold the brute-force value of every seat; returns how many nodes
     /// had some seat proven.
@@ -723,6 +721,42 @@ mod tests {
         mcts.nodes[0].mover = 0;
         assert_eq!(mcts.select(0), Some(2));
         assert_eq!(mcts.best().map(|(mv, _)| mv), Some(2));
+    }
+
+    #[test]
+    fn the_other_seats_moves_are_explored_with_their_own_constant() {
+        // Seat 1 searches; below its move, seat 2 has two moves: one with a mean of 0.9 for
+        // it over 100 simulations, one with 0.1 over 10. With the root's constant seat 2 is
+        // expected to play its best; with a wide one its other move is tried too.
+        let config = board("4x4 eat 1x2 poison 0,0 players 3");
+        let mut position = Position::start(&config);
+        position.play(&config, Cell::new(3, 2));
+        let pick = |opponent: f64| {
+            let mut rng = Rng::new(1);
+            let mut mcts =
+                Mcts::new(&config, &position, &mut rng).with_opponent_exploration(opponent);
+            let mut after = position;
+            after.play(&config, Cell::new(0, 2));
+            let c = mcts.push(Cell::new(0, 2).index() as u8, &after);
+            mcts.link(0, c);
+            assert_eq!((mcts.nodes[0].mover, mcts.nodes[c as usize].mover), (1, 2));
+            for (mv, visits, mean) in [(Cell::new(1, 0), 100, 0.9), (Cell::new(2, 0), 10, 0.1)] {
+                let mut next = after;
+                next.play(&config, mv);
+                let g = mcts.push(mv.index() as u8, &next);
+                mcts.link(c, g);
+                let n = &mut mcts.nodes[g as usize];
+                n.visits = visits;
+                n.reward[2] = f64::from(visits) * mean;
+            }
+            let n = &mut mcts.nodes[c as usize];
+            n.visits = 110;
+            n.untried = Bits::EMPTY;
+            let chosen = mcts.select(c).unwrap();
+            Cell::from_index(u32::from(mcts.nodes[chosen as usize].mv))
+        };
+        assert_eq!(pick(EXPLORATION), Cell::new(1, 0));
+        assert_eq!(pick(OPPONENT_EXPLORATION), Cell::new(2, 0));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::Budget;
 use super::limits::Limits;
-use super::mcts::{Mcts, MctsReport};
+use super::mcts::{EXPLORATION, Mcts, MctsReport};
 use crate::player::Player;
 use crate::rng::Rng;
 use jchomp_rules::{Cell, Config, Position};
@@ -17,6 +17,7 @@ pub struct MctsPlayer {
     budget: Budget,
     rng: Rng,
     stop: Option<Arc<AtomicBool>>,
+    opponent_exploration: f64,
 }
 
 impl MctsPlayer {
@@ -29,7 +30,15 @@ impl MctsPlayer {
             budget,
             rng: Rng::new(seed),
             stop: None,
+            opponent_exploration: EXPLORATION,
         }
+    }
+
+    /// The same bot exploring the other seats' moves with another constant (see
+    /// [`Mcts::with_opponent_exploration`]).
+    pub fn with_opponent_exploration(mut self, c: f64) -> Self {
+        self.opponent_exploration = c;
+        self
     }
 
     /// The budget of each move.
@@ -43,18 +52,27 @@ impl MctsPlayer {
             Budget::Depth(d) => Budget::Nodes(u64::from(d) * Self::DEPTH_NODES),
             b => b,
         };
-        search(config, position, budget, self.stop.clone(), &mut self.rng)
+        let c = self.opponent_exploration;
+        search(
+            config,
+            position,
+            budget,
+            self.stop.clone(),
+            &mut self.rng,
+            c,
+        )
     }
 }
 
 /// One MCTS search of `position` within `budget` (a depth budget is not one: it is read as
-/// nodes), stopped early by `stop`.
+/// nodes), stopped early by `stop`, exploring the other seats' moves with `opponent_exploration`.
 pub fn search(
     config: &Config,
     position: &Position,
     budget: Budget,
     stop: Option<Arc<AtomicBool>>,
     rng: &mut Rng,
+    opponent_exploration: f64,
 ) -> MctsReport {
     let answer = |best: Option<Cell>, proven_win: bool| MctsReport {
         best,
@@ -79,7 +97,7 @@ pub fn search(
         _ => {}
     }
     let mut limits = Limits::new(budget, stop);
-    let mut mcts = Mcts::new(config, position, rng);
+    let mut mcts = Mcts::new(config, position, rng).with_opponent_exploration(opponent_exploration);
     mcts.run(position, &mut limits);
     mcts.report(limits.nodes)
 }

@@ -1,10 +1,15 @@
 //! The search engine: budgets, the two-sided (two-player and paranoid) and max^n searches,
 //! Monte Carlo tree search with max^n backups and proven bounds ([`mcts`], [`MctsPlayer`]),
-//! exact solving and analysis, and [`SearchPlayer`], the [`Player`](crate::Player) built on them.
+//! Best-Reply Search+ ([`BrsPlayer`]), exact solving and analysis, and [`SearchPlayer`], the
+//! [`Player`](crate::Player) built on them.
 
+mod brs;
+mod brs_player;
 mod budget;
 mod engine;
 mod eval;
+#[cfg(test)]
+mod fixtures;
 mod key;
 mod level_player;
 mod limits;
@@ -19,6 +24,7 @@ mod solve;
 mod tt;
 mod two;
 
+pub use brs_player::BrsPlayer;
 pub use budget::Budget;
 pub use engine::{DEFAULT_MULTI, Engine, MultiMode, Report};
 pub use level_player::LevelPlayer;
