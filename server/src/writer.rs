@@ -211,11 +211,17 @@ impl Writer {
         let dir = self.store.dir().to_path_buf();
         let generation = self.next_segment;
         let joined = tokio::task::spawn_blocking(move || {
+            let started = std::time::Instant::now();
             let res = match journal {
                 Some(j) => Ok(j),
                 None => Journal::create(&dir, generation),
             }
             .and_then(|mut j| j.append(&batch).map(|()| j));
+            tracing::debug!(
+                writes = batch.len(),
+                secs = started.elapsed().as_secs_f64(),
+                "journal append"
+            );
             (res, batch)
         })
         .await;
