@@ -226,11 +226,17 @@ impl Writer {
         let outbox = self.pg.is_some();
         let mirrored = self.mirror.as_ref().and_then(|m| m.prepare(&batch, outbox));
         let append = tokio::task::spawn_blocking(move || {
+            let started = std::time::Instant::now();
             let res = match journal {
                 Some(j) => Ok(j),
                 None => Journal::create(&dir, generation),
             }
             .and_then(|mut j| j.append(&batch).map(|()| j));
+            tracing::debug!(
+                writes = batch.len(),
+                secs = started.elapsed().as_secs_f64(),
+                "journal append"
+            );
             (res, batch)
         });
         let (joined, ()) = tokio::join!(append, async {
