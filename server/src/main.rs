@@ -68,7 +68,8 @@ struct Args {
     #[arg(long, env = "JCHOMP_DATABASE", value_parser = database_url)]
     database: Option<String>,
     /// Join a cluster of nodes sharing this Redis (redis://host:port/): rooms, tokens and
-    /// players are shared; each room is played on the node it was created on.
+    /// players are shared; each room is played on the node it was created on, its game in
+    /// play kept in Redis, and taken over by another node if that node dies.
     #[arg(long, env = "JCHOMP_CLUSTER", value_parser = cluster_url)]
     cluster: Option<String>,
     /// Test only: echo WebSocket messages on this path (e.g. /echo) for protocol test suites.

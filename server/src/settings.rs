@@ -84,7 +84,8 @@ pub struct Settings {
     /// (games in play stay in the embedded database).
     pub database: Option<String>,
     /// A `redis://host:port/` URL makes this node one of a cluster sharing that Redis (the
-    /// room directory and list, seat tokens, node leases, messages between nodes); `None`
+    /// room directory and list, seat tokens, node leases, messages between nodes, games in
+    /// play for another node to take over); `None`
     /// (the default) is a server on its own.
     pub cluster: Option<String>,
     /// Test only: a path (such as `/echo`) whose WebSocket messages are echoed back instead of

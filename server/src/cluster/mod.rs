@@ -116,7 +116,7 @@ impl Cluster {
         let _: () = redis.set_ex(lease_key(&node), 1, LEASE.as_secs()).await?;
         let _: () = redis.sadd(state::NODES, &node).await?;
         let (directory, changes) = DirectorySink::new();
-        let mirror = Mirror::new(redis.clone(), node.clone());
+        let mirror = Mirror::new(redis.clone(), node.clone()).await?;
         let cluster = Arc::new(Cluster {
             node,
             redis,

@@ -9,8 +9,8 @@
 //! - `jchomp:finished:NODE` — with PostgreSQL, the records a node has finished but not yet
 //!   delivered there, so that a node dying between the two loses no record.
 //!
-//! Every batch of [`Write`]s the store commits is also written here, one script per room, all
-//! in one pipeline (one round trip), before anyone is told; each script first checks that the
+//! Every batch of [`Write`]s the store commits is also written here, one script per room
+//! (`EVALSHA` of a script loaded once), all in one pipeline (one round trip), before anyone is told; each script first checks that the
 //! room is still this node's (fencing): a node that lost a room (its lease ran out while it
 //! was paused, and another node claimed the room) writes nothing more for it, and the room
 //! learns it is [`Mirror::lost`].
@@ -84,18 +84,26 @@ pub(super) const PATIENCE: Duration = Duration::from_secs(30);
 pub(crate) struct Mirror {
     redis: ConnectionManager,
     node: String,
+    /// The SHA-1 of [`APPLY`] as Redis knows it (`SCRIPT LOAD`), so that a batch sends the
+    /// script's name, not its text.
+    apply: String,
     /// Rooms another node owns now: this node must stop running them.
     lost: Arc<Mutex<HashSet<String>>>,
 }
 
 impl Mirror {
-    /// A mirror writing for `node`.
-    pub(super) fn new(redis: ConnectionManager, node: String) -> Mirror {
-        Mirror {
+    /// A mirror writing for `node`, its script loaded into Redis.
+    pub(super) async fn new(
+        mut redis: ConnectionManager,
+        node: String,
+    ) -> Result<Mirror, redis::RedisError> {
+        let apply = load(&mut redis).await?;
+        Ok(Mirror {
             redis,
             node,
+            apply,
             lost: Arc::default(),
-        }
+        })
     }
 
     /// One batch's writes (in the store's order) as one fenced script per room in one
@@ -137,8 +145,8 @@ impl Mirror {
         }
         let mut pipe = redis::pipe();
         for (room, args) in &rooms {
-            pipe.cmd("EVAL")
-                .arg(APPLY)
+            pipe.cmd("EVALSHA")
+                .arg(&self.apply)
                 .arg(4)
                 .arg(OWNERS)
                 .arg(live_key(room))
@@ -179,6 +187,15 @@ impl Mirror {
     }
 }
 
+/// Loads [`APPLY`] into Redis; returns its name (SHA-1).
+async fn load(redis: &mut ConnectionManager) -> Result<String, redis::RedisError> {
+    redis::cmd("SCRIPT")
+        .arg("LOAD")
+        .arg(APPLY)
+        .query_async(redis)
+        .await
+}
+
 /// A batch ready to go to Redis ([`Mirror::prepare`]).
 pub(crate) struct Prepared {
     pipe: redis::Pipeline,
@@ -197,6 +214,13 @@ impl Prepared {
             let mut redis = self.mirror.redis.clone();
             match self.pipe.query_async::<Vec<i64>>(&mut redis).await {
                 Ok(a) => break a,
+                // Redis restarted and forgot its scripts: load it again (its name is the same).
+                Err(e) if e.code() == Some("NOSCRIPT") && started.elapsed() < PATIENCE => {
+                    if let Err(e) = load(&mut redis).await {
+                        tracing::warn!(error = %e, "cannot load the games-in-play script");
+                        tokio::time::sleep(wait).await;
+                    }
+                }
                 Err(e) if started.elapsed() < PATIENCE => {
                     tracing::warn!(error = %e, "cannot write games in play to Redis; retrying");
                     tokio::time::sleep(wait).await;
