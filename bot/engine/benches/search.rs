@@ -68,6 +68,12 @@ fn solve_times(cr: &mut Criterion) {
         ("9x9_eat2x1_poison0,0", board("9x9 eat 2x1 poison 0,0")),
         ("10x10_eat2x2_poison0,0", board("10x10 eat 2x2 poison 0,0")),
         ("12x12_eat2x3_poison0,0", board("12x12 eat 2x3 poison 0,0")),
+        // Races to disable the poison, searched near it first.
+        ("9x9_eat2x2_poison4,4", board("9x9 eat 2x2 poison 4,4")),
+        (
+            "12x12_eat3x2_poison0,0_11,11",
+            board("12x12 eat 3x2 poison 0,0 poison 11,11"),
+        ),
         (
             "10x10_eat2x3_poison3,4_7,2",
             board("10x10 eat 2x3 poison 3,4 poison 7,2"),

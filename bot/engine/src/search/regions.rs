@@ -226,6 +226,9 @@ pub struct RegionSolver {
     /// Keys of the value table (zeroed memory on creation, so creating one costs nothing).
     keys: Vec<u64>,
     values: Vec<i8>,
+    /// The selection that decided each entry ([`NO_MOVE`] if none did), tried first when the
+    /// entry is searched again.
+    moves: Vec<u8>,
     mask: usize,
     salt: u64,
     dirty: bool,
@@ -237,6 +240,9 @@ pub struct RegionSolver {
     line: bool,
     runs: [u8; 16],
 }
+
+/// No selection recorded in a table entry (no board has a cell at bit 255).
+const NO_MOVE: u8 = u8::MAX;
 
 /// A run length whose Grundy value is not known yet.
 const UNKNOWN: u8 = u8::MAX;
@@ -256,6 +262,7 @@ impl RegionSolver {
             grundy: FastMap::default(),
             keys: vec![0; 1 << bits],
             values: vec![0; 1 << bits],
+            moves: vec![NO_MOVE; 1 << bits],
             mask: (1 << bits) - 1,
             salt: 0,
             dirty: false,
@@ -426,7 +433,13 @@ impl RegionSolver {
             Some(k) => (0, k),
             None => (-2, first),
         };
-        for a in safe.without(kills).iter() {
+        let layers = order_layers(
+            config,
+            valid & config.poison_zone(),
+            safe.without(kills),
+            NO_MOVE,
+        );
+        for a in layers.iter().flat_map(|l| l.iter()) {
             if best >= 1 {
                 break;
             }
@@ -511,6 +524,7 @@ impl RegionSolver {
             ^ (u64::from(r.heap) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let slot = key as usize & self.mask;
         let (mut lo, mut hi) = (floor, 1);
+        let mut first = NO_MOVE;
         if self.keys[slot] == key {
             let (l, h) = unpack_bounds(self.values[slot]);
             (lo, hi) = (lo.max(l), h);
@@ -520,6 +534,7 @@ impl RegionSolver {
             if hi <= alpha {
                 return Some(hi);
             }
+            first = self.moves[slot];
         }
         if limits.tick() {
             return None;
@@ -528,6 +543,7 @@ impl RegionSolver {
         beta = beta.min(hi);
         let alpha0 = alpha;
         let mut best = floor;
+        let mut best_move = NO_MOVE;
         // Nim moves first: cheap, and often enough.
         for h in 0..r.heap {
             if best >= beta {
@@ -537,20 +553,30 @@ impl RegionSolver {
             best = best.max(v);
             alpha = alpha.max(v);
         }
-        // Selections that tie at once are worth `floor`, already counted.
-        for a in safe.without(kills).iter() {
-            if best >= beta {
-                break;
+        // Selections that tie at once are worth `floor`, already counted. The others in
+        // layers around the poison: the one that decided this position before, then those
+        // that disable a poisoned selection, then those that overlap one of these (they block
+        // or spoil them), then the rest.
+        let moves = safe.without(kills);
+        let layers = order_layers(config, valid & zone, moves, first);
+        'layers: for layer in layers {
+            for a in layer.iter() {
+                if best >= beta {
+                    break 'layers;
+                }
+                if limits.poll() {
+                    return None;
+                }
+                let rest = r
+                    .searched
+                    .without(config.rect(jchomp_rules::Cell::from_index(a)));
+                let v = -self.value(config, rest, r.heap, -beta, -alpha, limits)?;
+                if v > best {
+                    best = v;
+                    best_move = a as u8;
+                }
+                alpha = alpha.max(v);
             }
-            if limits.poll() {
-                return None;
-            }
-            let rest = r
-                .searched
-                .without(config.rect(jchomp_rules::Cell::from_index(a)));
-            let v = -self.value(config, rest, r.heap, -beta, -alpha, limits)?;
-            best = best.max(v);
-            alpha = alpha.max(v);
         }
         if best >= beta {
             lo = lo.max(best);
@@ -561,6 +587,7 @@ impl RegionSolver {
         }
         self.keys[slot] = key;
         self.values[slot] = pack_bounds(lo, hi.max(lo));
+        self.moves[slot] = best_move;
         self.dirty = true;
         Some(best)
     }
@@ -581,6 +608,36 @@ fn killing(config: &Config, valid: Bits, safe: Bits) -> Bits {
         }
     }
     kills
+}
+
+/// The selections `moves` in the order the value search tries them, as disjoint layers: `first`
+/// (if among them); those that disable the *most endangered* valid poisoned selection (of
+/// `poisoned`, the one the fewest of `moves` can disable: the race to disable every poisoned
+/// selection turns on it); those that overlap one of these (they block them); those that
+/// disable any other poisoned selection; those overlapping one of these; then the rest. The
+/// moves that settle a race near the poison are mostly found in the first layers.
+fn order_layers(config: &Config, poisoned: Bits, moves: Bits, first: u8) -> [Bits; 6] {
+    let first = if first != NO_MOVE && moves.contains(u32::from(first)) {
+        Bits::single(u32::from(first))
+    } else {
+        Bits::EMPTY
+    };
+    let rest = moves.without(first);
+    let mut urgent = Bits::EMPTY;
+    let mut fewest = u32::MAX;
+    for p in poisoned.iter() {
+        let killers = touching(config, config.rect(jchomp_rules::Cell::from_index(p))) & rest;
+        if killers.count() < fewest {
+            (urgent, fewest) = (killers, killers.count());
+        }
+    }
+    let rest = rest.without(urgent);
+    let blocks = touching(config, cover(config, urgent)) & rest;
+    let rest = rest.without(blocks);
+    let near = touching(config, cover(config, poisoned)) & rest;
+    let rest = rest.without(near);
+    let next = touching(config, cover(config, near)) & rest;
+    [first, urgent, blocks, near, next, rest.without(next)]
 }
 
 /// A lower and an upper bound of a value in one byte.
@@ -689,6 +746,31 @@ mod tests {
                 assert_eq!(fast, flooded, "{notation}");
             }
         }
+    }
+
+    #[test]
+    fn order_layers_split_the_moves_most_endangered_poison_first() {
+        // Poison in two corners; a selection at 6,9 leaves the bottom-right poisoned selection
+        // (9,10) one selection (9,9) that can still disable it: that one comes first.
+        let c = board("12x12 eat 3x2 poison 0,0 poison 11,11");
+        let mut p = Position::start(&c);
+        p.play(&c, jchomp_rules::Cell::new(6, 9));
+        let valid = p.selections();
+        let moves = p.safe_selections(&c);
+        let first = Bits::index(5, 5) as u8;
+        let layers = order_layers(&c, valid & c.poison_zone(), moves, first);
+        assert_eq!(layers[0], Bits::single(u32::from(first)));
+        assert_eq!(layers[1], Bits::single(Bits::index(9, 9)));
+        // Disjoint, and together every move once.
+        let mut all = Bits::EMPTY;
+        for l in layers {
+            assert!(!l.intersects(all));
+            all |= l;
+        }
+        assert_eq!(all, moves);
+        // The top-left poisoned selection's disablers come before the far moves.
+        assert!(layers[3].contains(Bits::index(0, 1)));
+        assert!(layers[5].contains(Bits::index(5, 0)));
     }
 
     #[test]

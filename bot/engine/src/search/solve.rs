@@ -55,7 +55,7 @@ pub struct MoveValue {
 }
 
 /// log2 of the region solver's table size when solving.
-const ORACLE_BITS: u32 = 20;
+const ORACLE_BITS: u32 = 22;
 
 fn check(config: &Config, position: &Position) -> Result<(), SolveError> {
     if config.players() != 2 {
