@@ -57,6 +57,14 @@ impl Lobby {
         let _ = self.directory.set(sink);
     }
 
+    /// Returns once the cluster's directory holds every change told so far (at once outside a
+    /// cluster).
+    pub(crate) async fn directory_written(&self) {
+        if let Some(d) = self.directory.get() {
+            d.written().await;
+        }
+    }
+
     /// Tells the directory a change, in a cluster.
     fn tell(&self, change: impl FnOnce() -> Change) {
         if let Some(d) = self.directory.get() {

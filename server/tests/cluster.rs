@@ -2,7 +2,7 @@
 //! different nodes play one room to the end while a spectator on the third watches; every node
 //! lists the same rooms; a seat token obtained on one node resumes the seat on another; and the
 //! cross-node messages are counted in `/metrics`; a node that shuts down hands its games in play
-//! to the others.
+//! to the others; a room is joinable from any node as soon as its creator has its id.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -111,6 +111,24 @@ async fn three_nodes_act_as_one_server() {
     assert!(n1.metric("jchomp_cluster_messages_received_total").await > 0);
     for n in [n1, n2, n3] {
         n.shut_down().await.unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_is_joinable_from_another_node_as_soon_as_its_creator_has_its_id() {
+    let redis = Redis::start();
+    let (n1, n2) = (node(&redis).await, node(&redis).await);
+    let cfg = config_value("4x5 poison 0,0");
+    // Each room is joined from the other node the moment its id arrives: no waiting, no
+    // asking again (a creator told before the directory had the room made half of these fail).
+    for i in 0..20 {
+        let mut alice = n1.client().await;
+        let (room, _) = alice.create("alice", cfg.clone()).await;
+        let mut bob = n2.client().await;
+        bob.send(json!({"type":"join_room","room":room,"name":"bob"}))
+            .await;
+        let joined = bob.expect("joined").await;
+        assert_eq!(joined["seat"], 1, "room {i}");
     }
 }
 

@@ -16,7 +16,7 @@ use redis::aio::ConnectionManager;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
@@ -79,24 +79,43 @@ pub(super) type Ordered = (Change, (u64, u64));
 pub(crate) struct DirectorySink {
     tx: mpsc::UnboundedSender<Ordered>,
     seq: std::sync::Arc<AtomicU64>,
+    /// The counter value below which every change is written to Redis (or given up on).
+    written: watch::Receiver<u64>,
 }
 
 impl DirectorySink {
-    /// A sink and the receiving end for [`write`].
-    pub(super) fn new() -> (DirectorySink, mpsc::UnboundedReceiver<Ordered>) {
+    /// A sink and the receiving ends for [`write`]: the changes, and where it says how far
+    /// it has written.
+    pub(super) fn new() -> (
+        DirectorySink,
+        mpsc::UnboundedReceiver<Ordered>,
+        watch::Sender<u64>,
+    ) {
         let (tx, rx) = mpsc::unbounded_channel();
+        let (written_tx, written) = watch::channel(0);
         let sink = DirectorySink {
             tx,
             seq: Default::default(),
+            written,
         };
-        (sink, rx)
+        (sink, rx, written_tx)
+    }
+
+    /// Returns once every change told so far is in Redis (or [`write`] gave up on it, or has
+    /// ended): a room is announced to its creator only then, so that a player on another node
+    /// who joins it at once finds it. (The lobby tells its changes under its lock, so their
+    /// counter values reach the writer in order.)
+    pub(crate) async fn written(&self) {
+        let told = self.seq.load(Ordering::Acquire);
+        let mut written = self.written.clone();
+        let _ = written.wait_for(|&w| w >= told).await;
     }
 
     /// Queues a change (never waits: the lobby calls it under its lock).
     pub(crate) fn tell(&self, change: Change) {
         let order = (
             crate::room::now_ms(),
-            self.seq.fetch_add(1, Ordering::Relaxed),
+            self.seq.fetch_add(1, Ordering::AcqRel),
         );
         let _ = self.tx.send((change, order));
     }
@@ -108,6 +127,7 @@ pub(super) async fn write(
     mut redis: ConnectionManager,
     node: String,
     mut rx: mpsc::UnboundedReceiver<Ordered>,
+    written: watch::Sender<u64>,
 ) {
     // The creation order of each of this node's rooms, first seen with its first line.
     let mut orders: HashMap<String, (u64, u64)> = HashMap::new();
@@ -116,6 +136,7 @@ pub(super) async fn write(
         while let Ok(next) = rx.try_recv() {
             batch.push(next);
         }
+        let upto = batch.iter().map(|(_, (_, seq))| seq + 1).max().unwrap_or(0);
         let mut pipe = redis::pipe();
         for (change, order) in batch {
             match change {
@@ -173,6 +194,7 @@ pub(super) async fn write(
             tokio::time::sleep(wait).await;
             wait = (wait * 2).min(Duration::from_secs(1));
         }
+        written.send_modify(|w| *w = (*w).max(upto));
     }
 }
 

@@ -115,7 +115,7 @@ impl Cluster {
         let node = uuid::Uuid::new_v4().simple().to_string()[..12].to_string();
         let _: () = redis.set_ex(lease_key(&node), 1, LEASE.as_secs()).await?;
         let _: () = redis.sadd(state::NODES, &node).await?;
-        let (directory, changes) = DirectorySink::new();
+        let (directory, changes, written) = DirectorySink::new();
         let mirror = Mirror::new(redis.clone(), node.clone()).await?;
         let cluster = Arc::new(Cluster {
             node,
@@ -138,6 +138,7 @@ impl Cluster {
             cluster.redis.clone(),
             cluster.node.clone(),
             changes,
+            written,
         ));
         tokio::spawn(cluster.clone().listen(shutdown.clone(), subscribed_tx));
         tokio::spawn(cluster.clone().renew(shutdown));

@@ -207,6 +207,9 @@ fn open(
 /// The room task: handles events and timers until the room closes or the server shuts down.
 async fn run_room(mut room: Room, mut rx: mpsc::Receiver<RoomEvent>) {
     let mut shutdown = room.ctx().shutdown.clone();
+    // In a cluster the room is announced once the directory has it, so that a player on any
+    // node can join it as soon as its creator has its id.
+    room.ctx().lobby.directory_written().await;
     room.start();
     // The shutdown waiter and the timer live as long as the loop: registering them afresh for
     // every event cost more than handling a move. The timer is reset only when the room's
