@@ -28,7 +28,7 @@ use super::limits::Limits;
 use super::mcts::immediate_win;
 use super::score::{INF, WIN, from_table, to_table};
 use super::tt::{Bound, NO_MOVE, PROVEN, Table};
-use super::two::{MAX_MOVES, RootScore};
+use super::two::{MAX_MOVES, RootScore, root_loop};
 use jchomp_rules::{Bits, Cell, Config, Position, Seat, Status};
 
 /// The root's score of a certain tie: a little below an unclear position (±100), so the search
@@ -102,31 +102,9 @@ impl<'a> Brs<'a> {
         order: &[u8],
         scores: &mut Vec<(u8, i32)>,
     ) -> Option<RootScore> {
-        scores.clear();
-        let mut best: Option<RootScore> = None;
-        let mut alpha = -INF;
-        let mut all_proven = true;
-        for &mv in order {
-            let (s, proven) = self.after_root_move(position, mv, depth, 0, alpha, INF);
-            if self.limits.stopped() {
-                break;
-            }
-            scores.push((mv, s));
-            all_proven &= proven;
-            if best.is_none_or(|b| s > b.score) {
-                best = Some(RootScore {
-                    mv,
-                    score: s,
-                    proven,
-                    complete: false,
-                });
-                alpha = alpha.max(s);
-            }
-        }
-        best.map(|b| RootScore {
-            proven: all_proven && scores.len() == order.len(),
-            complete: scores.len() == order.len(),
-            ..b
+        root_loop(order, scores, |mv, alpha| {
+            let scored = self.after_root_move(position, mv, depth, 0, alpha, INF);
+            (!self.limits.stopped()).then_some(scored)
         })
     }
 

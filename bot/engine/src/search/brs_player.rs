@@ -3,9 +3,8 @@
 
 use super::Budget;
 use super::brs::Brs;
-use super::engine::{Report, shuffled};
+use super::engine::{Report, next_iteration, shuffled};
 use super::limits::Limits;
-use super::score::PROVEN_WIN;
 use super::tt::Table;
 use super::two::RootScore;
 use crate::player::Player;
@@ -82,34 +81,12 @@ impl BrsPlayer {
             brs.limits().armed = depth > 1;
             let found = brs.root(position, depth, &order, &mut scores);
             let Some(found) = found else { break };
-            best = Some((found, depth));
-            if !found.complete
-                || found.proven
-                || found.score.abs() > PROVEN_WIN
-                || !brs.limits().may_deepen()
-            {
+            let deeper = brs.limits().may_deepen();
+            if !next_iteration(found, depth, &mut best, &mut scores, &mut order, deeper) {
                 break;
             }
-            scores.sort_by_key(|&(mv, s)| (mv != found.mv, std::cmp::Reverse(s)));
-            order.clear();
-            order.extend(scores.iter().map(|&(mv, _)| mv));
         }
-        match best {
-            Some((r, depth)) => Report {
-                best: Some(Cell::from_index(u32::from(r.mv))),
-                score: r.score,
-                proven: r.proven,
-                depth,
-                nodes: limits.nodes,
-            },
-            None => Report {
-                best: order.first().map(|&m| Cell::from_index(u32::from(m))),
-                score: 0,
-                proven: false,
-                depth: 0,
-                nodes: limits.nodes,
-            },
-        }
+        Report::from_root(best, &order, limits.nodes)
     }
 }
 
@@ -128,6 +105,7 @@ mod tests {
     use super::*;
     use crate::player::immediate_wins;
     use crate::search::fixtures::{decided, random_position};
+    use crate::search::score::PROVEN_WIN;
     use jchomp_testkit::board;
     use jchomp_testkit::model::Model;
     use jchomp_testkit::paranoid::{self, LOSS, Memo};

@@ -216,33 +216,58 @@ impl Engine {
                     .root(position, depth, &order, &mut scores)
             };
             let Some(found) = found else { break };
-            best = Some((found, depth));
-            if !found.complete
-                || found.proven
-                || found.score.abs() > super::score::PROVEN_WIN
-                || !limits.may_deepen()
-            {
+            let deeper = limits.may_deepen();
+            if !next_iteration(found, depth, &mut best, &mut scores, &mut order, deeper) {
                 break;
             }
-            // Next iteration: best first, then by this iteration's scores.
-            scores.sort_by_key(|&(mv, s)| (mv != found.mv, std::cmp::Reverse(s)));
-            order.clear();
-            order.extend(scores.iter().map(|&(mv, _)| mv));
         }
+        Report::from_root(best, &order, limits.nodes)
+    }
+}
+
+/// Records one iteration of a deepening root search in `best` and says whether to search one
+/// deeper: not once the root is stopped, proven or won, or the budget forbids it. To go on,
+/// `order` becomes the next iteration's: this one's best first, then by its scores.
+pub(super) fn next_iteration(
+    found: RootScore,
+    depth: u32,
+    best: &mut Option<(RootScore, u32)>,
+    scores: &mut [(u8, i32)],
+    order: &mut Vec<u8>,
+    may_deepen: bool,
+) -> bool {
+    *best = Some((found, depth));
+    if !found.complete
+        || found.proven
+        || found.score.abs() > super::score::PROVEN_WIN
+        || !may_deepen
+    {
+        return false;
+    }
+    scores.sort_by_key(|&(mv, s)| (mv != found.mv, std::cmp::Reverse(s)));
+    order.clear();
+    order.extend(scores.iter().map(|&(mv, _)| mv));
+    true
+}
+
+impl Report {
+    /// What a deepening root search found: its deepest iteration's choice, or, stopped before
+    /// any, the first selection of `order` with no score.
+    pub(super) fn from_root(best: Option<(RootScore, u32)>, order: &[u8], nodes: u64) -> Report {
         match best {
             Some((r, depth)) => Report {
                 best: Some(Cell::from_index(u32::from(r.mv))),
                 score: r.score,
                 proven: r.proven,
                 depth,
-                nodes: limits.nodes,
+                nodes,
             },
             None => Report {
                 best: order.first().map(|&m| Cell::from_index(u32::from(m))),
                 score: 0,
                 proven: false,
                 depth: 0,
-                nodes: limits.nodes,
+                nodes,
             },
         }
     }

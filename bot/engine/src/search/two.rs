@@ -56,6 +56,42 @@ pub struct RootScore {
     pub complete: bool,
 }
 
+/// The root of an alpha-beta search with a full window, shared by the searches that have one:
+/// `child(mv, alpha)` scores one selection (score for the seat to move, and whether it is
+/// proven), or answers `None` once the search is stopped. Each searched selection's score goes
+/// to `scores` (for ordering the next iteration); `None` if none was searched.
+pub(super) fn root_loop(
+    order: &[u8],
+    scores: &mut Vec<(u8, i32)>,
+    mut child: impl FnMut(u8, i32) -> Option<(i32, bool)>,
+) -> Option<RootScore> {
+    scores.clear();
+    let mut best: Option<RootScore> = None;
+    let mut alpha = -INF;
+    let mut all_proven = true;
+    for &mv in order {
+        let Some((s, proven)) = child(mv, alpha) else {
+            break;
+        };
+        scores.push((mv, s));
+        all_proven &= proven;
+        if best.is_none_or(|b| s > b.score) {
+            best = Some(RootScore {
+                mv,
+                score: s,
+                proven,
+                complete: false,
+            });
+            alpha = alpha.max(s);
+        }
+    }
+    best.map(|b| RootScore {
+        proven: all_proven && scores.len() == order.len(),
+        complete: scores.len() == order.len(),
+        ..b
+    })
+}
+
 /// A negamax searcher over one configuration, borrowing a table and limits.
 pub struct Negamax<'a> {
     config: &'a Config,
@@ -156,31 +192,9 @@ impl<'a> Negamax<'a> {
         order: &[u8],
         scores: &mut Vec<(u8, i32)>,
     ) -> Option<RootScore> {
-        scores.clear();
-        let mut best: Option<RootScore> = None;
-        let mut alpha = -INF;
-        let mut all_proven = true;
-        for &mv in order {
-            let (s, proven) = self.child(position, mv, depth, 0, alpha, INF);
-            if self.limits.stopped() {
-                break;
-            }
-            scores.push((mv, s));
-            all_proven &= proven;
-            if best.is_none_or(|b| s > b.score) {
-                best = Some(RootScore {
-                    mv,
-                    score: s,
-                    proven,
-                    complete: false,
-                });
-                alpha = alpha.max(s);
-            }
-        }
-        best.map(|b| RootScore {
-            proven: all_proven && scores.len() == order.len(),
-            complete: scores.len() == order.len(),
-            ..b
+        root_loop(order, scores, |mv, alpha| {
+            let scored = self.child(position, mv, depth, 0, alpha, INF);
+            (!self.limits.stopped()).then_some(scored)
         })
     }
 
