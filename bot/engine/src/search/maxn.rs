@@ -6,7 +6,7 @@ use super::eval;
 use super::key::{config_salt, cover, hash, seat_salt};
 use super::limits::Limits;
 use super::score::{PROVEN_WIN, WIN};
-use super::two::{MAX_MOVES, RootScore, table_move_first};
+use super::two::{MAX_MOVES, RootScore, root_loop, table_move_first};
 use jchomp_rules::{Cell, Config, Position, Status};
 
 /// One score per seat (unused seats stay 0).
@@ -82,30 +82,10 @@ impl<'a> MaxN<'a> {
         scores: &mut Vec<(u8, i32)>,
     ) -> Option<RootScore> {
         let mover = position.to_move()? as usize;
-        scores.clear();
-        let mut best: Option<RootScore> = None;
-        let mut all_proven = true;
-        for &mv in order {
+        // Max^n keeps no window: the loop's alpha is not used.
+        root_loop(order, scores, |mv, _alpha| {
             let (v, proven) = self.child(position, mv, depth, 0);
-            if self.limits.stopped() {
-                break;
-            }
-            let s = v[mover];
-            scores.push((mv, s));
-            all_proven &= proven;
-            if best.is_none_or(|b| s > b.score) {
-                best = Some(RootScore {
-                    mv,
-                    score: s,
-                    proven,
-                    complete: false,
-                });
-            }
-        }
-        best.map(|b| RootScore {
-            proven: all_proven && scores.len() == order.len(),
-            complete: scores.len() == order.len(),
-            ..b
+            (!self.limits.stopped()).then_some((v[mover], proven))
         })
     }
 

@@ -56,7 +56,8 @@ pub struct RootScore {
     pub complete: bool,
 }
 
-/// The root of an alpha-beta search with a full window, shared by the searches that have one:
+/// The root of a search over the root's selections, shared by every deepening search (max^n
+/// ignores the window):
 /// `child(mv, alpha)` scores one selection (score for the seat to move, and whether it is
 /// proven), or answers `None` once the search is stopped. Each searched selection's score goes
 /// to `scores` (for ordering the next iteration); `None` if none was searched.
