@@ -33,6 +33,10 @@ macro_rules! declare_metrics {
             finished_by: [Counter; RESULTS.len()],
             /// In a cluster: seconds from a request sent to another node to its answer.
             pub cluster_answer_seconds: Histogram,
+            /// Seconds a room waited for its writes (a move, a start, a record) to be durable.
+            pub durable_wait_seconds: Histogram,
+            /// Seconds one journal append (its write and its `fdatasync`) took.
+            pub journal_append_seconds: Histogram,
             $( #[doc = $help] pub $field: $kind, )*
         }
 
@@ -50,7 +54,26 @@ macro_rules! declare_metrics {
                     "In a cluster: seconds from a request sent to another node to its answer",
                     cluster_answer_seconds.clone(),
                 );
-                Metrics { registry, finished_by: Default::default(), cluster_answer_seconds, $( $field, )* }
+                let durable_wait_seconds = Histogram::new(exponential_buckets(0.000_125, 2.0, 16));
+                registry.register(
+                    "jchomp_durable_wait_seconds",
+                    "Seconds a room waited for its writes (a move, a start, a record) to be durable",
+                    durable_wait_seconds.clone(),
+                );
+                let journal_append_seconds = Histogram::new(exponential_buckets(0.000_125, 2.0, 16));
+                registry.register(
+                    "jchomp_journal_append_seconds",
+                    "Seconds one journal append (its write and its fdatasync) took",
+                    journal_append_seconds.clone(),
+                );
+                Metrics {
+                    registry,
+                    finished_by: Default::default(),
+                    cluster_answer_seconds,
+                    durable_wait_seconds,
+                    journal_append_seconds,
+                    $( $field, )*
+                }
             }
         }
     };
@@ -219,6 +242,8 @@ mod tests {
             "jchomp_cluster_messages_sent_total 0",
             "jchomp_cluster_messages_received_total 0",
             "jchomp_cluster_answer_seconds_count 0",
+            "jchomp_durable_wait_seconds_count 0",
+            "jchomp_journal_append_seconds_count 0",
             "jchomp_rooms{status=\"waiting\"} 0",
             "jchomp_rooms{status=\"finished\"} 0",
             "jchomp_rooms_created_total 0",

@@ -11,7 +11,7 @@ use crate::metrics::Metrics;
 use crate::postgres::{PgRecords, redacted};
 use crate::settings::Settings;
 use crate::shared::{Shared, ws_config};
-use crate::store::{Store, StoreHandle};
+use crate::store::{Store, StoreHandle, StoreTimings};
 use jchomp_engine::classic::ClassicLibrary;
 use std::future::Future;
 use std::sync::Arc;
@@ -73,14 +73,19 @@ pub async fn run(
     };
     let counted = metrics.clone();
     let mirror = cluster.as_ref().map(|c| c.mirror());
-    let (store, writer) = StoreHandle::start(store, records, mirror, move |n, res| {
-        let c = if res.is_ok() {
-            &counted.games_stored
-        } else {
-            &counted.store_errors
-        };
-        c.inc_by(n as u64);
-    });
+    let timings = StoreTimings {
+        wait: metrics.durable_wait_seconds.clone(),
+        append: metrics.journal_append_seconds.clone(),
+    };
+    let (store, writer) =
+        StoreHandle::start(store, records, mirror, Some(timings), move |n, res| {
+            let c = if res.is_ok() {
+                &counted.games_stored
+            } else {
+                &counted.store_errors
+            };
+            c.inc_by(n as u64);
+        });
     let (done_tx, mut done_rx) = mpsc::channel::<()>(1);
     // Nothing is read or built yet: the first classic game that needs the database starts it.
     let (rows, cols) = settings.classic_box;

@@ -28,6 +28,7 @@ use crate::postgres::{PgError, PgRecords};
 use crate::writer::{self, Job, Unfolded};
 use jchomp_protocol::record::Record;
 use jchomp_protocol::wire::GameSummary;
+use prometheus_client::metrics::histogram::Histogram;
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -199,10 +200,10 @@ impl Store {
                             next += 1;
                         }
                         live.remove(room.as_str())?;
-                        for ply in 0..record.moves.len() {
-                            let ply = u32::try_from(ply).unwrap_or(u32::MAX);
-                            moves.remove((room.as_str(), ply))?;
-                        }
+                        // One range walk: usually the game's moves were never applied here
+                        // (it started and ended between two checkpoints).
+                        let room = room.as_str();
+                        moves.retain_in((room, 0u32)..=(room, u32::MAX), |_, _| false)?;
                     }
                 }
             }
@@ -345,6 +346,15 @@ fn summary_of(seq: u64, record: Record) -> GameSummary {
 /// What the writer calls with the number of finished games stored (or not) at once.
 pub(crate) type OnCommit = dyn Fn(usize, Result<(), &StoreError>) + Send + Sync;
 
+/// Where the store reports how long durability takes (the server's metrics).
+#[derive(Clone, Debug)]
+pub(crate) struct StoreTimings {
+    /// Seconds a room waited for its writes to be durable.
+    pub wait: Histogram,
+    /// Seconds one journal append took.
+    pub append: Histogram,
+}
+
 /// Jobs queued for the writer at most; a room's `commit` waits while the queue is full.
 const QUEUE: usize = 4096;
 
@@ -360,6 +370,8 @@ pub(crate) struct StoreHandle {
     /// In a cluster, where every batch is also written (Redis), for another node to take the
     /// games in play over.
     mirror: Option<Mirror>,
+    /// Where a room's wait for durability is counted.
+    wait: Option<Histogram>,
 }
 
 impl StoreHandle {
@@ -367,10 +379,12 @@ impl StoreHandle {
     /// journal into the database, once every handle is dropped; `on_commit` is called with the
     /// number of finished games of every batch (or delivery to PostgreSQL) and its outcome.
     /// With `records`, finished games go through the outbox to PostgreSQL.
+    /// With `timings`, the rooms' waits and the journal's appends are counted there.
     pub(crate) fn start(
         store: Store,
         records: Option<PgRecords>,
         mirror: Option<Mirror>,
+        timings: Option<StoreTimings>,
         on_commit: impl Fn(usize, Result<(), &StoreError>) + Send + Sync + 'static,
     ) -> (StoreHandle, JoinHandle<()>) {
         let store = Arc::new(store);
@@ -382,6 +396,7 @@ impl StoreHandle {
             mirror.clone(),
             unfolded.clone(),
             Arc::new(on_commit),
+            timings.as_ref().map(|t| t.append.clone()),
             rx,
         ));
         let handle = StoreHandle {
@@ -390,6 +405,7 @@ impl StoreHandle {
             unfolded,
             records,
             mirror,
+            wait: timings.map(|t| t.wait),
         };
         (handle, writer)
     }
@@ -401,12 +417,16 @@ impl StoreHandle {
         if writes.is_empty() {
             return;
         }
+        let started = std::time::Instant::now();
         let (done, committed) = oneshot::channel();
         if self.tx.send(Job::Writes(writes, done)).await.is_err() {
             tracing::error!("the store writer is gone; a game's progress is lost");
             return;
         }
         let _ = committed.await;
+        if let Some(wait) = &self.wait {
+            wait.observe(started.elapsed().as_secs_f64());
+        }
     }
 
     /// In a cluster: whether another node owns `room` now, so that it must stop here (asking
@@ -624,7 +644,7 @@ mod tests {
     async fn a_record_in_the_journal_is_listed_at_once_and_once_after_the_checkpoint() {
         let tmp = TempDir::new("store-unfolded");
         let store = Store::open(tmp.path()).unwrap();
-        let (handle, writer) = StoreHandle::start(store, None, None, |_, _| {});
+        let (handle, writer) = StoreHandle::start(store, None, None, None, |_, _| {});
         handle.commit(vec![finished("a")]).await;
         handle.commit(vec![live("b", 0), finished("b")]).await;
         let ids = |games: Vec<GameSummary>| -> Vec<String> {

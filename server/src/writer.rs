@@ -9,6 +9,7 @@ use crate::live::Write;
 use crate::postgres::PgRecords;
 use crate::store::{OnCommit, Store, StoreError, coalesce};
 use jchomp_protocol::record::Record;
+use prometheus_client::metrics::histogram::Histogram;
 use std::collections::{HashSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -21,8 +22,11 @@ use tokio::time::Instant;
 /// many rooms move or end at once they share one `fdatasync`.
 const BATCH: usize = 8192;
 
-/// How often the journal is taken into the database (when it holds anything).
-const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
+/// How often the journal is taken into the database (when it holds anything). Seconds apart,
+/// so that most games short enough to start and end between two checkpoints never put their
+/// moves in the database at all ([`coalesce`]): each checkpoint costs CPU and a burst of page
+/// writes that the journal's `fdatasync` waits behind.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
 
 /// Writes after which the journal is taken into the database sooner, bounding the memory they
 /// hold and the time a restart takes to read them back.
@@ -110,6 +114,8 @@ struct Writer {
     backlog: bool,
     /// Ids of finished records durable in the journal that PostgreSQL took at once.
     delivered: HashSet<String>,
+    /// Where each append's duration is counted.
+    append_seconds: Option<Histogram>,
 }
 
 /// The writer task: runs until every [`crate::store::StoreHandle`] is dropped, then makes
@@ -121,6 +127,7 @@ pub(crate) async fn run(
     mirror: Option<Mirror>,
     unfolded: Arc<Unfolded>,
     on_commit: Arc<OnCommit>,
+    append_seconds: Option<Histogram>,
     mut rx: mpsc::Receiver<Job>,
 ) {
     let next_segment = store.next_segment();
@@ -139,6 +146,7 @@ pub(crate) async fn run(
         last_checkpoint: Instant::now(),
         backlog,
         delivered: HashSet::new(),
+        append_seconds,
     };
     loop {
         let due = w.last_checkpoint + CHECKPOINT_EVERY;
@@ -225,6 +233,7 @@ impl Writer {
         let generation = self.next_segment;
         let outbox = self.pg.is_some();
         let mirrored = self.mirror.as_ref().and_then(|m| m.prepare(&batch, outbox));
+        let counted = self.append_seconds.clone();
         let append = tokio::task::spawn_blocking(move || {
             let started = std::time::Instant::now();
             let res = match journal {
@@ -232,11 +241,11 @@ impl Writer {
                 None => Journal::create(&dir, generation),
             }
             .and_then(|mut j| j.append(&batch).map(|()| j));
-            tracing::debug!(
-                writes = batch.len(),
-                secs = started.elapsed().as_secs_f64(),
-                "journal append"
-            );
+            let secs = started.elapsed().as_secs_f64();
+            if let Some(h) = counted {
+                h.observe(secs);
+            }
+            tracing::debug!(writes = batch.len(), secs, "journal append");
             (res, batch)
         });
         let (joined, ()) = tokio::join!(append, async {

@@ -73,6 +73,15 @@ async fn metrics_count_connections_rooms_games_and_moves() {
     );
     assert_eq!(server.metric("jchomp_rooms{status=\"finished\"}").await, 1);
     assert_eq!(server.metric("jchomp_rooms_created_total").await, 2);
+    // The game's start, its first move, and its last move with its record: each made durable
+    // before the room answered, in one journal append or more.
+    let waits = server.metric("jchomp_durable_wait_seconds_count").await;
+    let appends = server.metric("jchomp_journal_append_seconds_count").await;
+    assert!(waits >= 3, "{waits} waits");
+    assert!(
+        (1..=waits).contains(&appends),
+        "{appends} appends for {waits} waits"
+    );
 }
 
 #[tokio::test]

@@ -313,6 +313,11 @@ async fn run(args: &Args) -> anyhow::Result<ExitCode> {
         "threads: load generator {}, each server it starts {servers}",
         args.own_threads()
     );
+    if autogroup_on() {
+        println!(
+            "the kernel groups processes by session (sched_autogroup_enabled = 1): work started from another terminal gets an equal share of the CPUs whatever its nice value, so a run shares the machine with it as if nothing were niced"
+        );
+    }
     let mut runs: Vec<RunReports> = Vec::new();
     let mut errors = 0;
     for run in 1..=args.runs {
@@ -502,6 +507,13 @@ fn launch(args: &Args, rooms: usize, echo_path: bool) -> ServerLaunch {
         threads: args.server_threads,
         cluster: None,
     }
+}
+
+/// Whether Linux's scheduler autogroups are on: each session then gets an equal share of the
+/// CPUs, and `nice` only orders the processes within one session.
+fn autogroup_on() -> bool {
+    std::fs::read_to_string("/proc/sys/kernel/sched_autogroup_enabled")
+        .is_ok_and(|v| v.trim() == "1")
 }
 
 #[cfg(test)]

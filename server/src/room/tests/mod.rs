@@ -50,7 +50,7 @@ impl Harness {
         change(&mut settings);
         let dir = TempDir::new("room");
         let store = Store::open(dir.path()).unwrap();
-        let (store, _writer) = StoreHandle::start(store, None, None, |_, _| {});
+        let (store, _writer) = StoreHandle::start(store, None, None, None, |_, _| {});
         let (shutdown, shutdown_rx) = watch::channel(false);
         let (done, done_rx) = mpsc::channel(1);
         let ctx = RoomContext {
