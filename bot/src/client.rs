@@ -15,6 +15,10 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+/// How long the bot waits before sending a move again that the server could not pass on to
+/// the room's node (`unavailable`).
+const UNAVAILABLE_RETRY: Duration = Duration::from_millis(500);
+
 /// Why the bot client stopped. Each message is whole: it includes the message of the error it
 /// wraps, which is therefore not given as a source.
 #[derive(Debug, thiserror::Error)]
@@ -322,6 +326,12 @@ async fn one_game(
                     return Err(server_error(code, message));
                 }
                 log(format!("server error: {message}"));
+                if code == ErrorCode::Unavailable && pending {
+                    // The move did not reach the room's node: choose and send it again, a
+                    // little later.
+                    tokio::time::sleep(UNAVAILABLE_RETRY).await;
+                    pending = false;
+                }
             }
             _ => {}
         }

@@ -303,6 +303,7 @@ pub fn describe_error(code: ErrorCode, message: &str) -> String {
         ErrorCode::ShuttingDown => "The server is shutting down",
         ErrorCode::Internal => "The server ran into a problem",
         ErrorCode::AnalysisUnavailable => "The server cannot analyse that position",
+        ErrorCode::Unavailable => "The game cannot be reached right now; try again",
     };
     // Where the words say it all, the server's message would only repeat them ("The server is
     // shutting down: the server is shutting down").

@@ -280,6 +280,8 @@ pub enum ErrorCode {
     Internal,
     /// The server cannot analyse this position (three or four players); the message says why.
     AnalysisUnavailable,
+    /// In a cluster: the room's node cannot be reached now; nothing was done, send it again.
+    Unavailable,
 }
 
 /// A message from the server to a client.

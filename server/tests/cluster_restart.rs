@@ -1,8 +1,9 @@
 //! A cluster whose Redis or PostgreSQL restarts under play (two nodes, real engines): while
 //! Redis is away longer than a lease, a move waits (its `moved` comes once the move is in Redis
 //! again), `/healthz` says Redis is unreachable, and when Redis is back no node takes another's
-//! rooms for dead; while PostgreSQL is away games still end, `list_games` fails, and once it is
-//! back every finished game is there once. No finished game is lost either way.
+//! rooms for dead; a move sent from another node meanwhile is refused `unavailable` and played
+//! when sent again. While PostgreSQL is away games still end, `list_games` fails, and once it
+//! is back every finished game is there once. No finished game is lost either way.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -115,6 +116,10 @@ async fn redis_or_postgres_restarted_under_play_loses_no_game() {
     let (first, mut alice, mut bob) = room(&n1, &n1, &cfg).await;
     let mut game = local_game(&cfg);
     one_move(&mut game, &mut [&mut alice, &mut bob]).await;
+    // And one played from both nodes, where it is the turn of the player on node 2.
+    let (_, mut carol, mut dave) = room(&n1, &n2, &cfg).await;
+    let mut relayed = local_game(&cfg);
+    one_move(&mut relayed, &mut [&mut carol, &mut dave]).await;
     redis.kill();
     let (_, health) = n1.http_get("/healthz").await;
     assert!(health.contains("redis: unreachable"), "{health}");
@@ -127,11 +132,26 @@ async fn redis_or_postgres_restarted_under_play_loses_no_game() {
         .await;
     game.select(cell.row.into(), cell.col.into()).unwrap();
     alice.expect_silence(Duration::from_secs(4)).await;
+    // A move node 2 cannot pass on to the room's node is refused at once, and nothing is
+    // played: sent again once Redis is back, it is.
+    let cell2 = pick(&relayed);
+    let again = json!({"type":"move","row":cell2.row,"col":cell2.col});
+    dave.send(again.clone()).await;
+    dave.expect_error("unavailable").await;
     redis.resume();
     for p in [&mut alice, &mut bob] {
         let m = p.expect("moved").await;
         assert_eq!(m["row"].as_u64(), Some(cell.row.into()));
     }
+    dave.send(again).await;
+    relayed.select(cell2.row.into(), cell2.col.into()).unwrap();
+    for p in [&mut carol, &mut dave] {
+        // Nothing between: the player on node 2 kept its seat through the outage.
+        let m = p.expect("moved").await;
+        assert_eq!(m["row"].as_u64(), Some(cell2.row.into()));
+        assert_eq!(m["seat"].as_u64(), Some(1), "{m}");
+    }
+    finish(&mut relayed, &mut [&mut carol, &mut dave]).await;
     // Every lease ran out with Redis away; the nodes take theirs again, and nobody takes a
     // live node's room for dead: the game goes on on node 1 to its end.
     let (_, health) = n1.http_get("/healthz").await;

@@ -173,23 +173,25 @@ impl Cluster {
             .map_err(|e| e.to_string())
     }
 
-    /// Sends an envelope to a node.
-    async fn send(&self, node: &str, envelope: &Envelope) {
-        self.publish(&channel(node), envelope).await;
+    /// Sends an envelope to a node; whether Redis took it.
+    async fn send(&self, node: &str, envelope: &Envelope) -> bool {
+        self.publish(&channel(node), envelope).await
     }
 
-    /// Publishes an envelope on a channel.
-    async fn publish(&self, channel: &str, envelope: &Envelope) {
+    /// Publishes an envelope on a channel; whether Redis took it.
+    async fn publish(&self, channel: &str, envelope: &Envelope) -> bool {
         let Ok(json) = serde_json::to_string(envelope) else {
-            return;
+            return false;
         };
         let mut redis = self.redis();
         match redis.publish::<_, _, i64>(channel, json).await {
             Ok(_) => {
                 self.metrics.cluster_sent.inc();
+                true
             }
             Err(e) => {
                 tracing::warn!(to = channel, error = %e, "a message to another node was lost");
+                false
             }
         }
     }
@@ -361,6 +363,11 @@ impl Cluster {
 
     /// Tells this node's rooms that every client of a node whose lease ran out is gone.
     async fn forget_dead_nodes(&self) {
+        // As for taking rooms over: right after Redis came back, the other nodes may not have
+        // renewed their leases yet, and their clients are still there.
+        if self.healthy_for() < LEASE {
+            return;
+        }
         let mut nodes: Vec<String> = lock(&self.proxies).keys().map(|(n, _)| n.clone()).collect();
         nodes.sort();
         nodes.dedup();

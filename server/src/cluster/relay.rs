@@ -10,7 +10,7 @@ use crate::lobby::Lobby;
 use crate::outbox::{ConnId, Outgoing, Peer, PeerSignal, next_conn_id};
 use crate::room::{LeaveOutcome, Refusal, RoomEvent};
 use jchomp_protocol::rules::Seat;
-use jchomp_protocol::wire::ErrorCode;
+use jchomp_protocol::wire::{ErrorCode, ServerMessage};
 use std::collections::HashSet;
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot, watch};
@@ -109,7 +109,10 @@ impl Cluster {
                             unanswered.retain(|(r, _, _)| lock(&cluster.pending).contains_key(r));
                             unanswered.push((req, conn, op.clone()));
                         }
-                        cluster.ask(&owner, conn, &room, req, op).await;
+                        let unanswerable = req == 0 && op.tells_client();
+                        if !cluster.ask(&owner, conn, &room, req, op).await && unanswerable {
+                            cluster.unreachable(conn);
+                        }
                     }
                     changed = route.changed(), if watching => {
                         if changed.is_err() {
@@ -174,8 +177,8 @@ impl Cluster {
         req
     }
 
-    /// Sends a client's request to a room's owner.
-    async fn ask(&self, owner: &str, conn: ConnId, room: &str, req: u64, op: Op) {
+    /// Sends a client's request to a room's owner; whether Redis took it.
+    async fn ask(&self, owner: &str, conn: ConnId, room: &str, req: u64, op: Op) -> bool {
         let envelope = Envelope::Request {
             from: self.node.clone(),
             conn,
@@ -183,7 +186,18 @@ impl Cluster {
             req,
             op,
         };
-        self.send(owner, &envelope).await;
+        self.send(owner, &envelope).await
+    }
+
+    /// Tells a client of this node that its message for a room of another node could not be
+    /// sent there (Redis is away): nothing was done, and it may send it again.
+    fn unreachable(&self, conn: ConnId) {
+        if let Some(peer) = lock(&self.local).get(&conn) {
+            peer.send_msg(&ServerMessage::Error {
+                code: ErrorCode::Unavailable,
+                message: "the room is played on another node of the cluster, which cannot be reached now; nothing was done: send it again".into(),
+            });
+        }
     }
 
     /// The owner of `room` as relays see it: a watch shared by every relay to the room.

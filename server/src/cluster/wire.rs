@@ -105,6 +105,18 @@ pub(crate) enum Op {
     },
 }
 
+impl Op {
+    /// Whether the client sent it and waits for what it does (a move's `moved`, a snapshot, …)
+    /// with no answer of its own coming back between the nodes: if it cannot be sent, the
+    /// client is told at once.
+    pub(crate) fn tells_client(&self) -> bool {
+        matches!(
+            self,
+            Op::Move { .. } | Op::AddBot { .. } | Op::Sync | Op::Rematch
+        )
+    }
+}
+
 /// The answer to a request.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
