@@ -175,8 +175,9 @@ pub(crate) async fn run(
         while let Some(job) = next.take() {
             match job {
                 Job::Writes(writes, done) => {
+                    let ends = writes.iter().any(Write::is_finished);
                     batch.extend(writes);
-                    waiters.push(done);
+                    waiters.push((done, ends));
                 }
                 Job::Checkpoint(done) => asked.push(done),
             }
@@ -205,6 +206,22 @@ pub(crate) async fn run(
     }
 }
 
+/// Answers the rooms waiting for a batch whose job is `now(ended a game)`; returns the others.
+fn answer(
+    waiters: Vec<(oneshot::Sender<()>, bool)>,
+    now: impl Fn(bool) -> bool,
+) -> Vec<(oneshot::Sender<()>, bool)> {
+    let mut later = Vec::new();
+    for (done, ends) in waiters {
+        if now(ends) {
+            let _ = done.send(());
+        } else {
+            later.push((done, ends));
+        }
+    }
+    later
+}
+
 /// The background checkpoint's outcome, once it is over (never, when none runs).
 async fn finished(folding: &mut Option<JoinHandle<Folded>>) -> Option<Folded> {
     match folding {
@@ -222,11 +239,13 @@ async fn finished(folding: &mut Option<JoinHandle<Folded>>) -> Option<Folded> {
 impl Writer {
     /// Makes one batch durable — one append and one `fdatasync` to the journal and, in a
     /// cluster, at the same time one round trip to Redis — then answers every room waiting for
-    /// it. This is the one place where writes become durable. If the
+    /// it (`waiters`, each marked with whether its writes end a game: those rooms are answered
+    /// after PostgreSQL took the records, the others at once). This is the one place where
+    /// writes become durable. If the
     /// append fails (logged and counted), the rooms are answered all the same, as they were
     /// when a database commit failed, and the writes still go to the database at the next
     /// checkpoint.
-    async fn durable(&mut self, batch: Vec<Write>, waiters: Vec<oneshot::Sender<()>>) {
+    async fn durable(&mut self, batch: Vec<Write>, mut waiters: Vec<(oneshot::Sender<()>, bool)>) {
         let games = batch.iter().filter(|w| w.is_finished()).count();
         let journal = self.journal.take();
         let dir = self.store.dir().to_path_buf();
@@ -257,6 +276,10 @@ impl Writer {
             Ok((Ok(journal), batch)) => {
                 self.next_segment = journal.generation() + 1;
                 self.journal = Some(journal);
+                // Rooms that ended no game are answered at once; those that did wait for
+                // PostgreSQL to take the records first (below), so that every node lists a game
+                // once its end is announced.
+                waiters = answer(waiters, |ends| !ends);
                 if games > 0 && !outbox {
                     (self.on_commit)(games, Ok(()));
                 }
@@ -283,9 +306,7 @@ impl Writer {
             }
             Err(e) => tracing::error!(error = %e, "the journal writer panicked"),
         }
-        for done in waiters {
-            let _ = done.send(());
-        }
+        answer(waiters, |_| true);
     }
 
     /// With PostgreSQL: hands the batch's finished records to it at once (now that the journal
@@ -480,5 +501,22 @@ async fn deliver(
             tracing::warn!(error = %e, games = waiting.len(), "PostgreSQL is unreachable; finished games wait in the outbox");
             false
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::answer;
+    use tokio::sync::oneshot;
+
+    #[test]
+    fn rooms_that_ended_no_game_are_answered_first() {
+        let (moved, mut moved_rx) = oneshot::channel();
+        let (ended, mut ended_rx) = oneshot::channel();
+        let later = answer(vec![(moved, false), (ended, true)], |ends| !ends);
+        assert_eq!(moved_rx.try_recv(), Ok(()));
+        assert!(ended_rx.try_recv().is_err());
+        assert!(answer(later, |_| true).is_empty());
+        assert_eq!(ended_rx.try_recv(), Ok(()));
     }
 }
