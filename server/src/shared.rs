@@ -75,10 +75,11 @@ impl Shared {
 
 /// Bytes tungstenite reads from a socket at once; also the capacity of each connection's read
 /// buffer, which is allocated for every connection and zero-filled before every read. Client
-/// messages are a few hundred bytes: 4 KiB holds many of them, where 16 KiB alone cost most of
-/// the per-connection memory budget (see docs/PERFORMANCE.md); a larger frame still grows the
+/// messages are tens to a few hundred bytes: 1 KiB holds several of them, where 4 KiB cost
+/// 3 KiB more per held connection and four times the zeroing, and 16 KiB most of the
+/// per-connection memory budget (see docs/PERFORMANCE.md); a larger frame still grows the
 /// buffer as it needs.
-const READ_BUFFER: usize = 4 * 1024;
+const READ_BUFFER: usize = 1024;
 /// Bytes of queued frames after which tungstenite writes to the socket without waiting for a
 /// flush (the writer flushes after each batch anyway); bounds the write buffer's idle capacity.
 const WRITE_BUFFER: usize = 4 * 1024;
