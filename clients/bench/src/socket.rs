@@ -83,10 +83,11 @@ impl Target {
 }
 
 /// The client's WebSocket limits ([`jchomp_protocol::connection::ws_config`]: messages up to
-/// 1 MiB, small write buffers), with a smaller read buffer: the load generator holds thousands
-/// of connections.
+/// 1 MiB, small write buffers), with a 1 KiB read buffer: the load generator holds thousands
+/// of connections, and tungstenite zero-fills the buffer before every read (a server message
+/// is a few hundred bytes; a longer one grows the buffer).
 pub fn ws_config() -> WebSocketConfig {
-    jchomp_protocol::connection::ws_config().read_buffer_size(4 * 1024)
+    jchomp_protocol::connection::ws_config().read_buffer_size(1024)
 }
 
 /// Why a load-generator connection did not open.
