@@ -775,6 +775,45 @@ mod tests {
     }
 
     #[test]
+    fn forced_losses_are_avoided_with_two_seats_and_as_the_model_says_with_more() {
+        // The root's mover has two moves: the first has the better mean (0.9 over 100
+        // simulations) but the others could force its loss, the second cannot be forced to
+        // lose but has a mean of 0.3 (over 50). Expecting best replies, the mover passes over
+        // the first; expecting errors, it takes it with three seats, never with two.
+        let choose = |notation: &str, model: OpponentModel| {
+            let config = board(notation);
+            let position = Position::start(&config);
+            let mut rng = Rng::new(1);
+            let mut mcts = Mcts::new(&config, &position, &mut rng).with_opponents(model);
+            let m = usize::from(mcts.nodes[0].mover);
+            let moves = [Cell::new(3, 0), Cell::new(2, 0)];
+            for (mv, visits, mean, hi) in [(moves[0], 100, 0.9, LOSS), (moves[1], 50, 0.3, WIN)] {
+                let mut child = position;
+                child.play(&config, mv);
+                let c = mcts.push(mv.index() as u8, &child);
+                mcts.link(0, c);
+                let n = &mut mcts.nodes[c as usize];
+                n.visits = visits;
+                n.reward[m] = f64::from(visits) * mean;
+                n.hi[m] = hi;
+            }
+            mcts.nodes[0].visits = 150;
+            mcts.nodes[0].untried = Bits::EMPTY;
+            let best = mcts.best().map(|(mv, _)| Cell::from_index(u32::from(mv)));
+            let selected = mcts.select(0).map(|c| mcts.nodes[c as usize].mv);
+            (best, selected.map(|mv| Cell::from_index(u32::from(mv))))
+        };
+        let three = "4x4 eat 1x2 poison 0,0 players 3";
+        let avoided = (Some(Cell::new(2, 0)), Some(Cell::new(2, 0)));
+        let taken = (Some(Cell::new(3, 0)), Some(Cell::new(3, 0)));
+        assert_eq!(choose(three, OpponentModel::BEST_REPLIES), avoided);
+        assert_eq!(choose(three, OpponentModel::ERRING), taken);
+        let two = "4x4 eat 1x2 poison 0,0";
+        assert_eq!(choose(two, OpponentModel::BEST_REPLIES), avoided);
+        assert_eq!(choose(two, OpponentModel::ERRING), avoided);
+    }
+
+    #[test]
     fn the_other_seats_moves_are_explored_with_their_own_constant() {
         // Seat 1 searches; below its move, seat 2 has two moves: one with a mean of 0.9 for
         // it over 100 simulations, one with 0.1 over 10. With the root's constant seat 2 is
@@ -784,8 +823,11 @@ mod tests {
         position.play(&config, Cell::new(3, 2));
         let pick = |opponent: f64| {
             let mut rng = Rng::new(1);
-            let mut mcts =
-                Mcts::new(&config, &position, &mut rng).with_opponent_exploration(opponent);
+            let model = OpponentModel {
+                exploration: opponent,
+                avoid_forced_losses: true,
+            };
+            let mut mcts = Mcts::new(&config, &position, &mut rng).with_opponents(model);
             let mut after = position;
             after.play(&config, Cell::new(0, 2));
             let c = mcts.push(Cell::new(0, 2).index() as u8, &after);
