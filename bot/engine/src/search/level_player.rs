@@ -1,9 +1,9 @@
 //! [`LevelPlayer`]: a named level's bot, which picks its engine by the number of seats: the
 //! alpha-beta search with the region solver for two, Monte Carlo tree search for three and four
 //! (the strongest of each in the tournaments of `docs/BOTS.md`), on the same budget; the tree
-//! search models the other seats as players that may err ([`OPPONENT_EXPLORATION`]).
+//! search models the other seats as players that may err ([`OpponentModel::ERRING`]).
 
-use super::mcts::OPPONENT_EXPLORATION;
+use super::mcts::OpponentModel;
 use super::{Budget, MctsPlayer, SearchPlayer};
 use crate::player::Player;
 use jchomp_rules::{Cell, Config, Position};
@@ -23,7 +23,7 @@ impl LevelPlayer {
     pub fn new(budget: Budget, seed: u64) -> Self {
         LevelPlayer {
             two: SearchPlayer::new(budget, seed),
-            multi: MctsPlayer::new(budget, seed).with_opponent_exploration(OPPONENT_EXPLORATION),
+            multi: MctsPlayer::new(budget, seed).with_opponents(OpponentModel::ERRING),
         }
     }
 }
@@ -63,8 +63,8 @@ mod tests {
             let chosen = LevelPlayer::new(budget, seed).choose(&config, &position);
             let expected = if config.players() > 2 {
                 let rng = &mut Rng::new(seed);
-                let c = OPPONENT_EXPLORATION;
-                mcts_player::search(&config, &position, budget, None, rng, c).best
+                let model = OpponentModel::ERRING;
+                mcts_player::search(&config, &position, budget, None, rng, model).best
             } else {
                 SearchPlayer::new(budget, seed).choose(&config, &position)
             };

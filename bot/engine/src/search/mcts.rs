@@ -15,7 +15,8 @@
 //! `[0, 2]`. With two players these are the exact game values, so the search proves wins, ties
 //! and losses as MCTS-Solver does; with more, `lo[m] = 2` is a win nothing can take away and
 //! `hi[m] = 0` a loss the others can force. Selection takes a proven win, passes over moves
-//! whose loss can be forced while others cannot, and never values a move below what it
+//! whose loss can be forced while others cannot (with three or four seats only if the
+//! [`OpponentModel`] expects the others to force it), and never values a move below what it
 //! guarantees. Below the root a proven win is worth 1 to its mover but is not taken blindly:
 //! the mover is indifferent between its wins, the others are not (each may make a different seat
 //! the loser), so moves that look as good keep their share of simulations and the others' means
@@ -40,6 +41,36 @@ pub const EXPLORATION: f64 = 0.7;
 /// and `greedy` do) rather than only against their best replies. Measured in `docs/BOTS.md`
 /// ("Modelling opponents that err").
 pub const OPPONENT_EXPLORATION: f64 = 5.0;
+
+/// How a search models the other seats.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OpponentModel {
+    /// UCT's constant at the nodes where another seat than the root's moves.
+    pub exploration: f64,
+    /// Whether, with three or four seats, a move whose loss the other seats could force
+    /// together is passed over while a sibling's cannot be (the paranoid assumption, right
+    /// against opponents that play their best replies in concert). With two seats it always
+    /// is: the bounds are then the game's exact values.
+    pub avoid_forced_losses: bool,
+}
+
+impl OpponentModel {
+    /// Opponents expected to play their best replies: UCT's constant everywhere, and a move
+    /// the others could force to lose is avoided (the `mcts:` specs).
+    pub const BEST_REPLIES: OpponentModel = OpponentModel {
+        exploration: EXPLORATION,
+        avoid_forced_losses: true,
+    };
+
+    /// Opponents that may err (the levels): their moves are explored widely
+    /// ([`OPPONENT_EXPLORATION`]), and with three or four seats a move is chosen by its mean
+    /// even where the others could force its loss together, since players that do not form a
+    /// coalition seldom do. Measured in `docs/BOTS.md` ("Modelling opponents that err").
+    pub const ERRING: OpponentModel = OpponentModel {
+        exploration: OPPONENT_EXPLORATION,
+        avoid_forced_losses: false,
+    };
+}
 
 /// Most nodes a tree holds (about 24 MiB); past it, simulations go on without new nodes.
 pub const MAX_TREE: usize = 1 << 18;
@@ -100,6 +131,8 @@ pub struct Mcts<'a> {
     rng: &'a mut Rng,
     exploration: f64,
     opponent_exploration: f64,
+    /// Whether moves whose loss can be forced are passed over (see [`OpponentModel`]).
+    avoid_forced_losses: bool,
 }
 
 /// The exact bounds (and scores) of a finished game: `loser` scores 0, every other seat 2
@@ -175,6 +208,7 @@ impl<'a> Mcts<'a> {
             rng,
             exploration: EXPLORATION,
             opponent_exploration: EXPLORATION,
+            avoid_forced_losses: true,
         };
         mcts.push(0, root);
         mcts
@@ -193,6 +227,20 @@ impl<'a> Mcts<'a> {
     pub fn with_opponent_exploration(mut self, c: f64) -> Self {
         self.opponent_exploration = c;
         self
+    }
+
+    /// Models the other seats as `model` says: its exploration constant at their nodes, and
+    /// whether moves whose loss they could force together are passed over.
+    pub fn with_opponents(mut self, model: OpponentModel) -> Self {
+        self.opponent_exploration = model.exploration;
+        self.avoid_forced_losses = model.avoid_forced_losses;
+        self
+    }
+
+    /// Whether a node's mover passes over the moves whose loss can be forced while a sibling's
+    /// cannot be: always with two seats (the bounds are exact), with more as the model says.
+    fn avoids_forced_losses(&self) -> bool {
+        self.avoid_forced_losses || self.players == 2
     }
 
     /// Adds the node for `position`, reached by `mv`; returns its index.
@@ -385,16 +433,17 @@ impl<'a> Mcts<'a> {
 
     /// The child UCT descends into from a fully expanded `node`: the best value for its mover
     /// (a proven win is worth 1) plus the exploration term, over the children whose loss cannot
-    /// be forced (all of them if every one's can). A proven win is not taken blindly: the mover
+    /// be forced (all of them if every one's can, or if the model does not avoid them). A proven win is not taken blindly: the mover
     /// is indifferent between its wins, but the other seats are not (each may make a
     /// different seat the loser), so the other moves that look as good keep their share of
     /// simulations, and the other seats' means here average over the mover's choices.
     fn select(&self, node: u32) -> Option<u32> {
         let n = &self.nodes[node as usize];
         let m = usize::from(n.mover);
-        let avoid = self
-            .children(node)
-            .any(|c| self.nodes[c as usize].hi[m] > LOSS);
+        let avoid = self.avoids_forced_losses()
+            && self
+                .children(node)
+                .any(|c| self.nodes[c as usize].hi[m] > LOSS);
         let log_n = f64::from(n.visits.max(1)).ln();
         let explore = if n.mover == self.nodes[0].mover {
             self.exploration
@@ -452,7 +501,8 @@ impl<'a> Mcts<'a> {
     }
 
     /// The root's choice: a proven win if there is one (a finished game first, the fastest),
-    /// otherwise the most visited move among those whose loss cannot be forced (ties broken by
+    /// otherwise the most visited move among those whose loss cannot be forced (among all of them
+    /// if the model does not avoid forced losses; ties broken by
     /// the mean, then by the order the moves were tried).
     pub fn best(&self) -> Option<(u8, f64)> {
         let root = &self.nodes[0];
@@ -467,9 +517,10 @@ impl<'a> Mcts<'a> {
                 wins().max_by_key(|&c| (self.nodes[c as usize].visits, std::cmp::Reverse(c)))
             })
             .or_else(|| {
-                let avoid = self
-                    .children(0)
-                    .any(|c| self.nodes[c as usize].hi[m] > LOSS);
+                let avoid = self.avoids_forced_losses()
+                    && self
+                        .children(0)
+                        .any(|c| self.nodes[c as usize].hi[m] > LOSS);
                 let mut best: Option<(u32, f64, u32)> = None;
                 for c in self.children(0) {
                     let child = &self.nodes[c as usize];
@@ -724,6 +775,45 @@ mod tests {
     }
 
     #[test]
+    fn forced_losses_are_avoided_with_two_seats_and_as_the_model_says_with_more() {
+        // The root's mover has two moves: the first has the better mean (0.9 over 100
+        // simulations) but the others could force its loss, the second cannot be forced to
+        // lose but has a mean of 0.3 (over 50). Expecting best replies, the mover passes over
+        // the first; expecting errors, it takes it with three seats, never with two.
+        let choose = |notation: &str, model: OpponentModel| {
+            let config = board(notation);
+            let position = Position::start(&config);
+            let mut rng = Rng::new(1);
+            let mut mcts = Mcts::new(&config, &position, &mut rng).with_opponents(model);
+            let m = usize::from(mcts.nodes[0].mover);
+            let moves = [Cell::new(3, 0), Cell::new(2, 0)];
+            for (mv, visits, mean, hi) in [(moves[0], 100, 0.9, LOSS), (moves[1], 50, 0.3, WIN)] {
+                let mut child = position;
+                child.play(&config, mv);
+                let c = mcts.push(mv.index() as u8, &child);
+                mcts.link(0, c);
+                let n = &mut mcts.nodes[c as usize];
+                n.visits = visits;
+                n.reward[m] = f64::from(visits) * mean;
+                n.hi[m] = hi;
+            }
+            mcts.nodes[0].visits = 150;
+            mcts.nodes[0].untried = Bits::EMPTY;
+            let best = mcts.best().map(|(mv, _)| Cell::from_index(u32::from(mv)));
+            let selected = mcts.select(0).map(|c| mcts.nodes[c as usize].mv);
+            (best, selected.map(|mv| Cell::from_index(u32::from(mv))))
+        };
+        let three = "4x4 eat 1x2 poison 0,0 players 3";
+        let avoided = (Some(Cell::new(2, 0)), Some(Cell::new(2, 0)));
+        let taken = (Some(Cell::new(3, 0)), Some(Cell::new(3, 0)));
+        assert_eq!(choose(three, OpponentModel::BEST_REPLIES), avoided);
+        assert_eq!(choose(three, OpponentModel::ERRING), taken);
+        let two = "4x4 eat 1x2 poison 0,0";
+        assert_eq!(choose(two, OpponentModel::BEST_REPLIES), avoided);
+        assert_eq!(choose(two, OpponentModel::ERRING), avoided);
+    }
+
+    #[test]
     fn the_other_seats_moves_are_explored_with_their_own_constant() {
         // Seat 1 searches; below its move, seat 2 has two moves: one with a mean of 0.9 for
         // it over 100 simulations, one with 0.1 over 10. With the root's constant seat 2 is
@@ -733,8 +823,11 @@ mod tests {
         position.play(&config, Cell::new(3, 2));
         let pick = |opponent: f64| {
             let mut rng = Rng::new(1);
-            let mut mcts =
-                Mcts::new(&config, &position, &mut rng).with_opponent_exploration(opponent);
+            let model = OpponentModel {
+                exploration: opponent,
+                avoid_forced_losses: true,
+            };
+            let mut mcts = Mcts::new(&config, &position, &mut rng).with_opponents(model);
             let mut after = position;
             after.play(&config, Cell::new(0, 2));
             let c = mcts.push(Cell::new(0, 2).index() as u8, &after);

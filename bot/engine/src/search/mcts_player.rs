@@ -3,7 +3,7 @@
 
 use super::Budget;
 use super::limits::Limits;
-use super::mcts::{EXPLORATION, Mcts, MctsReport};
+use super::mcts::{Mcts, MctsReport, OpponentModel};
 use crate::player::Player;
 use crate::rng::Rng;
 use jchomp_rules::{Cell, Config, Position};
@@ -17,7 +17,7 @@ pub struct MctsPlayer {
     budget: Budget,
     rng: Rng,
     stop: Option<Arc<AtomicBool>>,
-    opponent_exploration: f64,
+    opponents: OpponentModel,
 }
 
 impl MctsPlayer {
@@ -30,14 +30,14 @@ impl MctsPlayer {
             budget,
             rng: Rng::new(seed),
             stop: None,
-            opponent_exploration: EXPLORATION,
+            opponents: OpponentModel::BEST_REPLIES,
         }
     }
 
-    /// The same bot exploring the other seats' moves with another constant (see
-    /// [`Mcts::with_opponent_exploration`]).
-    pub fn with_opponent_exploration(mut self, c: f64) -> Self {
-        self.opponent_exploration = c;
+    /// The same bot modelling the other seats as `model` says (see [`Mcts::with_opponents`];
+    /// the default is [`OpponentModel::BEST_REPLIES`]).
+    pub fn with_opponents(mut self, model: OpponentModel) -> Self {
+        self.opponents = model;
         self
     }
 
@@ -52,27 +52,27 @@ impl MctsPlayer {
             Budget::Depth(d) => Budget::Nodes(u64::from(d) * Self::DEPTH_NODES),
             b => b,
         };
-        let c = self.opponent_exploration;
+        let model = self.opponents;
         search(
             config,
             position,
             budget,
             self.stop.clone(),
             &mut self.rng,
-            c,
+            model,
         )
     }
 }
 
 /// One MCTS search of `position` within `budget` (a depth budget is not one: it is read as
-/// nodes), stopped early by `stop`, exploring the other seats' moves with `opponent_exploration`.
+/// nodes), stopped early by `stop`, modelling the other seats as `opponents` says.
 pub fn search(
     config: &Config,
     position: &Position,
     budget: Budget,
     stop: Option<Arc<AtomicBool>>,
     rng: &mut Rng,
-    opponent_exploration: f64,
+    opponents: OpponentModel,
 ) -> MctsReport {
     let answer = |best: Option<Cell>, proven_win: bool| MctsReport {
         best,
@@ -97,7 +97,7 @@ pub fn search(
         _ => {}
     }
     let mut limits = Limits::new(budget, stop);
-    let mut mcts = Mcts::new(config, position, rng).with_opponent_exploration(opponent_exploration);
+    let mut mcts = Mcts::new(config, position, rng).with_opponents(opponents);
     mcts.run(position, &mut limits);
     mcts.report(limits.nodes)
 }

@@ -29,7 +29,7 @@ pub use budget::Budget;
 pub use engine::{DEFAULT_MULTI, Engine, MultiMode, Report};
 pub use level_player::LevelPlayer;
 pub use limits::Limits;
-pub use mcts::MctsReport;
+pub use mcts::{MctsReport, OpponentModel};
 pub use mcts_player::MctsPlayer;
 pub use player::SearchPlayer;
 pub use regions::{Reduced, RegionSolver};
