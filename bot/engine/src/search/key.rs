@@ -41,12 +41,61 @@ pub fn spread(config: &Config, bits: Bits, step: impl Fn(Bits, u32) -> Bits) -> 
 /// A 64-bit hash of a set of cells: the four words chained through [`mix`].
 #[inline]
 pub fn hash(bits: Bits) -> u64 {
-    let w = bits.words();
+    hash_words(bits.words())
+}
+
+/// [`hash`] of a set of cells given by its words.
+#[inline]
+fn hash_words(w: [u64; 4]) -> u64 {
     let mut h = 0x2545_f491_4f6c_dd1d_u64;
     for x in w {
         h = mix(h ^ x);
     }
     h
+}
+
+/// One hash for a shape of cells wherever it lies and however it is mirrored: the least
+/// [`hash`] of its images moved to the top-left corner, flipped left–right, up–down or both,
+/// and with `transpose` also mirrored in the diagonal. Shapes with one key are the same game
+/// when the selections are rectangles that these mirrors map onto one another (any eat size
+/// for the flips, square eats for the diagonal).
+pub fn shape_hash(cells: Bits, transpose: bool) -> u64 {
+    let (mut top, mut left, mut bottom, mut right) = (u32::MAX, u32::MAX, 0, 0);
+    for i in cells.iter() {
+        let (r, c) = (i / 16, i % 16);
+        top = top.min(r);
+        bottom = bottom.max(r);
+        left = left.min(c);
+        right = right.max(c);
+    }
+    if top == u32::MAX {
+        return hash(cells);
+    }
+    let (h, w) = (bottom - top, right - left);
+    let mut images = [[0u64; 4]; 8];
+    for i in cells.iter() {
+        let (r, c) = (i / 16 - top, i % 16 - left);
+        let places = [
+            (r, c),
+            (r, w - c),
+            (h - r, c),
+            (h - r, w - c),
+            (c, r),
+            (w - c, r),
+            (c, h - r),
+            (w - c, h - r),
+        ];
+        for (image, (r, c)) in images.iter_mut().zip(places) {
+            let bit = r * 16 + c;
+            image[bit as usize / 64] |= 1 << (bit % 64);
+        }
+    }
+    let n = if transpose { 8 } else { 4 };
+    images[..n]
+        .iter()
+        .map(|&w| hash_words(w))
+        .min()
+        .unwrap_or(0)
 }
 
 /// A value mixed into every key so that tables shared between configurations never confuse
@@ -90,6 +139,25 @@ mod tests {
         assert_eq!(cover(&c, p.safe_selections(&c)), p.safe_selections(&c));
         let jchomp = board("5x5 poison 0,0");
         assert_ne!(config_salt(&c), config_salt(&jchomp));
+    }
+
+    #[test]
+    fn shape_hashes_are_the_same_for_mirror_images_only() {
+        // An L of cells with arms of three and two, and its images.
+        let l = Bits::rect(2, 3, 3, 1) | Bits::single(Bits::index(4, 4));
+        let flipped = Bits::rect(7, 9, 3, 1) | Bits::single(Bits::index(9, 8));
+        let upside = Bits::rect(0, 0, 3, 1) | Bits::single(Bits::index(0, 1));
+        let turned = Bits::rect(5, 5, 1, 3) | Bits::single(Bits::index(6, 5));
+        assert_eq!(shape_hash(l, false), shape_hash(flipped, false));
+        assert_eq!(shape_hash(l, false), shape_hash(upside, false));
+        assert_eq!(shape_hash(l, true), shape_hash(turned, true));
+        assert_ne!(shape_hash(l, false), shape_hash(turned, false));
+        // A diagonal mirror is not an image without `transpose`; another shape never is.
+        let tall = Bits::rect(0, 0, 3, 1);
+        let wide = Bits::rect(0, 0, 1, 3);
+        assert_ne!(shape_hash(tall, false), shape_hash(wide, false));
+        assert_eq!(shape_hash(tall, true), shape_hash(wide, true));
+        assert_ne!(shape_hash(l, true), shape_hash(l | Bits::single(0), true));
     }
 
     #[test]
