@@ -128,8 +128,8 @@ fn runs(anchors: Bits, step: u32, reach: u32, mut f: impl FnMut(Bits)) {
 }
 
 /// A key for the game a set of valid anchors leaves, the same for every position that is the
-/// same sum of regions: each poison-free region counts by its shape wherever it lies (a
-/// region's game depends on its shape alone), each region holding poison by its cells, and the
+/// same sum of regions: each poison-free region counts by its shape wherever it lies and
+/// however it is mirrored ([`shape_hash`]; a region's game depends on its shape alone), each region holding poison by its cells, and the
 /// regions are added up as a multiset, so rows swapped or a region moved across the board give
 /// one key. Also returns `safe` (selections among `valid`) less the selections of every
 /// poison-free region whose shape an earlier one repeats (a selection there leads to the same
@@ -146,6 +146,8 @@ pub fn sum_key(config: &Config, valid: Bits, safe: Bits) -> (u64, Bits) {
         (config.poison_zone(), valid, 0u64)
     };
     let line = is_line(config);
+    let (er, ec) = config.fit();
+    let square = er == ec;
     let mut shapes = [0u64; 32];
     let mut seen = 0;
     let mut moves = safe;
@@ -158,7 +160,7 @@ pub fn sum_key(config: &Config, valid: Bits, safe: Bits) -> (u64, Bits) {
             let h = if line {
                 mix(u64::from(cells.count()) ^ 0x2f1d_7c3a_95e4_b860)
             } else {
-                hash(normalize(cells))
+                shape_hash(cells, square)
             };
             if shapes[..seen].contains(&h) {
                 moves = moves.without(r);
