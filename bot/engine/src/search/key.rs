@@ -60,42 +60,65 @@ fn hash_words(w: [u64; 4]) -> u64 {
 /// when the selections are rectangles that these mirrors map onto one another (any eat size
 /// for the flips, square eats for the diagonal).
 pub fn shape_hash(cells: Bits, transpose: bool) -> u64 {
-    let (mut top, mut left, mut bottom, mut right) = (u32::MAX, u32::MAX, 0, 0);
-    for i in cells.iter() {
-        let (r, c) = (i / 16, i % 16);
-        top = top.min(r);
-        bottom = bottom.max(r);
-        left = left.min(c);
-        right = right.max(c);
-    }
-    if top == u32::MAX {
-        return hash(cells);
-    }
-    let (h, w) = (bottom - top, right - left);
-    let mut images = [[0u64; 4]; 8];
-    for i in cells.iter() {
-        let (r, c) = (i / 16 - top, i % 16 - left);
-        let places = [
-            (r, c),
-            (r, w - c),
-            (h - r, c),
-            (h - r, w - c),
-            (c, r),
-            (w - c, r),
-            (c, h - r),
-            (w - c, h - r),
-        ];
-        for (image, (r, c)) in images.iter_mut().zip(places) {
-            let bit = r * 16 + c;
-            image[bit as usize / 64] |= 1 << (bit % 64);
+    // The rows of the shape as 16-bit lanes, moved up to row 0 and left to column 0.
+    let words = cells.words();
+    let mut rows = [0u16; 16];
+    let mut top = 16;
+    let mut bottom = 0;
+    let mut lanes = 0u16;
+    for (r, row) in rows.iter_mut().enumerate() {
+        *row = (words[r / 4] >> (16 * (r % 4))) as u16;
+        if *row != 0 {
+            top = top.min(r);
+            bottom = r;
+            lanes |= *row;
         }
     }
-    let n = if transpose { 8 } else { 4 };
-    images[..n]
-        .iter()
-        .map(|&w| hash_words(w))
-        .min()
-        .unwrap_or(0)
+    if top == 16 {
+        return hash(cells);
+    }
+    let left = lanes.trailing_zeros();
+    let width = 15 - lanes.leading_zeros() - left;
+    let height = bottom - top;
+    let mut moved = [0u16; 16];
+    for (m, &x) in moved.iter_mut().zip(&rows[top..=bottom]) {
+        *m = x >> left;
+    }
+    let rows = moved;
+    let pack = |row: &dyn Fn(usize) -> u16, n: usize| {
+        let mut w = [0u64; 4];
+        for r in 0..n {
+            w[r / 4] |= u64::from(row(r)) << (16 * (r % 4));
+        }
+        hash_words(w)
+    };
+    // Left–right: each lane's bits reversed within the width.
+    let flip = |x: u16| x.reverse_bits() >> (15 - width);
+    let n = height + 1;
+    let mut best = pack(&|r| rows[r], n)
+        .min(pack(&|r| flip(rows[r]), n))
+        .min(pack(&|r| rows[height - r], n))
+        .min(pack(&|r| flip(rows[height - r]), n));
+    if transpose {
+        // The diagonal mirror: column c becomes row c.
+        let mut cols = [0u16; 16];
+        for (r, &row) in rows.iter().enumerate() {
+            let mut bits = row;
+            while bits != 0 {
+                let c = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                cols[c] |= 1 << r;
+            }
+        }
+        let (h, w) = (width as usize, height as u32);
+        let flip = |x: u16| x.reverse_bits() >> (15 - w);
+        best = best
+            .min(pack(&|r| cols[r], h + 1))
+            .min(pack(&|r| flip(cols[r]), h + 1))
+            .min(pack(&|r| cols[h - r], h + 1))
+            .min(pack(&|r| flip(cols[h - r]), h + 1));
+    }
+    best
 }
 
 /// A value mixed into every key so that tables shared between configurations never confuse
