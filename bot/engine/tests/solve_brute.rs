@@ -187,3 +187,53 @@ fn eat_one_by_one_is_a_parity_game_that_solve_and_analyze_answer_exactly() {
         }
     }
 }
+
+/// Whether some valid poisoned selection overlaps no safe selection (the game can no longer
+/// tie), computed from the rectangles themselves.
+fn unkillable(c: &Config, p: &Position) -> bool {
+    let safe = p.safe_selections(c);
+    (p.selections() & c.poison_zone()).iter().any(|q| {
+        let poisoned = c.rect(Cell::from_index(q));
+        safe.iter()
+            .all(|s| !c.rect(Cell::from_index(s)).intersects(poisoned))
+    })
+}
+
+#[test]
+fn poison_that_cannot_be_cut_off_matches_brute_force() {
+    // Boards where a poisoned selection can never be made invalid, from the start (poison one
+    // step in from a corner, or beside it for a one-row eat) or after some play, and boards
+    // where it can: values, plies and best selections against brute force either way.
+    let mut rng = Rng::new(1_616);
+    let mut tt = Table::with_megabytes(4);
+    let mut seen = [[0; 3]; 2];
+    for notation in [
+        "5x5 eat 2x2 poison 1,1",
+        "6x5 eat 2x2 poison 1,1",
+        "5x6 eat 2x3 poison 1,2",
+        "6x6 eat 2x2 poison 1,1 poison 4,4",
+        "5x5 eat 2x2 poison 2,2",
+        "4x5 eat 1x2 poison 0,1",
+        "5x4 eat 2x1 poison 1,3 poison 3,0",
+    ] {
+        let c = board(notation);
+        let mut memo = Memo::new();
+        for round in 0..8 {
+            let plies = if round == 0 { 0 } else { rng.below(6) };
+            let (model, position) = random_position(&c, &mut rng, plies);
+            if position.to_move().is_none() {
+                continue;
+            }
+            tt.clear();
+            check(&model, &c, &position, &mut tt, &mut memo);
+            let (outcome, _) = brute::solve(&model, &mut memo);
+            seen[usize::from(unkillable(&c, &position))][outcome as usize] += 1;
+        }
+    }
+    // Positions of both kinds, and wins and losses where the poison cannot be cut off (such a
+    // game never ties).
+    assert!(seen[0].iter().sum::<i32>() > 0, "{seen:?}");
+    assert_eq!(seen[1][brute::Outcome::Tie as usize], 0, "{seen:?}");
+    assert!(seen[1][brute::Outcome::Win as usize] > 0, "{seen:?}");
+    assert!(seen[1][brute::Outcome::Loss as usize] > 0, "{seen:?}");
+}

@@ -41,12 +41,84 @@ pub fn spread(config: &Config, bits: Bits, step: impl Fn(Bits, u32) -> Bits) -> 
 /// A 64-bit hash of a set of cells: the four words chained through [`mix`].
 #[inline]
 pub fn hash(bits: Bits) -> u64 {
-    let w = bits.words();
+    hash_words(bits.words())
+}
+
+/// [`hash`] of a set of cells given by its words.
+#[inline]
+fn hash_words(w: [u64; 4]) -> u64 {
     let mut h = 0x2545_f491_4f6c_dd1d_u64;
     for x in w {
         h = mix(h ^ x);
     }
     h
+}
+
+/// One hash for a shape of cells wherever it lies and however it is mirrored: the least
+/// [`hash`] of its images moved to the top-left corner, flipped left–right, up–down or both,
+/// and with `transpose` also mirrored in the diagonal. Shapes with one key are the same game
+/// when the selections are rectangles that these mirrors map onto one another (any eat size
+/// for the flips, square eats for the diagonal).
+pub fn shape_hash(cells: Bits, transpose: bool) -> u64 {
+    // The rows of the shape as 16-bit lanes, moved up to row 0 and left to column 0.
+    let words = cells.words();
+    let mut rows = [0u16; 16];
+    let mut top = 16;
+    let mut bottom = 0;
+    let mut lanes = 0u16;
+    for (r, row) in rows.iter_mut().enumerate() {
+        *row = (words[r / 4] >> (16 * (r % 4))) as u16;
+        if *row != 0 {
+            top = top.min(r);
+            bottom = r;
+            lanes |= *row;
+        }
+    }
+    if top == 16 {
+        return hash(cells);
+    }
+    let left = lanes.trailing_zeros();
+    let width = 15 - lanes.leading_zeros() - left;
+    let height = bottom - top;
+    let mut moved = [0u16; 16];
+    for (m, &x) in moved.iter_mut().zip(&rows[top..=bottom]) {
+        *m = x >> left;
+    }
+    let rows = moved;
+    let pack = |row: &dyn Fn(usize) -> u16, n: usize| {
+        let mut w = [0u64; 4];
+        for r in 0..n {
+            w[r / 4] |= u64::from(row(r)) << (16 * (r % 4));
+        }
+        hash_words(w)
+    };
+    // Left–right: each lane's bits reversed within the width.
+    let flip = |x: u16| x.reverse_bits() >> (15 - width);
+    let n = height + 1;
+    let mut best = pack(&|r| rows[r], n)
+        .min(pack(&|r| flip(rows[r]), n))
+        .min(pack(&|r| rows[height - r], n))
+        .min(pack(&|r| flip(rows[height - r]), n));
+    if transpose {
+        // The diagonal mirror: column c becomes row c.
+        let mut cols = [0u16; 16];
+        for (r, &row) in rows.iter().enumerate() {
+            let mut bits = row;
+            while bits != 0 {
+                let c = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                cols[c] |= 1 << r;
+            }
+        }
+        let (h, w) = (width as usize, height as u32);
+        let flip = |x: u16| x.reverse_bits() >> (15 - w);
+        best = best
+            .min(pack(&|r| cols[r], h + 1))
+            .min(pack(&|r| flip(cols[r]), h + 1))
+            .min(pack(&|r| cols[h - r], h + 1))
+            .min(pack(&|r| flip(cols[h - r]), h + 1));
+    }
+    best
 }
 
 /// A value mixed into every key so that tables shared between configurations never confuse
@@ -90,6 +162,25 @@ mod tests {
         assert_eq!(cover(&c, p.safe_selections(&c)), p.safe_selections(&c));
         let jchomp = board("5x5 poison 0,0");
         assert_ne!(config_salt(&c), config_salt(&jchomp));
+    }
+
+    #[test]
+    fn shape_hashes_are_the_same_for_mirror_images_only() {
+        // An L of cells with arms of three and two, and its images.
+        let l = Bits::rect(2, 3, 3, 1) | Bits::single(Bits::index(4, 4));
+        let flipped = Bits::rect(7, 9, 3, 1) | Bits::single(Bits::index(9, 8));
+        let upside = Bits::rect(0, 0, 3, 1) | Bits::single(Bits::index(0, 1));
+        let turned = Bits::rect(5, 5, 1, 3) | Bits::single(Bits::index(6, 5));
+        assert_eq!(shape_hash(l, false), shape_hash(flipped, false));
+        assert_eq!(shape_hash(l, false), shape_hash(upside, false));
+        assert_eq!(shape_hash(l, true), shape_hash(turned, true));
+        assert_ne!(shape_hash(l, false), shape_hash(turned, false));
+        // A diagonal mirror is not an image without `transpose`; another shape never is.
+        let tall = Bits::rect(0, 0, 3, 1);
+        let wide = Bits::rect(0, 0, 1, 3);
+        assert_ne!(shape_hash(tall, false), shape_hash(wide, false));
+        assert_eq!(shape_hash(tall, true), shape_hash(wide, true));
+        assert_ne!(shape_hash(l, true), shape_hash(l | Bits::single(0), true));
     }
 
     #[test]

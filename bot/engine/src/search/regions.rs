@@ -18,7 +18,7 @@
 //! In classic Chomp a position is a single region (every selection's cells overlap those of the
 //! top-left cell, uneaten while anything is), so the solver is a memoised exact search there.
 
-use super::key::{config_salt, cover, hash, mix, spread};
+use super::key::{config_salt, cover, hash, mix, shape_hash, spread};
 use super::limits::Limits;
 use super::score::Outcome;
 use jchomp_rules::{Bits, Config, Position};
@@ -128,17 +128,26 @@ fn runs(anchors: Bits, step: u32, reach: u32, mut f: impl FnMut(Bits)) {
 }
 
 /// A key for the game a set of valid anchors leaves, the same for every position that is the
-/// same sum of regions: each poison-free region counts by its shape wherever it lies (a
-/// region's game depends on its shape alone), each region holding poison by its cells, and the
+/// same sum of regions: each poison-free region counts by its shape wherever it lies and
+/// however it is mirrored ([`shape_hash`]; a region's game depends on its shape alone), each region holding poison by its cells, and the
 /// regions are added up as a multiset, so rows swapped or a region moved across the board give
 /// one key. Also returns `safe` (selections among `valid`) less the selections of every
 /// poison-free region whose shape an earlier one repeats (a selection there leads to the same
 /// sum as the same selection in the earlier region) and, with one-row or one-column eats, the
 /// second half of each poison-free run (the mirror images of the first half's).
+///
+/// When a poisoned selection can no longer be made invalid ([`unkillable`]) the game is normal
+/// play on the safe selections alone, and the key is the multiset of the shapes of their
+/// regions, the poisoned selections left out.
 pub fn sum_key(config: &Config, valid: Bits, safe: Bits) -> (u64, Bits) {
-    let zone = config.poison_zone();
+    let (zone, valid, mut key) = if unkillable(config, valid, safe) {
+        (Bits::EMPTY, safe, NORMAL_SALT)
+    } else {
+        (config.poison_zone(), valid, 0u64)
+    };
     let line = is_line(config);
-    let mut key = 0u64;
+    let (er, ec) = config.fit();
+    let square = er == ec;
     let mut shapes = [0u64; 32];
     let mut seen = 0;
     let mut moves = safe;
@@ -151,7 +160,7 @@ pub fn sum_key(config: &Config, valid: Bits, safe: Bits) -> (u64, Bits) {
             let h = if line {
                 mix(u64::from(cells.count()) ^ 0x2f1d_7c3a_95e4_b860)
             } else {
-                hash(normalize(cells))
+                shape_hash(cells, square)
             };
             if shapes[..seen].contains(&h) {
                 moves = moves.without(r);
@@ -184,6 +193,11 @@ pub fn sum_key(config: &Config, valid: Bits, safe: Bits) -> (u64, Bits) {
 /// the first winning selection, where a Grundy value needs every selection's exact value, and
 /// the shapes of a large region are too many to remember.
 pub const GRUNDY_MAX_ANCHORS: u32 = 24;
+
+/// In a normal-play sum ([`RegionSolver::normal`]) regions with more selections than this are
+/// searched: there the search stops at the first winning selection, which is cheaper than a
+/// Grundy value over larger regions (measured on 9×9 and 10×10 boards with eat 2×2).
+const NORMAL_GRUNDY_MAX_ANCHORS: u32 = 12;
 
 /// Moves a set of cells to the top-left corner (same shape, so the same game).
 fn normalize(cells: Bits) -> Bits {
@@ -239,7 +253,30 @@ pub struct RegionSolver {
     /// until found), without moving shapes to the corner or hashing them.
     line: bool,
     runs: [u8; 16],
+    /// The selection that last won a normal-play sum at each depth, tried early at the next.
+    killers: [u8; 64],
 }
+
+/// A normal-play game reduced by [`RegionSolver::normal_sum`].
+#[derive(Clone, Copy, Debug)]
+struct NormalSum {
+    /// The key of its searched regions (without the heap).
+    key: u64,
+    /// The selections of the regions searched, one region of each shape.
+    searched: Bits,
+    /// The Nim heap beside them: the Grundy values of the small regions and the heap given.
+    heap: u8,
+}
+
+impl NormalSum {
+    /// The table key of the searched regions beside a heap of `heap`.
+    fn key_with(&self, heap: u8) -> u64 {
+        self.key ^ (u64::from(heap) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+}
+
+/// Mixed into the keys of normal-play sums, so that they never meet the keys of positions.
+const NORMAL_SALT: u64 = 0x6a09_e667_f3bc_c909;
 
 /// No selection recorded in a table entry (no board has a cell at bit 255).
 const NO_MOVE: u8 = u8::MAX;
@@ -269,6 +306,7 @@ impl RegionSolver {
             grundy_cap: 1 << bits,
             line: false,
             runs: [UNKNOWN; 16],
+            killers: [NO_MOVE; 64],
         }
     }
 
@@ -488,6 +526,185 @@ impl RegionSolver {
         Some(out)
     }
 
+    /// Whether the seat to move wins the normal-play game (the last to move wins) on the safe
+    /// selections `anchors` (each an impartial move removing every selection it overlaps)
+    /// beside a Nim heap of `heap`; `None` if stopped.
+    fn normal(
+        &mut self,
+        config: &Config,
+        anchors: Bits,
+        heap: u8,
+        limits: &mut Limits,
+    ) -> Option<bool> {
+        let sum = self.normal_sum(config, anchors, heap, limits)?;
+        self.normal_value(config, &sum, 0, limits)
+    }
+
+    /// The reduced form of a normal-play game on `anchors` beside a heap: regions of at most
+    /// [`NORMAL_GRUNDY_MAX_ANCHORS`] selections count by their Grundy value, two larger
+    /// regions of one shape cancel (their sum is worth 0), and the rest is keyed by its shapes
+    /// (mirror images alike). `None` if stopped.
+    fn normal_sum(
+        &mut self,
+        config: &Config,
+        anchors: Bits,
+        mut heap: u8,
+        limits: &mut Limits,
+    ) -> Option<NormalSum> {
+        // Mirror images of a region are the same game; so are its transposes with square eats.
+        let (er, ec) = config.fit();
+        let square = er == ec;
+        let mut large: [(u64, Bits); 16] = [(0, Bits::EMPTY); 16];
+        let mut n = 0;
+        let mut stopped = false;
+        let mut overflow = Bits::EMPTY;
+        split(config, anchors, |r| {
+            if stopped {
+            } else if r.count() <= NORMAL_GRUNDY_MAX_ANCHORS {
+                match self.grundy(config, r, limits) {
+                    Some(g) => heap ^= g,
+                    None => stopped = true,
+                }
+            } else {
+                let h = shape_hash(cover(config, r), square);
+                if let Some(k) = large[..n].iter().position(|&(x, _)| x == h) {
+                    // G + G = 0.
+                    large[k] = large[n - 1];
+                    n -= 1;
+                } else if n < large.len() {
+                    large[n] = (h, r);
+                    n += 1;
+                } else {
+                    overflow |= r;
+                }
+            }
+        });
+        if stopped {
+            return None;
+        }
+        let mut searched = overflow;
+        let mut key = NORMAL_SALT ^ self.salt;
+        for &(h, r) in &large[..n] {
+            searched |= r;
+            key = key.wrapping_add(mix(h));
+        }
+        if !overflow.is_empty() {
+            key ^= hash(overflow);
+        }
+        Some(NormalSum {
+            key,
+            searched,
+            heap,
+        })
+    }
+
+    /// Whether the seat to move wins a reduced normal-play game; `None` if stopped. Every
+    /// selection's result is reduced and looked up before any is searched, so that a reply
+    /// already known to lose settles the position at once; the others are searched the one
+    /// that won here before first, then the one that won last at this depth, then by how few
+    /// selections they leave (the fewer, the more often they win and the cheaper they are).
+    fn normal_value(
+        &mut self,
+        config: &Config,
+        sum: &NormalSum,
+        ply: usize,
+        limits: &mut Limits,
+    ) -> Option<bool> {
+        if sum.searched.is_empty() {
+            return Some(sum.heap != 0);
+        }
+        let key = sum.key_with(sum.heap);
+        let slot = key as usize & self.mask;
+        let mut first = NO_MOVE;
+        if self.keys[slot] == key {
+            let (lo, hi) = unpack_bounds(self.values[slot]);
+            if lo == hi {
+                return Some(lo > 0);
+            }
+            first = self.moves[slot];
+        }
+        if limits.tick() {
+            return None;
+        }
+        let killer = self.killers.get(ply).copied().unwrap_or(NO_MOVE);
+        let mut win = false;
+        let mut best_move = NO_MOVE;
+        for h in 0..sum.heap {
+            let child = NormalSum { heap: h, ..*sum };
+            if !self.normal_value(config, &child, ply + 1, limits)? {
+                win = true;
+                break;
+            }
+        }
+        let mut children = Vec::new();
+        if !win {
+            // Moves of the first region of each shape only (another of the same shape leads to
+            // the same sum): `searched` holds one of each.
+            for a in sum.searched.iter() {
+                if limits.poll() {
+                    return None;
+                }
+                let rest = sum.searched.without(touching(
+                    config,
+                    config.rect(jchomp_rules::Cell::from_index(a)),
+                ));
+                let child = self.normal_sum(config, rest, sum.heap, limits)?;
+                let known = if child.searched.is_empty() {
+                    Some(child.heap != 0)
+                } else {
+                    self.known(child.key_with(child.heap))
+                };
+                match known {
+                    Some(false) => {
+                        win = true;
+                        best_move = a as u8;
+                        break;
+                    }
+                    Some(true) => {}
+                    None => {
+                        let rank = if a == u32::from(first) {
+                            0
+                        } else if a == u32::from(killer) {
+                            1
+                        } else {
+                            2 + child.searched.count()
+                        };
+                        children.push((rank, a as u8, child));
+                    }
+                }
+            }
+        }
+        if !win {
+            children.sort_unstable_by_key(|&(rank, a, _)| (rank, a));
+            for (_, a, child) in &children {
+                if !self.normal_value(config, child, ply + 1, limits)? {
+                    win = true;
+                    best_move = *a;
+                    if let Some(k) = self.killers.get_mut(ply) {
+                        *k = *a;
+                    }
+                    break;
+                }
+            }
+        }
+        let v = if win { 1 } else { -1 };
+        self.keys[slot] = key;
+        self.values[slot] = pack_bounds(v, v);
+        self.moves[slot] = best_move;
+        self.dirty = true;
+        Some(win)
+    }
+
+    /// The exact normal-play result stored under `key`, if any.
+    fn known(&self, key: u64) -> Option<bool> {
+        let slot = key as usize & self.mask;
+        if self.keys[slot] != key {
+            return None;
+        }
+        let (lo, hi) = unpack_bounds(self.values[slot]);
+        (lo == hi).then_some(lo > 0)
+    }
+
     /// +1 win, 0 tie, −1 loss for the seat to move with `cells` uneaten (only the cells of
     /// selections matter) and a Nim heap of `heap` beside them, searched within the window
     /// `(alpha, beta)` (fail-soft: a result at or below `alpha` is an upper bound of the value,
@@ -510,6 +727,12 @@ impl RegionSolver {
         let safe = valid.without(zone);
         if safe.is_empty() && heap == 0 {
             return Some(-1);
+        }
+        if unkillable(config, valid, safe) {
+            // The game cannot tie any more: whoever runs out of safe selections eats poison.
+            return self
+                .normal(config, safe, heap, limits)
+                .map(|win| if win { 1 } else { -1 });
         }
         // A safe selection after which no poison can be reached ties the game at once.
         let kills = killing(config, valid, safe);
@@ -591,6 +814,18 @@ impl RegionSolver {
         self.dirty = true;
         Some(best)
     }
+}
+
+/// Whether some valid poisoned selection overlaps no safe one among `safe` (JChomp). Such a
+/// selection stays valid until poison is eaten (only poisoned selections can eat its cells, and
+/// eating poison ends the game), so the game cannot tie: the seat left without a safe selection
+/// must eat poison and loses, and the value is that of normal play on the safe selections
+/// alone. The condition holds in every later position (selections only ever become invalid).
+pub fn unkillable(config: &Config, valid: Bits, safe: Bits) -> bool {
+    config.variant().is_jchomp()
+        && (valid & config.poison_zone()).iter().any(|p| {
+            !touching(config, config.rect(jchomp_rules::Cell::from_index(p))).intersects(safe)
+        })
 }
 
 /// The safe selections after which no selection holding poison is valid any more (JChomp: those
@@ -771,6 +1006,52 @@ mod tests {
         // The top-left poisoned selection's disablers come before the far moves.
         assert!(layers[3].contains(Bits::index(0, 1)));
         assert!(layers[5].contains(Bits::index(5, 0)));
+    }
+
+    #[test]
+    fn normal_play_sums_are_won_when_their_grundy_values_differ_from_the_heap() {
+        // Random sets of selections on a 2×2 and a 2×3 board, some with a mirrored copy of
+        // themselves beside them (the two cancel), beside random heaps: the search (regions
+        // above the Grundy size searched, pairs of one shape cancelled, heaps played) against
+        // the Grundy values of every region.
+        let mut rng = crate::Rng::new(9);
+        for notation in ["13x13 eat 2x2 poison 12,12", "13x13 eat 2x3 poison 12,12"] {
+            let c = board(notation);
+            let mut solver = RegionSolver::new(16);
+            solver.prepare(&c);
+            let mut limits = Limits::unlimited(None);
+            let mut wins = [0; 2];
+            let mut large = 0;
+            for round in 0..24 {
+                let mut cells = Bits::EMPTY;
+                for r in 0..6 {
+                    for col in 0..6 {
+                        if rng.below(20) < 19 {
+                            cells |= Bits::single(Bits::index(r, col));
+                        }
+                    }
+                }
+                if round % 2 == 0 {
+                    // The same cells mirrored left to right, seven columns further.
+                    for i in cells.iter() {
+                        let (r, col) = ((i / 16) as u8, (i % 16) as u8);
+                        cells |= Bits::single(Bits::index(r, 12 - col));
+                    }
+                }
+                let anchors = c.selections_in(cells);
+                let heap = rng.below(8) as u8;
+                let mut g = heap;
+                split(&c, anchors, |r| {
+                    g ^= solver.grundy(&c, r, &mut limits).expect("not stopped");
+                    large += usize::from(r.count() > NORMAL_GRUNDY_MAX_ANCHORS);
+                });
+                let win = solver.normal(&c, anchors, heap, &mut limits);
+                assert_eq!(win, Some(g != 0), "{notation} round {round}");
+                wins[usize::from(g != 0)] += 1;
+            }
+            assert!(wins.iter().all(|&n| n > 0), "{notation}: {wins:?}");
+            assert!(large > 12, "{notation}: {large} regions searched");
+        }
     }
 
     #[test]

@@ -257,6 +257,7 @@ impl<'a> Negamax<'a> {
         let mut tt_move = NO_MOVE;
         // Just above the horizon a table probe (a likely cache miss) costs more than it saves.
         let use_table = depth >= TABLE_MIN_DEPTH;
+        let all_safe = safe;
         let (key, safe) = if use_table {
             self.key(position, mover, safe)
         } else {
@@ -275,6 +276,8 @@ impl<'a> Negamax<'a> {
                 }
             }
         }
+        // The outcome, once the region solver has given it (wins true).
+        let mut known = None;
         if let Some(oracle) = self
             .oracle
             .as_deref_mut()
@@ -291,10 +294,46 @@ impl<'a> Negamax<'a> {
                 // cannot raise alpha: 0 is the exact score or a bound on the right side.
                 Some(0) => return (self.tie(mover), true),
                 Some(1) if beta <= PROVEN_WIN => return (PROVEN_WIN + 1, true),
-                Some(1) => alpha = alpha.max(PROVEN_WIN),
+                Some(1) => {
+                    alpha = alpha.max(PROVEN_WIN);
+                    known = Some(true);
+                }
                 Some(_) if alpha >= -PROVEN_WIN => return (-PROVEN_WIN - 1, true),
-                Some(_) => beta = beta.min(-PROVEN_WIN),
+                Some(_) => {
+                    beta = beta.min(-PROVEN_WIN);
+                    known = Some(false);
+                }
             }
+        }
+        if let Some(win) = known
+            && regions::unkillable(config, position.selections(), all_safe)
+        {
+            // Normal play on the safe selections: each selection removes at most `reach` of
+            // them and eats `area` cells that only safe selections cover, so the safe
+            // selections left to be made number at least |safe| / reach and at most the
+            // cells they cover / area; the winner makes the last, the loser then eats poison.
+            let (er, ec) = config.fit();
+            let reach = (2 * u32::from(er) - 1) * (2 * u32::from(ec) - 1);
+            let area = u32::from(er) * u32::from(ec);
+            let fewest = all_safe.count().div_ceil(reach).max(1);
+            let most = cover(config, all_safe).count() / area;
+            let (lo, hi) = if win {
+                // A win: an odd number of safe selections.
+                let (f, m) = (fewest | 1, most - (1 - most % 2));
+                (WIN - (ply + m + 1) as i32, WIN - (ply + f + 1) as i32)
+            } else {
+                // A loss: an even number.
+                let (f, m) = (fewest + fewest % 2, most - most % 2);
+                (-(WIN - (ply + f + 1) as i32), -(WIN - (ply + m + 1) as i32))
+            };
+            if hi <= alpha {
+                return (hi, true);
+            }
+            if lo >= beta {
+                return (lo, true);
+            }
+            alpha = alpha.max(lo - 1);
+            beta = beta.min(hi + 1);
         }
         if depth == 0 {
             let e = match self.paranoid {
