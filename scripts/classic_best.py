@@ -11,22 +11,10 @@ import sys
 from functools import lru_cache
 from itertools import permutations
 
+from classic_shapes import moves, stuck
+
 def main(rows, cols, players):
     start = tuple([cols] * rows)
-
-    def moves(shape):
-        # Safe selections: every uneaten cell but (0,0); the result of eating (r,c).
-        out = []
-        for r, length in enumerate(shape):
-            for c in range(length):
-                if r == 0 and c == 0:
-                    continue
-                new = tuple(min(l, c) if i >= r else l for i, l in enumerate(shape))
-                out.append(new)
-        return out
-
-    def stuck(shape):
-        return shape[0] == 1 and all(l == 0 for l in shape[1:])
 
     results = []
     opponents = ["random", "greedy", "random"][: players - 1]
