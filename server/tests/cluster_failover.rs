@@ -307,7 +307,7 @@ async fn a_paused_owner_that_lost_its_room_stops_it_when_it_wakes() {
         assert!(Instant::now() < deadline, "no takeover");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let snap = bob.until("room").await;
+    let snap = bob.until_within("room", Duration::from_secs(15)).await;
     assert_eq!(snap["moves"].as_array().unwrap().len(), 2, "{snap}");
     assert_eq!(snap["seats"][0]["connected"], false, "{snap}");
 

@@ -202,8 +202,14 @@ impl Client {
 
     /// The next text message as JSON (waits up to [`WAIT`]).
     pub async fn recv(&mut self) -> Value {
+        self.recv_within(WAIT).await
+    }
+
+    /// The next text message as JSON, waiting up to `wait` for it.
+    pub async fn recv_within(&mut self, wait: Duration) -> Value {
+        let deadline = tokio::time::Instant::now() + wait;
         loop {
-            let msg = tokio::time::timeout(WAIT, self.ws.next())
+            let msg = tokio::time::timeout_at(deadline, self.ws.next())
                 .await
                 .expect("a message in time")
                 .expect("the connection is open")
@@ -241,6 +247,19 @@ impl Client {
     pub async fn until(&mut self, ty: &str) -> Value {
         loop {
             let v = self.recv().await;
+            if v["type"] == ty {
+                return v;
+            }
+        }
+    }
+
+    /// Skips messages until one of this type, for up to `wait` in all (what follows a takeover
+    /// can take longer than [`WAIT`] on a loaded machine).
+    pub async fn until_within(&mut self, ty: &str, wait: Duration) -> Value {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let v = self.recv_within(left).await;
             if v["type"] == ty {
                 return v;
             }
