@@ -48,23 +48,23 @@ macro_rules! declare_metrics {
                     let $field = <$kind>::default();
                     registry.register($name, help($help), $field.clone());
                 )*
-                let cluster_answer_seconds = Histogram::new(exponential_buckets(0.000_25, 2.0, 16));
-                registry.register(
+                let cluster_answer_seconds = histogram(
+                    &mut registry,
                     "jchomp_cluster_answer_seconds",
                     "In a cluster: seconds from a request sent to another node to its answer",
-                    cluster_answer_seconds.clone(),
+                    0.000_25,
                 );
-                let durable_wait_seconds = Histogram::new(exponential_buckets(0.000_125, 2.0, 16));
-                registry.register(
+                let durable_wait_seconds = histogram(
+                    &mut registry,
                     "jchomp_durable_wait_seconds",
                     "Seconds a room waited for its writes (a move, a start, a record) to be durable",
-                    durable_wait_seconds.clone(),
+                    0.000_125,
                 );
-                let journal_append_seconds = Histogram::new(exponential_buckets(0.000_125, 2.0, 16));
-                registry.register(
+                let journal_append_seconds = histogram(
+                    &mut registry,
                     "jchomp_journal_append_seconds",
                     "Seconds one journal append (its write and its fdatasync) took",
-                    journal_append_seconds.clone(),
+                    0.000_125,
                 );
                 Metrics {
                     registry,
@@ -132,6 +132,13 @@ impl Default for Metrics {
         }
         m
     }
+}
+
+/// A histogram of seconds registered under `name`: 16 buckets doubling from `first`.
+fn histogram(registry: &mut Registry, name: &str, help: &str, first: f64) -> Histogram {
+    let h = Histogram::new(exponential_buckets(first, 2.0, 16));
+    registry.register(name, help, h.clone());
+    h
 }
 
 /// A help text from a doc comment: trimmed, without the full stop the registry adds.

@@ -130,9 +130,8 @@ pub struct Mcts<'a> {
     nodes: Vec<Node>,
     rng: &'a mut Rng,
     exploration: f64,
-    opponent_exploration: f64,
-    /// Whether moves whose loss can be forced are passed over (see [`OpponentModel`]).
-    avoid_forced_losses: bool,
+    /// How the other seats are modelled.
+    opponents: OpponentModel,
 }
 
 /// The exact bounds (and scores) of a finished game: `loser` scores 0, every other seat 2
@@ -207,8 +206,7 @@ impl<'a> Mcts<'a> {
             nodes: Vec::new(),
             rng,
             exploration: EXPLORATION,
-            opponent_exploration: EXPLORATION,
-            avoid_forced_losses: true,
+            opponents: OpponentModel::BEST_REPLIES,
         };
         mcts.push(0, root);
         mcts
@@ -220,27 +218,20 @@ impl<'a> Mcts<'a> {
         self
     }
 
-    /// Another exploration constant at the nodes where another seat than the root's moves (the
-    /// default is the root's): a larger one spreads the simulations over an opponent's moves
-    /// instead of concentrating them on its best, so the means there model an opponent that
-    /// errs (see [`OPPONENT_EXPLORATION`]).
-    pub fn with_opponent_exploration(mut self, c: f64) -> Self {
-        self.opponent_exploration = c;
-        self
-    }
-
-    /// Models the other seats as `model` says: its exploration constant at their nodes, and
-    /// whether moves whose loss they could force together are passed over.
+    /// Models the other seats as `model` says (the default is [`OpponentModel::BEST_REPLIES`]):
+    /// its exploration constant at their nodes — a larger one spreads the simulations over an
+    /// opponent's moves instead of concentrating them on its best, so the means there model an
+    /// opponent that errs ([`OPPONENT_EXPLORATION`]) — and whether moves whose loss they could
+    /// force together are passed over.
     pub fn with_opponents(mut self, model: OpponentModel) -> Self {
-        self.opponent_exploration = model.exploration;
-        self.avoid_forced_losses = model.avoid_forced_losses;
+        self.opponents = model;
         self
     }
 
     /// Whether a node's mover passes over the moves whose loss can be forced while a sibling's
     /// cannot be: always with two seats (the bounds are exact), with more as the model says.
     fn avoids_forced_losses(&self) -> bool {
-        self.avoid_forced_losses || self.players == 2
+        self.opponents.avoid_forced_losses || self.players == 2
     }
 
     /// Adds the node for `position`, reached by `mv`; returns its index.
@@ -448,7 +439,7 @@ impl<'a> Mcts<'a> {
         let explore = if n.mover == self.nodes[0].mover {
             self.exploration
         } else {
-            self.opponent_exploration
+            self.opponents.exploration
         };
         let mut best: Option<(f64, u32)> = None;
         for c in self.children(node) {
