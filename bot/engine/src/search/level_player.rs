@@ -47,6 +47,7 @@ impl Player for LevelPlayer {
 mod tests {
     use super::*;
     use crate::rng::Rng;
+    use crate::search::Memo;
     use crate::search::mcts_player;
     use jchomp_testkit::board;
 
@@ -64,7 +65,8 @@ mod tests {
             let expected = if config.players() > 2 {
                 let rng = &mut Rng::new(seed);
                 let model = OpponentModel::ERRING;
-                mcts_player::search(&config, &position, budget, None, rng, model).best
+                let memo = &mut Memo::default();
+                mcts_player::search(&config, &position, budget, None, rng, model, memo).best
             } else {
                 SearchPlayer::new(budget, seed).choose(&config, &position)
             };

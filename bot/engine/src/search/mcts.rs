@@ -29,6 +29,7 @@
 //! move. The order of new children and the playouts draw from the player's seeded [`Rng`], so a
 //! node budget reproduces a search exactly. The tree stops growing at [`MAX_TREE`] nodes.
 
+use super::expected::ErringModel;
 use super::limits::Limits;
 use crate::rng::Rng;
 use jchomp_rules::{Bits, Cell, Config, Position, Seat, Status};
@@ -52,6 +53,10 @@ pub struct OpponentModel {
     /// against opponents that play their best replies in concert). With two seats it always
     /// is: the bounds are then the game's exact values.
     pub avoid_forced_losses: bool,
+    /// With three or four seats in classic Chomp, the model of erring opponents against which
+    /// a position is valued exactly ([`super::expected`]) when that fits in half the budget,
+    /// instead of by simulations; `None` never does.
+    pub expected: Option<ErringModel>,
 }
 
 impl OpponentModel {
@@ -60,15 +65,19 @@ impl OpponentModel {
     pub const BEST_REPLIES: OpponentModel = OpponentModel {
         exploration: EXPLORATION,
         avoid_forced_losses: true,
+        expected: None,
     };
 
     /// Opponents that may err (the levels): their moves are explored widely
     /// ([`OPPONENT_EXPLORATION`]), and with three or four seats a move is chosen by its mean
     /// even where the others could force its loss together, since players that do not form a
-    /// coalition seldom do. Measured in `docs/BOTS.md` ("Modelling opponents that err").
+    /// coalition seldom do; in classic Chomp a position small enough is valued exactly against
+    /// [`ErringModel::LEVELS`]. Measured in `docs/BOTS.md` ("Modelling opponents that err",
+    /// "Exact expectations in classic Chomp").
     pub const ERRING: OpponentModel = OpponentModel {
         exploration: OPPONENT_EXPLORATION,
         avoid_forced_losses: false,
+        expected: Some(ErringModel::LEVELS),
     };
 }
 
@@ -150,7 +159,7 @@ fn finished(loser: Option<Seat>) -> [u8; 4] {
 /// Whether `position` is decided whatever anyone plays: the game is over, the mover has only
 /// poisoned selections (it loses), or no selection can reach poison any more (a tie). Returns
 /// the loser (`None` for a tie).
-fn decided(config: &Config, position: &Position) -> Option<Option<Seat>> {
+pub(super) fn decided(config: &Config, position: &Position) -> Option<Option<Seat>> {
     match position.status() {
         Status::Over(result) => Some(result.loser()),
         Status::ToMove(mover) => {
@@ -817,6 +826,7 @@ mod tests {
             let model = OpponentModel {
                 exploration: opponent,
                 avoid_forced_losses: true,
+                expected: None,
             };
             let mut mcts = Mcts::new(&config, &position, &mut rng).with_opponents(model);
             let mut after = position;

@@ -2,6 +2,7 @@
 //! move within a node or time budget.
 
 use super::Budget;
+use super::expected::{self, Memo};
 use super::limits::Limits;
 use super::mcts::{Mcts, MctsReport, OpponentModel};
 use crate::player::Player;
@@ -18,6 +19,8 @@ pub struct MctsPlayer {
     rng: Rng,
     stop: Option<Arc<AtomicBool>>,
     opponents: OpponentModel,
+    /// What the exact expectation ([`super::expected`]) found in earlier moves of the game.
+    memo: Memo,
 }
 
 impl MctsPlayer {
@@ -31,6 +34,7 @@ impl MctsPlayer {
             rng: Rng::new(seed),
             stop: None,
             opponents: OpponentModel::BEST_REPLIES,
+            memo: Memo::default(),
         }
     }
 
@@ -60,6 +64,7 @@ impl MctsPlayer {
             self.stop.clone(),
             &mut self.rng,
             model,
+            &mut self.memo,
         )
     }
 }
@@ -73,6 +78,7 @@ pub fn search(
     stop: Option<Arc<AtomicBool>>,
     rng: &mut Rng,
     opponents: OpponentModel,
+    memo: &mut Memo,
 ) -> MctsReport {
     let answer = |best: Option<Cell>, proven_win: bool| MctsReport {
         best,
@@ -97,9 +103,44 @@ pub fn search(
         _ => {}
     }
     let mut limits = Limits::new(budget, stop);
+    if let Some(found) = exactly(config, position, budget, opponents, &mut limits, memo) {
+        return MctsReport {
+            best: Some(found.best),
+            value: found.value,
+            proven_win: false,
+            proven: None,
+            simulations: 0,
+            nodes: limits.nodes,
+        };
+    }
     let mut mcts = Mcts::new(config, position, rng).with_opponents(opponents);
     mcts.run(position, &mut limits);
     mcts.report(limits.nodes)
+}
+
+/// The exact expectation of `position` against the model's erring opponents, where the model
+/// has one, the game has three or four seats and is classic Chomp (whose following positions
+/// are known in advance), every position that can follow fits in the memo, and the search fits
+/// in half the budget (half the time of a time budget);
+/// `None` leaves the move to the tree search, with what is left of `limits`.
+fn exactly(
+    config: &Config,
+    position: &Position,
+    budget: Budget,
+    opponents: OpponentModel,
+    limits: &mut Limits,
+    memo: &mut Memo,
+) -> Option<expected::Expected> {
+    let model = opponents.expected?;
+    let positions = expected::classic_positions(config, position)?;
+    if config.players() < 3 || positions > Memo::MAX_VALUES as u64 {
+        return None;
+    }
+    let cap = match budget {
+        Budget::Nodes(n) => n / 2,
+        Budget::Depth(_) | Budget::Time(_) => u64::MAX,
+    };
+    expected::best_move(config, position, model, limits, cap, memo)
 }
 
 impl Player for MctsPlayer {
@@ -115,6 +156,7 @@ impl Player for MctsPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::{ErringModel, Memo};
     use jchomp_rules::Bits;
     use jchomp_testkit::board;
     use std::sync::atomic::Ordering;
@@ -155,5 +197,39 @@ mod tests {
         let safe = Position::from_uneaten(&config, cells, 0);
         let report = player.search(&config, &safe);
         assert!(report.best.is_some() && report.nodes == 0);
+    }
+
+    #[test]
+    fn classic_positions_that_fit_are_played_by_the_exact_expectation() {
+        let config = board("5x5 variant classic poison 0,0 players 3");
+        let start = Position::start(&config);
+        let level =
+            |nodes| MctsPlayer::new(Budget::Nodes(nodes), 1).with_opponents(OpponentModel::ERRING);
+        let report = level(200_000).search(&config, &start);
+        let whole = &mut Limits::new(Budget::Nodes(u64::MAX), None);
+        let model = ErringModel::LEVELS;
+        let exact = expected::best_move(
+            &config,
+            &start,
+            model,
+            whole,
+            u64::MAX,
+            &mut Memo::default(),
+        )
+        .unwrap();
+        assert_eq!((report.best, report.simulations), (Some(exact.best), 0));
+        assert!(report.nodes == whole.nodes && report.nodes <= 100_000);
+        // Where it does not fit in half the budget, the tree search plays, within the budget.
+        let report = level(2_000).search(&config, &start);
+        assert!(
+            report.simulations > 0 && report.nodes <= 2_000 + 64,
+            "{report:?}"
+        );
+        // The `mcts:` specs never value exactly, nor do the levels in JChomp.
+        let report = MctsPlayer::new(Budget::Nodes(200_000), 1).search(&config, &start);
+        assert!(report.simulations > 0);
+        let jchomp = board("5x5 eat 1x2 poison 0,0 players 3");
+        let report = level(200_000).search(&jchomp, &Position::start(&jchomp));
+        assert!(report.simulations > 0);
     }
 }

@@ -8,6 +8,7 @@ mod brs_player;
 mod budget;
 mod engine;
 mod eval;
+mod expected;
 #[cfg(test)]
 mod fixtures;
 mod key;
@@ -27,6 +28,7 @@ mod two;
 pub use brs_player::BrsPlayer;
 pub use budget::Budget;
 pub use engine::{DEFAULT_MULTI, Engine, MultiMode, Report};
+pub use expected::{ErringModel, Memo};
 pub use level_player::LevelPlayer;
 pub use limits::Limits;
 pub use mcts::{MctsReport, OpponentModel};
