@@ -3,8 +3,8 @@
 //! can follow, memoised, where the searching seat takes its best move and each other seat plays
 //! as the model says (an immediate win taken with probability [`ErringModel::win_rate`],
 //! otherwise a uniformly random selection without poison — `greedy` and `random` are its two
-//! ends). The levels use it in classic Chomp with three and four seats, where the positions that
-//! can follow are known in advance (the staircases inside the current one,
+//! ends). The levels use it in classic Chomp with four seats, where the positions that can
+//! follow are known in advance (the staircases inside the current one,
 //! [`classic_positions`]);
 //! where it answers within its share of the budget they play its best move instead of estimating
 //! it by simulations. Measured in `docs/BOTS.md` ("Exact expectations in classic Chomp").
@@ -20,14 +20,19 @@ pub struct ErringModel {
     /// The chance that a seat with an immediate win (a selection after which the next seat has
     /// only poison left) takes one; otherwise it picks a selection without poison uniformly.
     pub win_rate: f64,
+    /// The fewest seats a game must have for the levels to value it this way.
+    pub from_seats: u8,
 }
 
 impl ErringModel {
-    /// The levels' model: an immediate win taken one time in three. Against `random` and
-    /// `greedy` in classic Chomp this rate gave the best policy of those tried
-    /// (`scripts/classic_model.py`: 0, ⅓, ½ and 1).
+    /// The levels' model: an immediate win taken one time in three, with four seats. Against
+    /// `random` and `greedy` in classic Chomp this rate gave the best policy of those tried
+    /// (`scripts/classic_model.py`: 0, ⅓, ½ and 1). With three seats the tree search stays:
+    /// valuing exactly against erring opponents lost head to head to a seat that searches
+    /// (`docs/BOTS.md`, "Exact expectations in classic Chomp").
     pub const LEVELS: ErringModel = ErringModel {
         win_rate: 1.0 / 3.0,
+        from_seats: 4,
     };
 }
 
@@ -319,7 +324,10 @@ mod tests {
                 }
                 let me = game.to_move;
                 for win_rate in [0.0, 1.0 / 3.0, 1.0] {
-                    let model = ErringModel { win_rate };
+                    let model = ErringModel {
+                        win_rate,
+                        from_seats: 3,
+                    };
                     let mut seen = Seen::new();
                     let mut memo = Memo::default();
                     let found = best_move(
@@ -411,7 +419,15 @@ mod tests {
             "4x4 eat 1x2 poison 0,0 poison 3,3 players 3",
         ] {
             for (win_rate, greedy) in [(0.0, false), (1.0, true)] {
-                let (expected, mean) = played(notation, ErringModel { win_rate }, 4_000, greedy);
+                let (expected, mean) = played(
+                    notation,
+                    ErringModel {
+                        win_rate,
+                        from_seats: 3,
+                    },
+                    4_000,
+                    greedy,
+                );
                 assert!(
                     (expected - mean).abs() < 4.0 * 0.5 / 4_000f64.sqrt(),
                     "{notation} greedy {greedy}: expected {expected}, played {mean}"

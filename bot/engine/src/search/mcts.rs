@@ -53,9 +53,9 @@ pub struct OpponentModel {
     /// against opponents that play their best replies in concert). With two seats it always
     /// is: the bounds are then the game's exact values.
     pub avoid_forced_losses: bool,
-    /// With three or four seats in classic Chomp, the model of erring opponents against which
-    /// a position is valued exactly ([`super::expected`]) when that fits in half the budget,
-    /// instead of by simulations; `None` never does.
+    /// In classic Chomp with enough seats (see [`ErringModel`]), the model of erring opponents
+    /// against which a position is valued exactly ([`super::expected`]) when that fits in half
+    /// the budget, instead of by simulations; `None` never does.
     pub expected: Option<ErringModel>,
 }
 

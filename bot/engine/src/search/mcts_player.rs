@@ -119,7 +119,8 @@ pub fn search(
 }
 
 /// The exact expectation of `position` against the model's erring opponents, where the model
-/// has one, the game has three or four seats and is classic Chomp (whose following positions
+/// has one, the game has as many seats as the model asks (more than two) and is classic Chomp
+/// (whose following positions
 /// are known in advance), every position that can follow fits in the memo, and the search fits
 /// in half the budget (half the time of a time budget);
 /// `None` leaves the move to the tree search, with what is left of `limits`.
@@ -133,7 +134,7 @@ fn exactly(
 ) -> Option<expected::Expected> {
     let model = opponents.expected?;
     let positions = expected::classic_positions(config, position)?;
-    if config.players() < 3 || positions > Memo::MAX_VALUES as u64 {
+    if config.players() < model.from_seats.max(3) || positions > Memo::MAX_VALUES as u64 {
         return None;
     }
     let cap = match budget {
@@ -201,7 +202,7 @@ mod tests {
 
     #[test]
     fn classic_positions_that_fit_are_played_by_the_exact_expectation() {
-        let config = board("5x5 variant classic poison 0,0 players 3");
+        let config = board("5x5 variant classic poison 0,0 players 4");
         let start = Position::start(&config);
         let level =
             |nodes| MctsPlayer::new(Budget::Nodes(nodes), 1).with_opponents(OpponentModel::ERRING);
@@ -225,10 +226,14 @@ mod tests {
             report.simulations > 0 && report.nodes <= 2_000 + 64,
             "{report:?}"
         );
-        // The `mcts:` specs never value exactly, nor do the levels in JChomp.
+        // The `mcts:` specs never value exactly, nor do the levels in JChomp or with three
+        // seats.
         let report = MctsPlayer::new(Budget::Nodes(200_000), 1).search(&config, &start);
         assert!(report.simulations > 0);
-        let jchomp = board("5x5 eat 1x2 poison 0,0 players 3");
+        let three = board("5x5 variant classic poison 0,0 players 3");
+        let report = level(200_000).search(&three, &Position::start(&three));
+        assert!(report.simulations > 0);
+        let jchomp = board("5x5 eat 1x2 poison 0,0 players 4");
         let report = level(200_000).search(&jchomp, &Position::start(&jchomp));
         assert!(report.simulations > 0);
     }
