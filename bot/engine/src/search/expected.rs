@@ -254,6 +254,16 @@ mod tests {
         Limits::new(Budget::Nodes(u64::MAX), None)
     }
 
+    /// The whole expectimax of `position`, without limits.
+    fn exact(
+        config: &Config,
+        position: &Position,
+        model: ErringModel,
+        memo: &mut Memo,
+    ) -> Expected {
+        best_move(config, position, model, &mut unlimited(), u64::MAX, memo).unwrap()
+    }
+
     type Seen = HashMap<(Vec<(i64, i64)>, i64), f64>;
 
     /// The expected score of `me` in the brute-force model's game, written plainly: the game
@@ -330,15 +340,7 @@ mod tests {
                     };
                     let mut seen = Seen::new();
                     let mut memo = Memo::default();
-                    let found = best_move(
-                        &config,
-                        &position,
-                        model,
-                        &mut unlimited(),
-                        u64::MAX,
-                        &mut memo,
-                    )
-                    .unwrap();
+                    let found = exact(&config, &position, model, &mut memo);
                     let moves: Vec<(Cell, f64)> = position
                         .safe_selections(&config)
                         .iter()
@@ -372,10 +374,7 @@ mod tests {
         let config = board(notation);
         let start = Position::start(&config);
         let mut memo = Memo::default();
-        let mut limits = unlimited();
-        let expected = best_move(&config, &start, model, &mut limits, u64::MAX, &mut memo)
-            .unwrap()
-            .value;
+        let expected = exact(&config, &start, model, &mut memo).value;
         let mut total = 0.0;
         for g in 0..games {
             let mut others: Box<dyn Player> = if greedy {
@@ -386,16 +385,7 @@ mod tests {
             let mut position = start;
             while let Some(mover) = position.to_move() {
                 let cell = if mover == me && !position.safe_selections(&config).is_empty() {
-                    best_move(
-                        &config,
-                        &position,
-                        model,
-                        &mut unlimited(),
-                        u64::MAX,
-                        &mut memo,
-                    )
-                    .unwrap()
-                    .best
+                    exact(&config, &position, model, &mut memo).best
                 } else {
                     others.choose(&config, &position).unwrap()
                 };
@@ -443,15 +433,14 @@ mod tests {
         let model = ErringModel::LEVELS;
         let mut memo = Memo::default();
         let mut whole = unlimited();
-        let exact = best_move(
+        let whole_search = best_move(
             &config,
             &position,
             model,
             &mut whole,
             u64::MAX,
             &mut Memo::default(),
-        )
-        .unwrap();
+        );
         // A cap of a tenth of the whole search: each attempt stops at it and keeps its values,
         // so that a later attempt gets further, until one answers as the whole search did.
         let cap = whole.nodes / 10;
@@ -472,20 +461,12 @@ mod tests {
             assert!(attempts < 40);
         };
         assert!(attempts > 1);
-        assert_eq!(found, exact);
+        assert_eq!(Some(found), whole_search);
         // Another seat (or another game) starts from nothing.
         let mut other = position;
         other.play(&config, Cell::new(5, 5));
         let before = memo.len();
-        best_move(
-            &config,
-            &other,
-            model,
-            &mut unlimited(),
-            u64::MAX,
-            &mut memo,
-        )
-        .unwrap();
+        exact(&config, &other, model, &mut memo);
         assert!(memo.len() < before);
     }
 
