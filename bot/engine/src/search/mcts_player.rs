@@ -120,10 +120,9 @@ pub fn search(
 
 /// The exact expectation of `position` against the model's erring opponents, where the model
 /// has one, the game has as many seats as the model asks (more than two) and is classic Chomp
-/// (whose following positions
-/// are known in advance), every position that can follow fits in the memo, and the search fits
-/// in half the budget (half the time of a time budget);
-/// `None` leaves the move to the tree search, with what is left of `limits`.
+/// (whose following positions are known in advance), every position that can follow fits in
+/// the memo, and the search fits in half the budget (half the time of a time budget); `None`
+/// leaves the move to the tree search, with what is left of `limits`.
 fn exactly(
     config: &Config,
     position: &Position,
