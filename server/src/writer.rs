@@ -241,10 +241,9 @@ impl Writer {
     /// cluster, at the same time one round trip to Redis — then answers every room waiting for
     /// it (`waiters`, each marked with whether its writes end a game: those rooms are answered
     /// after PostgreSQL took the records, the others at once). This is the one place where
-    /// writes become durable. If the
-    /// append fails (logged and counted), the rooms are answered all the same, as they were
-    /// when a database commit failed, and the writes still go to the database at the next
-    /// checkpoint.
+    /// writes become durable. If the append fails (logged and counted), the rooms are answered
+    /// all the same, as they were when a database commit failed, and the writes still go to
+    /// the database at the next checkpoint.
     async fn durable(&mut self, batch: Vec<Write>, mut waiters: Vec<(oneshot::Sender<()>, bool)>) {
         let games = batch.iter().filter(|w| w.is_finished()).count();
         let journal = self.journal.take();

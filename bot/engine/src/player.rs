@@ -18,6 +18,12 @@ pub trait Player: Send {
     }
 }
 
+/// Whether the seat to move at `position` has only poison left (it must eat it and lose): the
+/// move that made the position was an immediate win.
+pub fn only_poison_left(config: &Config, position: &Position) -> bool {
+    matches!(position.status(), Status::ToMove(_)) && position.safe_selections(config).is_empty()
+}
+
 /// The safe selections (no poison) after which the next seat has no safe selection left but
 /// must eat poison: playing one of them wins at once (the next seat loses).
 pub fn immediate_wins(config: &Config, position: &Position) -> Bits {
@@ -25,7 +31,7 @@ pub fn immediate_wins(config: &Config, position: &Position) -> Bits {
     for index in position.safe_selections(config).iter() {
         let mut child = *position;
         child.play(config, Cell::from_index(index));
-        if matches!(child.status(), Status::ToMove(_)) && child.safe_selections(config).is_empty() {
+        if only_poison_left(config, &child) {
             wins |= Bits::single(index);
         }
     }

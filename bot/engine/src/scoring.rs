@@ -6,7 +6,12 @@ use jchomp_rules::{GameResult, Seat};
 
 /// The score of `seat` in a game that ended with `result`: 0, 1/2 or 1.
 pub fn seat_score(result: GameResult, seat: Seat) -> f64 {
-    match result.loser() {
+    loser_score(result.loser(), seat)
+}
+
+/// The score of `seat` in a game whose loser is `loser` (`None`: a tie): 0, 1/2 or 1.
+pub fn loser_score(loser: Option<Seat>, seat: Seat) -> f64 {
+    match loser {
         Some(loser) if loser == seat => 0.0,
         Some(_) => 1.0,
         None => 0.5,

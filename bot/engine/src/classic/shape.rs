@@ -98,6 +98,30 @@ impl Shape {
         self.rows().iter().map(|&l| l as usize).sum()
     }
 
+    /// How many shapes lie inside this one (row lengths never above its own), itself and the
+    /// empty one included: every classic position that can follow it. Counted row by row from
+    /// the bottom, without listing them.
+    pub fn shapes_inside(&self) -> u128 {
+        let width = self.width();
+        // at_most[v]: the shapes of the rows below the current one whose top row has at most
+        // v cells (none below: one, the empty one). A row of length `len` holds u <= min(v,
+        // len) cells above any shape whose top row has at most u.
+        let mut at_most = vec![1u128; width + 1];
+        for &len in self.rows().iter().rev() {
+            let len = usize::from(len);
+            let mut next = vec![0u128; width + 1];
+            for v in 0..=width {
+                next[v] = if v <= len {
+                    at_most[v] + v.checked_sub(1).map_or(0, |u| next[u])
+                } else {
+                    next[len]
+                };
+            }
+            at_most = next;
+        }
+        at_most[width]
+    }
+
     /// Whether cell (r, c) is still there.
     pub fn contains(&self, r: usize, c: usize) -> bool {
         c < self.row(r) as usize

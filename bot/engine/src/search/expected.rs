@@ -11,7 +11,10 @@
 
 use super::limits::Limits;
 use super::mcts::decided;
-use jchomp_rules::{Bits, Cell, Config, Position, Seat, Status};
+use crate::classic::shape_of;
+use crate::player::only_poison_left;
+use crate::scoring::loser_score;
+use jchomp_rules::{Bits, Cell, Config, Position, Seat, Variant};
 use std::collections::HashMap;
 
 /// How the other seats are expected to play in the exact expectation.
@@ -82,13 +85,9 @@ impl Memo {
     }
 
     /// How many positions have a value.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.values.len()
-    }
-
-    /// Whether no position has a value.
-    pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
     }
 }
 
@@ -116,12 +115,8 @@ impl Expectimax<'_> {
 
     /// The searching seat's expected score at `position`, or `None` if the search gave up.
     fn value(&mut self, position: &Position) -> Option<f64> {
-        if let Some(result) = decided(self.config, position) {
-            return Some(match result {
-                None => 0.5,
-                Some(loser) if loser == self.me => 0.0,
-                Some(_) => 1.0,
-            });
+        if let Some(loser) = decided(self.config, position) {
+            return Some(loser_score(loser, self.me));
         }
         let mover = position.to_move()?;
         let key = (position.uneaten(), mover);
@@ -141,7 +136,7 @@ impl Expectimax<'_> {
             best = best.max(v);
             sum += v;
             count += 1;
-            if mover != self.me && is_immediate_win(self.config, &child) {
+            if mover != self.me && only_poison_left(self.config, &child) {
                 wins += v;
                 win_count += 1;
             }
@@ -160,12 +155,6 @@ impl Expectimax<'_> {
         self.memo.insert(key, v);
         Some(v)
     }
-}
-
-/// Whether `child` (just played) leaves the seat to move only poison: the move that made it was
-/// an immediate win.
-fn is_immediate_win(config: &Config, child: &Position) -> bool {
-    matches!(child.status(), Status::ToMove(_)) && child.safe_selections(config).is_empty()
 }
 
 /// The searching seat's best selection at `position` (which must have a seat to move and a
@@ -207,36 +196,15 @@ pub fn best_move(
 }
 
 /// In classic Chomp, how many positions can follow `position`, counting each staircase once per
-/// seat that may be to move there: the uneaten cells form a staircase (row lengths that never
-/// grow downwards) and every position that can follow is a staircase inside it, counted row by
-/// row without search. An upper bound on the values an expectimax from here keeps. `None` in
-/// JChomp, where no such count exists.
+/// seat that may be to move there: every position that can follow is a staircase inside the
+/// uneaten cells ([`crate::classic::Shape::shapes_inside`], counted without search). An upper bound on the
+/// values an expectimax from here keeps. `None` in JChomp, where no such count exists.
 pub fn classic_positions(config: &Config, position: &Position) -> Option<u64> {
-    if config.eat().is_some() {
+    if config.variant() != Variant::Classic {
         return None;
     }
-    let uneaten = position.uneaten();
-    let lengths: Vec<usize> = (0..config.rows())
-        .map(|r| (uneaten & Bits::rect(r, 0, 1, config.cols())).count() as usize)
-        .take_while(|&n| n > 0)
-        .collect();
-    let width = lengths.first().copied().unwrap_or(0);
-    // at_most[v]: the staircases of the rows below the current one whose top row has at most
-    // v cells (none below: one, the empty one). A row of length `len` holds u <= min(v, len)
-    // cells above any staircase whose top row has at most u.
-    let mut at_most = vec![1u128; width + 1];
-    for &len in lengths.iter().rev() {
-        let mut next = vec![0u128; width + 1];
-        for v in 0..=width {
-            next[v] = if v <= len {
-                at_most[v] + v.checked_sub(1).map_or(0, |u| next[u])
-            } else {
-                next[len]
-            };
-        }
-        at_most = next;
-    }
-    let positions = at_most[width].saturating_mul(u128::from(config.players()));
+    let shapes = shape_of(position.uneaten())?.shapes_inside();
+    let positions = shapes.saturating_mul(u128::from(config.players()));
     Some(u64::try_from(positions).unwrap_or(u64::MAX))
 }
 

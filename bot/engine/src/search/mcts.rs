@@ -31,6 +31,7 @@
 
 use super::expected::ErringModel;
 use super::limits::Limits;
+use crate::player::only_poison_left;
 use crate::rng::Rng;
 use jchomp_rules::{Bits, Cell, Config, Position, Seat, Status};
 
@@ -183,11 +184,11 @@ pub(super) fn immediate_win(config: &Config, position: &Position, safe: Bits) ->
     let wins = |index: u32| {
         let mut child = *position;
         child.play(config, Cell::from_index(index));
-        matches!(child.status(), Status::ToMove(_)) && child.safe_selections(config).is_empty()
+        only_poison_left(config, &child)
     };
     match config.eat() {
-        Some((er, ec)) => {
-            let reach = (2 * u32::from(er) - 1) * (2 * u32::from(ec) - 1);
+        Some(_) => {
+            let reach = super::regions::overlap_reach(config);
             if safe.count() > reach {
                 return None;
             }
@@ -237,10 +238,15 @@ impl<'a> Mcts<'a> {
         self
     }
 
-    /// Whether a node's mover passes over the moves whose loss can be forced while a sibling's
-    /// cannot be: always with two seats (the bounds are exact), with more as the model says.
-    fn avoids_forced_losses(&self) -> bool {
-        self.opponents.avoid_forced_losses || self.players == 2
+    /// Whether `node`'s mover passes over its moves whose loss can be forced: when some
+    /// sibling's cannot be, always with two seats (the bounds are exact), with more as the
+    /// model says.
+    fn passes_over_forced_losses(&self, node: u32) -> bool {
+        let m = usize::from(self.nodes[node as usize].mover);
+        (self.opponents.avoid_forced_losses || self.players == 2)
+            && self
+                .children(node)
+                .any(|c| self.nodes[c as usize].hi[m] > LOSS)
     }
 
     /// Adds the node for `position`, reached by `mv`; returns its index.
@@ -433,17 +439,15 @@ impl<'a> Mcts<'a> {
 
     /// The child UCT descends into from a fully expanded `node`: the best value for its mover
     /// (a proven win is worth 1) plus the exploration term, over the children whose loss cannot
-    /// be forced (all of them if every one's can, or if the model does not avoid them). A proven win is not taken blindly: the mover
-    /// is indifferent between its wins, but the other seats are not (each may make a
-    /// different seat the loser), so the other moves that look as good keep their share of
-    /// simulations, and the other seats' means here average over the mover's choices.
+    /// be forced (all of them if every one's can, or if the model does not avoid them). A
+    /// proven win is not taken blindly: the mover is indifferent between its wins, but the
+    /// other seats are not (each may make a different seat the loser), so the other moves that
+    /// look as good keep their share of simulations, and the other seats' means here average
+    /// over the mover's choices.
     fn select(&self, node: u32) -> Option<u32> {
         let n = &self.nodes[node as usize];
         let m = usize::from(n.mover);
-        let avoid = self.avoids_forced_losses()
-            && self
-                .children(node)
-                .any(|c| self.nodes[c as usize].hi[m] > LOSS);
+        let avoid = self.passes_over_forced_losses(node);
         let log_n = f64::from(n.visits.max(1)).ln();
         let explore = if n.mover == self.nodes[0].mover {
             self.exploration
@@ -501,9 +505,9 @@ impl<'a> Mcts<'a> {
     }
 
     /// The root's choice: a proven win if there is one (a finished game first, the fastest),
-    /// otherwise the most visited move among those whose loss cannot be forced (among all of them
-    /// if the model does not avoid forced losses; ties broken by
-    /// the mean, then by the order the moves were tried).
+    /// otherwise the most visited move among those whose loss cannot be forced (among all of
+    /// them if the model does not avoid forced losses; ties broken by the mean, then by the
+    /// order the moves were tried).
     pub fn best(&self) -> Option<(u8, f64)> {
         let root = &self.nodes[0];
         let m = usize::from(root.mover);
@@ -517,10 +521,7 @@ impl<'a> Mcts<'a> {
                 wins().max_by_key(|&c| (self.nodes[c as usize].visits, std::cmp::Reverse(c)))
             })
             .or_else(|| {
-                let avoid = self.avoids_forced_losses()
-                    && self
-                        .children(0)
-                        .any(|c| self.nodes[c as usize].hi[m] > LOSS);
+                let avoid = self.passes_over_forced_losses(0);
                 let mut best: Option<(u32, f64, u32)> = None;
                 for c in self.children(0) {
                     let child = &self.nodes[c as usize];

@@ -55,6 +55,20 @@ fn touching(config: &Config, cells: Bits) -> Bits {
     spread(config, cells, Bits::shr)
 }
 
+/// The key of a poison-free region's cells by their shape alone: mirror images of a region are
+/// the same game, and so are its transposes when the eat is square.
+fn region_shape(config: &Config, cells: Bits) -> u64 {
+    let (er, ec) = config.fit();
+    shape_hash(cells, er == ec)
+}
+
+/// The most valid selections one selection can make invalid, itself included: those whose
+/// rectangle overlaps its own, (2·rows − 1) × (2·cols − 1) of them with a JChomp eat size.
+pub(super) fn overlap_reach(config: &Config) -> u32 {
+    let (er, ec) = config.fit();
+    (2 * u32::from(er) - 1) * (2 * u32::from(ec) - 1)
+}
+
 /// Splits a set of valid anchors into regions, calling `f` with each region's anchors. In
 /// classic Chomp the whole set is one region.
 #[inline]
@@ -146,8 +160,6 @@ pub fn sum_key(config: &Config, valid: Bits, safe: Bits) -> (u64, Bits) {
         (config.poison_zone(), valid, 0u64)
     };
     let line = is_line(config);
-    let (er, ec) = config.fit();
-    let square = er == ec;
     let mut shapes = [0u64; 32];
     let mut seen = 0;
     let mut moves = safe;
@@ -160,7 +172,7 @@ pub fn sum_key(config: &Config, valid: Bits, safe: Bits) -> (u64, Bits) {
             let h = if line {
                 mix(u64::from(cells.count()) ^ 0x2f1d_7c3a_95e4_b860)
             } else {
-                shape_hash(cells, square)
+                region_shape(config, cells)
             };
             if shapes[..seen].contains(&h) {
                 moves = moves.without(r);
@@ -551,9 +563,6 @@ impl RegionSolver {
         mut heap: u8,
         limits: &mut Limits,
     ) -> Option<NormalSum> {
-        // Mirror images of a region are the same game; so are its transposes with square eats.
-        let (er, ec) = config.fit();
-        let square = er == ec;
         let mut large: [(u64, Bits); 16] = [(0, Bits::EMPTY); 16];
         let mut n = 0;
         let mut stopped = false;
@@ -566,7 +575,7 @@ impl RegionSolver {
                     None => stopped = true,
                 }
             } else {
-                let h = shape_hash(cover(config, r), square);
+                let h = region_shape(config, cover(config, r));
                 if let Some(k) = large[..n].iter().position(|&(x, _)| x == h) {
                     // G + G = 0.
                     large[k] = large[n - 1];

@@ -313,7 +313,7 @@ impl<'a> Negamax<'a> {
             // selections left to be made number at least |safe| / reach and at most the
             // cells they cover / area; the winner makes the last, the loser then eats poison.
             let (er, ec) = config.fit();
-            let reach = (2 * u32::from(er) - 1) * (2 * u32::from(ec) - 1);
+            let reach = regions::overlap_reach(config);
             let area = u32::from(er) * u32::from(ec);
             let fewest = all_safe.count().div_ceil(reach).max(1);
             let most = cover(config, all_safe).count() / area;
