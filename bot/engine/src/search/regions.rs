@@ -539,6 +539,19 @@ impl RegionSolver {
     }
 
     /// Whether the seat to move wins the normal-play game (the last to move wins) on the safe
+    /// selections `anchors` alone (each an impartial move removing every selection it
+    /// overlaps); `None` if stopped.
+    pub fn normal_play(
+        &mut self,
+        config: &Config,
+        anchors: Bits,
+        limits: &mut Limits,
+    ) -> Option<bool> {
+        self.prepare(config);
+        self.normal(config, anchors, 0, limits)
+    }
+
+    /// Whether the seat to move wins the normal-play game (the last to move wins) on the safe
     /// selections `anchors` (each an impartial move removing every selection it overlaps)
     /// beside a Nim heap of `heap`; `None` if stopped.
     fn normal(

@@ -4,7 +4,8 @@
 use super::Budget;
 use super::limits::Limits;
 use super::parity;
-use super::regions::RegionSolver;
+use super::plies::{Ctx, PliesSolver};
+use super::regions::{self, RegionSolver};
 use super::score::{self, INF, Outcome, PROVEN_WIN};
 use super::tt::Table;
 use super::two::Negamax;
@@ -57,6 +58,9 @@ pub struct MoveValue {
 /// log2 of the region solver's table size when solving.
 const ORACLE_BITS: u32 = 22;
 
+/// log2 of the distance solver's table size (normal play on the safe selections).
+const PLIES_BITS: u32 = 23;
+
 fn check(config: &Config, position: &Position) -> Result<(), SolveError> {
     if config.players() != 2 {
         return Err(SolveError::Players(config.players()));
@@ -73,6 +77,7 @@ fn best_move(
     position: &Position,
     tt: &mut Table,
     oracle: &mut RegionSolver,
+    plies: &mut PliesSolver,
     limits: &mut Limits,
 ) -> Result<(Cell, i32), SolveError> {
     let seat = position.to_move().ok_or(SolveError::GameOver)?;
@@ -93,6 +98,7 @@ fn best_move(
     let mut scores = Vec::with_capacity(order.len());
     let r = Negamax::new(config, tt, limits, seat)
         .with_oracle(oracle)
+        .with_plies(plies)
         .root(position, Budget::MAX_DEPTH, &order, &mut scores)
         .filter(|r| r.complete)
         .ok_or(SolveError::Stopped)?;
@@ -117,8 +123,37 @@ pub fn solve(
         });
     }
     let mut limits = Limits::unlimited(stop);
+    let safe = position.safe_selections(config);
+    if !safe.is_empty() && regions::unkillable(config, position.selections(), safe) {
+        // Normal play on the safe selections: value and distance from one search.
+        let mut solver = PliesSolver::new(config, PLIES_BITS);
+        let mut oracle = RegionSolver::new(ORACLE_BITS);
+        let mut cx = Ctx {
+            config,
+            oracle: &mut oracle,
+            limits: &mut limits,
+        };
+        let p = solver
+            .solve(&mut cx, safe, None)
+            .ok_or(SolveError::Stopped)?;
+        let best = p.best.ok_or(SolveError::GameOver)?;
+        return Ok(Solution {
+            outcome: if p.win { Outcome::Win } else { Outcome::Loss },
+            plies: p.moves + 1,
+            best: Cell::from_index(best),
+            nodes: limits.nodes,
+        });
+    }
     let mut oracle = RegionSolver::new(ORACLE_BITS);
-    let (best, s) = best_move(config, position, tt, &mut oracle, &mut limits)?;
+    let mut distances = PliesSolver::new(config, PLIES_BITS);
+    let (best, s) = best_move(
+        config,
+        position,
+        tt,
+        &mut oracle,
+        &mut distances,
+        &mut limits,
+    )?;
     let (outcome, plies) = score::read(s);
     let plies = match plies {
         Some(p) => p,
@@ -127,7 +162,8 @@ pub fn solve(
             let mut p = *position;
             let mut n = 0;
             while p.to_move().is_some() {
-                let (cell, _) = best_move(config, &p, tt, &mut oracle, &mut limits)?;
+                let (cell, _) =
+                    best_move(config, &p, tt, &mut oracle, &mut distances, &mut limits)?;
                 p.play(config, cell);
                 n += 1;
             }
@@ -171,6 +207,7 @@ pub fn analyze(
         return Ok((values, 0));
     }
     let mut oracle = RegionSolver::new(ORACLE_BITS);
+    let mut plies = PliesSolver::new(config, PLIES_BITS);
     let mut nodes = 0;
     let mut out = Vec::new();
     for index in position.selections().iter() {
@@ -203,6 +240,7 @@ pub fn analyze(
             let mut limits = Limits::new(half, stop.clone());
             let (s, proven) = Negamax::new(config, tt, &mut limits, seat)
                 .with_oracle(&mut oracle)
+                .with_plies(&mut plies)
                 .negamax(&child, Budget::MAX_DEPTH, 0, -INF, INF);
             nodes += limits.nodes;
             if !limits.stopped() && proven {
@@ -225,7 +263,7 @@ pub fn analyze(
             limits.armed = depth > 1 || budget.is_none();
             let search = Negamax::new(config, tt, &mut limits, seat);
             let mut search = if budget.is_none() {
-                search.with_oracle(&mut oracle)
+                search.with_oracle(&mut oracle).with_plies(&mut plies)
             } else {
                 search
             };

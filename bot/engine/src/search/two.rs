@@ -12,6 +12,7 @@ use super::eval;
 use super::key::{config_salt, seat_salt};
 use super::key::{cover, hash};
 use super::limits::Limits;
+use super::plies::{Ctx, PliesSolver};
 use super::regions::{self, RegionSolver};
 use super::score::PROVEN_WIN;
 use super::score::{INF, WIN, from_table, to_table};
@@ -108,6 +109,8 @@ pub struct Negamax<'a> {
     salt: u64,
     /// Exact win / tie / loss values from the region solver, for exact solving.
     oracle: Option<&'a mut RegionSolver>,
+    /// Exact distances of positions where a poison can never be cut off (with the oracle).
+    plies: Option<&'a mut PliesSolver>,
 }
 
 impl<'a> Negamax<'a> {
@@ -123,6 +126,7 @@ impl<'a> Negamax<'a> {
             contempt: 0,
             salt: config_salt(config),
             oracle: None,
+            plies: None,
         }
     }
 
@@ -132,6 +136,14 @@ impl<'a> Negamax<'a> {
         if self.paranoid.is_none() {
             self.oracle = Some(oracle);
         }
+        self
+    }
+
+    /// With the oracle, searches positions where a poison can never be cut off (normal play
+    /// on the safe selections) with the distance solver, which needs no value search below
+    /// them.
+    pub fn with_plies(mut self, plies: &'a mut PliesSolver) -> Self {
+        self.plies = Some(plies);
         self
     }
 
@@ -304,6 +316,28 @@ impl<'a> Negamax<'a> {
                     known = Some(false);
                 }
             }
+        }
+        if let Some(win) = known
+            && regions::unkillable(config, position.selections(), all_safe)
+            && let (Some(plies), Some(oracle)) =
+                (self.plies.as_deref_mut(), self.oracle.as_deref_mut())
+        {
+            // Normal play on the safe selections, `F` of them left under best play: the score
+            // is `WIN − (ply + F + 1)` for a win, its negation for a loss. Only the lengths
+            // that keep the score inside the window are tested; a longer one is a bound.
+            let inside = WIN - ply as i32 - 2 + if win { -alpha } else { beta };
+            let cap = inside.clamp(0, 255) as u32;
+            let mut cx = Ctx {
+                config,
+                oracle,
+                limits: self.limits,
+            };
+            let f = match plies.length_within(&mut cx, all_safe, Some(win), cap) {
+                None => return (0, false),
+                Some(Ok(f) | Err(f)) => f as i32,
+            };
+            let s = WIN - (ply as i32 + f + 1);
+            return (if win { s } else { -s }, true);
         }
         if let Some(win) = known
             && regions::unkillable(config, position.selections(), all_safe)
