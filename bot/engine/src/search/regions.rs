@@ -252,8 +252,9 @@ pub struct RegionSolver {
     /// Keys of the value table (zeroed memory on creation, so creating one costs nothing).
     keys: Vec<u64>,
     values: Vec<i8>,
-    /// The selection that decided each entry ([`NO_MOVE`] if none did), tried first when the
-    /// entry is searched again.
+    /// The selection that decided each entry plus one (0, which is [`NO_MOVE`] + 1, if none
+    /// did: a new table is zeroed memory, handed over lazily), tried first when the entry is
+    /// searched again.
     moves: Vec<u8>,
     mask: usize,
     salt: u64,
@@ -311,7 +312,7 @@ impl RegionSolver {
             grundy: FastMap::default(),
             keys: vec![0; 1 << bits],
             values: vec![0; 1 << bits],
-            moves: vec![NO_MOVE; 1 << bits],
+            moves: vec![0; 1 << bits],
             mask: (1 << bits) - 1,
             salt: 0,
             dirty: false,
@@ -643,7 +644,7 @@ impl RegionSolver {
             if lo == hi {
                 return Some(lo > 0);
             }
-            first = self.moves[slot];
+            first = self.moves[slot].wrapping_sub(1);
         }
         if limits.tick() {
             return None;
@@ -712,7 +713,7 @@ impl RegionSolver {
         let v = if win { 1 } else { -1 };
         self.keys[slot] = key;
         self.values[slot] = pack_bounds(v, v);
-        self.moves[slot] = best_move;
+        self.moves[slot] = best_move.wrapping_add(1);
         self.dirty = true;
         Some(win)
     }
@@ -779,7 +780,7 @@ impl RegionSolver {
             if hi <= alpha {
                 return Some(hi);
             }
-            first = self.moves[slot];
+            first = self.moves[slot].wrapping_sub(1);
         }
         if limits.tick() {
             return None;
@@ -832,7 +833,7 @@ impl RegionSolver {
         }
         self.keys[slot] = key;
         self.values[slot] = pack_bounds(lo, hi.max(lo));
-        self.moves[slot] = best_move;
+        self.moves[slot] = best_move.wrapping_add(1);
         self.dirty = true;
         Some(best)
     }

@@ -58,6 +58,10 @@ pub struct MoveValue {
 /// log2 of the region solver's table size when solving.
 const ORACLE_BITS: u32 = 22;
 
+/// The most [`solve`] gives the region solver: 2^25 entries. On 10×10 with a 2×2 eat and poison
+/// at 1,1 the plies took 272 s with 2^22 entries and 123 s with 2^25 (119 s with 2^27).
+const SOLVE_ORACLE_MAX_BITS: u32 = 25;
+
 /// log2 of the distance solver's table size (normal play on the safe selections).
 const PLIES_BITS: u32 = 23;
 
@@ -97,8 +101,7 @@ fn best_move(
         .collect();
     let mut scores = Vec::with_capacity(order.len());
     let r = Negamax::new(config, tt, limits, seat)
-        .with_oracle(oracle)
-        .with_plies(plies)
+        .with_oracle(oracle, plies)
         .root(position, Budget::MAX_DEPTH, &order, &mut scores)
         .filter(|r| r.complete)
         .ok_or(SolveError::Stopped)?;
@@ -123,11 +126,17 @@ pub fn solve(
         });
     }
     let mut limits = Limits::unlimited(stop);
+    // The region solver's table grows with the one given (up to 2^25 entries, 320 MiB, for
+    // the default 512 MiB): long distance searches ask it for the values of many positions.
+    let bits = tt
+        .len()
+        .trailing_zeros()
+        .clamp(ORACLE_BITS, SOLVE_ORACLE_MAX_BITS);
+    let mut oracle = RegionSolver::new(bits);
     let safe = position.safe_selections(config);
     if !safe.is_empty() && regions::unkillable(config, position.selections(), safe) {
         // Normal play on the safe selections: value and distance from one search.
         let mut solver = PliesSolver::new(config, PLIES_BITS);
-        let mut oracle = RegionSolver::new(ORACLE_BITS);
         let mut cx = Ctx {
             config,
             oracle: &mut oracle,
@@ -144,7 +153,6 @@ pub fn solve(
             nodes: limits.nodes,
         });
     }
-    let mut oracle = RegionSolver::new(ORACLE_BITS);
     let mut distances = PliesSolver::new(config, PLIES_BITS);
     let (best, s) = best_move(
         config,
@@ -239,8 +247,7 @@ pub fn analyze(
         if let Some(half) = half {
             let mut limits = Limits::new(half, stop.clone());
             let (s, proven) = Negamax::new(config, tt, &mut limits, seat)
-                .with_oracle(&mut oracle)
-                .with_plies(&mut plies)
+                .with_oracle(&mut oracle, &mut plies)
                 .negamax(&child, Budget::MAX_DEPTH, 0, -INF, INF);
             nodes += limits.nodes;
             if !limits.stopped() && proven {
@@ -263,7 +270,7 @@ pub fn analyze(
             limits.armed = depth > 1 || budget.is_none();
             let search = Negamax::new(config, tt, &mut limits, seat);
             let mut search = if budget.is_none() {
-                search.with_oracle(&mut oracle).with_plies(&mut plies)
+                search.with_oracle(&mut oracle, &mut plies)
             } else {
                 search
             };

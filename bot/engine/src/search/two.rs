@@ -109,7 +109,7 @@ pub struct Negamax<'a> {
     salt: u64,
     /// Exact win / tie / loss values from the region solver, for exact solving.
     oracle: Option<&'a mut RegionSolver>,
-    /// Exact distances of positions where a poison can never be cut off (with the oracle).
+    /// Exact distances of positions where a poison can never be cut off.
     plies: Option<&'a mut PliesSolver>,
 }
 
@@ -131,19 +131,14 @@ impl<'a> Negamax<'a> {
     }
 
     /// Consults the region solver at every node: ties return at once, and the window shrinks
-    /// to the proven outcome, so only distances are left to search (two players only).
-    pub fn with_oracle(mut self, oracle: &'a mut RegionSolver) -> Self {
+    /// to the proven outcome, so only distances are left to search (two players only). A
+    /// position where a poison can no longer be cut off goes to the distance solver `plies`
+    /// (normal play on the safe selections), which needs no search below it here.
+    pub fn with_oracle(mut self, oracle: &'a mut RegionSolver, plies: &'a mut PliesSolver) -> Self {
         if self.paranoid.is_none() {
             self.oracle = Some(oracle);
+            self.plies = Some(plies);
         }
-        self
-    }
-
-    /// With the oracle, searches positions where a poison can never be cut off (normal play
-    /// on the safe selections) with the distance solver, which needs no value search below
-    /// them.
-    pub fn with_plies(mut self, plies: &'a mut PliesSolver) -> Self {
-        self.plies = Some(plies);
         self
     }
 
@@ -338,36 +333,6 @@ impl<'a> Negamax<'a> {
             };
             let s = WIN - (ply as i32 + f + 1);
             return (if win { s } else { -s }, true);
-        }
-        if let Some(win) = known
-            && regions::unkillable(config, position.selections(), all_safe)
-        {
-            // Normal play on the safe selections: each selection removes at most `reach` of
-            // them and eats `area` cells that only safe selections cover, so the safe
-            // selections left to be made number at least |safe| / reach and at most the
-            // cells they cover / area; the winner makes the last, the loser then eats poison.
-            let (er, ec) = config.fit();
-            let reach = regions::overlap_reach(config);
-            let area = u32::from(er) * u32::from(ec);
-            let fewest = all_safe.count().div_ceil(reach).max(1);
-            let most = cover(config, all_safe).count() / area;
-            let (lo, hi) = if win {
-                // A win: an odd number of safe selections.
-                let (f, m) = (fewest | 1, most - (1 - most % 2));
-                (WIN - (ply + m + 1) as i32, WIN - (ply + f + 1) as i32)
-            } else {
-                // A loss: an even number.
-                let (f, m) = (fewest + fewest % 2, most - most % 2);
-                (-(WIN - (ply + f + 1) as i32), -(WIN - (ply + m + 1) as i32))
-            };
-            if hi <= alpha {
-                return (hi, true);
-            }
-            if lo >= beta {
-                return (lo, true);
-            }
-            alpha = alpha.max(lo - 1);
-            beta = beta.min(hi + 1);
         }
         if depth == 0 {
             let e = match self.paranoid {
