@@ -32,7 +32,7 @@ struct MixHasher(u64);
 
 impl Hasher for MixHasher {
     fn finish(&self) -> u64 {
-        self.0
+        super::key::mix(self.0)
     }
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
@@ -40,7 +40,8 @@ impl Hasher for MixHasher {
         }
     }
     fn write_u64(&mut self, x: u64) {
-        self.0 = super::key::mix(self.0 ^ x);
+        // One multiply per word; `finish` mixes the whole once.
+        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
     fn write_usize(&mut self, x: usize) {
         self.write_u64(x as u64);
