@@ -14,6 +14,8 @@ use super::key::{cover, mix, shape_hash, spread};
 use super::limits::Limits;
 use super::regions::{self, RegionSolver, overlap_reach};
 use jchomp_rules::{Bits, Cell, Config};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A connected set of safe selections, with its shape's key and a lower and an upper bound on
 /// the selections that can still be made in it.
@@ -300,51 +302,6 @@ impl PliesSolver {
         self.known[slot] = k.pack();
     }
 
-    /// Solves a normal-play game on the safe selections `safe` exactly: the value, the length
-    /// under optimal play and an optimal selection. `value`, when known, saves the tests of the
-    /// other parity. `None` if stopped.
-    pub fn solve(&mut self, cx: &mut Ctx<'_>, safe: Bits, value: Option<bool>) -> Option<Plies> {
-        self.stack.clear();
-        if safe.is_empty() {
-            return Some(Plies {
-                win: false,
-                moves: 0,
-                best: None,
-            });
-        }
-        let node = self.root(cx.config, safe);
-        // Without the value, tests to win come first (a test whose budget reaches the most
-        // selections the game can take asks for the value alone); once they fail, the seat to
-        // move loses, and only tests to lose are left.
-        let mut win = value.unwrap_or(true);
-        let mut d = node.fewest.max(1);
-        loop {
-            if (d % 2 == 1) != win {
-                d += 1;
-            }
-            let (ok, mv) = self.test(cx, node, d, win)?;
-            if ok {
-                let best = if mv != NO_MOVE && win {
-                    mv
-                } else {
-                    self.best_reply(cx, node, d, win)?
-                };
-                return Some(Plies {
-                    win,
-                    moves: d,
-                    best: (best != NO_MOVE).then_some(u32::from(best)),
-                });
-            }
-            if win && d >= node.most {
-                // Not a win at all.
-                win = false;
-                d = node.fewest.max(1);
-            } else {
-                d += 2;
-            }
-        }
-    }
-
     /// The exact length of the game, searched only as far as `cap`: `Ok` with the length if it
     /// is at most `cap`, `Err(n)` with a lower bound `n > cap` on it otherwise (in either
     /// parity allowed by `value`). `None` if stopped.
@@ -433,6 +390,20 @@ impl PliesSolver {
     /// selections, and the selection that decided it (the winning one, or the reply that
     /// refutes a loss within `d`). `None` if stopped.
     fn test(&mut self, cx: &mut Ctx<'_>, node: Node, d: u32, win: bool) -> Option<(bool, u8)> {
+        self.test_share(cx, node, d, win, Share::ALL)
+    }
+
+    /// [`Self::test`] searching only the children of `share` (all of them are bounded and
+    /// looked up); when that share is exhausted without deciding, the answer is partial and
+    /// not stored.
+    fn test_share(
+        &mut self,
+        cx: &mut Ctx<'_>,
+        node: Node,
+        d: u32,
+        win: bool,
+        share: Share<'_>,
+    ) -> Option<(bool, u8)> {
         if node.start == node.end {
             // No selection left: the seat to move has lost, in 0 selections.
             return Some((!win, NO_MOVE));
@@ -464,6 +435,8 @@ impl PliesSolver {
         // Every selection's child is bounded and looked up first; those left open are
         // searched after, in order.
         let mut open: Vec<(u32, u32, usize, u32)> = Vec::new();
+        // Each child's place in an order fixed by the position alone (shares split by it).
+        let mut place = 0;
         for i in node.start..node.end {
             let region = self.stack[i];
             if self.stack[node.start..i]
@@ -475,6 +448,7 @@ impl PliesSolver {
             }
             let base = node.key.wrapping_sub(mix(region.hash));
             for a in region.anchors.iter() {
+                place += 1;
                 let rest = region.anchors.without(self.near[a as usize]);
                 let mark = self.stack.len();
                 let (added, fewest, _) = self.push_split(cx.config, rest);
@@ -503,6 +477,7 @@ impl PliesSolver {
                         return Some((false, a as u8));
                     }
                     (Some(_), _) => {}
+                    (None, _) if place % share.of != share.this => {}
                     (None, _) => {
                         let removed = (region.anchors & self.near[a as usize]).count();
                         let first = u32::from(a as u8 != known.mv);
@@ -519,7 +494,7 @@ impl PliesSolver {
             return Some((!win, NO_MOVE));
         }
         let anchors = self.anchors(node);
-        if anchors.count() >= ORACLE_MIN_MOVES {
+        if share.of == 1 && anchors.count() >= ORACLE_MIN_MOVES {
             let value = cx.oracle.normal_play(cx.config, anchors, cx.limits)?;
             if value != win {
                 self.store(node.key, u32::from(NEVER) - 1, win, false, NO_MOVE);
@@ -528,6 +503,9 @@ impl PliesSolver {
         }
         open.sort_unstable();
         for &(_, _, i, a) in &open {
+            if share.other_decided() {
+                return Some((!win, NO_MOVE));
+            }
             let child = self.child(cx.config, node, i, a);
             let r = self.test(cx, child, d - 1, !win);
             self.stack.truncate(child.start);
@@ -538,8 +516,152 @@ impl PliesSolver {
                 return Some((win, a as u8));
             }
         }
-        self.store(node.key, d, win, !win, NO_MOVE);
+        if share.of == 1 {
+            self.store(node.key, d, win, !win, NO_MOVE);
+        }
         Some((!win, NO_MOVE))
+    }
+}
+
+/// Solves a normal-play game on the safe selections `safe` exactly: the value, the length under
+/// optimal play and an optimal selection, and the nodes visited; `None` if stopped.
+///
+/// Tests to win come first, `d` rising by two from the lower bound (a test whose budget reaches
+/// the most selections the game can take asks for the value alone); if none succeeds, the seat
+/// to move loses, and tests to lose follow. They run on `threads` threads, each with a distance
+/// solver and a region solver of its own (`1 << plies_bits` and `1 << oracle_bits` entries):
+/// every test at the root bounds and looks up all the root's selections in each, splits those
+/// left open between them, and stops the others once one decides it.
+pub fn solve(
+    config: &Config,
+    safe: Bits,
+    threads: usize,
+    (plies_bits, oracle_bits): (u32, u32),
+    stop: Option<Arc<AtomicBool>>,
+) -> Option<(Plies, u64)> {
+    if safe.is_empty() {
+        let none = Plies {
+            win: false,
+            moves: 0,
+            best: None,
+        };
+        return Some((none, 0));
+    }
+    let threads = threads.max(1);
+    let mut sides: Vec<(PliesSolver, RegionSolver)> = (0..threads)
+        .map(|_| {
+            let p = PliesSolver::new(config, plies_bits);
+            (p, RegionSolver::new(oracle_bits))
+        })
+        .collect();
+    let (fewest, most) = {
+        let p = &mut sides[0].0;
+        p.stack.clear();
+        let node = p.root(config, safe);
+        (node.fewest, node.most)
+    };
+    let mut nodes = 0;
+    let mut win = true;
+    let mut d = fewest.max(1);
+    loop {
+        if (d % 2 == 1) != win {
+            d += 1;
+        }
+        let decided = AtomicBool::new(false);
+        let results: Vec<Option<((bool, u8), u64)>> = std::thread::scope(|s| {
+            let handles: Vec<_> = sides
+                .iter_mut()
+                .enumerate()
+                .map(|(this, (p, oracle))| {
+                    let (decided, stop) = (&decided, stop.clone());
+                    s.spawn(move || {
+                        let mut limits = Limits::unlimited(stop);
+                        let mut cx = Ctx {
+                            config,
+                            oracle,
+                            limits: &mut limits,
+                        };
+                        p.stack.clear();
+                        let node = p.root(config, safe);
+                        let share = Share {
+                            this,
+                            of: threads,
+                            decided: Some(decided),
+                        };
+                        let r = p.test_share(&mut cx, node, d, win, share);
+                        if r.is_some_and(|(x, _)| x == win) {
+                            decided.store(true, Ordering::Relaxed);
+                        }
+                        r.map(|r| (r, limits.nodes))
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        });
+        // A test is decided by one selection: a win in time, or a loss refuted.
+        let mut decisive = None;
+        for r in results {
+            let ((x, mv), n) = r?;
+            nodes += n;
+            if x == win {
+                decisive = Some(mv);
+            }
+        }
+        if decisive.is_some() == win {
+            let best = match decisive {
+                Some(mv) if mv != NO_MOVE => mv,
+                _ => {
+                    let (p, oracle) = &mut sides[0];
+                    let mut limits = Limits::unlimited(stop.clone());
+                    let mut cx = Ctx {
+                        config,
+                        oracle,
+                        limits: &mut limits,
+                    };
+                    p.stack.clear();
+                    let node = p.root(config, safe);
+                    let mv = p.best_reply(&mut cx, node, d, win);
+                    nodes += limits.nodes;
+                    mv?
+                }
+            };
+            let plies = Plies {
+                win,
+                moves: d,
+                best: (best != NO_MOVE).then_some(u32::from(best)),
+            };
+            return Some((plies, nodes));
+        }
+        if win && d >= most {
+            win = false;
+            d = fewest.max(1);
+        } else {
+            d += 2;
+        }
+    }
+}
+
+/// Which of the open children a test searches: those whose place modulo `of` is `this`; a
+/// search sharing them with others stops once `decided` says another decided the test.
+#[derive(Clone, Copy)]
+struct Share<'a> {
+    this: usize,
+    of: usize,
+    decided: Option<&'a AtomicBool>,
+}
+
+impl Share<'_> {
+    const ALL: Share<'static> = Share {
+        this: 0,
+        of: 1,
+        decided: None,
+    };
+
+    fn other_decided(self) -> bool {
+        self.decided.is_some_and(|f| f.load(Ordering::Relaxed))
     }
 }
 
@@ -593,8 +715,8 @@ mod tests {
     #[test]
     fn lengths_values_and_best_selections_match_exhaustive_minimax() {
         // The selections of random sets of cells (often several regions, some of one shape) on
-        // 2×2, 2×3, 1×2 and 3×1 eats, solved with and without the value given, against brute
-        // force.
+        // 2×2, 2×3, 1×2 and 3×1 eats, solved on one and two threads, and lengths capped with the
+        // value given, against brute force.
         let mut rng = crate::Rng::new(77);
         let mut seen = [0; 2];
         for notation in [
@@ -628,12 +750,12 @@ mod tests {
                     oracle: &mut oracle,
                     limits: &mut limits,
                 };
-                for value in [None, Some(win)] {
-                    let p = solver.solve(&mut cx, anchors, value).unwrap();
+                for threads in [1, 2] {
+                    let (p, _) = solve(&c, anchors, threads, (12, 12), None).unwrap();
                     assert_eq!(
                         (p.win, p.moves),
                         (win, moves),
-                        "{notation} round {round} {value:?}"
+                        "{notation} round {round} on {threads} threads"
                     );
                     if let Some(best) = p.best {
                         // The selection keeps the value and the length.

@@ -4,7 +4,7 @@
 use super::Budget;
 use super::limits::Limits;
 use super::parity;
-use super::plies::{Ctx, PliesSolver};
+use super::plies::{self, PliesSolver};
 use super::regions::{self, RegionSolver};
 use super::score::{self, INF, Outcome, PROVEN_WIN};
 use super::tt::Table;
@@ -132,27 +132,21 @@ pub fn solve(
         .len()
         .trailing_zeros()
         .clamp(ORACLE_BITS, SOLVE_ORACLE_MAX_BITS);
-    let mut oracle = RegionSolver::new(bits);
     let safe = position.safe_selections(config);
     if !safe.is_empty() && regions::unkillable(config, position.selections(), safe) {
-        // Normal play on the safe selections: value and distance from one search.
-        let mut solver = PliesSolver::new(config, PLIES_BITS);
-        let mut cx = Ctx {
-            config,
-            oracle: &mut oracle,
-            limits: &mut limits,
-        };
-        let p = solver
-            .solve(&mut cx, safe, None)
+        // Normal play on the safe selections: value and distance from one search, on two
+        // threads.
+        let (p, nodes) = plies::solve(config, safe, 2, (PLIES_BITS, bits), limits.flag())
             .ok_or(SolveError::Stopped)?;
         let best = p.best.ok_or(SolveError::GameOver)?;
         return Ok(Solution {
             outcome: if p.win { Outcome::Win } else { Outcome::Loss },
             plies: p.moves + 1,
             best: Cell::from_index(best),
-            nodes: limits.nodes,
+            nodes,
         });
     }
+    let mut oracle = RegionSolver::new(bits);
     let mut distances = PliesSolver::new(config, PLIES_BITS);
     let (best, s) = best_move(
         config,
