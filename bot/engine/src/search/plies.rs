@@ -12,10 +12,10 @@
 
 use super::key::{cover, mix, shape_hash, spread};
 use super::limits::Limits;
-use super::regions::{self, RegionSolver, overlap_reach};
+use super::regions::{self, RegionSolver, SharedValues, overlap_reach};
 use jchomp_rules::{Bits, Cell, Config};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// A connected set of safe selections, with its shape's key and a lower and an upper bound on
 /// the selections that can still be made in it.
@@ -158,6 +158,40 @@ pub struct PliesSolver {
     known: Vec<u32>,
     mask: usize,
     stack: Vec<Region>,
+    /// The table shared with solvers on other threads, used instead of `keys` and `known`.
+    shared: Option<Arc<SharedKnown>>,
+}
+
+/// What [`PliesSolver`]s on several threads know of sums: one word per entry, the key's upper
+/// 32 bits beside the packed [`Known`], so that a read never mixes two entries (an update may
+/// lose another thread's at the same time, which only forgets a fact).
+#[derive(Debug)]
+struct SharedKnown {
+    words: Vec<AtomicU64>,
+    mask: usize,
+}
+
+impl SharedKnown {
+    fn new(bits: u32) -> Arc<SharedKnown> {
+        Arc::new(SharedKnown {
+            words: (0..1usize << bits).map(|_| AtomicU64::new(0)).collect(),
+            mask: (1 << bits) - 1,
+        })
+    }
+
+    fn get(&self, key: u64) -> Known {
+        let w = self.words[key as usize & self.mask].load(Ordering::Relaxed);
+        if w != 0 && (w ^ key) >> 32 == 0 {
+            Known::unpack(w as u32)
+        } else {
+            Known::NONE
+        }
+    }
+
+    fn set(&self, key: u64, k: Known) {
+        let w = (key & !0xffff_ffff) | u64::from(k.pack());
+        self.words[key as usize & self.mask].store(w, Ordering::Relaxed);
+    }
 }
 
 /// What a search borrows: the configuration, the region solver (values of normal-play games:
@@ -195,6 +229,7 @@ impl PliesSolver {
             known: vec![0; 1 << bits],
             mask: (1 << bits) - 1,
             stack: Vec::with_capacity(4096),
+            shared: None,
         }
     }
 
@@ -282,6 +317,9 @@ impl PliesSolver {
     }
 
     fn probe(&self, key: u64) -> Known {
+        if let Some(t) = &self.shared {
+            return t.get(key);
+        }
         let slot = key as usize & self.mask;
         if self.keys[slot] == key {
             Known::unpack(self.known[slot])
@@ -291,6 +329,12 @@ impl PliesSolver {
     }
 
     fn store(&mut self, key: u64, d: u32, win: bool, result: bool, mv: u8) {
+        if let Some(t) = &self.shared {
+            let mut k = t.get(key);
+            k.record(d, win, result, mv);
+            t.set(key, k);
+            return;
+        }
         let slot = key as usize & self.mask;
         let mut k = if self.keys[slot] == key {
             Known::unpack(self.known[slot])
@@ -393,8 +437,9 @@ impl PliesSolver {
         self.test_share(cx, node, d, win, Share::ALL)
     }
 
-    /// [`Self::test`] searching only the children of `share` (all of them are bounded and
-    /// looked up); when that share is exhausted without deciding, the answer is partial and
+    /// [`Self::test`] searching only the children this search claims in `share` (all of them
+    /// are bounded and looked up); when those are exhausted without deciding, the answer is
+    /// partial and
     /// not stored.
     fn test_share(
         &mut self,
@@ -434,8 +479,8 @@ impl PliesSolver {
         }
         // Every selection's child is bounded and looked up first; those left open are
         // searched after, in order.
-        let mut open: Vec<(u32, u32, usize, u32)> = Vec::new();
-        // Each child's place in an order fixed by the position alone (shares split by it).
+        let mut open: Vec<(u32, u32, usize, usize, u32)> = Vec::new();
+        // Each child's place in an order fixed by the position alone (claims are by place).
         let mut place = 0;
         for i in node.start..node.end {
             let region = self.stack[i];
@@ -477,14 +522,13 @@ impl PliesSolver {
                         return Some((false, a as u8));
                     }
                     (Some(_), _) => {}
-                    (None, _) if place % share.of != share.this => {}
                     (None, _) => {
                         let removed = (region.anchors & self.near[a as usize]).count();
                         let first = u32::from(a as u8 != known.mv);
                         // The winner first tries the selections removing the most, the loser
                         // those removing the fewest.
                         let rank = if win { 64 - removed } else { removed };
-                        open.push((first, rank, i, a));
+                        open.push((first, rank, place, i, a));
                     }
                 }
             }
@@ -494,7 +538,7 @@ impl PliesSolver {
             return Some((!win, NO_MOVE));
         }
         let anchors = self.anchors(node);
-        if share.of == 1 && anchors.count() >= ORACLE_MIN_MOVES {
+        if share.claims.is_none() && anchors.count() >= ORACLE_MIN_MOVES {
             let value = cx.oracle.normal_play(cx.config, anchors, cx.limits)?;
             if value != win {
                 self.store(node.key, u32::from(NEVER) - 1, win, false, NO_MOVE);
@@ -502,9 +546,12 @@ impl PliesSolver {
             }
         }
         open.sort_unstable();
-        for &(_, _, i, a) in &open {
+        for &(_, _, place, i, a) in &open {
             if share.other_decided() {
                 return Some((!win, NO_MOVE));
+            }
+            if !share.claim(place) {
+                continue;
             }
             let child = self.child(cx.config, node, i, a);
             let r = self.test(cx, child, d - 1, !win);
@@ -516,7 +563,7 @@ impl PliesSolver {
                 return Some((win, a as u8));
             }
         }
-        if share.of == 1 {
+        if share.claims.is_none() {
             self.store(node.key, d, win, !win, NO_MOVE);
         }
         Some((!win, NO_MOVE))
@@ -548,10 +595,22 @@ pub fn solve(
         return Some((none, 0));
     }
     let threads = threads.max(1);
+    // With several threads the values of normal-play games are shared (the slowest part, and
+    // what the threads would otherwise repeat for one another).
+    let shared = (threads > 1).then(|| SharedValues::new(oracle_bits + 1));
+    let known = (threads > 1).then(|| SharedKnown::new(plies_bits));
     let mut sides: Vec<(PliesSolver, RegionSolver)> = (0..threads)
         .map(|_| {
-            let p = PliesSolver::new(config, plies_bits);
-            (p, RegionSolver::new(oracle_bits))
+            let mut p = PliesSolver::new(config, if known.is_some() { 10 } else { plies_bits });
+            p.shared = known.clone();
+            let oracle = RegionSolver::new(oracle_bits);
+            (
+                p,
+                match &shared {
+                    Some(t) => oracle.with_shared(Arc::clone(t)),
+                    None => oracle,
+                },
+            )
         })
         .collect();
     let (fewest, most) = {
@@ -568,12 +627,13 @@ pub fn solve(
             d += 1;
         }
         let decided = AtomicBool::new(false);
+        // One claim per root selection (places count from 1).
+        let claims: Vec<AtomicBool> = (0..=safe.count()).map(|_| AtomicBool::new(false)).collect();
         let results: Vec<Option<((bool, u8), u64)>> = std::thread::scope(|s| {
             let handles: Vec<_> = sides
                 .iter_mut()
-                .enumerate()
-                .map(|(this, (p, oracle))| {
-                    let (decided, stop) = (&decided, stop.clone());
+                .map(|(p, oracle)| {
+                    let (decided, claims, stop) = (&decided, &claims, stop.clone());
                     s.spawn(move || {
                         let mut limits = Limits::unlimited(stop);
                         let mut cx = Ctx {
@@ -584,8 +644,7 @@ pub fn solve(
                         p.stack.clear();
                         let node = p.root(config, safe);
                         let share = Share {
-                            this,
-                            of: threads,
+                            claims: Some(claims),
                             decided: Some(decided),
                         };
                         let r = p.test_share(&mut cx, node, d, win, share);
@@ -644,21 +703,27 @@ pub fn solve(
     }
 }
 
-/// Which of the open children a test searches: those whose place modulo `of` is `this`; a
-/// search sharing them with others stops once `decided` says another decided the test.
+/// Which of the open children a test searches: all of them, or (searches sharing them) each
+/// one whose claim by place it wins; such a search stops once `decided` says another decided
+/// the test.
 #[derive(Clone, Copy)]
 struct Share<'a> {
-    this: usize,
-    of: usize,
+    claims: Option<&'a [AtomicBool]>,
     decided: Option<&'a AtomicBool>,
 }
 
 impl Share<'_> {
     const ALL: Share<'static> = Share {
-        this: 0,
-        of: 1,
+        claims: None,
         decided: None,
     };
+
+    /// Whether this search takes the child at `place` (no other took it first).
+    fn claim(self, place: usize) -> bool {
+        self.claims
+            .and_then(|c| c.get(place))
+            .is_none_or(|f| !f.swap(true, Ordering::Relaxed))
+    }
 
     fn other_decided(self) -> bool {
         self.decided.is_some_and(|f| f.load(Ordering::Relaxed))
