@@ -2,7 +2,8 @@
 //! off, [`regions::unkillable`]): null-window tests "does the seat to move win (lose) within
 //! `d` selections?", stepped up from a lower bound, over sums of regions keyed by their shapes,
 //! with a table of bounds shared between the tests. No value search is needed first: the first
-//! test that succeeds gives the value and the distance together.
+//! test that succeeds gives the value and the distance together. A large root's tests can run
+//! on several threads that share the tables ([`solve`]).
 //!
 //! Each safe selection is an impartial move that removes every safe selection it overlaps; the
 //! game ends when the seat to move has none left (it then eats poison). The winner makes the
