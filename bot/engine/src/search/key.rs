@@ -54,11 +54,11 @@ fn hash_words(w: [u64; 4]) -> u64 {
     h
 }
 
-/// One hash for a shape of cells wherever it lies and however it is mirrored: the least
-/// [`hash`] of its images moved to the top-left corner, flipped left–right, up–down or both,
-/// and with `transpose` also mirrored in the diagonal. Shapes with one key are the same game
-/// when the selections are rectangles that these mirrors map onto one another (any eat size
-/// for the flips, square eats for the diagonal).
+/// One hash for a shape of cells wherever it lies and however it is mirrored: the [`hash`] of
+/// the least of its images (compared as words of row lanes) moved to the top-left corner,
+/// flipped left–right, up–down or both, and with `transpose` also mirrored in the diagonal.
+/// Shapes with one key are the same game when the selections are rectangles that these mirrors
+/// map onto one another (any eat size for the flips, square eats for the diagonal).
 pub fn shape_hash(cells: Bits, transpose: bool) -> u64 {
     // The rows of the shape as 16-bit lanes, moved up to row 0 and left to column 0.
     let words = cells.words();
@@ -90,7 +90,7 @@ pub fn shape_hash(cells: Bits, transpose: bool) -> u64 {
         for r in 0..n {
             w[r / 4] |= u64::from(row(r)) << (16 * (r % 4));
         }
-        hash_words(w)
+        w
     };
     // Left–right: each lane's bits reversed within the width.
     let flip = |x: u16| x.reverse_bits() >> (15 - width);
@@ -118,7 +118,7 @@ pub fn shape_hash(cells: Bits, transpose: bool) -> u64 {
             .min(pack(&|r| cols[h - r], h + 1))
             .min(pack(&|r| flip(cols[h - r]), h + 1));
     }
-    best
+    hash_words(best)
 }
 
 /// A value mixed into every key so that tables shared between configurations never confuse

@@ -19,6 +19,7 @@ pub mod mcts;
 pub mod mcts_player;
 mod parity;
 mod player;
+mod plies;
 mod regions;
 pub mod score;
 mod solve;

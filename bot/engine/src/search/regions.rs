@@ -24,6 +24,8 @@ use super::score::Outcome;
 use jchomp_rules::{Bits, Config, Position};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A fast hasher for board keys (the default one is built to resist attacks, which a private
 /// memory does not need).
@@ -32,7 +34,7 @@ struct MixHasher(u64);
 
 impl Hasher for MixHasher {
     fn finish(&self) -> u64 {
-        self.0
+        super::key::mix(self.0)
     }
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
@@ -40,7 +42,8 @@ impl Hasher for MixHasher {
         }
     }
     fn write_u64(&mut self, x: u64) {
-        self.0 = super::key::mix(self.0 ^ x);
+        // One multiply per word; `finish` mixes the whole once.
+        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
     fn write_usize(&mut self, x: usize) {
         self.write_u64(x as u64);
@@ -252,8 +255,9 @@ pub struct RegionSolver {
     /// Keys of the value table (zeroed memory on creation, so creating one costs nothing).
     keys: Vec<u64>,
     values: Vec<i8>,
-    /// The selection that decided each entry ([`NO_MOVE`] if none did), tried first when the
-    /// entry is searched again.
+    /// The selection that decided each entry plus one (0, which is [`NO_MOVE`] + 1, if none
+    /// did: a new table is zeroed memory, handed over lazily), tried first when the entry is
+    /// searched again.
     moves: Vec<u8>,
     mask: usize,
     salt: u64,
@@ -267,6 +271,38 @@ pub struct RegionSolver {
     runs: [u8; 16],
     /// The selection that last won a normal-play sum at each depth, tried early at the next.
     killers: [u8; 64],
+    /// Normal-play values shared with region solvers on other threads, if any.
+    shared: Option<Arc<SharedValues>>,
+}
+
+/// Normal-play values shared between region solvers on several threads: one word per entry,
+/// the key's upper 48 bits beside the value and the selection that decided it, so that a read
+/// never mixes two entries (the slot gives the key's lower bits).
+#[derive(Debug)]
+pub struct SharedValues {
+    words: Vec<AtomicU64>,
+    mask: usize,
+}
+
+impl SharedValues {
+    /// A table of `1 << bits` entries (filled with zeros at once: 8 bytes an entry).
+    pub fn new(bits: u32) -> Arc<SharedValues> {
+        Arc::new(SharedValues {
+            words: (0..1usize << bits).map(|_| AtomicU64::new(0)).collect(),
+            mask: (1 << bits) - 1,
+        })
+    }
+
+    /// Whether the seat to move wins the sum filed under `key`, if known.
+    fn get(&self, key: u64) -> Option<bool> {
+        let w = self.words[key as usize & self.mask].load(Ordering::Relaxed);
+        (w != 0 && (w ^ key) >> 16 == 0).then_some(w >> 8 & 0xff == 2)
+    }
+
+    fn set(&self, key: u64, win: bool, mv: u8) {
+        let w = (key & !0xffff) | (1 + u64::from(win)) << 8 | u64::from(mv);
+        self.words[key as usize & self.mask].store(w, Ordering::Relaxed);
+    }
 }
 
 /// A normal-play game reduced by [`RegionSolver::normal_sum`].
@@ -311,7 +347,7 @@ impl RegionSolver {
             grundy: FastMap::default(),
             keys: vec![0; 1 << bits],
             values: vec![0; 1 << bits],
-            moves: vec![NO_MOVE; 1 << bits],
+            moves: vec![0; 1 << bits],
             mask: (1 << bits) - 1,
             salt: 0,
             dirty: false,
@@ -319,7 +355,14 @@ impl RegionSolver {
             line: false,
             runs: [UNKNOWN; 16],
             killers: [NO_MOVE; 64],
+            shared: None,
         }
+    }
+
+    /// Shares the values of normal-play games with the other solvers given `shared`.
+    pub fn with_shared(mut self, shared: Arc<SharedValues>) -> RegionSolver {
+        self.shared = Some(shared);
+        self
     }
 
     fn prepare(&mut self, config: &Config) {
@@ -539,6 +582,19 @@ impl RegionSolver {
     }
 
     /// Whether the seat to move wins the normal-play game (the last to move wins) on the safe
+    /// selections `anchors` alone (each an impartial move removing every selection it
+    /// overlaps); `None` if stopped.
+    pub fn normal_play(
+        &mut self,
+        config: &Config,
+        anchors: Bits,
+        limits: &mut Limits,
+    ) -> Option<bool> {
+        self.prepare(config);
+        self.normal(config, anchors, 0, limits)
+    }
+
+    /// Whether the seat to move wins the normal-play game (the last to move wins) on the safe
     /// selections `anchors` (each an impartial move removing every selection it overlaps)
     /// beside a Nim heap of `heap`; `None` if stopped.
     fn normal(
@@ -625,12 +681,17 @@ impl RegionSolver {
         let key = sum.key_with(sum.heap);
         let slot = key as usize & self.mask;
         let mut first = NO_MOVE;
-        if self.keys[slot] == key {
+        if let Some(t) = &self.shared {
+            // Normal-play values live in the shared table alone.
+            if let Some(win) = t.get(key) {
+                return Some(win);
+            }
+        } else if self.keys[slot] == key {
             let (lo, hi) = unpack_bounds(self.values[slot]);
             if lo == hi {
                 return Some(lo > 0);
             }
-            first = self.moves[slot];
+            first = self.moves[slot].wrapping_sub(1);
         }
         if limits.tick() {
             return None;
@@ -696,16 +757,23 @@ impl RegionSolver {
                 }
             }
         }
-        let v = if win { 1 } else { -1 };
-        self.keys[slot] = key;
-        self.values[slot] = pack_bounds(v, v);
-        self.moves[slot] = best_move;
-        self.dirty = true;
+        if let Some(t) = &self.shared {
+            t.set(key, win, best_move);
+        } else {
+            let v = if win { 1 } else { -1 };
+            self.keys[slot] = key;
+            self.values[slot] = pack_bounds(v, v);
+            self.moves[slot] = best_move.wrapping_add(1);
+            self.dirty = true;
+        }
         Some(win)
     }
 
     /// The exact normal-play result stored under `key`, if any.
     fn known(&self, key: u64) -> Option<bool> {
+        if let Some(t) = &self.shared {
+            return t.get(key);
+        }
         let slot = key as usize & self.mask;
         if self.keys[slot] != key {
             return None;
@@ -766,7 +834,7 @@ impl RegionSolver {
             if hi <= alpha {
                 return Some(hi);
             }
-            first = self.moves[slot];
+            first = self.moves[slot].wrapping_sub(1);
         }
         if limits.tick() {
             return None;
@@ -819,7 +887,7 @@ impl RegionSolver {
         }
         self.keys[slot] = key;
         self.values[slot] = pack_bounds(lo, hi.max(lo));
-        self.moves[slot] = best_move;
+        self.moves[slot] = best_move.wrapping_add(1);
         self.dirty = true;
         Some(best)
     }

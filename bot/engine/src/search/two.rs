@@ -12,6 +12,7 @@ use super::eval;
 use super::key::{config_salt, seat_salt};
 use super::key::{cover, hash};
 use super::limits::Limits;
+use super::plies::{Ctx, PliesSolver};
 use super::regions::{self, RegionSolver};
 use super::score::PROVEN_WIN;
 use super::score::{INF, WIN, from_table, to_table};
@@ -108,6 +109,8 @@ pub struct Negamax<'a> {
     salt: u64,
     /// Exact win / tie / loss values from the region solver, for exact solving.
     oracle: Option<&'a mut RegionSolver>,
+    /// Exact distances of positions where a poison can never be cut off.
+    plies: Option<&'a mut PliesSolver>,
 }
 
 impl<'a> Negamax<'a> {
@@ -123,14 +126,18 @@ impl<'a> Negamax<'a> {
             contempt: 0,
             salt: config_salt(config),
             oracle: None,
+            plies: None,
         }
     }
 
     /// Consults the region solver at every node: ties return at once, and the window shrinks
-    /// to the proven outcome, so only distances are left to search (two players only).
-    pub fn with_oracle(mut self, oracle: &'a mut RegionSolver) -> Self {
+    /// to the proven outcome, so only distances are left to search (two players only). A
+    /// position where a poison can no longer be cut off goes to the distance solver `plies`
+    /// (normal play on the safe selections), which needs no search below it here.
+    pub fn with_oracle(mut self, oracle: &'a mut RegionSolver, plies: &'a mut PliesSolver) -> Self {
         if self.paranoid.is_none() {
             self.oracle = Some(oracle);
+            self.plies = Some(plies);
         }
         self
     }
@@ -307,33 +314,25 @@ impl<'a> Negamax<'a> {
         }
         if let Some(win) = known
             && regions::unkillable(config, position.selections(), all_safe)
+            && let (Some(plies), Some(oracle)) =
+                (self.plies.as_deref_mut(), self.oracle.as_deref_mut())
         {
-            // Normal play on the safe selections: each selection removes at most `reach` of
-            // them and eats `area` cells that only safe selections cover, so the safe
-            // selections left to be made number at least |safe| / reach and at most the
-            // cells they cover / area; the winner makes the last, the loser then eats poison.
-            let (er, ec) = config.fit();
-            let reach = regions::overlap_reach(config);
-            let area = u32::from(er) * u32::from(ec);
-            let fewest = all_safe.count().div_ceil(reach).max(1);
-            let most = cover(config, all_safe).count() / area;
-            let (lo, hi) = if win {
-                // A win: an odd number of safe selections.
-                let (f, m) = (fewest | 1, most - (1 - most % 2));
-                (WIN - (ply + m + 1) as i32, WIN - (ply + f + 1) as i32)
-            } else {
-                // A loss: an even number.
-                let (f, m) = (fewest + fewest % 2, most - most % 2);
-                (-(WIN - (ply + f + 1) as i32), -(WIN - (ply + m + 1) as i32))
+            // Normal play on the safe selections, `F` of them left under best play: the score
+            // is `WIN − (ply + F + 1)` for a win, its negation for a loss. Only the lengths
+            // that keep the score inside the window are tested; a longer one is a bound.
+            let inside = WIN - ply as i32 - 2 + if win { -alpha } else { beta };
+            let cap = inside.clamp(0, 255) as u32;
+            let mut cx = Ctx {
+                config,
+                oracle,
+                limits: self.limits,
             };
-            if hi <= alpha {
-                return (hi, true);
-            }
-            if lo >= beta {
-                return (lo, true);
-            }
-            alpha = alpha.max(lo - 1);
-            beta = beta.min(hi + 1);
+            let f = match plies.length_within(&mut cx, all_safe, Some(win), cap) {
+                None => return (0, false),
+                Some(Ok(f) | Err(f)) => f as i32,
+            };
+            let s = WIN - (ply as i32 + f + 1);
+            return (if win { s } else { -s }, true);
         }
         if depth == 0 {
             let e = match self.paranoid {
