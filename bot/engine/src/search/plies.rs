@@ -163,9 +163,10 @@ pub struct PliesSolver {
     shared: Option<Arc<SharedKnown>>,
 }
 
-/// What [`PliesSolver`]s on several threads know of sums: one word per entry, the key's upper
-/// 32 bits beside the packed [`Known`], so that a read never mixes two entries (an update may
-/// lose another thread's at the same time, which only forgets a fact).
+/// What [`PliesSolver`]s on several threads know of sums: two words per entry, the packed
+/// [`Known`] and the whole key XORed with it, so that a read checks all 64 bits of the key and
+/// never takes half of one write with half of another (the two would not XOR to the key). An
+/// update may lose another thread's at the same time, which only forgets a fact.
 #[derive(Debug)]
 struct SharedKnown {
     words: Vec<AtomicU64>,
@@ -175,23 +176,28 @@ struct SharedKnown {
 impl SharedKnown {
     fn new(bits: u32) -> Arc<SharedKnown> {
         Arc::new(SharedKnown {
-            words: (0..1usize << bits).map(|_| AtomicU64::new(0)).collect(),
+            words: (0..2usize << bits).map(|_| AtomicU64::new(0)).collect(),
             mask: (1 << bits) - 1,
         })
     }
 
     fn get(&self, key: u64) -> Known {
-        let w = self.words[key as usize & self.mask].load(Ordering::Relaxed);
-        if w != 0 && (w ^ key) >> 32 == 0 {
-            Known::unpack(w as u32)
+        let slot = 2 * (key as usize & self.mask);
+        let check = self.words[slot].load(Ordering::Relaxed);
+        let data = self.words[slot + 1].load(Ordering::Relaxed);
+        // A stored entry's data is never 0 (a recorded test always sets one of its bounds).
+        if data != 0 && check ^ data == key {
+            Known::unpack(data as u32)
         } else {
             Known::NONE
         }
     }
 
     fn set(&self, key: u64, k: Known) {
-        let w = (key & !0xffff_ffff) | u64::from(k.pack());
-        self.words[key as usize & self.mask].store(w, Ordering::Relaxed);
+        let slot = 2 * (key as usize & self.mask);
+        let data = u64::from(k.pack());
+        self.words[slot].store(key ^ data, Ordering::Relaxed);
+        self.words[slot + 1].store(data, Ordering::Relaxed);
     }
 }
 
