@@ -585,7 +585,8 @@ impl PliesSolver {
 /// to move loses, and tests to lose follow. They run on `threads` threads, each with a distance
 /// solver and a region solver (tables of `1 << plies_bits` and `1 << oracle_bits` entries; with
 /// several threads the distance table and the normal-play values are shared, the values in
-/// `1 << (oracle_bits + 1)` entries): every test at the root bounds and looks up all the root's
+/// `1 << (oracle_bits + 1)` entries, the distances in `1 << (plies_bits - 1)` of two words
+/// each): every test at the root bounds and looks up all the root's
 /// selections in each, the threads claim those left open one at a time, and once one decides
 /// the test the others take no further selection.
 pub fn solve(
@@ -607,9 +608,10 @@ pub fn solve(
     // With several threads the values of normal-play games are shared (the slowest part, and
     // what the threads would otherwise repeat for one another), and so is the distance table.
     // The values' table is twice the size (10×10 2×2 poison 1,1: 68 s with 2^25 entries, 64 s
-    // with 2^26, 65 s with 2^27).
+    // with 2^26, 65 s with 2^27). The distance table's entries take two words there, so half
+    // as many fill the same memory (55.6 and 58.6 s against 61.7 and 60.1 s with as many).
     let shared = (threads > 1).then(|| SharedValues::new(oracle_bits + 1));
-    let known = (threads > 1).then(|| SharedKnown::new(plies_bits));
+    let known = (threads > 1).then(|| SharedKnown::new(plies_bits - 1));
     let mut sides: Vec<(PliesSolver, RegionSolver)> = (0..threads)
         .map(|_| {
             let mut p = PliesSolver::new(config, if known.is_some() { 10 } else { plies_bits });
