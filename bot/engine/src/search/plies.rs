@@ -310,12 +310,13 @@ impl PliesSolver {
         (key, fewest, most)
     }
 
-    /// The sum of regions of a set of safe selections, on top of the stack.
+    /// The sum of regions of a set of safe selections, alone on the stack (a new search's
+    /// root).
     fn root(&mut self, config: &Config, safe: Bits) -> Node {
-        let start = self.stack.len();
+        self.stack.clear();
         let (key, fewest, most) = self.push_split(config, safe);
         Node {
-            start,
+            start: 0,
             end: self.stack.len(),
             key,
             fewest,
@@ -363,7 +364,6 @@ impl PliesSolver {
         value: Option<bool>,
         cap: u32,
     ) -> Option<Result<u32, u32>> {
-        self.stack.clear();
         if safe.is_empty() {
             return Some(Ok(0));
         }
@@ -628,7 +628,6 @@ pub fn solve(
         .collect();
     let (fewest, most) = {
         let p = &mut sides[0].0;
-        p.stack.clear();
         let node = p.root(config, safe);
         (node.fewest, node.most)
     };
@@ -654,7 +653,6 @@ pub fn solve(
                             oracle,
                             limits: &mut limits,
                         };
-                        p.stack.clear();
                         let node = p.root(config, safe);
                         let share = Share {
                             claims: Some(claims),
@@ -693,7 +691,6 @@ pub fn solve(
                         oracle,
                         limits: &mut limits,
                     };
-                    p.stack.clear();
                     let node = p.root(config, safe);
                     let mv = p.best_reply(&mut cx, node, d, win);
                     nodes += limits.nodes;

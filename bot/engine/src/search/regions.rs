@@ -276,8 +276,8 @@ pub struct RegionSolver {
 }
 
 /// Normal-play values shared between region solvers on several threads: one word per entry,
-/// the key's upper 48 bits beside the value and the selection that decided it, so that a read
-/// never mixes two entries (the slot gives the key's lower bits).
+/// the key's upper 48 bits beside the value, so that a read never mixes two entries (the slot
+/// gives the key's lower bits).
 #[derive(Debug)]
 pub struct SharedValues {
     words: Vec<AtomicU64>,
@@ -299,8 +299,8 @@ impl SharedValues {
         (w != 0 && (w ^ key) >> 16 == 0).then_some(w >> 8 & 0xff == 2)
     }
 
-    fn set(&self, key: u64, win: bool, mv: u8) {
-        let w = (key & !0xffff) | (1 + u64::from(win)) << 8 | u64::from(mv);
+    fn set(&self, key: u64, win: bool) {
+        let w = (key & !0xffff) | (1 + u64::from(win)) << 8;
         self.words[key as usize & self.mask].store(w, Ordering::Relaxed);
     }
 }
@@ -758,7 +758,7 @@ impl RegionSolver {
             }
         }
         if let Some(t) = &self.shared {
-            t.set(key, win, best_move);
+            t.set(key, win);
         } else {
             let v = if win { 1 } else { -1 };
             self.keys[slot] = key;
