@@ -71,6 +71,27 @@ impl Rejection {
             Rejection::GameOver => "not_playing",
         }
     }
+
+    /// The refusal of the selection at (`row`, `col`) in a sentence a player understands,
+    /// naming the selection and the board: the one wording every tool shows.
+    pub fn explain(self, config: &Config, row: i64, col: i64) -> String {
+        let (rows, cols) = (config.rows(), config.cols());
+        match (self, config.eat()) {
+            (Rejection::OutOfRange, Some((er, ec))) => {
+                format!(
+                    "the {er}×{ec} selection at ({row},{col}) reaches outside the {rows}×{cols} board"
+                )
+            }
+            (Rejection::OutOfRange, None) => {
+                format!("the cell ({row},{col}) is outside the {rows}×{cols} board")
+            }
+            (Rejection::AlreadyEaten, Some((er, ec))) => {
+                format!("part of the {er}×{ec} selection at ({row},{col}) is already eaten")
+            }
+            (Rejection::AlreadyEaten, None) => format!("the cell ({row},{col}) is already eaten"),
+            (Rejection::GameOver, _) => "the game is over".to_owned(),
+        }
+    }
 }
 
 /// The anchors (top-left cells) of every rectangle of `eat_rows` × `eat_cols` cells that lies

@@ -309,3 +309,28 @@ fn classic_from_uneaten_is_never_a_tie_while_poison_is_left() {
         Some(GameResult::Poisoned { loser: 0 })
     );
 }
+
+#[test]
+fn refusals_are_explained_with_the_selection_and_the_board() {
+    let c = config("6x7 eat 2x3 poison 5,6");
+    let mut p = Position::start(&c);
+    assert_eq!(
+        p.check(&c, 5, 5).map_err(|r| r.explain(&c, 5, 5)),
+        Err("the 2×3 selection at (5,5) reaches outside the 6×7 board".to_owned())
+    );
+    assert!(p.select(&c, 0, 0).is_ok());
+    assert_eq!(
+        p.check(&c, 1, 1).map_err(|r| r.explain(&c, 1, 1)),
+        Err("part of the 2×3 selection at (1,1) is already eaten".to_owned())
+    );
+    let classic = config("5x4 variant classic poison 0,0");
+    assert_eq!(
+        Rejection::OutOfRange.explain(&classic, 5, 0),
+        "the cell (5,0) is outside the 5×4 board"
+    );
+    assert_eq!(
+        Rejection::AlreadyEaten.explain(&classic, 2, 2),
+        "the cell (2,2) is already eaten"
+    );
+    assert_eq!(Rejection::GameOver.explain(&c, 0, 0), "the game is over");
+}

@@ -141,32 +141,12 @@ impl Room {
         match selected {
             Ok(_) => self.after_move(seat, row, col),
             Err(r) => {
-                let (rows, cols) = (self.config.rows(), self.config.cols());
-                let (reason, message) = match (r, self.config.eat()) {
-                    (Rejection::OutOfRange, Some((er, ec))) => (
-                        RejectReason::OutOfRange,
-                        format!(
-                            "the {er}×{ec} selection at ({row},{col}) reaches outside the {rows}×{cols} board"
-                        ),
-                    ),
-                    (Rejection::OutOfRange, None) => (
-                        RejectReason::OutOfRange,
-                        format!("the cell ({row},{col}) is outside the {rows}×{cols} board"),
-                    ),
-                    (Rejection::AlreadyEaten, Some((er, ec))) => (
-                        RejectReason::AlreadyEaten,
-                        format!(
-                            "part of the {er}×{ec} selection at ({row},{col}) is already eaten"
-                        ),
-                    ),
-                    (Rejection::AlreadyEaten, None) => (
-                        RejectReason::AlreadyEaten,
-                        format!("the cell ({row},{col}) is already eaten"),
-                    ),
-                    (Rejection::GameOver, _) => {
-                        (RejectReason::NotPlaying, "the game is over".into())
-                    }
+                let reason = match r {
+                    Rejection::OutOfRange => RejectReason::OutOfRange,
+                    Rejection::AlreadyEaten => RejectReason::AlreadyEaten,
+                    Rejection::GameOver => RejectReason::NotPlaying,
                 };
+                let message = r.explain(&self.config, row, col);
                 self.reject(peer, reason, message);
             }
         }
