@@ -20,7 +20,7 @@ pub enum ServerError {
         /// The database URL, its password hidden.
         url: String,
         /// What went wrong.
-        source: crate::postgres::PgError,
+        source: crate::store::PgError,
     },
     /// Redis (`--cluster`) could not be reached.
     #[error("cannot join the cluster at {url}: {source}")]

@@ -6,37 +6,23 @@
 //! field of [`Settings`]. Each room is one task owning its state; each connection has a bounded
 //! outgoing queue and is dropped when it cannot keep up; finished games are stored durably.
 
-mod address_cap;
-mod analysis;
-mod assets;
+mod clock;
 mod cluster;
-mod connection;
 mod error;
-mod health;
-mod http;
-mod journal;
-mod link;
-mod live;
-mod lobby;
+mod game;
 mod metrics;
-mod outbox;
-mod postgres;
-mod rate;
-mod request;
-mod room;
+mod net;
 mod server;
-mod session;
 mod settings;
-mod shared;
+mod shutdown;
 mod store;
-mod writer;
+mod sync;
 
 pub use cluster::ClusterError;
 pub use error::ServerError;
-pub use postgres::PgError;
 pub use server::run;
 pub use settings::{DEFAULT_ADDR, Settings};
-pub use store::{DB_FILE, StoreError};
+pub use store::{DB_FILE, PgError, StoreError};
 
 /// Opens (creating it if needed) the game database in `dir` and closes it again, so that the
 /// program can refuse to start, before it says it is listening, when the database cannot be

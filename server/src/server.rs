@@ -1,17 +1,17 @@
 //! [`run`]: the accept loop, and the graceful shutdown that stops accepting, tells clients,
 //! lets rooms and the store writer finish, and returns within the shutdown timeout.
 
-use crate::address_cap::AddressCaps;
-use crate::analysis::Analyst;
 use crate::cluster::Cluster;
-use crate::connection::serve_tcp;
 use crate::error::ServerError;
-use crate::lobby::Lobby;
+use crate::game::analysis::Analyst;
+use crate::game::lobby::Lobby;
 use crate::metrics::Metrics;
-use crate::postgres::{PgRecords, redacted};
+use crate::net::address_cap::AddressCaps;
+use crate::net::connection::serve_tcp;
+use crate::net::shared::{Shared, ws_config};
 use crate::settings::Settings;
-use crate::shared::{Shared, ws_config};
-use crate::store::{Store, StoreHandle, StoreTimings};
+use crate::store::{PgRecords, redacted};
+use crate::store::{Replica, Store, StoreHandle, StoreTimings};
 use jchomp_engine::classic::ClassicLibrary;
 use std::future::Future;
 use std::sync::Arc;
@@ -72,13 +72,15 @@ pub async fn run(
         None => None,
     };
     let counted = metrics.clone();
-    let mirror = cluster.as_ref().map(|c| c.mirror());
+    let replica = cluster
+        .as_ref()
+        .map(|c| -> Arc<dyn Replica> { Arc::new(c.mirror()) });
     let timings = StoreTimings {
         wait: metrics.durable_wait_seconds.clone(),
         append: metrics.journal_append_seconds.clone(),
     };
     let (store, writer) =
-        StoreHandle::start(store, records, mirror, Some(timings), move |n, res| {
+        StoreHandle::start(store, records, replica, Some(timings), move |n, res| {
             let c = if res.is_ok() {
                 &counted.games_stored
             } else {
@@ -121,7 +123,7 @@ pub async fn run(
     } else {
         for stored in in_play {
             let id = stored.room.room.clone();
-            match crate::room::restore(ctx.room_context(), stored) {
+            match crate::game::room::restore(ctx.room_context(), stored) {
                 Ok(()) => {
                     ctx.metrics.games_restored.inc();
                 }
@@ -151,7 +153,7 @@ pub async fn run(
     tracing::info!("shutting down");
     drop(listener);
     let _ = shutdown_tx.send(true);
-    let deadline = crate::settings::after(ctx.settings.shutdown_timeout);
+    let deadline = crate::clock::after(ctx.settings.shutdown_timeout);
     drop(ctx);
     if timeout_at(deadline, done_rx.recv()).await.is_err() {
         tracing::warn!("some connections or rooms did not end in time");

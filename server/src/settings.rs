@@ -3,7 +3,6 @@
 use jchomp_engine::classic::{FILE_NAME, MAX_SIDE};
 use std::path::PathBuf;
 use std::time::Duration;
-use tokio::time::Instant;
 
 /// The address the `jchomp-server` binary listens on when `--addr` is not given.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:7777";
@@ -141,14 +140,6 @@ impl Settings {
     }
 }
 
-/// The instant `d` from now; an absurdly long `d` (from a setting) means "in a year" rather
-/// than an overflow.
-pub(crate) fn after(d: Duration) -> Instant {
-    let now = Instant::now();
-    now.checked_add(d)
-        .unwrap_or_else(|| now + Duration::from_secs(365 * 24 * 60 * 60))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,11 +151,5 @@ mod tests {
         assert_eq!(s.classic_box, (15, 15));
         s.classic_db = Some(PathBuf::from("/srv/chomp.db"));
         assert_eq!(s.classic_db_path(), PathBuf::from("/srv/chomp.db"));
-    }
-
-    #[test]
-    fn after_never_overflows() {
-        assert!(after(Duration::MAX) > Instant::now());
-        assert!(after(Duration::ZERO) <= Instant::now());
     }
 }

@@ -1,6 +1,6 @@
 //! The cluster's room directory in Redis: `jchomp:rooms` (room id → [`DirectoryEntry`]: owner,
 //! creation order, summary) and `jchomp:tokens` (token hash → room id). Each node writes its own
-//! rooms' lines, in order, from one task fed by its lobby ([`DirectorySink`]); every node reads
+//! rooms' lines, in order, from one task fed by its lobby ([`crate::game::directory::DirectorySink`]); every node reads
 //! the same lines, so `list_rooms` is the same everywhere and a token leads to its room from any
 //! node. A room's line is written (and removed) only by its owner in `jchomp:owners`: a script
 //! checks it, so that a node that lost a room to a takeover cannot write it back.
@@ -8,13 +8,13 @@
 use super::Cluster;
 use super::state::{OWNERS, live_key, owned_key};
 use super::wire::DirectoryEntry;
-use crate::live::token_hash;
-use crate::outbox::encode;
-use jchomp_protocol::wire::{RoomSummary, ServerMessage};
+use crate::game::directory::{Change, Ordered};
+use crate::game::outbox::encode;
+use crate::game::token::token_hash;
+use jchomp_protocol::wire::ServerMessage;
 use redis::AsyncCommands;
 use redis::aio::ConnectionManager;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
@@ -47,79 +47,6 @@ redis.call('SREM', KEYS[3], ARGV[2])
 for i = 3, #ARGV do redis.call('HDEL', KEYS[4], ARGV[i]) end
 return 1
 ";
-
-/// A change to this node's part of the directory.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Change {
-    /// A room opened or changed.
-    Room(RoomSummary),
-    /// A room closed, with its token hashes.
-    Removed {
-        /// The room.
-        id: String,
-        /// Its seats' token hashes.
-        tokens: Vec<String>,
-    },
-    /// A seat token (by hash) of a room.
-    Token {
-        /// The token's hash.
-        hash: String,
-        /// The room.
-        room: String,
-    },
-    /// A seat token (by hash) died.
-    Untoken(String),
-}
-
-/// A change with its creation order (milliseconds since the epoch, then a node counter).
-pub(super) type Ordered = (Change, (u64, u64));
-
-/// Where the lobby sends its changes; one task writes them to Redis in order.
-#[derive(Clone, Debug)]
-pub(crate) struct DirectorySink {
-    tx: mpsc::UnboundedSender<Ordered>,
-    seq: std::sync::Arc<AtomicU64>,
-    /// The counter value below which every change is written to Redis (or given up on).
-    written: watch::Receiver<u64>,
-}
-
-impl DirectorySink {
-    /// A sink and the receiving ends for [`write`]: the changes, and where it says how far
-    /// it has written.
-    pub(super) fn new() -> (
-        DirectorySink,
-        mpsc::UnboundedReceiver<Ordered>,
-        watch::Sender<u64>,
-    ) {
-        let (tx, rx) = mpsc::unbounded_channel();
-        let (written_tx, written) = watch::channel(0);
-        let sink = DirectorySink {
-            tx,
-            seq: Default::default(),
-            written,
-        };
-        (sink, rx, written_tx)
-    }
-
-    /// Returns once every change told so far is in Redis (or [`write`] gave up on it, or has
-    /// ended): a room is announced to its creator only then, so that a player on another node
-    /// who joins it at once finds it. (The lobby tells its changes under its lock, so their
-    /// counter values reach the writer in order.)
-    pub(crate) async fn written(&self) {
-        let told = self.seq.load(Ordering::Acquire);
-        let mut written = self.written.clone();
-        let _ = written.wait_for(|&w| w >= told).await;
-    }
-
-    /// Queues a change (never waits: the lobby calls it under its lock).
-    pub(crate) fn tell(&self, change: Change) {
-        let order = (
-            crate::room::now_ms(),
-            self.seq.fetch_add(1, Ordering::AcqRel),
-        );
-        let _ = self.tx.send((change, order));
-    }
-}
 
 /// Writes the changes to Redis, in order, each batch in one pipeline (retried while Redis is
 /// away), until the sink is gone.

@@ -12,17 +12,18 @@ mod state;
 mod takeover;
 mod wire;
 
-pub(crate) use directory::{Change, DirectorySink};
 pub(crate) use state::Mirror;
 
-use crate::lobby::Lobby;
+use crate::game::directory::DirectorySink;
+use crate::game::lobby::Lobby;
+use crate::game::outbox::{ConnId, Peer};
 use crate::metrics::Metrics;
-use crate::outbox::{ConnId, Peer};
+use crate::sync::lock;
 use futures_util::StreamExt;
 use redis::AsyncCommands;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
@@ -89,10 +90,6 @@ impl std::fmt::Debug for Cluster {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Cluster").field("node", &self.node).finish()
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Cluster {
@@ -202,7 +199,7 @@ impl Cluster {
         let mut tick = tokio::time::interval(RENEW);
         loop {
             tokio::select! {
-                _ = crate::shared::shutting_down(&mut shutdown) => break,
+                _ = crate::shutdown::shutting_down(&mut shutdown) => break,
                 _ = tick.tick() => {}
             }
             self.renew_once().await;
@@ -283,7 +280,7 @@ impl Cluster {
                         let mut messages = pubsub.on_message();
                         loop {
                             tokio::select! {
-                                _ = crate::shared::shutting_down(&mut shutdown) => return,
+                                _ = crate::shutdown::shutting_down(&mut shutdown) => return,
                                 msg = messages.next() => match msg {
                                     Some(msg) => {
                                         let payload: String = msg.get_payload().unwrap_or_default();
@@ -302,7 +299,7 @@ impl Cluster {
                 Err(e) => tracing::warn!(error = %e, "cannot reach Redis to listen"),
             }
             tokio::select! {
-                _ = crate::shared::shutting_down(&mut shutdown) => return,
+                _ = crate::shutdown::shutting_down(&mut shutdown) => return,
                 _ = tokio::time::sleep(Duration::from_millis(200)) => {}
             }
         }
@@ -408,7 +405,7 @@ impl Cluster {
             ReplyBody::Done(Ok(())) => {
                 roles.insert(p.conn, (p.room.clone(), relay::Role::Spectator));
             }
-            ReplyBody::Leave(crate::room::LeaveOutcome::Left)
+            ReplyBody::Leave(crate::game::room::LeaveOutcome::Left)
                 if roles.get(&p.conn).is_some_and(|(r, _)| *r == p.room) =>
             {
                 roles.remove(&p.conn);
@@ -437,4 +434,4 @@ impl relay::Pending {
 }
 
 /// A room channel for the node's clients: a room of this node, or a relay to its owner.
-pub(crate) type RoomTx = mpsc::Sender<crate::room::RoomEvent>;
+pub(crate) type RoomTx = mpsc::Sender<crate::game::room::RoomEvent>;

@@ -6,9 +6,9 @@
 
 use super::wire::{Envelope, Frame, Op, ReplyBody};
 use super::{ANSWER, Cluster, RoomTx, TAKEOVER_WAIT, lock};
-use crate::lobby::Lobby;
-use crate::outbox::{ConnId, Outgoing, Peer, PeerSignal, next_conn_id};
-use crate::room::{LeaveOutcome, Refusal, RoomEvent};
+use crate::game::lobby::Lobby;
+use crate::game::outbox::{ConnId, Outgoing, Peer, PeerSignal, next_conn_id};
+use crate::game::room::{LeaveOutcome, Refusal, RoomEvent};
 use jchomp_protocol::rules::Seat;
 use jchomp_protocol::wire::{ErrorCode, ServerMessage};
 use std::collections::HashSet;

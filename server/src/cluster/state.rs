@@ -15,7 +15,10 @@
 //! was paused, and another node claimed the room) writes nothing more for it, and the room
 //! learns it is [`Mirror::lost`].
 
-use crate::live::{LiveMove, LiveRoom, Stored, Write};
+use crate::store::Replica;
+use crate::store::live::{LiveMove, LiveRoom, Stored, Write};
+use crate::sync::lock;
+use futures_util::future::BoxFuture;
 use redis::AsyncCommands;
 use redis::aio::ConnectionManager;
 use std::collections::{HashMap, HashSet};
@@ -107,9 +110,9 @@ impl Mirror {
     }
 
     /// One batch's writes (in the store's order) as one fenced script per room in one
-    /// pipeline, to send while redb commits the same batch. With `records`, finished records
-    /// are kept in Redis until [`Mirror::delivered`] (they go on to PostgreSQL).
-    pub(crate) fn prepare(&self, batch: &[Write], records: bool) -> Option<Prepared> {
+    /// pipeline, to send while the journal takes the same batch. With `records`, finished
+    /// records are kept in Redis until they are delivered (they go on to PostgreSQL).
+    fn pipeline(&self, batch: &[Write], records: bool) -> Option<Prepared> {
         let mut rooms: Vec<(&str, Vec<String>)> = Vec::new();
         for w in batch {
             let (room, args) = match w {
@@ -165,7 +168,7 @@ impl Mirror {
     }
 
     /// Finished records PostgreSQL holds now need no copy in Redis.
-    pub(crate) async fn delivered(&self, ids: &[String]) {
+    async fn forget_delivered(&self, ids: &[String]) {
         if ids.is_empty() {
             return;
         }
@@ -175,15 +178,26 @@ impl Mirror {
         }
     }
 
-    /// Whether another node owns `room` now (a write for it was refused, or this node's lease
-    /// ran out and the room was claimed meanwhile). Asking forgets the answer.
-    pub(crate) fn lost(&self, room: &str) -> bool {
-        super::lock(&self.lost).remove(room)
-    }
-
     /// Marks rooms as lost.
     pub(super) fn mark_lost(&self, rooms: impl IntoIterator<Item = String>) {
-        super::lock(&self.lost).extend(rooms);
+        lock(&self.lost).extend(rooms);
+    }
+}
+
+impl Replica for Mirror {
+    fn prepare(&self, batch: &[Write], records: bool) -> Option<BoxFuture<'static, ()>> {
+        self.pipeline(batch, records)
+            .map(|p| -> BoxFuture<'static, ()> { Box::pin(p.send()) })
+    }
+
+    fn delivered<'a>(&'a self, ids: &'a [String]) -> BoxFuture<'a, ()> {
+        Box::pin(self.forget_delivered(ids))
+    }
+
+    /// Whether another node owns `room` now (a write for it was refused, or this node's lease
+    /// ran out and the room was claimed meanwhile). Asking forgets the answer.
+    fn lost(&self, room: &str) -> bool {
+        lock(&self.lost).remove(room)
     }
 }
 
@@ -196,7 +210,7 @@ async fn load(redis: &mut ConnectionManager) -> Result<String, redis::RedisError
         .await
 }
 
-/// A batch ready to go to Redis ([`Mirror::prepare`]).
+/// A batch ready to go to Redis ([`Mirror::pipeline`]).
 pub(crate) struct Prepared {
     pipe: redis::Pipeline,
     rooms: Vec<String>,

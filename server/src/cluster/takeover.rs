@@ -9,8 +9,8 @@
 use super::state::{NODES, OWNERS, finished_key, live_key, moves_key, owned_key, read_room};
 use super::wire::{ALL, Envelope};
 use super::{Cluster, LEASE, RENEW, lease_key};
-use crate::postgres::PgRecords;
-use crate::room::RoomContext;
+use crate::game::room::RoomContext;
+use crate::store::PgRecords;
 use redis::AsyncCommands;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -49,7 +49,7 @@ impl Cluster {
             let mut tick = tokio::time::interval(RENEW);
             loop {
                 tokio::select! {
-                    _ = crate::shared::shutting_down(&mut shutdown) => break,
+                    _ = crate::shutdown::shutting_down(&mut shutdown) => break,
                     _ = tick.tick() => {}
                 }
                 // Right after Redis came back, the other nodes may not have renewed their
@@ -120,7 +120,7 @@ impl Cluster {
     async fn adopt(&self, room: &str, t: &Takeovers) -> Result<(), redis::RedisError> {
         let mut redis = self.redis();
         let restored = match read_room(&mut redis, room).await? {
-            Some(stored) => match crate::room::restore(t.ctx.clone(), stored) {
+            Some(stored) => match crate::game::room::restore(t.ctx.clone(), stored) {
                 Ok(()) => {
                     t.ctx.metrics.games_restored.inc();
                     true
@@ -215,7 +215,7 @@ impl Cluster {
         self.mirror.mark_lost(lost.iter().cloned());
         for id in lost {
             if let Some(tx) = self.lobby.room(&id) {
-                let _ = tx.send(crate::room::RoomEvent::Lost).await;
+                let _ = tx.send(crate::game::room::RoomEvent::Lost).await;
             }
         }
     }

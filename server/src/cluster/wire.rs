@@ -2,7 +2,7 @@
 //! client connected to one node for a room owned by another, the owner's replies, and the
 //! frames the room sends back to that client.
 
-use crate::room::{LeaveOutcome, Refusal};
+use crate::game::room::{LeaveOutcome, Refusal};
 use jchomp_protocol::rules::Seat;
 use jchomp_protocol::wire::RoomSummary;
 use serde::{Deserialize, Serialize};

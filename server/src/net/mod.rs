@@ -1,0 +1,15 @@
+//! The network: the one listener's HTTP and WebSocket serving ([`http`], [`connection`]), a
+//! connection's session of requests ([`session`]) and its writer ([`link`]), the limits on
+//! clients ([`rate`], [`address_cap`]), and what every connection task shares ([`shared`]).
+//! It hands requests to the game and the cluster; nothing below it imports it.
+
+pub(crate) mod address_cap;
+pub(crate) mod assets;
+pub(crate) mod connection;
+pub(crate) mod health;
+pub(crate) mod http;
+pub(crate) mod link;
+pub(crate) mod rate;
+pub(crate) mod request;
+pub(crate) mod session;
+pub(crate) mod shared;

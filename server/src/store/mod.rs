@@ -1,0 +1,21 @@
+//! Storage: games in play and finished games, made durable before a room tells anyone about
+//! them. Rooms hold a [`StoreHandle`]; one writer task ([`writer`]) appends their writes to the
+//! journal ([`journal`]), copies them to a [`Replica`] when there is one, and takes them into the
+//! database ([`db`]) at checkpoints; finished records may go on to PostgreSQL ([`postgres`]).
+//! Nothing here knows about rooms, connections or the cluster.
+
+mod db;
+mod handle;
+mod journal;
+pub(crate) mod live;
+mod postgres;
+mod replica;
+mod writer;
+
+pub(crate) use db::Store;
+pub use db::{DB_FILE, StoreError};
+pub(crate) use handle::{StoreHandle, StoreTimings};
+pub use postgres::PgError;
+pub(crate) use postgres::PgRecords;
+pub(crate) use postgres::redacted;
+pub(crate) use replica::Replica;
