@@ -405,7 +405,7 @@ impl Cluster {
             ReplyBody::Done(Ok(())) => {
                 roles.insert(p.conn, (p.room.clone(), relay::Role::Spectator));
             }
-            ReplyBody::Leave(crate::game::room::LeaveOutcome::Left)
+            ReplyBody::Leave(crate::game::event::LeaveOutcome::Left)
                 if roles.get(&p.conn).is_some_and(|(r, _)| *r == p.room) =>
             {
                 roles.remove(&p.conn);
@@ -434,4 +434,4 @@ impl relay::Pending {
 }
 
 /// A room channel for the node's clients: a room of this node, or a relay to its owner.
-pub(crate) type RoomTx = mpsc::Sender<crate::game::room::RoomEvent>;
+pub(crate) type RoomTx = mpsc::Sender<crate::game::event::RoomEvent>;

@@ -215,7 +215,7 @@ impl Cluster {
         self.mirror.mark_lost(lost.iter().cloned());
         for id in lost {
             if let Some(tx) = self.lobby.room(&id) {
-                let _ = tx.send(crate::game::room::RoomEvent::Lost).await;
+                let _ = tx.send(crate::game::event::RoomEvent::Lost).await;
             }
         }
     }

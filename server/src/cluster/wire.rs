@@ -2,7 +2,8 @@
 //! client connected to one node for a room owned by another, the owner's replies, and the
 //! frames the room sends back to that client.
 
-use crate::game::room::{LeaveOutcome, Refusal};
+use crate::game::event::LeaveOutcome;
+use crate::game::refusal::Refusal;
 use jchomp_protocol::rules::Seat;
 use jchomp_protocol::wire::RoomSummary;
 use serde::{Deserialize, Serialize};

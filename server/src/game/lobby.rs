@@ -3,8 +3,8 @@
 //! Guarded by a std mutex held only for map operations, never across an `.await`.
 
 use crate::game::directory::{Change, DirectorySink};
+use crate::game::event::RoomEvent;
 use crate::game::outbox::encode;
-use crate::game::room::RoomEvent;
 use crate::game::token::token_hash;
 use crate::metrics::RoomCounts;
 use jchomp_protocol::wire::{RoomStatus, RoomSummary, ServerMessage};

@@ -6,6 +6,7 @@
 
 pub(crate) mod analysis;
 pub(crate) mod directory;
+pub(crate) mod event;
 pub(crate) mod lobby;
 pub(crate) mod outbox;
 pub(crate) mod refusal;

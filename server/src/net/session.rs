@@ -4,7 +4,9 @@
 
 use crate::game::analysis::{About, Subject};
 use crate::game::outbox::Peer;
-use crate::game::room::{self, LeaveOutcome, Refusal, RoomEvent};
+use crate::game::event::{LeaveOutcome, RoomEvent};
+use crate::game::refusal::Refusal;
+use crate::game::room;
 use crate::net::request::{checked_name, parse, plausible_id};
 use crate::net::shared::Shared;
 use jchomp_protocol::json::ConfigJson;

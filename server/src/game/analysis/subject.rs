@@ -1,7 +1,7 @@
 //! [`Subject`]: the position an `analyze` asks about — a game's position after some of its
 //! moves — with the checks on what can be analysed.
 
-use crate::game::room::Refusal;
+use crate::game::refusal::Refusal;
 use jchomp_protocol::rules::{Config, Game, Position};
 use jchomp_protocol::wire::ErrorCode;
 use std::fmt;
