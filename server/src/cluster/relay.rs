@@ -6,9 +6,9 @@
 
 use super::wire::{Envelope, Frame, Op, ReplyBody};
 use super::{ANSWER, Cluster, RoomTx, TAKEOVER_WAIT, lock};
+use crate::game::event::{LeaveOutcome, RoomEvent};
 use crate::game::lobby::Lobby;
 use crate::game::outbox::{ConnId, Outgoing, Peer, PeerSignal, next_conn_id};
-use crate::game::event::{LeaveOutcome, RoomEvent};
 use crate::game::refusal::Refusal;
 use jchomp_protocol::rules::Seat;
 use jchomp_protocol::wire::{ErrorCode, ServerMessage};

@@ -2,7 +2,7 @@
 //! content type, an `ETag` of their content (`If-None-Match` → `304`), gzip when the browser
 //! takes it and it is smaller, and an HTML `404` page for any other path.
 
-use crate::net::http::{self, Answer};
+use crate::net::answer::{self, Answer};
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use http_body_util::Full;
@@ -107,7 +107,7 @@ pub(crate) fn answer(req: &Request<Incoming>, get: bool) -> Answer {
 fn respond(path: &str, get: bool, headers: &hyper::HeaderMap) -> Answer {
     let path = if path == "/index.html" { "/" } else { path };
     let Some(p) = prepared().iter().find(|p| p.file.path == path) else {
-        let mut res = http::answer(
+        let mut res = answer::answer(
             StatusCode::NOT_FOUND,
             HTML,
             Bytes::from_static(NOT_FOUND.as_bytes()),
@@ -117,7 +117,7 @@ fn respond(path: &str, get: bool, headers: &hyper::HeaderMap) -> Answer {
         return res;
     };
     if !get {
-        let mut res = http::answer(
+        let mut res = answer::answer(
             StatusCode::METHOD_NOT_ALLOWED,
             "text/plain; charset=utf-8",
             Bytes::from_static(b"use GET\n"),

@@ -4,6 +4,7 @@
 //! — and an upgraded connection is handed back to the caller as the plain TCP stream with the
 //! bytes hyper had already read past the request.
 
+use crate::net::answer::{Answer, answer};
 use crate::net::assets;
 use crate::net::shared::Shared;
 use http_body_util::Full;
@@ -26,9 +27,6 @@ const MAX_HEAD: usize = 8 * 1024;
 const MAX_HEADERS: usize = 32;
 /// Content type of the plain-text answers.
 const TEXT: &str = "text/plain; charset=utf-8";
-
-/// A response as the server builds it: the whole body at once.
-pub(crate) type Answer = Response<Full<Bytes>>;
 
 /// A WebSocket upgrade the server accepted: the socket after the `101`, and what to run on it.
 pub(crate) struct Upgraded {
@@ -225,16 +223,6 @@ fn switching_protocols(key: &str) -> Answer {
     if let Ok(accept) = HeaderValue::from_str(&derive_accept_key(key.as_bytes())) {
         h.insert(header::SEC_WEBSOCKET_ACCEPT, accept);
     }
-    res
-}
-
-/// A response with this status, content type and body, never cached.
-pub(crate) fn answer(status: StatusCode, content_type: &'static str, body: Bytes) -> Answer {
-    let mut res = Response::new(Full::new(body));
-    *res.status_mut() = status;
-    let h = res.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     res
 }
 

@@ -4,6 +4,7 @@
 //! It hands requests to the game and the cluster; nothing below it imports it.
 
 pub(crate) mod address_cap;
+pub(crate) mod answer;
 pub(crate) mod assets;
 pub(crate) mod connection;
 pub(crate) mod health;

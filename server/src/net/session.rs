@@ -3,8 +3,8 @@
 //! room come back through the connection's outgoing queue.
 
 use crate::game::analysis::{About, Subject};
-use crate::game::outbox::Peer;
 use crate::game::event::{LeaveOutcome, RoomEvent};
+use crate::game::outbox::Peer;
 use crate::game::refusal::Refusal;
 use crate::game::room;
 use crate::net::request::{checked_name, parse, plausible_id};
