@@ -2,7 +2,7 @@
 // why it is refused), a second click for poison, whose turn, each seat's clock and connection,
 // the move list, the result, and the annotations when the room allows them.
 
-import { h } from './app.js';
+import { h } from './dom.js';
 import { BoardView, legend } from './board.js';
 import { newBoard, check, play, refusal, describe } from './rules.js';
 

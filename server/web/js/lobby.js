@@ -1,7 +1,7 @@
 // The lobby: the live room list (join, watch), the form that creates a room with every option
 // (poison cells placed on a small board, bots per seat), and the recently finished games.
 
-import { h } from './app.js';
+import { h } from './dom.js';
 import { describe } from './rules.js';
 
 const BOTS = ['random', 'greedy', 'level:1', 'level:2', 'level:3', 'level:4', 'level:5'];

@@ -1,7 +1,7 @@
 // The replay of a stored game: first, back, forward, last and a slider over its moves, the
 // position drawn at each step, and the annotations of that position when asked for.
 
-import { h } from './app.js';
+import { h } from './dom.js';
 import { BoardView, legend } from './board.js';
 import { newBoard, play, describe } from './rules.js';
 import { resultText } from './lobby.js';
