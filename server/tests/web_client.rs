@@ -12,7 +12,7 @@ mod web_support;
 
 use common::{Client, TestServer};
 use jchomp_engine::search::{Outcome, Table, analyze};
-use jchomp_protocol::rules::{Config, Position};
+use jchomp_protocol::rules::{Config, Position, Rejection};
 use jchomp_server::Settings;
 use jchomp_testkit::model::Model;
 use serde_json::{Value, json};
@@ -341,14 +341,16 @@ async fn preview_matches_the_rules(page: &Page<'_>, config: &Config) {
                 Some(reason) => {
                     assert_eq!(v["kind"], "refused", "{at}: {v}");
                     assert_eq!(v["reason"], reason, "{at}: {v}");
-                    let words = if reason == "out_of_range" {
+                    let rejection = if reason == "out_of_range" {
                         refused[0] += 1;
-                        "out of range"
+                        Rejection::OutOfRange
                     } else {
                         refused[1] += 1;
-                        "already eaten"
+                        Rejection::AlreadyEaten
                     };
-                    assert!(v["text"].as_str().unwrap().contains(words), "{at}: {v}");
+                    // The page's sentence is the server's (the rules crate's), word for word.
+                    let words = format!("Refused: {}.", rejection.explain(config, r, c));
+                    assert_eq!(v["text"], words.as_str(), "{at}: {v}");
                     assert!(cells("ok").is_empty(), "{at}: {v}");
                     // The part of the selection on the board is marked refused.
                     let covered: BTreeSet<_> = match config.eat() {

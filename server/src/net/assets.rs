@@ -42,6 +42,7 @@ const FILES: &[File] = &[
     file!("/", HTML, "../../web/index.html"),
     file!("/style.css", CSS, "../../web/style.css"),
     file!("/js/app.js", JS, "../../web/js/app.js"),
+    file!("/js/dom.js", JS, "../../web/js/dom.js"),
     file!("/js/net.js", JS, "../../web/js/net.js"),
     file!("/js/rules.js", JS, "../../web/js/rules.js"),
     file!("/js/board.js", JS, "../../web/js/board.js"),

@@ -2,23 +2,11 @@
 // and the three views behind the address's fragment: the lobby (`#/`), a room to play or
 // watch (`#/room/ID`) and the replay of a stored game (`#/game/ID`).
 
+import { h } from './dom.js';
 import { Net } from './net.js';
 import { LobbyView } from './lobby.js';
 import { GameView } from './game.js';
 import { ReplayView } from './replay.js';
-
-/** Builds an element: `h('p', {class: 'x'}, 'text', child)`. */
-export function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
-    else if (k === 'class') el.className = v;
-    else el.setAttribute(k, v === true ? '' : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c);
-  return el;
-}
 
 /** The seat this browser holds on this server, if any: `{room, token}`. */
 function storedSeat() {

@@ -2,6 +2,7 @@
 // and last-move cells, the preview of a selection, annotations, and keyboard play (arrows move
 // the cursor, Enter or Space selects). Drawing a change touches only the cells that changed.
 
+import { h } from './dom.js';
 import { isPoison } from './rules.js';
 
 const VERDICT = { win: 'win', loss: 'loss', tie: 'tie', unknown: 'unknown' };
@@ -15,28 +16,19 @@ export class BoardView {
   constructor(b, handlers = {}) {
     this.b = b;
     this.handlers = handlers;
-    this.el = document.createElement('div');
-    this.el.className = 'board';
-    this.el.setAttribute('role', 'grid');
-    this.el.setAttribute('aria-label', `board, ${b.rows} rows by ${b.cols} columns`);
+    this.el = h('div', { class: 'board', role: 'grid', 'aria-label': `board, ${b.rows} rows by ${b.cols} columns` });
     this.el.style.setProperty('--rows', b.rows);
     this.el.style.setProperty('--cols', b.cols);
     this.cells = [];
     this.notes = new Map();
     this.cursor = 0;
     for (let r = 0; r < b.rows; r++) {
-      const row = document.createElement('div');
-      row.className = 'row';
-      row.setAttribute('role', 'row');
+      const row = h('div', { class: 'row', role: 'row' });
       for (let c = 0; c < b.cols; c++) {
-        const cell = document.createElement('button');
-        cell.type = 'button';
-        cell.className = 'cell';
-        cell.dataset.r = r;
-        cell.dataset.c = c;
-        cell.setAttribute('role', 'gridcell');
-        cell.tabIndex = r === 0 && c === 0 ? 0 : -1;
-        if (isPoison(b, r, c)) cell.classList.add('poison');
+        const cell = h('button', {
+          type: 'button', class: isPoison(b, r, c) ? 'cell poison' : 'cell', role: 'gridcell',
+          'data-r': r, 'data-c': c, tabindex: r === 0 && c === 0 ? 0 : -1,
+        });
         row.append(cell);
         this.cells.push(cell);
       }
@@ -156,11 +148,7 @@ export class BoardView {
       cell.dataset.value = value;
       if (m.plies !== null && m.plies !== undefined) cell.dataset.plies = m.plies;
       cell.classList.add(`note-${value}`);
-      const mark = document.createElement('span');
-      mark.className = 'note';
-      mark.setAttribute('aria-hidden', 'true');
-      mark.textContent = value === 'tie' ? '=' : value === 'unknown' ? '?' : String(m.plies);
-      cell.append(mark);
+      cell.append(h('span', { class: 'note', 'aria-hidden': 'true' }, value === 'tie' ? '=' : value === 'unknown' ? '?' : String(m.plies)));
       this.label(i);
     }
   }
@@ -179,11 +167,10 @@ export class BoardView {
 
 /** The legend of the annotations. */
 export function legend() {
-  const el = document.createElement('div');
-  el.className = 'legend';
-  el.innerHTML = '<span class="key note-win"><span class="note">4</span></span> win in that many plies (green circle, even)'
-    + ' <span class="key note-loss"><span class="note">3</span></span> loss, held out that many plies (red square, odd)'
-    + ' <span class="key note-tie"><span class="note">=</span></span> tie'
-    + ' <span class="key note-unknown"><span class="note">?</span></span> not proven in time';
-  return el;
+  const key = (value, mark) => h('span', { class: `key note-${value}` }, h('span', { class: 'note' }, mark));
+  return h('div', { class: 'legend' },
+    key('win', '4'), ' win in that many plies (green circle, even) ',
+    key('loss', '3'), ' loss, held out that many plies (red square, odd) ',
+    key('tie', '='), ' tie ',
+    key('unknown', '?'), ' not proven in time');
 }

@@ -2,9 +2,9 @@
 // why it is refused), a second click for poison, whose turn, each seat's clock and connection,
 // the move list, the result, and the annotations when the room allows them.
 
-import { h } from './app.js';
+import { h } from './dom.js';
 import { BoardView, legend } from './board.js';
-import { newBoard, check, play, refusal, describe } from './rules.js';
+import { newBoard, check, play, refusal, describe, outcome } from './rules.js';
 
 export class GameView {
   constructor(app, room) {
@@ -84,8 +84,7 @@ export class GameView {
         this.view.el.dataset.drawMs = (performance.now() - t0).toFixed(2);
         break;
       case 'move_rejected':
-        this.say.textContent = `Refused: ${msg.message}`;
-        this.say.dataset.kind = 'refused';
+        this.refused(msg.message, msg.reason);
         break;
       case 'analysis':
         if (msg.room === this.room && this.annotations && this.snap && msg.index === this.snap.moves.length) this.view.annotate(msg.moves);
@@ -190,7 +189,7 @@ export class GameView {
     } else if (s.status === 'playing') {
       this.turn.textContent = s.to_move === me ? 'Your turn: pick a cell.' : `${this.name(s.to_move)} to move.`;
     } else {
-      this.turn.textContent = this.resultText();
+      this.turn.textContent = `${outcome(s.result, s.seats.map((_, i) => this.name(i)))}.`;
     }
     this.turn.dataset.mine = s.status === 'playing' && s.to_move === me;
     // Once the game is over the seats may play again in this room.
@@ -204,16 +203,6 @@ export class GameView {
       ? `${asked.map((i) => this.name(i)).join(', ')} ${asked.length === 1 ? 'wants' : 'want'} to play again; the new game starts when every person has asked.`
       : '';
     this.leaveBtn.textContent = me !== null && s.status === 'playing' ? 'Resign' : 'Leave';
-  }
-
-  resultText() {
-    const r = this.snap.result;
-    if (!r) return 'The game is over.';
-    if (r.kind === 'tie') return 'A tie: no valid selection is left.';
-    const loser = this.name(r.loser);
-    const others = this.snap.seats.map((_, i) => i).filter((i) => i !== r.loser).map((i) => this.name(i)).join(', ');
-    const why = { poisoned: 'ate the poison', timeout: 'ran out of time', abandoned: 'left the game' }[r.kind] || 'lost';
-    return `${loser} ${why} and loses; ${others} win${others.includes(',') ? '' : 's'}.`;
   }
 
   drawSeats() {
@@ -264,19 +253,25 @@ export class GameView {
     if (!this.board) return;
     const res = check(this.board, r, c);
     this.view.preview(res);
-    const at = `(${r},${c})`;
-    if (!res.ok) {
-      this.say.textContent = `${at} is refused: ${res.reason === 'out_of_range' ? 'out of range' : 'already eaten'} — ${refusal(this.board, r, c, res.reason)}.`;
-      this.say.dataset.kind = 'refused';
-    } else if (res.poison) {
-      this.say.textContent = `${at} eats ${res.cells.length} cell${res.cells.length === 1 ? '' : 's'} including the poison: whoever takes it loses.`;
-      this.say.dataset.kind = 'poison';
+    if (res.ok) {
+      const eats = `(${r},${c}) eats ${res.cells.length} cell${res.cells.length === 1 ? '' : 's'}`;
+      this.say.textContent = res.poison ? `${eats} including the poison: whoever takes it loses.` : `${eats}.`;
+      this.say.dataset.kind = res.poison ? 'poison' : 'ok';
+      this.say.dataset.reason = '';
     } else {
-      this.say.textContent = `${at} eats ${res.cells.length} cell${res.cells.length === 1 ? '' : 's'}.`;
-      this.say.dataset.kind = 'ok';
+      this.refused(refusal(this.board, r, c, res.reason), res.reason);
     }
-    this.say.dataset.reason = res.ok ? '' : res.reason;
     if (this.armed !== null && this.armed !== r * this.board.cols + c) this.armed = null;
+  }
+
+  /**
+   * Says why a selection is refused: `sentence` is the rules' wording (`refusal`, for the
+   * preview) or the server's (`move_rejected`), which are the same.
+   */
+  refused(sentence, reason) {
+    this.say.textContent = `Refused: ${sentence}.`;
+    this.say.dataset.kind = 'refused';
+    this.say.dataset.reason = reason;
   }
 
   unpreview() {

@@ -1,25 +1,14 @@
 // The lobby: the live room list (join, watch), the form that creates a room with every option
 // (poison cells placed on a small board, bots per seat), and the recently finished games.
 
-import { h } from './app.js';
-import { describe } from './rules.js';
+import { h } from './dom.js';
+import { describe, outcome } from './rules.js';
 
 const BOTS = ['random', 'greedy', 'level:1', 'level:2', 'level:3', 'level:4', 'level:5'];
 const REFRESH_MS = 2000;
 
 function seatsText(seats) {
   return seats.map((s) => (s ? `${s.name}${s.bot ? ' (bot)' : ''}${s.connected ? '' : ' (away)'}` : 'free')).join(', ');
-}
-
-export function resultText(result, seats) {
-  if (!result) return 'in play';
-  const name = (i) => seats[i]?.name ?? seats[i] ?? `seat ${i}`;
-  switch (result.kind) {
-    case 'poisoned': return `${name(result.loser)} ate the poison`;
-    case 'timeout': return `${name(result.loser)} ran out of time`;
-    case 'abandoned': return `${name(result.loser)} left`;
-    default: return 'tie';
-  }
 }
 
 export class LobbyView {
@@ -226,7 +215,7 @@ export class LobbyView {
       h('td', {}, h('code', {}, g.game)),
       h('td', {}, describe(g.config)),
       h('td', {}, g.seats.join(', ')),
-      h('td', {}, `${resultText(g.result, g.seats)} after ${g.moves} moves`),
+      h('td', {}, `${outcome(g.result, g.seats)} · ${g.moves} moves`),
       h('td', {}, h('a', { href: `#/game/${encodeURIComponent(g.game)}`, class: 'replay' }, 'Replay')))) : [h('tr', {}, h('td', { colspan: 5, class: 'empty' }, 'No finished games yet.'))]));
   }
 }

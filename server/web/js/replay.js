@@ -1,10 +1,9 @@
 // The replay of a stored game: first, back, forward, last and a slider over its moves, the
 // position drawn at each step, and the annotations of that position when asked for.
 
-import { h } from './app.js';
+import { h } from './dom.js';
 import { BoardView, legend } from './board.js';
-import { newBoard, play, describe } from './rules.js';
-import { resultText } from './lobby.js';
+import { newBoard, play, describe, outcome } from './rules.js';
 
 export class ReplayView {
   constructor(app, game) {
@@ -63,7 +62,7 @@ export class ReplayView {
     this.view = new BoardView(this.board);
     this.boardBox.replaceChildren(this.view.el);
     this.slider.max = record.moves.length;
-    this.info.textContent = `${describe(record.config)} · ${record.seats.join(' vs ')} · ${resultText(record.result, record.seats)}`;
+    this.info.textContent = `${describe(record.config)} · ${record.seats.join(' vs ')} · ${outcome(record.result, record.seats)}`;
     this.moves.replaceChildren(...record.moves.map((m, i) => h('li', {},
       h('button', { type: 'button', class: 'link', onclick: () => this.show(i + 1) }, `${record.seats[m.seat] ?? m.seat}: (${m.row},${m.col})`))));
     this.noteToggle.disabled = record.config.players !== 2;
@@ -84,7 +83,7 @@ export class ReplayView {
     this.el.dataset.index = this.index;
     [...this.moves.children].forEach((li, i) => li.classList.toggle('current', i === this.index - 1));
     const m = this.record.moves[this.index - 1];
-    this.step.textContent = this.index === 0 ? `Start: ${n} moves in all.` : `Move ${this.index} of ${n}: ${this.record.seats[m.seat] ?? m.seat} took (${m.row},${m.col}).${this.index === n ? ` ${resultText(this.record.result, this.record.seats)}.` : ''}`;
+    this.step.textContent = this.index === 0 ? `Start: ${n} moves in all.` : `Move ${this.index} of ${n}: ${this.record.seats[m.seat] ?? m.seat} took (${m.row},${m.col}).${this.index === n ? ` ${outcome(this.record.result, this.record.seats)}.` : ''}`;
     this.askNotes();
   }
 

@@ -1,5 +1,6 @@
 // The rules of JChomp and classic Chomp as the page needs them: what a selection would eat,
-// or why it is refused (out of range, then already eaten — the order of the server's checks).
+// or why it is refused (out of range, then already eaten — the order of the server's checks),
+// and the board, a refusal and a game's end in words.
 
 /** A board to play on: the configuration and the eaten cells (row-major, 1 = eaten). */
 export function newBoard(config) {
@@ -53,7 +54,10 @@ export function play(b, r, c) {
   return res.cells;
 }
 
-/** The reason a selection is refused, in words. */
+/**
+ * The reason a selection is refused, in words: the sentences of the rules crate's
+ * `Rejection::explain`, which the server sends with `move_rejected`.
+ */
 export function refusal(b, r, c, reason) {
   const at = `(${r},${c})`;
   if (reason === 'out_of_range') {
@@ -62,6 +66,18 @@ export function refusal(b, r, c, reason) {
       : `the ${b.eat[0]}×${b.eat[1]} selection at ${at} reaches outside the ${b.rows}×${b.cols} board`;
   }
   return b.classic ? `the cell ${at} is already eaten` : `part of the ${b.eat[0]}×${b.eat[1]} selection at ${at} is already eaten`;
+}
+
+/**
+ * How a game ended, in a sentence without its full stop: who lost, how, and who won
+ * (`ada ate the poison and loses; bob wins`), or the tie. `names` are the seats' names.
+ */
+export function outcome(result, names) {
+  if (!result) return 'No result';
+  if (result.kind === 'tie') return 'A tie: no valid selection is left';
+  const why = { poisoned: 'ate the poison', timeout: 'ran out of time', abandoned: 'left the game' }[result.kind] || 'lost';
+  const others = names.filter((_, i) => i !== result.loser);
+  return `${names[result.loser]} ${why} and loses; ${others.join(', ')} win${others.length === 1 ? 's' : ''}`;
 }
 
 /** The board's name in the notation of the tools: `6x7 eat 1x2`, `6x7 classic`. */
