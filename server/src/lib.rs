@@ -1,11 +1,13 @@
 //! The JChomp WebSocket game server.
 //!
-//! [`run`] serves `ws://HOST:PORT/ws` (the JSON protocol of `docs/PROTOCOL.md`), the web client
-//! at `/` (its files embedded from `server/web/`), `GET /healthz` and `GET /metrics` on one
-//! listener until its shutdown future completes. Every limit is a
-//! field of [`Settings`]. Each room is one task owning its state; each connection has a bounded
-//! outgoing queue and is dropped when it cannot keep up; finished games are stored durably.
+//! [`Server::start`] serves `ws://HOST:PORT/ws` (the JSON protocol of `docs/PROTOCOL.md`), the
+//! web client at `/` (its files embedded from `server/web/`), `GET /healthz` and `GET /metrics`
+//! on one listener until [`Server::stop`]; [`run`] does both around a shutdown future. What an
+//! operator tunes is in [`Settings`], whose fields are also the binary's flags ([`Cli`]). Each
+//! room is one task owning its state; each connection has a bounded outgoing queue and is
+//! dropped when it cannot keep up; a move is durable before anyone is told of it.
 
+mod cli;
 mod clock;
 mod cluster;
 mod error;
@@ -18,10 +20,12 @@ mod shutdown;
 mod store;
 mod sync;
 
+pub use cli::Cli;
 pub use cluster::ClusterError;
 pub use error::ServerError;
-pub use server::run;
+pub use server::{Server, run};
 pub use settings::{DEFAULT_ADDR, Settings};
+pub use shutdown::signal;
 pub use store::{DB_FILE, PgError, StoreError};
 
 /// Opens (creating it if needed) the game database in `dir` and closes it again, so that the

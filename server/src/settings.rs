@@ -7,89 +7,133 @@ use std::time::Duration;
 /// The address the `jchomp-server` binary listens on when `--addr` is not given.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:7777";
 
-/// Every limit and tunable of the server. [`Settings::default`] holds the embedded defaults the
-/// binary starts with; tests shorten the timers.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Every tunable of the server and the limits clients meet. [`Settings::default`] holds the
+/// embedded defaults the binary starts with (tests shorten the timers); the binary's flags are
+/// derived from the fields that have one (`#[arg]`), each flag's default read from
+/// [`Settings::default`]. Limits inherent to a part of the server (a batch size, a lease) are
+/// constants beside the code they bound.
+#[derive(Clone, Debug, PartialEq, Eq, clap::Args)]
 pub struct Settings {
-    /// Directory holding the game database (`games.redb`); created if missing.
+    /// Directory for the game database (`games.redb`) and the journal; created if missing.
+    #[arg(long, default_value_os_t = Settings::default().data_dir)]
     pub data_dir: PathBuf,
     /// How long a dropped seat is held for `resume` before the game is abandoned (or, in a
     /// waiting room, the seat is freed).
+    #[arg(long = "grace-secs", value_name = "SECS", value_parser = secs,
+          default_value = shown_secs(Settings::default().grace))]
     pub grace: Duration,
     /// Largest incoming WebSocket message (and frame), in bytes.
+    #[arg(long = "max-message-bytes", default_value_t = Settings::default().max_message_size)]
     pub max_message_size: usize,
     /// Sustained messages per second a connection may send (token bucket refill rate).
+    #[arg(long = "rate-limit", default_value_t = Settings::default().rate_limit_per_sec)]
     pub rate_limit_per_sec: u32,
     /// Messages a connection may send in a burst (token bucket capacity).
+    #[arg(long = "rate-burst", default_value_t = Settings::default().rate_limit_burst)]
     pub rate_limit_burst: u32,
-    /// How often the server pings an otherwise quiet connection.
+    /// How often the server pings an otherwise quiet connection (at least a second).
+    #[arg(long = "ping-secs", value_name = "SECS", value_parser = secs_at_least_one,
+          default_value = shown_secs(Settings::default().ping_interval))]
     pub ping_interval: Duration,
     /// A connection from which nothing (not even a pong) arrives for this long is closed.
+    #[arg(long = "idle-secs", value_name = "SECS", value_parser = secs,
+          default_value = shown_secs(Settings::default().idle_timeout))]
     pub idle_timeout: Duration,
     /// Time a new TCP connection has to send its HTTP request head.
+    #[arg(skip = Settings::default().handshake_timeout)]
     pub handshake_timeout: Duration,
-    /// Time one write to a client may take before the client is dropped as stalled.
+    /// Time one write to a client may take before the client is dropped as stalled (at least
+    /// a second).
+    #[arg(long = "write-timeout-secs", value_name = "SECS", value_parser = secs_at_least_one,
+          default_value = shown_secs(Settings::default().write_timeout))]
     pub write_timeout: Duration,
     /// Most rooms held at once (waiting, playing and finished).
+    #[arg(long, default_value_t = Settings::default().max_rooms)]
     pub max_rooms: usize,
     /// Most TCP connections served at once (WebSocket and HTTP).
+    #[arg(long, default_value_t = Settings::default().max_connections)]
     pub max_connections: usize,
     /// Most TCP connections one client address holds at once (an IPv4 address, or an IPv6
     /// /64 prefix); `0` turns the cap off. Further connections from it get HTTP `429`.
+    #[arg(long, env = "JCHOMP_MAX_CONNECTIONS_PER_ADDRESS",
+          default_value_t = Settings::default().max_connections_per_address)]
     pub max_connections_per_address: usize,
     /// Messages queued for one client before it is disconnected as a slow reader.
+    #[arg(long = "queue", default_value_t = Settings::default().outgoing_queue)]
     pub outgoing_queue: usize,
     /// Events queued for one room before senders wait.
+    #[arg(skip = Settings::default().room_queue)]
     pub room_queue: usize,
     /// How long a finished room stays listed (for `sync` and late spectators) before it closes.
+    #[arg(long = "linger-secs", value_name = "SECS", value_parser = secs,
+          default_value = shown_secs(Settings::default().finished_linger))]
     pub finished_linger: Duration,
     /// Smallest `move_time_ms` a room may be created with.
+    #[arg(skip = Settings::default().min_move_time_ms)]
     pub min_move_time_ms: u64,
     /// Largest `move_time_ms` a room may be created with.
+    #[arg(skip = Settings::default().max_move_time_ms)]
     pub max_move_time_ms: u64,
-    /// Bot moves computed at the same time (each on a blocking thread).
+    /// Bot moves computed at the same time, each on a blocking thread (by default, the number
+    /// of CPUs; at least one).
+    #[arg(long, value_parser = at_least_one, default_value_t = Settings::default().bot_threads)]
     pub bot_threads: usize,
     /// Longest a server bot thinks about one move, whatever budget its spec asks for (a bot is
     /// stopped then and plays its best move so far), so that no room holds a bot thread for
-    /// long.
+    /// long (at least a millisecond).
+    #[arg(long = "bot-think-ms", value_name = "MS", value_parser = millis_at_least_one,
+          default_value = shown_millis(Settings::default().bot_think_cap))]
     pub bot_think_cap: Duration,
     /// Default number of games `list_games` returns.
+    #[arg(skip = Settings::default().list_games_default)]
     pub list_games_default: u32,
     /// Largest number of games `list_games` returns.
+    #[arg(skip = Settings::default().list_games_max)]
     pub list_games_max: u32,
     /// Time graceful shutdown may take to close clients and store finished games.
+    #[arg(skip = Settings::default().shutdown_timeout)]
     pub shutdown_timeout: Duration,
-    /// The classic Chomp database file; `None` means [`FILE_NAME`] in `data_dir`. It is read the
-    /// first time a classic game needs it (a `level:5` bot, an analysis), or built then on a
-    /// background thread and written there; until it is ready, bots and analyses search instead.
+    /// The classic Chomp database file, read the first time a classic game needs it (a
+    /// `level:5` bot, an analysis), or built then on a background thread and written there;
+    /// until it is ready, bots and analyses search instead [default: classic-15x15.db in the
+    /// data directory].
+    #[arg(long)]
     pub classic_db: Option<PathBuf>,
     /// Rows and columns of the box the classic database covers. The default, 15×15, holds every
     /// classic board (155 million positions, one byte each: about 155 MB). A smaller box is for
     /// tests, which must not build 15×15 (far too slow in a debug build): positions outside it
     /// are searched instead, and a file of another box is rebuilt.
+    #[arg(skip = Settings::default().classic_box)]
     pub classic_box: (usize, usize),
-    /// Longest the server spends on one `analyze` (searching, and waiting for nothing else):
-    /// half to solve the position exactly, the rest to search each selection in turn. A
-    /// selection not proven by then is `unknown`. The classic database answers at once.
+    /// Longest one analysis may take (at least a millisecond): half to solve the position
+    /// exactly, the rest to search each selection in turn; a selection not proven by then is
+    /// reported unknown. The classic database answers at once.
+    #[arg(long = "analysis-time-ms", value_name = "MS", value_parser = millis_at_least_one,
+          default_value = shown_millis(Settings::default().analysis_time))]
     pub analysis_time: Duration,
     /// Analyses computed at the same time, each on a blocking thread of its own (apart from the
-    /// bot threads, so that analyses never delay a bot's move); further analyses wait.
+    /// bot threads, so that analyses never delay a bot's move); further analyses wait (by
+    /// default, half the number of CPUs; at least one).
+    #[arg(long, value_parser = at_least_one,
+          default_value_t = Settings::default().analysis_threads)]
     pub analysis_threads: usize,
     /// Analyses one connection may have under way at once; another is refused with
     /// `analysis_unavailable` until one is answered.
+    #[arg(skip = Settings::default().analyses_per_connection)]
     pub analyses_per_connection: usize,
-    /// Where finished game records go: `None` keeps them in the embedded database (the
-    /// default); a `postgres://user:password@host:port/database` URL sends them to PostgreSQL
-    /// (games in play stay in the embedded database).
+    /// Store finished games in PostgreSQL (postgres://user:password@host:port/database)
+    /// instead of the embedded database (games in play stay in the embedded database).
+    #[arg(long, env = "JCHOMP_DATABASE", value_parser = database_url)]
     pub database: Option<String>,
-    /// A `redis://host:port/` URL makes this node one of a cluster sharing that Redis (the
-    /// room directory and list, seat tokens, node leases, messages between nodes, games in
-    /// play for another node to take over); `None`
-    /// (the default) is a server on its own.
+    /// Join a cluster of nodes sharing this Redis (redis://host:port/): rooms, tokens and
+    /// players are shared; each room is played on the node it was created on, its game in
+    /// play kept in Redis, and taken over by another node if that node dies.
+    #[arg(long, env = "JCHOMP_CLUSTER", value_parser = cluster_url)]
     pub cluster: Option<String>,
-    /// Test only: a path (such as `/echo`) whose WebSocket messages are echoed back instead of
-    /// played, for protocol test suites such as Autobahn. It runs through the same connection
-    /// code and limits as `/ws`. `None` (the default) serves no echo.
+    /// Test only: echo WebSocket messages on this path (e.g. /echo) instead of playing them, for
+    /// protocol test suites such as Autobahn, through the same connection code and limits as
+    /// `/ws`.
+    #[arg(long)]
     pub echo_path: Option<String>,
 }
 
@@ -137,6 +181,60 @@ impl Settings {
         self.classic_db
             .clone()
             .unwrap_or_else(|| self.data_dir.join(FILE_NAME))
+    }
+}
+
+/// A flag's default in whole seconds, as `--help` shows it.
+fn shown_secs(d: Duration) -> String {
+    d.as_secs().to_string()
+}
+
+/// A flag's default in whole milliseconds, as `--help` shows it.
+fn shown_millis(d: Duration) -> String {
+    d.as_millis().to_string()
+}
+
+/// A duration given in whole seconds.
+fn secs(arg: &str) -> Result<Duration, String> {
+    arg.parse()
+        .map(Duration::from_secs)
+        .map_err(|_| format!("expected whole seconds, got {arg:?}"))
+}
+
+/// A duration given in whole seconds; 0 is taken as 1.
+fn secs_at_least_one(arg: &str) -> Result<Duration, String> {
+    secs(arg).map(|d| d.max(Duration::from_secs(1)))
+}
+
+/// A duration given in whole milliseconds; 0 is taken as 1.
+fn millis_at_least_one(arg: &str) -> Result<Duration, String> {
+    arg.parse()
+        .map(|ms: u64| Duration::from_millis(ms.max(1)))
+        .map_err(|_| format!("expected whole milliseconds, got {arg:?}"))
+}
+
+/// A count; 0 is taken as 1.
+fn at_least_one(arg: &str) -> Result<usize, String> {
+    arg.parse()
+        .map(|n: usize| n.max(1))
+        .map_err(|_| format!("expected a whole number, got {arg:?}"))
+}
+
+/// A `--database` URL: PostgreSQL's scheme, checked before anything starts.
+fn database_url(url: &str) -> Result<String, String> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(url.to_string())
+    } else {
+        Err("expected a postgres://user:password@host:port/database URL".to_string())
+    }
+}
+
+/// A `--cluster` URL: Redis's scheme, checked before anything starts.
+fn cluster_url(url: &str) -> Result<String, String> {
+    if url.starts_with("redis://") {
+        Ok(url.to_string())
+    } else {
+        Err("expected a redis://host:port/ URL".to_string())
     }
 }
 

@@ -17,7 +17,7 @@ const LAYERS: &[&[&str]] = &[
     &["cluster"],
     &["net"],
     &["error"],
-    &["server"],
+    &["cli", "server"],
     &["lib"],
 ];
 
