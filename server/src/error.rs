@@ -1,4 +1,5 @@
-//! [`ServerError`]: why the server could not start or run.
+//! [`ServerError`]: why the server could not start or run: in words, the cause included, and
+//! kept as its [`source`](std::error::Error::source).
 
 use crate::store::StoreError;
 use std::path::PathBuf;
@@ -31,6 +32,6 @@ pub enum ServerError {
         source: crate::cluster::ClusterError,
     },
     /// The listener failed.
-    #[error("listener error: {0}")]
+    #[error("the listener failed: {0}")]
     Io(#[from] std::io::Error),
 }

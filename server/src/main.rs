@@ -1,7 +1,7 @@
 //! `jchomp-server`: parses the command line ([`Cli`]), binds, prints the address and serves
 //! until Ctrl-C or SIGTERM.
 
-use anyhow::Context;
+use anyhow::anyhow;
 use clap::Parser;
 use jchomp_server::{Cli, check_store, run, signal};
 use std::io::Write;
@@ -31,7 +31,7 @@ fn main() -> ExitCode {
     let served = runtime
         .enable_all()
         .build()
-        .context("cannot start the runtime")
+        .map_err(|e| anyhow!("cannot start the runtime: {e}"))
         .and_then(|runtime| {
             let served = runtime.block_on(serve(cli));
             // Bots still thinking on blocking threads have been told to stop; do not wait.
@@ -41,7 +41,7 @@ fn main() -> ExitCode {
     match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("jchomp-server: {e:#}");
+            eprintln!("jchomp-server: {e}");
             ExitCode::FAILURE
         }
     }
@@ -52,10 +52,10 @@ fn main() -> ExitCode {
 async fn serve(cli: Cli) -> anyhow::Result<()> {
     let dir = &cli.settings.data_dir;
     check_store(dir)
-        .with_context(|| format!("cannot open the game database in {}", dir.display()))?;
+        .map_err(|e| anyhow!("cannot open the game database in {}: {e}", dir.display()))?;
     let listener = TcpListener::bind(&cli.addr)
         .await
-        .with_context(|| format!("cannot listen on {}", cli.addr))?;
+        .map_err(|e| anyhow!("cannot listen on {}: {e}", cli.addr))?;
     let addr = listener.local_addr()?;
     let shutdown = signal();
     println!("jchomp-server listening on ws://{addr}/ws");

@@ -71,13 +71,18 @@ impl Server {
         let lobby = Arc::new(Lobby::default());
         let cluster = match &settings.cluster {
             Some(url) => {
-                let cluster =
-                    Cluster::start(url, lobby.clone(), metrics.clone(), shutdown_rx.clone())
-                        .await
-                        .map_err(|source| ServerError::Cluster {
-                            url: redacted(url),
-                            source,
-                        })?;
+                let cluster = Cluster::start(
+                    url,
+                    lobby.clone(),
+                    metrics.clone(),
+                    settings.outgoing_queue,
+                    shutdown_rx.clone(),
+                )
+                .await
+                .map_err(|source| ServerError::Cluster {
+                    url: redacted(url),
+                    source,
+                })?;
                 lobby.set_directory(cluster.directory.clone());
                 Some(cluster)
             }

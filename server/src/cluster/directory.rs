@@ -21,7 +21,7 @@ use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 /// The hash of room lines.
-const ROOMS: &str = "jchomp:rooms";
+pub(super) const ROOMS: &str = "jchomp:rooms";
 /// The hash of token hashes.
 const TOKENS: &str = "jchomp:tokens";
 

@@ -40,15 +40,16 @@ const ANSWER: Duration = Duration::from_secs(5);
 /// another node to take the room over: a lease, a look for dead nodes, and the claim.
 const TAKEOVER_WAIT: Duration = Duration::from_secs(8);
 
-/// Why the cluster could not start.
+/// Why the cluster could not start: in words, Redis's error included, and kept as its
+/// [`source`](std::error::Error::source).
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct ClusterError(String);
-
-impl From<redis::RedisError> for ClusterError {
-    fn from(e: redis::RedisError) -> Self {
-        ClusterError(e.to_string())
-    }
+pub enum ClusterError {
+    /// The `--cluster` URL does not parse.
+    #[error("bad Redis URL: {0}")]
+    Url(#[source] redis::RedisError),
+    /// Redis could not be reached, or refused a command at start.
+    #[error("{0}")]
+    Redis(#[from] redis::RedisError),
 }
 
 /// The key of a node's lease.
@@ -84,6 +85,9 @@ pub(crate) struct Cluster {
     roles: Mutex<HashMap<ConnId, (String, relay::Role)>>,
     /// Since when Redis has answered this node without a break (`None`: it does not now).
     healthy_since: Mutex<Option<Instant>>,
+    /// Messages queued for one client before it is dropped as a slow reader (the settings'
+    /// `outgoing_queue`), also for the stand-ins of other nodes' clients.
+    outgoing_queue: usize,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -99,9 +103,10 @@ impl Cluster {
         url: &str,
         lobby: Arc<Lobby>,
         metrics: Arc<Metrics>,
+        outgoing_queue: usize,
         shutdown: watch::Receiver<bool>,
     ) -> Result<Arc<Cluster>, ClusterError> {
-        let client = redis::Client::open(url)?;
+        let client = redis::Client::open(url).map_err(ClusterError::Url)?;
         let config = ConnectionManagerConfig::new()
             .set_min_delay(Duration::from_millis(50))
             .set_max_delay(Duration::from_secs(1))
@@ -129,6 +134,7 @@ impl Cluster {
             routes: Mutex::new(HashMap::new()),
             roles: Mutex::new(HashMap::new()),
             healthy_since: Mutex::new(Some(Instant::now())),
+            outgoing_queue: outgoing_queue.max(1),
         });
         let (subscribed_tx, subscribed) = oneshot::channel();
         tokio::spawn(directory::write(

@@ -6,6 +6,7 @@
 //! new owner (relays re-route, `relay.rs`), drops the directory lines of rooms that had no game
 //! in play, and delivers the records the dead node had finished but not yet put in PostgreSQL.
 
+use super::directory::ROOMS;
 use super::state::{NODES, OWNERS, finished_key, live_key, moves_key, owned_key, read_room};
 use super::wire::{ALL, Envelope};
 use super::{Cluster, LEASE, RENEW, lease_key};
@@ -27,9 +28,6 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 redis.call('SMOVE', KEYS[2], KEYS[3], ARGV[1])
 return 1
 ";
-
-/// The directory's hash of room lines (as in `directory.rs`).
-const ROOMS: &str = "jchomp:rooms";
 
 /// What a takeover needs of the server: rooms are rebuilt in its context, and records go to
 /// PostgreSQL (if the server uses it).

@@ -21,21 +21,23 @@ const POOL_SIZE: usize = 8;
 /// Longest wait for a connection, a new connection or a recycled one.
 const POOL_WAIT: Duration = Duration::from_secs(5);
 
-/// Why PostgreSQL failed, in words (the URL's password never appears).
+/// Why PostgreSQL failed (the URL's password never appears): in words, the driver's error
+/// included, and kept as its [`source`](std::error::Error::source).
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct PgError(String);
-
-impl From<tokio_postgres::Error> for PgError {
-    fn from(e: tokio_postgres::Error) -> Self {
-        PgError(e.to_string())
-    }
-}
-
-impl From<deadpool_postgres::PoolError> for PgError {
-    fn from(e: deadpool_postgres::PoolError) -> Self {
-        PgError(e.to_string())
-    }
+pub enum PgError {
+    /// The `--database` URL does not parse.
+    #[error("bad database URL: {0}")]
+    Url(#[source] tokio_postgres::Error),
+    /// The connection pool could not be built.
+    #[error("cannot build the connection pool: {0}")]
+    Pool(#[from] deadpool_postgres::BuildError),
+    /// No connection could be had from the pool (PostgreSQL unreachable, or every connection
+    /// busy for too long).
+    #[error("cannot get a connection: {0}")]
+    Connect(#[from] deadpool_postgres::PoolError),
+    /// A statement failed.
+    #[error("{0}")]
+    Query(#[from] tokio_postgres::Error),
 }
 
 /// The records database.
@@ -48,9 +50,7 @@ impl PgRecords {
     /// Connects to `url` (`postgres://user:password@host:port/database`) and applies the
     /// migrations not yet applied.
     pub(crate) async fn connect(url: &str) -> Result<PgRecords, PgError> {
-        let config: tokio_postgres::Config = url
-            .parse()
-            .map_err(|e: tokio_postgres::Error| PgError(format!("bad database URL: {e}")))?;
+        let config: tokio_postgres::Config = url.parse().map_err(PgError::Url)?;
         let manager = Manager::from_config(
             config,
             NoTls,
@@ -64,8 +64,7 @@ impl PgRecords {
             .wait_timeout(Some(POOL_WAIT))
             .create_timeout(Some(POOL_WAIT))
             .recycle_timeout(Some(POOL_WAIT))
-            .build()
-            .map_err(|e| PgError(e.to_string()))?;
+            .build()?;
         let records = PgRecords { pool };
         records.migrate().await?;
         Ok(records)
@@ -171,6 +170,18 @@ pub(crate) fn redacted(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::error::Error;
+
+    #[tokio::test]
+    async fn a_bad_url_is_refused_with_its_cause() {
+        let Err(e) = PgRecords::connect("postgres://user:secret@host:notaport/db").await else {
+            panic!("a URL with a bad port connected");
+        };
+        assert!(matches!(e, PgError::Url(_)), "{e:?}");
+        assert!(e.to_string().starts_with("bad database URL: "), "{e}");
+        assert!(e.source().is_some());
+        assert!(!e.to_string().contains("secret"), "{e}");
+    }
 
     #[test]
     fn passwords_are_hidden() {

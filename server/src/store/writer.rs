@@ -48,7 +48,7 @@ pub(crate) enum Job {
     /// Make these writes durable, then answer.
     Writes(Vec<Write>, oneshot::Sender<()>),
     /// Take the journal into the database now, then answer (tests read the database).
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     Checkpoint(oneshot::Sender<()>),
 }
 
@@ -174,7 +174,9 @@ pub(crate) async fn run(
         let Some(first) = job else {
             break;
         };
-        let (mut batch, mut waiters, mut asked) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut batch, mut waiters) = (Vec::new(), Vec::new());
+        #[cfg_attr(not(test), allow(unused_mut))] // only tests ask for a checkpoint
+        let mut asked: Vec<oneshot::Sender<()>> = Vec::new();
         let mut next = Some(first);
         while let Some(job) = next.take() {
             match job {
@@ -183,6 +185,7 @@ pub(crate) async fn run(
                     batch.extend(writes);
                     waiters.push((done, ends));
                 }
+                #[cfg(test)]
                 Job::Checkpoint(done) => asked.push(done),
             }
             if batch.len() < BATCH {
