@@ -1,26 +1,27 @@
 //! Server errors, refused moves, results and times put in words a player understands.
 
 use jchomp_protocol::json::ResultJson;
-use jchomp_protocol::rules::Rejection;
 use jchomp_protocol::wire::{RejectReason, SeatInfo};
 
-/// A refused move in plain words.
-pub(crate) fn rejection(reason: RejectReason) -> &'static str {
+/// A move the server refused, in words: the server's own sentence when it gave one (the shared
+/// rules' wording for a selection they refuse), else the reason's.
+pub(crate) fn refused_move(reason: RejectReason, message: &str) -> String {
+    let message = message.trim().trim_end_matches('.');
+    if message.is_empty() {
+        rejection(reason).to_owned()
+    } else {
+        format!("The server refused the move: {message}.")
+    }
+}
+
+/// A refused move in plain words, for a server that gave no sentence of its own.
+fn rejection(reason: RejectReason) -> &'static str {
     match reason {
         RejectReason::OutOfRange => "That selection reaches outside the board.",
         RejectReason::AlreadyEaten => "Part of that selection is already eaten.",
         RejectReason::NotYourTurn => "It is not your turn.",
         RejectReason::NotPlaying => "The game is not in progress.",
         RejectReason::NotSeated => "You are watching; only seated players can move.",
-    }
-}
-
-/// Why the local rules refuse a selection, in plain words.
-pub(crate) fn local_rejection(r: Rejection) -> &'static str {
-    match r {
-        Rejection::OutOfRange => "reaches outside the board",
-        Rejection::AlreadyEaten => "part of it is already eaten",
-        Rejection::GameOver => "the game is over",
     }
 }
 

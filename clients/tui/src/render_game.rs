@@ -168,7 +168,7 @@ const LABEL: usize = 3;
 /// The cursor's selection: its cells and whether (and why not) the rules accept it.
 struct Selection {
     cells: Bits,
-    refused: Option<&'static str>,
+    refused: Option<String>,
     poison: bool,
 }
 
@@ -198,7 +198,7 @@ fn selection(view: &GameView<'_>, pos: &Position) -> Option<Selection> {
     let refused = pos
         .check(config, row, col)
         .err()
-        .map(explain::local_rejection);
+        .map(|e| e.explain(config, row, col));
     Some(Selection {
         poison: cells.intersects(config.poison_mask()),
         cells,
@@ -266,7 +266,7 @@ fn board(
                 (text, style) = render_hints::cell(v);
             }
             if let Some(sel) = sel.filter(|s| s.cells.contains(i)) {
-                let (open, close, s) = match (sel.refused, sel.poison) {
+                let (open, close, s) = match (&sel.refused, sel.poison) {
                     (Some(_), _) => ('<', '>', Style::CursorBad),
                     (None, true) => ('[', ']', Style::CursorPoison),
                     (None, false) => ('[', ']', Style::CursorOk),
@@ -448,7 +448,7 @@ fn status(view: &GameView<'_>, sel: Option<&Selection>, width: usize, compact: b
         } else {
             " on your turn"
         };
-        let text = match (sel.refused, sel.poison) {
+        let text = match (&sel.refused, sel.poison) {
             (Some(why), _) => format!("{r},{c}{when}: refused, {why}"),
             (None, true) if when.is_empty() => format!("{r},{c}: eats POISON, you lose"),
             (None, true) => format!("{r},{c}{when}: eats POISON"),
@@ -457,7 +457,7 @@ fn status(view: &GameView<'_>, sel: Option<&Selection>, width: usize, compact: b
                 n => format!("{r},{c}{when}: eats {n} cells"),
             },
         };
-        let style = match (sel.refused, sel.poison) {
+        let style = match (&sel.refused, sel.poison) {
             (Some(_), _) => Style::Bad,
             (None, true) => Style::CursorPoison,
             (None, false) => Style::Good,
@@ -971,7 +971,10 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  L leave  q quit
         let lines = render(&v, 80);
         let text = to_text(&lines);
         assert!(text.contains(" 2  #  # <#><~> ~"), "{text}");
-        assert!(text.contains("2,2: refused, part of it is"), "{text}");
+        assert!(
+            text.contains("2,2: refused, part of the 1×2 selection at (2,2) is already"),
+            "{text}"
+        );
         assert!(
             lines
                 .iter()
@@ -981,7 +984,10 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  L leave  q quit
 
         v.cursor = Some((3, 4));
         let text = to_text(&render(&v, 80));
-        assert!(text.contains("3,4: refused, reaches outside"), "{text}");
+        assert!(
+            text.contains("3,4: refused, the 1×2 selection at (3,4) reaches outside"),
+            "{text}"
+        );
 
         v.cursor = Some((3, 3));
         let text = to_text(&render(&v, 80));
@@ -1007,7 +1013,10 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  L leave  q quit
         v.cursor = Some((2, 4));
         let text = to_text(&render(&v, 80));
         assert!(text.contains(" 2  #  #  #  ~ <~>"), "{text}");
-        assert!(text.contains("2,4: refused, part of it is"), "{text}");
+        assert!(
+            text.contains("2,4: refused, the cell (2,4) is already eaten"),
+            "{text}"
+        );
         v.cursor = Some((2, 0));
         let text = to_text(&render(&v, 80));
         assert!(text.contains("2,0: eats 6 cells"), "{text}");

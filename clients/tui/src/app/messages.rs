@@ -150,8 +150,8 @@ impl App {
             ServerMessage::Joined { room, seat, token } => self.on_joined(room, seat, token),
             ServerMessage::Room(snapshot) => self.on_snapshot(snapshot, now),
             ServerMessage::Moved(m) => self.on_moved(&m, now),
-            ServerMessage::MoveRejected { reason, .. } => {
-                self.say(explain::rejection(reason), Style::Bad);
+            ServerMessage::MoveRejected { reason, message } => {
+                self.say(explain::refused_move(reason, &message), Style::Bad);
             }
             ServerMessage::Left { .. } => self.on_left(),
             ServerMessage::Error { code, message } => self.on_error(code, &message),
@@ -372,10 +372,23 @@ mod tests {
             Instant::now(),
         );
         assert_eq!(app.take_outbox(), vec![ClientMessage::Sync]);
+        // The server's sentence is shown as it gave it.
+        app.on_message(
+            ServerMessage::MoveRejected {
+                reason: RejectReason::AlreadyEaten,
+                message: "part of the 1×2 selection at (2,2) is already eaten".into(),
+            },
+            Instant::now(),
+        );
+        assert_eq!(
+            app.notice().unwrap().text,
+            "The server refused the move: part of the 1×2 selection at (2,2) is already eaten."
+        );
+        // A server that gives none: the reason's words.
         app.on_message(
             ServerMessage::MoveRejected {
                 reason: RejectReason::NotYourTurn,
-                message: "x".into(),
+                message: String::new(),
             },
             Instant::now(),
         );
