@@ -131,7 +131,7 @@ const MAX_RUNS: usize = 20;
 
 /// Why the arguments are refused before anything runs.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ArgsError {
+pub(crate) enum ArgsError {
     /// A time out of its range.
     #[error("--duration must be 0.1–{MAX_SECS} s, --warmup and --drain 0–{MAX_SECS} s")]
     Times,

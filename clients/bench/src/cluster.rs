@@ -1,6 +1,6 @@
 //! A cluster started for a run (`--spawn-cluster N`): a `redis-server` of its own on a free
 //! loopback port in a temporary directory ([`spawn_redis`]) and N `jchomp-server --cluster`
-//! nodes sharing it ([`spawn_cluster`]); and Redis's count of the commands it has processed
+//! nodes sharing it (`spawn_cluster`); and Redis's count of the commands it has processed
 //! ([`RedisCounter`]), read at both ends of the window to give Redis operations per move.
 //!
 //! `redis-server` is found on the `PATH` (Debian's `redis-server` package puts it in
@@ -138,7 +138,7 @@ pub async fn spawn_redis(program: &Path) -> Result<RedisChild, ClusterError> {
 
 /// A cluster started for one run: its Redis and its nodes, stopped when dropped.
 #[derive(Debug)]
-pub struct SpawnedCluster {
+pub(crate) struct SpawnedCluster {
     /// The nodes, in the order seats are split across them.
     pub nodes: Vec<Child>,
     /// Their Redis (dropped after them).
@@ -146,7 +146,7 @@ pub struct SpawnedCluster {
 }
 
 /// Starts a `redis-server` (`redis_bin`) and `n` nodes of `launch` on it (`--cluster`).
-pub async fn spawn_cluster(
+pub(crate) async fn spawn_cluster(
     redis_bin: &Path,
     launch: &ServerLaunch,
     n: usize,

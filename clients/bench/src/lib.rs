@@ -7,11 +7,11 @@
 
 pub mod cli;
 pub mod cluster;
-pub mod codec;
+mod codec;
 pub mod echo;
 pub mod plan;
-pub mod process;
-pub mod report;
+mod process;
+mod report;
 pub mod run;
 pub mod socket;
 pub mod stats;

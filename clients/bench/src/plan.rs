@@ -1,6 +1,6 @@
 //! The shape of a load run ([`Shape`], [`Load`]), which node each seat connects to
-//! ([`node_of`]), and what its tasks share while it runs: the [`Stage`] every table follows and
-//! the [`Live`] counters the sampler reads each second.
+//! (`node_of`), and what its tasks share while it runs: the `Stage` every table follows and
+//! the `Live` counters the sampler reads each second.
 
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::rules::Config;
@@ -52,7 +52,7 @@ impl Load {
     }
 
     /// `game` or `echo`.
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             Load::Game { .. } => "game",
             Load::Echo { fanout: false, .. } => "echo",
@@ -100,7 +100,7 @@ impl Default for Shape {
 
 impl Shape {
     /// The time between two moves of one seat under `rate`.
-    pub fn pause(&self) -> Option<Duration> {
+    pub(crate) fn pause(&self) -> Option<Duration> {
         self.rate
             .filter(|r| r.is_finite() && *r > 0.0)
             .map(|r| Duration::from_secs_f64(1.0 / r))
@@ -111,19 +111,19 @@ impl Shape {
 /// to, of `nodes`: seat 0 creates the room on node `table mod nodes` (so rooms, and the nodes
 /// owning them, are spread evenly) and each next seat joins from the next node, so that with
 /// two or more nodes every room has players on two nodes and every move crosses between them.
-pub fn node_of(table: usize, seat: usize, nodes: usize) -> usize {
+pub(crate) fn node_of(table: usize, seat: usize, nodes: usize) -> usize {
     (table + seat) % nodes.max(1)
 }
 
 /// Whether `seat` of any table connects to another node than the one its room is played on
 /// (the node of seat 0, which created it).
-pub fn off_owner(seat: usize, nodes: usize) -> bool {
+pub(crate) fn off_owner(seat: usize, nodes: usize) -> bool {
     nodes > 1 && !seat.is_multiple_of(nodes)
 }
 
 /// The measurement window: moves answered in `[start, end)` count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Window {
+pub(crate) struct Window {
     /// Measuring starts (after the warm-up).
     pub start: Instant,
     /// Measuring ends.
@@ -132,14 +132,14 @@ pub struct Window {
 
 impl Window {
     /// Whether `t` falls inside the window.
-    pub fn contains(&self, t: Instant) -> bool {
+    pub(crate) fn contains(&self, t: Instant) -> bool {
         self.start <= t && t < self.end
     }
 }
 
 /// Where a run is; tables watch it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stage {
+pub(crate) enum Stage {
     /// Connections are being opened; tables wait once connected.
     Connecting,
     /// Play (or echo); the window says what is measured.
@@ -153,14 +153,14 @@ pub enum Stage {
 /// A table's view of the [`Stage`]: the stage now, and one waiter for the next change that
 /// lives across the table's messages (a fresh `watch` waiter for every message read cost two
 /// lock round-trips each). Waiting is cancel-safe: a wait cut short resumes where it was.
-pub struct StageWatch {
+pub(crate) struct StageWatch {
     now: Stage,
     next: Pin<Box<dyn Future<Output = (Stage, watch::Receiver<Stage>)> + Send>>,
 }
 
 impl StageWatch {
     /// Watches `rx` from its current stage.
-    pub fn new(mut rx: watch::Receiver<Stage>) -> Self {
+    pub(crate) fn new(mut rx: watch::Receiver<Stage>) -> Self {
         let now = *rx.borrow_and_update();
         StageWatch {
             now,
@@ -169,12 +169,12 @@ impl StageWatch {
     }
 
     /// The stage now.
-    pub fn now(&self) -> Stage {
+    pub(crate) fn now(&self) -> Stage {
         self.now
     }
 
     /// Waits for the next stage and returns it ([`Stage::Halt`] once the run is gone).
-    pub async fn changed(&mut self) -> Stage {
+    pub(crate) async fn changed(&mut self) -> Stage {
         let (stage, rx) = (&mut self.next).await;
         self.now = stage;
         self.next = Self::wait(rx);
@@ -196,7 +196,7 @@ impl StageWatch {
 
 /// Counters shared by every table, read by the sampler.
 #[derive(Debug, Default)]
-pub struct Live {
+pub(crate) struct Live {
     /// Connections opened.
     pub connected: AtomicUsize,
     /// Connections that failed to open.

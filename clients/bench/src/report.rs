@@ -14,30 +14,75 @@ fn mib(kib: u64) -> String {
     format!("{:.1} MiB", kib as f64 / 1024.0)
 }
 
+/// What a load counts, in words: `moves` in `rooms`, or `messages` in `groups`.
+#[derive(Clone, Copy)]
+struct Words {
+    /// Whether it is the game load (the game's own lines are added).
+    game: bool,
+    /// What is counted, plural.
+    unit: &'static str,
+    /// What is counted, singular.
+    one: &'static str,
+    /// What the connections are grouped in.
+    rooms: &'static str,
+}
+
+impl Words {
+    fn of(r: &LoadReport) -> Words {
+        if r.load == "game" {
+            Words {
+                game: true,
+                unit: "moves",
+                one: "move",
+                rooms: "rooms",
+            }
+        } else {
+            Words {
+                game: false,
+                unit: "messages",
+                one: "message",
+                rooms: "groups",
+            }
+        }
+    }
+}
+
 /// Several lines describing one run.
 pub fn describe(r: &LoadReport) -> String {
-    let game = r.load == "game";
-    let (unit, rooms) = if game {
-        ("moves", "rooms")
-    } else {
-        ("messages", "groups")
-    };
+    let w = Words::of(r);
     let mut out = String::new();
+    connections(&mut out, r, w);
+    throughput(&mut out, r, w);
+    cpu(&mut out, r, w);
+    latency(&mut out, r, w);
+    redis(&mut out, r, w);
+    if w.game {
+        games(&mut out, r);
+    }
+    trouble(&mut out, r, w);
+    memory(&mut out, r);
+    out
+}
+
+/// The first line: the connections held, the rooms they make and the nodes they are split
+/// across (a game: how many rooms played at once).
+fn connections(out: &mut String, r: &LoadReport, w: Words) {
     let asked = r.tables * r.seats;
     let _ = write!(
         out,
-        "{}: {}/{asked} connections held (opened in {:.1} s; {} open at the end of the window), {} {rooms} of {}",
+        "{}: {}/{asked} connections held (opened in {:.1} s; {} open at the end of the window), {} {} of {}",
         r.load,
         r.connected,
         r.connect_time.as_secs_f64(),
         r.open_at_end,
         r.tables,
+        w.rooms,
         r.seats,
     );
     if r.nodes > 1 {
         let _ = write!(out, " split across {} nodes", r.nodes);
     }
-    if game {
+    if w.game {
         let playing: Vec<f64> = r.playing.iter().map(|&p| p as f64).collect();
         let _ = write!(
             out,
@@ -46,17 +91,26 @@ pub fn describe(r: &LoadReport) -> String {
             r.playing.iter().min().copied().unwrap_or(0)
         );
     }
+}
+
+/// Moves (or messages) per second over the window, and the spread of its seconds.
+fn throughput(out: &mut String, r: &LoadReport, w: Words) {
     let secs: Vec<f64> = r.per_second.iter().map(|&n| n as f64).collect();
     let _ = write!(
         out,
-        "\n  {:.0} {unit}/s over {:.1} s (each second: median {:.0}, min {})",
+        "\n  {:.0} {}/s over {:.1} s (each second: median {:.0}, min {})",
         r.rate(),
+        w.unit,
         r.window.as_secs_f64(),
         median(&secs).unwrap_or(0.0),
         r.per_second.iter().min().copied().unwrap_or(0),
     );
+}
+
+/// The CPU cores the servers and the load generator used, and per move (or message), when
+/// known; for several server processes, each one's.
+fn cpu(out: &mut String, r: &LoadReport, w: Words) {
     let per_op = |cores: f64| r.cpu_per_move(cores);
-    let one = &unit[..unit.len() - 1];
     match (r.server_cores, r.client_cores) {
         (Some(s), Some(c)) => {
             let servers = if r.process_cores.len() > 1 {
@@ -66,7 +120,8 @@ pub fn describe(r: &LoadReport) -> String {
             };
             let _ = write!(
                 out,
-                "\n  CPU cores used: {servers} {s:.2}, load generator {c:.2} (CPU per {one}: {servers} {:.1} µs, load generator {:.1} µs)",
+                "\n  CPU cores used: {servers} {s:.2}, load generator {c:.2} (CPU per {}: {servers} {:.1} µs, load generator {:.1} µs)",
+                w.one,
                 per_op(s),
                 per_op(c)
             );
@@ -87,15 +142,20 @@ pub fn describe(r: &LoadReport) -> String {
         }
         _ => {}
     }
+}
+
+/// Latency percentiles, and across nodes by whether the seat was on its room's node.
+fn latency(out: &mut String, r: &LoadReport, w: Words) {
     let l = &r.latency;
     let _ = write!(
         out,
-        "\n  latency p50 {}  p90 {}  p99 {}  max {}  ({} {unit})",
+        "\n  latency p50 {}  p90 {}  p99 {}  max {}  ({} {})",
         ms(l.p50),
         ms(l.p90),
         ms(l.p99),
         ms(l.max),
-        l.count
+        l.count,
+        w.unit
     );
     if r.nodes > 1 {
         let (o, x) = (&r.owner_node_latency, &r.other_node_latency);
@@ -110,13 +170,23 @@ pub fn describe(r: &LoadReport) -> String {
             x.count
         );
     }
+}
+
+/// The commands Redis ran over the window, and per move (or message), when it was watched.
+fn redis(out: &mut String, r: &LoadReport, w: Words) {
     if let (Some(n), Some(per)) = (r.redis_commands, r.redis_per_move()) {
         let _ = write!(
             out,
-            "\n  Redis: {n} commands over the window, {per:.2} per {one}"
+            "\n  Redis: {n} commands over the window, {per:.2} per {}",
+            w.one
         );
     }
-    if game && r.final_latency.count > 0 {
+}
+
+/// The game load's own lines: the latency of game-ending moves, and the games started and
+/// finished.
+fn games(out: &mut String, r: &LoadReport) {
+    if r.final_latency.count > 0 {
         let f = &r.final_latency;
         let _ = write!(
             out,
@@ -127,15 +197,17 @@ pub fn describe(r: &LoadReport) -> String {
             f.count
         );
     }
-    if game {
-        let _ = write!(
-            out,
-            "\n  games: {} started, {} finished, {} unfinished",
-            r.tally.games_started,
-            r.tally.games_finished,
-            r.unfinished()
-        );
-    }
+    let _ = write!(
+        out,
+        "\n  games: {} started, {} finished, {} unfinished",
+        r.tally.games_started,
+        r.tally.games_finished,
+        r.unfinished()
+    );
+}
+
+/// What went wrong: joins asked again, the errors by kind, the rooms aborted.
+fn trouble(out: &mut String, r: &LoadReport, w: Words) {
     if r.tally.joins_again > 0 {
         let _ = write!(
             out,
@@ -150,10 +222,14 @@ pub fn describe(r: &LoadReport) -> String {
     if r.aborted > 0 {
         let _ = write!(
             out,
-            "\n  {} {rooms} did not stop in time and were aborted",
-            r.aborted
+            "\n  {} {} did not stop in time and were aborted",
+            r.aborted, w.rooms
         );
     }
+}
+
+/// The servers' memory before, with every connection held and at its peak, when known.
+fn memory(out: &mut String, r: &LoadReport) {
     if let Some(rss) = r.rss {
         let _ = write!(
             out,
@@ -164,7 +240,6 @@ pub fn describe(r: &LoadReport) -> String {
             mib(rss.peak)
         );
     }
-    out
 }
 
 /// What one run measured: the game load and the baselines asked for.
@@ -384,4 +459,146 @@ fn ratio_line(out: &mut String, name: &str, ratios: Vec<f64>) {
         median(&ratios).unwrap_or(0.0) * 100.0,
         each.join(", ")
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::describe;
+    use crate::run::{LoadReport, Rss};
+    use crate::stats::{LatencySummary, Tally};
+    use std::time::Duration;
+
+    fn latency(count: usize, us: u64) -> LatencySummary {
+        let d = |k: u64| Duration::from_micros(us * k);
+        LatencySummary {
+            count,
+            p50: d(1),
+            p90: d(2),
+            p99: d(3),
+            max: d(4),
+        }
+    }
+
+    /// An echo run on one server: no game lines, no Redis, no memory.
+    fn echo() -> LoadReport {
+        LoadReport {
+            load: "echo",
+            seats: 4,
+            tables: 10,
+            connected: 40,
+            connect_time: Duration::from_millis(1_250),
+            open_at_end: 40,
+            window: Duration::from_secs(5),
+            per_second: vec![900, 1_000, 1_100],
+            playing: Vec::new(),
+            tally: Tally {
+                in_window: 5_000,
+                ..Tally::default()
+            },
+            latency: latency(5_000, 400),
+            final_latency: LatencySummary::default(),
+            rss: None,
+            aborted: 0,
+            server_cores: None,
+            process_cores: Vec::new(),
+            nodes: 1,
+            redis_commands: None,
+            owner_node_latency: LatencySummary::default(),
+            other_node_latency: LatencySummary::default(),
+            client_cores: Some(0.75),
+        }
+    }
+
+    /// A game run on two nodes with every optional line.
+    fn cluster_game() -> LoadReport {
+        let mut tally = Tally {
+            in_window: 20_000,
+            games_started: 120,
+            games_finished: 110,
+            joins_again: 3,
+            ..Tally::default()
+        };
+        tally.errors.add("closed", "the server closed");
+        tally.errors.add("closed", "again");
+        tally.errors.add("connect", "refused");
+        LoadReport {
+            load: "game",
+            seats: 3,
+            tables: 50,
+            connected: 149,
+            connect_time: Duration::from_millis(2_340),
+            open_at_end: 148,
+            window: Duration::from_secs(10),
+            per_second: vec![1_900, 2_000, 2_100, 1_800],
+            playing: vec![48, 50, 49],
+            tally,
+            latency: latency(20_000, 700),
+            final_latency: latency(110, 900),
+            rss: Some(Rss {
+                base: 10_240,
+                held: 12_288,
+                peak: 14_000,
+            }),
+            aborted: 2,
+            server_cores: Some(1.5),
+            process_cores: vec![("node-a".into(), 0.8), ("node-b".into(), 0.7)],
+            nodes: 2,
+            redis_commands: Some(45_000),
+            owner_node_latency: latency(12_000, 600),
+            other_node_latency: latency(8_000, 800),
+            client_cores: Some(0.5),
+        }
+    }
+
+    #[test]
+    fn describe_words_every_part_of_a_run() {
+        let mut one_server = cluster_game();
+        one_server.nodes = 1;
+        one_server.process_cores.truncate(1);
+        one_server.tally.errors = Default::default();
+        one_server.aborted = 0;
+        one_server.tally.joins_again = 0;
+        let mut no_client_cores = echo();
+        no_client_cores.client_cores = None;
+        no_client_cores.server_cores = Some(0.3);
+        let reports = [echo(), cluster_game(), one_server, no_client_cores];
+        let expected = [
+            "echo: 40/40 connections held (opened in 1.2 s; 40 open at the end of the window), 10 groups of 4
+  1000 messages/s over 5.0 s (each second: median 1000, min 900)
+  CPU cores used by the load generator (and any in-process server): 0.75
+  latency p50 0.40 ms  p90 0.80 ms  p99 1.20 ms  max 1.60 ms  (5000 messages)
+  errors: 0",
+            "game: 149/150 connections held (opened in 2.3 s; 148 open at the end of the window), 50 rooms of 3 split across 2 nodes (playing at once: median 49, min 48)
+  2000 moves/s over 10.0 s (each second: median 1950, min 1800)
+  CPU cores used: servers 1.50, load generator 0.50 (CPU per move: servers 750.0 µs, load generator 250.0 µs)
+  per process: node-a 0.80 cores, 400.0 µs; node-b 0.70 cores, 350.0 µs
+  latency p50 0.70 ms  p90 1.40 ms  p99 2.10 ms  max 2.80 ms  (20000 moves)
+  by seats on the room's node: p50 0.60 ms  p99 1.80 ms  (12000 moves); on another node: p50 0.80 ms  p99 2.40 ms  (8000 moves)
+  Redis: 45000 commands over the window, 2.25 per move
+  of which game-ending moves: p50 0.90 ms  p99 2.70 ms  max 3.60 ms  (110 moves)
+  games: 120 started, 110 finished, 10 unfinished
+  joins asked again: 3 (the joining seat's node did not know the room created on another node yet)
+  errors: 3
+    2 × closed (first: the server closed)
+    1 × connect (first: refused)
+  2 rooms did not stop in time and were aborted
+  server memory (VmRSS): 10.0 MiB before connecting, 12.0 MiB with every connection held (13.7 KiB per connection), peak 13.7 MiB during the run",
+            "game: 149/150 connections held (opened in 2.3 s; 148 open at the end of the window), 50 rooms of 3 (playing at once: median 49, min 48)
+  2000 moves/s over 10.0 s (each second: median 1950, min 1800)
+  CPU cores used: server 1.50, load generator 0.50 (CPU per move: server 750.0 µs, load generator 250.0 µs)
+  latency p50 0.70 ms  p90 1.40 ms  p99 2.10 ms  max 2.80 ms  (20000 moves)
+  Redis: 45000 commands over the window, 2.25 per move
+  of which game-ending moves: p50 0.90 ms  p99 2.70 ms  max 3.60 ms  (110 moves)
+  games: 120 started, 110 finished, 10 unfinished
+  errors: 0
+  server memory (VmRSS): 10.0 MiB before connecting, 12.0 MiB with every connection held (13.7 KiB per connection), peak 13.7 MiB during the run",
+            "echo: 40/40 connections held (opened in 1.2 s; 40 open at the end of the window), 10 groups of 4
+  1000 messages/s over 5.0 s (each second: median 1000, min 900)
+  latency p50 0.40 ms  p90 0.80 ms  p99 1.20 ms  max 1.60 ms  (5000 messages)
+  errors: 0",
+        ];
+        for (r, expected) in reports.iter().zip(expected) {
+            assert_eq!(describe(r), expected);
+        }
+    }
 }

@@ -32,7 +32,7 @@ pub struct Watched {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Servers {
     /// Where connections go: one server, or the nodes of a cluster, which each room's seats
-    /// are split across ([`node_of`]).
+    /// are split across (`node_of`).
     pub targets: Vec<Target>,
     /// The processes whose CPU time and memory are read: the server, or every node and Redis.
     pub processes: Vec<Watched>,
@@ -67,7 +67,7 @@ fn total_rss(processes: &[Watched]) -> Option<u64> {
 
 /// The server's resident memory at the points of a run, in KiB.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Rss {
+pub(crate) struct Rss {
     /// Before any connection.
     pub base: u64,
     /// With every connection open, before play.
@@ -80,40 +80,38 @@ pub struct Rss {
 #[derive(Clone, Debug)]
 pub struct LoadReport {
     /// `game` or `echo`.
-    pub load: &'static str,
+    pub(crate) load: &'static str,
     /// Connections per room (or echo group).
-    pub seats: usize,
+    pub(crate) seats: usize,
     /// Rooms (or echo groups) run.
     pub tables: usize,
     /// Connections opened.
     pub connected: usize,
-    /// Connections that could not be opened.
-    pub connect_failed: usize,
     /// Time taken to open them.
-    pub connect_time: Duration,
+    pub(crate) connect_time: Duration,
     /// Connections still open when the window closed.
-    pub open_at_end: usize,
+    pub(crate) open_at_end: usize,
     /// Length of the measurement window.
-    pub window: Duration,
+    pub(crate) window: Duration,
     /// Moves (or echoes) answered in each second of the window.
-    pub per_second: Vec<u64>,
+    pub(crate) per_second: Vec<u64>,
     /// Rooms with a game in play, sampled each second of the window.
-    pub playing: Vec<usize>,
+    pub(crate) playing: Vec<usize>,
     /// Every table's counts together.
     pub tally: Tally,
     /// Latency percentiles of the window's moves.
     pub latency: LatencySummary,
     /// Latency percentiles of the window's moves that ended a game.
-    pub final_latency: LatencySummary,
+    pub(crate) final_latency: LatencySummary,
     /// The servers' memory (every watched process together), when their processes are known.
-    pub rss: Option<Rss>,
+    pub(crate) rss: Option<Rss>,
     /// Tables that had to be aborted (their counts are missing).
     pub aborted: usize,
     /// CPU cores the servers used over the window (CPU time ÷ window; every watched process
     /// together), when their processes are known.
-    pub server_cores: Option<f64>,
+    pub(crate) server_cores: Option<f64>,
     /// The same for each watched process, by name.
-    pub process_cores: Vec<(String, f64)>,
+    pub(crate) process_cores: Vec<(String, f64)>,
     /// Servers the seats were split across (1: one server).
     pub nodes: usize,
     /// Commands Redis processed over the window, when a Redis was watched.
@@ -123,7 +121,7 @@ pub struct LoadReport {
     /// Against several nodes: latency of the window's moves by seats on another node.
     pub other_node_latency: LatencySummary,
     /// CPU cores this load generator used over the window.
-    pub client_cores: Option<f64>,
+    pub(crate) client_cores: Option<f64>,
 }
 
 impl LoadReport {
@@ -138,12 +136,12 @@ impl LoadReport {
     }
 
     /// Server CPU time per move (or message) over the window, in µs, for a number of cores.
-    pub fn cpu_per_move(&self, cores: f64) -> f64 {
+    pub(crate) fn cpu_per_move(&self, cores: f64) -> f64 {
         cores * self.window.as_secs_f64() * 1e6 / (self.tally.in_window.max(1) as f64)
     }
 
     /// Server memory per held connection in KiB: (held − base) / connections.
-    pub fn kib_per_connection(&self) -> Option<f64> {
+    pub(crate) fn kib_per_connection(&self) -> Option<f64> {
         let rss = self.rss?;
         (self.connected > 0)
             .then(|| rss.held.saturating_sub(rss.base) as f64 / self.connected as f64)
@@ -276,7 +274,6 @@ pub async fn run_load(servers: Servers, load: Load, shape: Shape) -> LoadReport 
         seats,
         tables,
         connected: live.connected.load(Ordering::Relaxed),
-        connect_failed: live.connect_failed.load(Ordering::Relaxed),
         connect_time,
         open_at_end,
         window: ctx.shape.duration,

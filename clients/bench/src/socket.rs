@@ -1,12 +1,12 @@
 //! The load generator's WebSocket connections: [`Target`] (where to connect and from which
-//! loopback source addresses) and [`connect`].
+//! loopback source addresses) and `connect`.
 //!
 //! The load generator does not use [`jchomp_protocol::connection::Connection`]: it must bind
 //! each socket to one of several 127.0.0.0/8 source addresses before connecting (one address
 //! runs out of ephemeral ports after a few runs of 10,000 connections), one task reads every
 //! seat of a room at once, and it keeps per-connection buffers smaller because it holds
 //! thousands of them. The message types and the other WebSocket limits are still the protocol
-//! crate's. One task drives every connection of a room, unsplit ([`next_any`] reads whichever
+//! crate's. One task drives every connection of a room, unsplit (`next_any` reads whichever
 //! has a message).
 
 use futures_util::Stream;
@@ -22,10 +22,10 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
 /// One load-generator connection.
-pub type Ws = WebSocketStream<TcpStream>;
+pub(crate) type Ws = WebSocketStream<TcpStream>;
 
 /// Time one connection (TCP and WebSocket handshake) may take.
-pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(20);
+pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Where the load goes: a `ws://` URL on a loopback address.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,13 +86,13 @@ impl Target {
 /// 1 MiB, small write buffers), with a 1 KiB read buffer: the load generator holds thousands
 /// of connections, and tungstenite zero-fills the buffer before every read (a server message
 /// is a few hundred bytes; a longer one grows the buffer).
-pub fn ws_config() -> WebSocketConfig {
+pub(crate) fn ws_config() -> WebSocketConfig {
     jchomp_protocol::connection::ws_config().read_buffer_size(1024)
 }
 
 /// Why a load-generator connection did not open.
 #[derive(Debug, thiserror::Error)]
-pub enum ConnectError {
+pub(crate) enum ConnectError {
     /// No socket could be made.
     #[error("socket: {0}")]
     Socket(#[source] io::Error),
@@ -124,7 +124,7 @@ pub enum ConnectError {
 
 /// Opens the `n`th connection to the target (TCP from its source address, then the WebSocket
 /// handshake), within [`CONNECT_TIMEOUT`].
-pub async fn connect(target: &Target, n: usize) -> Result<Ws, ConnectError> {
+pub(crate) async fn connect(target: &Target, n: usize) -> Result<Ws, ConnectError> {
     let go = async {
         let socket = if target.addr.is_ipv4() {
             TcpSocket::new_v4()
@@ -160,7 +160,7 @@ pub async fn connect(target: &Target, n: usize) -> Result<Ws, ConnectError> {
 /// The next thing read on any of `conns`, with its index: a message, an error, or `None` once
 /// that connection has ended. Connections are tried in turn from `*from`, which moves past the
 /// one that answered, so that a busy connection does not starve the others.
-pub async fn next_any(
+pub(crate) async fn next_any(
     conns: &mut [Ws],
     from: &mut usize,
 ) -> (usize, Option<Result<Message, WsError>>) {

@@ -1,4 +1,4 @@
-//! What the load generator counts: latency samples with their percentiles ([`Latencies`],
+//! What the load generator counts: latency samples with their percentiles (`Latencies`,
 //! [`LatencySummary`]), errors by kind ([`Errors`]) and one table's totals ([`Tally`]).
 
 use std::collections::BTreeMap;
@@ -7,34 +7,24 @@ use std::time::Duration;
 /// Latency samples in microseconds; percentiles come from the sorted samples (exact, no
 /// histogram buckets).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Latencies {
+pub(crate) struct Latencies {
     micros: Vec<u32>,
 }
 
 impl Latencies {
     /// Adds one sample (saturating at about 71 minutes).
-    pub fn record(&mut self, d: Duration) {
+    pub(crate) fn record(&mut self, d: Duration) {
         self.micros
             .push(u32::try_from(d.as_micros()).unwrap_or(u32::MAX));
     }
 
     /// Adds every sample of `other`.
-    pub fn merge(&mut self, mut other: Latencies) {
+    pub(crate) fn merge(&mut self, mut other: Latencies) {
         self.micros.append(&mut other.micros);
     }
 
-    /// The number of samples.
-    pub fn len(&self) -> usize {
-        self.micros.len()
-    }
-
-    /// Whether there is no sample.
-    pub fn is_empty(&self) -> bool {
-        self.micros.is_empty()
-    }
-
     /// p50, p90, p99 and the maximum (nearest-rank percentiles); all zero without samples.
-    pub fn summary(mut self) -> LatencySummary {
+    pub(crate) fn summary(mut self) -> LatencySummary {
         self.micros.sort_unstable();
         let v = &self.micros;
         let at = |q: f64| -> Duration {
@@ -82,7 +72,7 @@ pub struct Errors {
 
 impl Errors {
     /// Counts one error of `kind`; the first one's `detail` is kept as text.
-    pub fn add(&mut self, kind: impl Into<String>, detail: impl std::fmt::Display) {
+    pub(crate) fn add(&mut self, kind: impl Into<String>, detail: impl std::fmt::Display) {
         let e = self
             .kinds
             .entry(kind.into())
@@ -91,7 +81,7 @@ impl Errors {
     }
 
     /// Adds every error of `other`.
-    pub fn merge(&mut self, other: Errors) {
+    pub(crate) fn merge(&mut self, other: Errors) {
         for (kind, (n, detail)) in other.kinds {
             let e = self.kinds.entry(kind).or_insert((0, detail));
             e.0 += n;
@@ -115,7 +105,7 @@ impl Errors {
 #[derive(Clone, Debug, Default)]
 pub struct Tally {
     /// Connections this table opened.
-    pub connected: usize,
+    pub(crate) connected: usize,
     /// Moves (or echoed messages) answered inside the measurement window.
     pub in_window: u64,
     /// Moves (or echoed messages) answered in all.
@@ -125,25 +115,25 @@ pub struct Tally {
     /// Games every seat saw finish, with the result the rules give.
     pub games_finished: u64,
     /// Latencies of the moves answered inside the window.
-    pub latencies: Latencies,
+    pub(crate) latencies: Latencies,
     /// The same for the moves that ended a game (also in `latencies`).
-    pub final_latencies: Latencies,
+    pub(crate) final_latencies: Latencies,
     /// Against several nodes: the window's moves made by a seat connected to the node that
     /// plays its room (also in `latencies`).
-    pub owner_node_latencies: Latencies,
+    pub(crate) owner_node_latencies: Latencies,
     /// Against several nodes: the window's moves made by a seat connected to another node
     /// than its room's, relayed to it and back (also in `latencies`).
-    pub other_node_latencies: Latencies,
+    pub(crate) other_node_latencies: Latencies,
     /// Joins asked again because the seat's node did not know the room yet (against
     /// several nodes: the room was created on another node a moment before).
-    pub joins_again: u64,
+    pub(crate) joins_again: u64,
     /// What went wrong.
     pub errors: Errors,
 }
 
 impl Tally {
     /// Adds `other` to this tally.
-    pub fn merge(&mut self, other: Tally) {
+    pub(crate) fn merge(&mut self, other: Tally) {
         self.connected += other.connected;
         self.in_window += other.in_window;
         self.answered += other.answered;
@@ -160,7 +150,7 @@ impl Tally {
 
 /// The median of some figures (the mean of the middle two for an even count); `None` when
 /// empty.
-pub fn median(values: &[f64]) -> Option<f64> {
+pub(crate) fn median(values: &[f64]) -> Option<f64> {
     let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
     if v.is_empty() {
         return None;

@@ -11,11 +11,11 @@ use jchomp_protocol::wire::{MAX_NAME, check_name};
 use std::path::PathBuf;
 
 /// The server address used when `--server` is not given.
-pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:7777/ws";
+pub(crate) const DEFAULT_SERVER: &str = "ws://127.0.0.1:7777/ws";
 
 /// A `jchomp` command line as the user should type it: `args` after `--server SERVER` when
 /// the server is not the default.
-pub fn command_line(server: &str, args: &str) -> String {
+pub(crate) fn command_line(server: &str, args: &str) -> String {
     if server == DEFAULT_SERVER {
         format!("jchomp {args}")
     } else {
@@ -41,10 +41,10 @@ pub struct Cli {
         value_name = "ADDRESS",
         value_parser = parse_server
     )]
-    pub server: String,
+    pub(crate) server: String,
     /// Your display name (default: $USER).
     #[arg(long, global = true)]
-    pub name: Option<String>,
+    pub(crate) name: Option<String>,
     /// The classic Chomp database file (default: classic-15x15.db in the user's data
     /// directory; see --help).
     ///
@@ -54,15 +54,15 @@ pub struct Cli {
     /// jchomp/classic-15x15.db in the user's data directory ($XDG_DATA_HOME, else
     /// ~/.local/share), or ./classic-15x15.db when neither is set.
     #[arg(long, global = true, value_name = "PATH")]
-    pub classic_db: Option<PathBuf>,
+    pub(crate) classic_db: Option<PathBuf>,
     /// What to do; without a subcommand the lobby opens.
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub(crate) command: Option<Command>,
 }
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Create a room (you take seat 0 and are its host), fill seats with bots, then play.
     Create(CreateArgs),
     /// Take the next free seat of a room, then play.
@@ -110,14 +110,14 @@ pub enum Command {
 pub struct CreateArgs {
     /// The board.
     #[command(flatten)]
-    pub board: BoardArgs,
+    pub(crate) board: BoardArgs,
     /// Time for each move (`30`, `30s`, `1500ms`, `2m`); a seat that runs out loses.
     #[arg(long, value_name = "TIME", value_parser = parse_move_time)]
-    pub move_time: Option<u64>,
+    pub(crate) move_time: Option<u64>,
     /// Fill a seat with a server-run bot (`random`, `greedy`, `level:3`, `search:depth=6`, …);
     /// repeat for more bots.
     #[arg(long = "bot", value_name = "SPEC", value_parser = parse_bot)]
-    pub bots: Vec<String>,
+    pub(crate) bots: Vec<String>,
 }
 
 /// Why the options of a new room are refused before anything is sent.
@@ -151,7 +151,7 @@ impl CreateArgs {
     }
 
     /// Checks the whole set of options: the board, and that the bots fit the free seats.
-    pub fn validate(&self) -> Result<ConfigJson, CreateError> {
+    pub(crate) fn validate(&self) -> Result<ConfigJson, CreateError> {
         let config = self.config_json()?;
         let players = config.players as usize;
         if self.bots.len() >= players {
@@ -164,7 +164,7 @@ impl CreateArgs {
     }
 
     /// The default options as the lobby's form shows them.
-    pub fn form_default() -> &'static str {
+    pub(crate) fn form_default() -> &'static str {
         "--size 6x7 --eat 1x1 --poison 0,0 --players 2"
     }
 
@@ -201,21 +201,21 @@ fn first_line(e: &clap::Error) -> String {
     first.trim_start_matches("error: ").to_owned()
 }
 
-pub use jchomp_engine::duration::{MoveTimeError, parse_move_time};
+use jchomp_engine::duration::parse_move_time;
 
 /// Checks a bot spec locally and returns it in its canonical form.
-pub fn parse_bot(s: &str) -> Result<String, SpecError> {
+pub(crate) fn parse_bot(s: &str) -> Result<String, SpecError> {
     BotSpec::parse(s).map(|spec| spec.to_string())
 }
 
 /// A `--name` the server would refuse.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("--name must be 1–{MAX_NAME} characters without control characters, got {0:?}")]
-pub struct NameError(pub String);
+pub(crate) struct NameError(pub String);
 
 /// The display name: the `--name` flag (checked as the server would: 1–32 characters after
 /// trimming, no control characters), else `$USER` (cut to fit), else `player`.
-pub fn display_name(flag: Option<&str>) -> Result<String, NameError> {
+pub(crate) fn display_name(flag: Option<&str>) -> Result<String, NameError> {
     if let Some(name) = flag {
         return check_name(name)
             .map(str::to_owned)

@@ -1,11 +1,21 @@
 //! Server errors, refused moves, results and times put in words a player understands.
 
 use jchomp_protocol::json::ResultJson;
-use jchomp_protocol::rules::Rejection;
 use jchomp_protocol::wire::{RejectReason, SeatInfo};
 
-/// A refused move in plain words.
-pub fn rejection(reason: RejectReason) -> &'static str {
+/// A move the server refused, in words: the server's own sentence when it gave one (the shared
+/// rules' wording for a selection they refuse), else the reason's.
+pub(crate) fn refused_move(reason: RejectReason, message: &str) -> String {
+    let message = message.trim().trim_end_matches('.');
+    if message.is_empty() {
+        rejection(reason).to_owned()
+    } else {
+        format!("The server refused the move: {message}.")
+    }
+}
+
+/// A refused move in plain words, for a server that gave no sentence of its own.
+fn rejection(reason: RejectReason) -> &'static str {
     match reason {
         RejectReason::OutOfRange => "That selection reaches outside the board.",
         RejectReason::AlreadyEaten => "Part of that selection is already eaten.",
@@ -15,17 +25,8 @@ pub fn rejection(reason: RejectReason) -> &'static str {
     }
 }
 
-/// Why the local rules refuse a selection, in plain words.
-pub fn local_rejection(r: Rejection) -> &'static str {
-    match r {
-        Rejection::OutOfRange => "reaches outside the board",
-        Rejection::AlreadyEaten => "part of it is already eaten",
-        Rejection::GameOver => "the game is over",
-    }
-}
-
 /// A seat's display name: its name, or `seat N` when free.
-pub fn seat_name(seats: &[Option<SeatInfo>], seat: u8) -> String {
+pub(crate) fn seat_name(seats: &[Option<SeatInfo>], seat: u8) -> String {
     match seats.get(seat as usize) {
         Some(Some(s)) => s.name.clone(),
         _ => format!("seat {seat}"),
@@ -33,7 +34,7 @@ pub fn seat_name(seats: &[Option<SeatInfo>], seat: u8) -> String {
 }
 
 /// Seats named as in a stored game (no bot or connection information).
-pub fn named_seats(names: &[String]) -> Vec<Option<SeatInfo>> {
+pub(crate) fn named_seats(names: &[String]) -> Vec<Option<SeatInfo>> {
     names
         .iter()
         .map(|name| {
@@ -47,15 +48,8 @@ pub fn named_seats(names: &[String]) -> Vec<Option<SeatInfo>> {
         .collect()
 }
 
-/// A stored game's result in words, or `unfinished`.
-pub fn stored_result(result: Option<ResultJson>, names: &[String]) -> String {
-    result
-        .map(|r| self::result(r, &named_seats(names), None))
-        .unwrap_or_else(|| "unfinished".to_owned())
-}
-
 /// A stored game's result in a few words for a table: `bob lost (poison)`, `tie`.
-pub fn stored_result_short(result: Option<ResultJson>, names: &[String]) -> String {
+pub(crate) fn stored_result_short(result: Option<ResultJson>, names: &[String]) -> String {
     let seats = named_seats(names);
     let lost = |loser: u8, how: &str| format!("{} lost ({how})", seat_name(&seats, loser));
     match result {
@@ -68,7 +62,7 @@ pub fn stored_result_short(result: Option<ResultJson>, names: &[String]) -> Stri
 }
 
 /// A game result in words, from the point of view of `me` when given.
-pub fn result(result: ResultJson, seats: &[Option<SeatInfo>], me: Option<u8>) -> String {
+pub(crate) fn result(result: ResultJson, seats: &[Option<SeatInfo>], me: Option<u8>) -> String {
     let who = |loser: u8| {
         if Some(loser) == me {
             "You".to_owned()
@@ -120,7 +114,7 @@ pub fn outcome(result: ResultJson, seats: &[Option<SeatInfo>], me: Option<u8>) -
 }
 
 /// A date and time in UTC, `YYYY-MM-DD HH:MM`, from milliseconds since the Unix epoch.
-pub fn utc_minutes(ms: u64) -> String {
+pub(crate) fn utc_minutes(ms: u64) -> String {
     let secs = ms / 1000;
     let days = (secs / 86_400) as i64;
     let (h, m) = ((secs % 86_400) / 3600, (secs % 3600) / 60);

@@ -166,12 +166,6 @@ pub const ENGINE_THREAD: &str = "jchomp-hints";
 /// Transposition table size for one analysis, in megabytes.
 const TABLE_MB: usize = 16;
 
-/// Analyses every valid selection of `position` with the bot engine, exactly, within
-/// [`HINT_TIME`].
-pub fn analyse(config: &Config, position: &Position) -> Result<Hints, HintError> {
-    analyse_within(config, position, Some(HINT_TIME))
-}
-
 /// An analysis to run away from the screen's loop: the position, the time limit, the classic
 /// database when the program has one, and a key that tells its answer apart from answers for
 /// older positions.
@@ -220,8 +214,8 @@ pub fn offered(config: &Config, position: &Position) -> bool {
             || jchomp_engine::classic::answers_for(config))
 }
 
-/// [`analyse`] with a time limit of `limit` (`None`: until solved): exact, or
-/// [`HintError::TooSlow`].
+/// Analyses every valid selection of `position` with the bot engine, exactly, within `limit`
+/// (`None`: until solved): exact, or [`HintError::TooSlow`].
 pub fn analyse_within(
     config: &Config,
     position: &Position,
@@ -376,7 +370,7 @@ mod tests {
     #[test]
     fn more_than_two_players_is_explained() {
         let c = board("4x4 poison 0,0 players 3");
-        let err = analyse(&c, &Position::start(&c)).unwrap_err();
+        let err = analyse_within(&c, &Position::start(&c), Some(HINT_TIME)).unwrap_err();
         assert_eq!(
             err.to_string(),
             "hints are available in two-player games only"
@@ -386,7 +380,7 @@ mod tests {
     #[test]
     fn large_positions_are_refused() {
         let config = board("15x15 poison 0,0");
-        let err = analyse(&config, &Position::start(&config)).unwrap_err();
+        let err = analyse_within(&config, &Position::start(&config), Some(HINT_TIME)).unwrap_err();
         assert!(matches!(err, HintError::TooLarge { uneaten: 225, .. }));
         // Eat 1×1 is answered by parity at once; a 2×2 eat needs search.
         let config = board("8x8 eat 2x2 poison 0,0");

@@ -1,5 +1,5 @@
-//! The JChomp clients: shared connection code for the `jchomp` CLI and the `jchomp-bench` load
-//! generator, and the pieces of the interactive terminal client.
+//! `jchomp`, the JChomp terminal client: its command line, the interactive client and the
+//! read-only subcommands.
 //!
 //! # `jchomp`
 //!
@@ -25,7 +25,7 @@
 //! the winners; a dropped seat counts down the time it is held for a resume, and the move clock runs from the server's time left; a terminal 30 rows or taller also lists
 //! the moves. Replay: ←/→ step, Home/End, `?` annotations, Esc back. `q` or Ctrl-C quits everywhere; a dropped connection is
 //! resumed by itself, and quitting a game in play prints the `jchomp resume` command. Seat
-//! tokens are kept in the user's state directory ([`saved_seats`]), so `join` and the lobby
+//! tokens are kept in the user's state directory (`saved_seats`), so `join` and the lobby
 //! offer a seat back after the client died.
 //! `NO_COLOR` turns colours off; every cell kind keeps its own symbol.
 //!
@@ -37,32 +37,35 @@
 //! need), everything else from the engine's analysis under a time cap. A replay marks `?!` each
 //! move that threw away a win or a tie.
 //!
-//! Code map: [`connection`] (the WebSocket), [`room_state`] (a room kept by the shared rules),
-//! [`app`] (the client as a state machine: keys and messages in, messages and screens out),
-//! [`render_game`] / [`render_lobby`] (pure screens), [`terminal`] (raw mode, colours, the
-//! ratatui terminal), [`signals`] (SIGTERM/SIGHUP/SIGINT), [`saved_seats`] (seat tokens),
-//! [`run`] (the loop and the subcommands), [`commands`] (`rooms`, `games`, `replay`),
-//! [`hint`] and [`classic_db`] (the annotations), [`review`] (a replay's blunders).
+//! Code map. Public, for the binary and the tests: [`cli`] (the command line), [`run`] (the loop
+//! and the subcommands), [`app`] (the client as a state machine: keys and messages in, messages
+//! and screens out), [`render_game`] (the game screen, pure), [`explain`] (results and refusals
+//! in words), [`style`] (styled text), [`connection`] (the WebSocket). Inside the crate:
+//! `room_state` (a room kept by the shared rules), `render_lobby` and `render_hints` (the other
+//! screens), `terminal` (raw mode, colours, the ratatui terminal), `input` (keys to actions),
+//! `signals` (SIGTERM/SIGHUP/SIGINT), `saved_seats` (seat tokens), `commands` (`rooms`,
+//! `games`, `replay`), `list_table` (their tables), `hint` and `classic_db` (the annotations),
+//! `review` (a replay's blunders), `user_dirs` (the XDG directories).
 
 pub mod app;
-pub mod classic_db;
+mod classic_db;
 pub mod cli;
-pub mod commands;
+mod commands;
 pub use jchomp_protocol::connection;
 pub mod explain;
 #[cfg(test)]
 mod fixtures;
-pub mod hint;
-pub mod input;
-pub mod list_table;
+mod hint;
+mod input;
+mod list_table;
 pub mod render_game;
-pub mod render_hints;
-pub mod render_lobby;
-pub mod review;
-pub mod room_state;
+mod render_hints;
+mod render_lobby;
+mod review;
+mod room_state;
 pub mod run;
-pub mod saved_seats;
-pub mod signals;
+mod saved_seats;
+mod signals;
 pub mod style;
-pub mod terminal;
-pub mod user_dirs;
+mod terminal;
+mod user_dirs;

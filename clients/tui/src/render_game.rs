@@ -13,15 +13,15 @@ use jchomp_protocol::wire::RoomStatus;
 use ratatui::layout::{Constraint, Layout, Rect};
 
 /// Symbol of an uneaten cell.
-pub const UNEATEN: char = '#';
+pub(crate) const UNEATEN: char = '#';
 /// Symbol of an eaten cell.
-pub const EATEN: char = '.';
+pub(crate) const EATEN: char = '.';
 /// Symbol of an uneaten poison cell.
-pub const POISON: char = 'P';
+pub(crate) const POISON: char = 'P';
 /// Symbol of an eaten poison cell (the game was lost on it).
-pub const POISON_EATEN: char = 'X';
+pub(crate) const POISON_EATEN: char = 'X';
 /// Symbol of a cell eaten by the last move.
-pub const LAST_MOVE: char = '~';
+pub(crate) const LAST_MOVE: char = '~';
 
 /// The state of the link to the server, as the screen shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,16 +41,16 @@ pub struct Notice {
     /// The text.
     pub text: String,
     /// Good news or bad.
-    pub style: Style,
+    pub(crate) style: Style,
     /// A command the text refers to, shown whole on the line after it.
-    pub command: Option<String>,
+    pub(crate) command: Option<String>,
     /// What to say instead, shorter, when the terminal is too narrow for the command.
-    pub narrow: Option<String>,
+    pub(crate) narrow: Option<String>,
 }
 
 impl Notice {
     /// A message without a command.
-    pub fn new(text: impl Into<String>, style: Style) -> Notice {
+    pub(crate) fn new(text: impl Into<String>, style: Style) -> Notice {
         Notice {
             text: text.into(),
             style,
@@ -61,7 +61,7 @@ impl Notice {
 
     /// A message about a command, shown whole under it; `narrow` is said instead on a
     /// terminal too narrow for the command.
-    pub fn with_command(
+    pub(crate) fn with_command(
         text: impl Into<String>,
         command: String,
         narrow: impl Into<String>,
@@ -77,7 +77,7 @@ impl Notice {
     /// The message wrapped to lines of at most `width` columns, in its style; then its
     /// command whole on a line of its own, or, when the terminal is narrower than the command,
     /// where to find it instead (a command broken across lines does not run as copied).
-    pub fn lines(&self, width: usize) -> impl Iterator<Item = Line> + '_ {
+    pub(crate) fn lines(&self, width: usize) -> impl Iterator<Item = Line> + '_ {
         let (text, command) = match (&self.command, &self.narrow) {
             (Some(c), _) if text_width(c) <= width => {
                 (&self.text, vec![Line::styled(c.clone(), Style::Accent)])
@@ -94,7 +94,7 @@ impl Notice {
 
 /// The bottom line of a screen: the text being typed after its prompt, with a cursor, or else
 /// the key help.
-pub fn input_or_help(input: Option<(&str, &str)>, help: Line) -> Line {
+pub(crate) fn input_or_help(input: Option<(&str, &str)>, help: Line) -> Line {
     let Some((prompt, text)) = input else {
         return help;
     };
@@ -105,7 +105,7 @@ pub fn input_or_help(input: Option<(&str, &str)>, help: Line) -> Line {
 
 /// Everything the game screen shows.
 #[derive(Clone, Debug)]
-pub struct GameView<'a> {
+pub(crate) struct GameView<'a> {
     /// The room.
     pub state: &'a RoomState,
     /// The viewer's seat; `None` for a spectator.
@@ -140,7 +140,7 @@ pub struct GameView<'a> {
 impl<'a> GameView<'a> {
     /// The view of a stored game after `step` of its `total` moves: no seat, cursor, hints,
     /// blunder or clock.
-    pub fn replay(state: &'a RoomState, step: usize, total: usize) -> GameView<'a> {
+    pub(crate) fn replay(state: &'a RoomState, step: usize, total: usize) -> GameView<'a> {
         GameView {
             state,
             me: None,
@@ -168,7 +168,7 @@ const LABEL: usize = 3;
 /// The cursor's selection: its cells and whether (and why not) the rules accept it.
 struct Selection {
     cells: Bits,
-    refused: Option<&'static str>,
+    refused: Option<String>,
     poison: bool,
 }
 
@@ -198,7 +198,7 @@ fn selection(view: &GameView<'_>, pos: &Position) -> Option<Selection> {
     let refused = pos
         .check(config, row, col)
         .err()
-        .map(explain::local_rejection);
+        .map(|e| e.explain(config, row, col));
     Some(Selection {
         poison: cells.intersects(config.poison_mask()),
         cells,
@@ -266,7 +266,7 @@ fn board(
                 (text, style) = render_hints::cell(v);
             }
             if let Some(sel) = sel.filter(|s| s.cells.contains(i)) {
-                let (open, close, s) = match (sel.refused, sel.poison) {
+                let (open, close, s) = match (&sel.refused, sel.poison) {
                     (Some(_), _) => ('<', '>', Style::CursorBad),
                     (None, true) => ('[', ']', Style::CursorPoison),
                     (None, false) => ('[', ']', Style::CursorOk),
@@ -448,7 +448,7 @@ fn status(view: &GameView<'_>, sel: Option<&Selection>, width: usize, compact: b
         } else {
             " on your turn"
         };
-        let text = match (sel.refused, sel.poison) {
+        let text = match (&sel.refused, sel.poison) {
             (Some(why), _) => format!("{r},{c}{when}: refused, {why}"),
             (None, true) if when.is_empty() => format!("{r},{c}: eats POISON, you lose"),
             (None, true) => format!("{r},{c}{when}: eats POISON"),
@@ -457,7 +457,7 @@ fn status(view: &GameView<'_>, sel: Option<&Selection>, width: usize, compact: b
                 n => format!("{r},{c}{when}: eats {n} cells"),
             },
         };
-        let style = match (sel.refused, sel.poison) {
+        let style = match (&sel.refused, sel.poison) {
             (Some(_), _) => Style::Bad,
             (None, true) => Style::CursorPoison,
             (None, false) => Style::Good,
@@ -499,7 +499,7 @@ fn status(view: &GameView<'_>, sel: Option<&Selection>, width: usize, compact: b
 }
 
 /// Wraps text at spaces to lines of at most `width` characters.
-pub fn wrap(text: &str, width: usize) -> Vec<String> {
+pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut cur = String::new();
     for word in text.split(' ') {
@@ -578,7 +578,7 @@ fn help(view: &GameView<'_>) -> Line {
 }
 
 /// The height from which the panel also lists the moves.
-pub const MOVE_LIST_HEIGHT: usize = 30;
+pub(crate) const MOVE_LIST_HEIGHT: usize = 30;
 
 /// The moves so far, the latest last, in at most `lines` lines: a heading, then `N. name R,C`
 /// (the heading says how many earlier moves are left out).
@@ -611,7 +611,7 @@ fn moves(view: &GameView<'_>, lines: usize, width: usize) -> Vec<Line> {
 }
 
 /// The smallest terminal the game screen is drawn in; below it the screen says so.
-pub const MIN_SIZE: (usize, usize) = (24, 8);
+pub(crate) const MIN_SIZE: (usize, usize) = (24, 8);
 /// The narrowest panel beside the board; with less room it goes below the board.
 const PANEL_MIN: usize = 24;
 
@@ -738,7 +738,7 @@ fn bottom(view: &GameView<'_>, width: usize) -> Vec<Line> {
 
 /// Renders the whole game screen for a terminal `width` columns wide, at its natural height
 /// (without the list of moves a tall terminal shows).
-pub fn render(view: &GameView<'_>, width: usize) -> Vec<Line> {
+pub(crate) fn render(view: &GameView<'_>, width: usize) -> Vec<Line> {
     render_within(view, width, usize::MAX)
 }
 
@@ -748,7 +748,7 @@ pub fn render(view: &GameView<'_>, width: usize) -> Vec<Line> {
 /// says which rows and columns it shows). When the height is short the legend goes first, then
 /// the title; the annotations' legend, the message and the key help always stay. Below
 /// [`MIN_SIZE`] the screen says how large the terminal must be.
-pub fn render_within(view: &GameView<'_>, width: usize, height: usize) -> Vec<Line> {
+pub(crate) fn render_within(view: &GameView<'_>, width: usize, height: usize) -> Vec<Line> {
     if width < MIN_SIZE.0 || height < MIN_SIZE.1 {
         return too_small(width, height);
     }
@@ -971,7 +971,10 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  L leave  q quit
         let lines = render(&v, 80);
         let text = to_text(&lines);
         assert!(text.contains(" 2  #  # <#><~> ~"), "{text}");
-        assert!(text.contains("2,2: refused, part of it is"), "{text}");
+        assert!(
+            text.contains("2,2: refused, part of the 1×2 selection at (2,2) is already"),
+            "{text}"
+        );
         assert!(
             lines
                 .iter()
@@ -981,7 +984,10 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  L leave  q quit
 
         v.cursor = Some((3, 4));
         let text = to_text(&render(&v, 80));
-        assert!(text.contains("3,4: refused, reaches outside"), "{text}");
+        assert!(
+            text.contains("3,4: refused, the 1×2 selection at (3,4) reaches outside"),
+            "{text}"
+        );
 
         v.cursor = Some((3, 3));
         let text = to_text(&render(&v, 80));
@@ -1007,7 +1013,10 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  L leave  q quit
         v.cursor = Some((2, 4));
         let text = to_text(&render(&v, 80));
         assert!(text.contains(" 2  #  #  #  ~ <~>"), "{text}");
-        assert!(text.contains("2,4: refused, part of it is"), "{text}");
+        assert!(
+            text.contains("2,4: refused, the cell (2,4) is already eaten"),
+            "{text}"
+        );
         v.cursor = Some((2, 0));
         let text = to_text(&render(&v, 80));
         assert!(text.contains("2,0: eats 6 cells"), "{text}");

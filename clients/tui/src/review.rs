@@ -19,9 +19,6 @@ pub enum Blunder {
 }
 
 impl Blunder {
-    /// The mark put next to the move.
-    pub const MARK: &'static str = "?!";
-
     /// The blunder in words, with its mark (`?! blunder: threw away a win`).
     pub fn words(self) -> &'static str {
         match self {

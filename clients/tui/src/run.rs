@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 /// How many times the client tries to reconnect after a drop (about a minute in all, the
 /// server's default grace period).
-pub const RECONNECT_ATTEMPTS: u32 = 24;
+pub(crate) const RECONNECT_ATTEMPTS: u32 = 24;
 
 /// How often the screen is redrawn for the clock.
 const TICK: Duration = Duration::from_millis(200);
@@ -96,7 +96,7 @@ fn lost(
 /// connection is made before the terminal is taken over, so that an unreachable server is
 /// reported plainly. However it ends, the terminal is restored and a seat left open is
 /// printed with the command that takes it back.
-pub async fn interactive(url: &str, mut app: App) -> Result<Option<Ending>, CommandError> {
+pub(crate) async fn interactive(url: &str, mut app: App) -> Result<Option<Ending>, CommandError> {
     let mut conn = if app.needs_server() {
         Some(Connection::connect(url).await?)
     } else {

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The file's name in the state directory.
 pub const FILE_NAME: &str = "seats.json";
@@ -71,11 +71,6 @@ impl SeatStore {
     /// `~/.local/state/jchomp`); `None` when neither is known.
     pub fn user() -> Option<SeatStore> {
         crate::user_dirs::state_dir().map(|d| SeatStore::at(d.join(FILE_NAME)))
-    }
-
-    /// Where the seats are kept.
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     /// Every seat kept, for all servers. A missing file holds none; a file that does not read
@@ -178,7 +173,7 @@ mod tests {
         let store = SeatStore::at(dir.path().join("seats.json"));
         let old = r#"{"seats":[{"server":"s","room":"old","seat":0,"token":"t","saved_ms":1},
             {"server":"s","room":"unknown","seat":0,"token":"t"}]}"#;
-        std::fs::write(store.path(), old).unwrap();
+        std::fs::write(&store.path, old).unwrap();
         assert_eq!(store.load().unwrap().len(), 2, "old files still read");
         store.apply("s", &keep("r1", "t1")).unwrap();
         let rooms: Vec<String> = store.load().unwrap().into_iter().map(|s| s.room).collect();
@@ -189,7 +184,7 @@ mod tests {
     fn a_damaged_file_is_an_error_and_is_moved_aside_not_lost() {
         let dir = TempDir::new("seats");
         let store = SeatStore::at(dir.path().join("seats.json"));
-        std::fs::write(store.path(), "{not json").unwrap();
+        std::fs::write(&store.path, "{not json").unwrap();
         let e = store.load().unwrap_err();
         assert!(e.to_string().contains("does not read"), "{e}");
         store.apply("s", &keep("r1", "t1")).unwrap();

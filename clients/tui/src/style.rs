@@ -49,12 +49,12 @@ pub struct Line(pub Vec<Span>);
 
 impl Line {
     /// An empty line.
-    pub fn new() -> Line {
+    pub(crate) fn new() -> Line {
         Line(Vec::new())
     }
 
     /// A line of one span.
-    pub fn styled(text: impl Into<String>, style: Style) -> Line {
+    pub(crate) fn styled(text: impl Into<String>, style: Style) -> Line {
         Line(vec![Span {
             text: text.into(),
             style,
@@ -62,12 +62,12 @@ impl Line {
     }
 
     /// A line of plain text.
-    pub fn plain(text: impl Into<String>) -> Line {
+    pub(crate) fn plain(text: impl Into<String>) -> Line {
         Line::styled(text, Style::Plain)
     }
 
     /// Appends a span.
-    pub fn push(&mut self, text: impl Into<String>, style: Style) -> &mut Line {
+    pub(crate) fn push(&mut self, text: impl Into<String>, style: Style) -> &mut Line {
         self.0.push(Span {
             text: text.into(),
             style,
@@ -76,23 +76,23 @@ impl Line {
     }
 
     /// Appends another line's spans.
-    pub fn append(&mut self, other: Line) -> &mut Line {
+    pub(crate) fn append(&mut self, other: Line) -> &mut Line {
         self.0.extend(other.0);
         self
     }
 
     /// The text without styles.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         self.0.iter().map(|s| s.text.as_str()).collect()
     }
 
     /// Width in terminal columns.
-    pub fn width(&self) -> usize {
+    pub(crate) fn width(&self) -> usize {
         self.0.iter().map(|s| text_width(&s.text)).sum()
     }
 
     /// Pads the line with spaces to `width` columns.
-    pub fn pad_to(&mut self, width: usize) -> &mut Line {
+    pub(crate) fn pad_to(&mut self, width: usize) -> &mut Line {
         let w = self.width();
         if w < width {
             self.push(" ".repeat(width - w), Style::Plain);
@@ -102,7 +102,7 @@ impl Line {
 
     /// Cuts the line to at most `width` columns; a line that loses anything ends in `…`, so
     /// that a cut is never silent.
-    pub fn truncate(&mut self, width: usize) -> &mut Line {
+    pub(crate) fn truncate(&mut self, width: usize) -> &mut Line {
         if self.width() <= width {
             return self;
         }
@@ -146,7 +146,7 @@ impl Line {
 /// Columns a character takes on a terminal: 2 for East Asian wide characters and emoji, 0 for
 /// combining marks and zero-width characters, 1 otherwise. (An approximation of Unicode's
 /// width tables that covers the characters names are likely to hold.)
-pub fn char_width(c: char) -> usize {
+pub(crate) fn char_width(c: char) -> usize {
     match c as u32 {
         0x0300..=0x036F | 0x200B..=0x200F | 0xFE00..=0xFE0F | 0x20D0..=0x20FF => 0,
         0x1100..=0x115F
@@ -168,12 +168,12 @@ pub fn char_width(c: char) -> usize {
 }
 
 /// Columns a text takes on a terminal (see [`char_width`]).
-pub fn text_width(text: &str) -> usize {
+pub(crate) fn text_width(text: &str) -> usize {
     text.chars().map(char_width).sum()
 }
 
 /// Text cut to at most `width` columns, ending in `…` when something was cut.
-pub fn ellipsize(text: &str, width: usize) -> String {
+pub(crate) fn ellipsize(text: &str, width: usize) -> String {
     if text_width(text) <= width {
         return text.to_owned();
     }
@@ -197,7 +197,7 @@ pub fn ellipsize(text: &str, width: usize) -> String {
 
 /// Text safe to print on a terminal: control characters (escape sequences a hostile player
 /// name could carry, newlines, tabs) become `?`.
-pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     if text.chars().any(char::is_control) {
         text.chars()
             .map(|c| if c.is_control() { '?' } else { c })
@@ -210,7 +210,7 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// Wraps a styled line at spaces into lines of at most `width` columns, each word keeping its
 /// style (a word wider than `width` is cut).
-pub fn wrap_line(line: &Line, width: usize) -> Vec<Line> {
+pub(crate) fn wrap_line(line: &Line, width: usize) -> Vec<Line> {
     let mut out = Vec::new();
     let mut cur = Line::new();
     // Words with their styles; a space between spans or words is a break opportunity.
@@ -246,7 +246,7 @@ pub fn wrap_line(line: &Line, width: usize) -> Vec<Line> {
 }
 
 /// Puts two columns side by side: `left` padded to `width`, then `right`.
-pub fn side_by_side(left: Vec<Line>, right: Vec<Line>, width: usize) -> Vec<Line> {
+pub(crate) fn side_by_side(left: Vec<Line>, right: Vec<Line>, width: usize) -> Vec<Line> {
     let n = left.len().max(right.len());
     let mut left = left.into_iter();
     let mut right = right.into_iter();

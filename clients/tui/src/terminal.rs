@@ -221,6 +221,7 @@ pub fn colours(style: Style) -> ratatui::style::Style {
 
 /// The text of a buffer, one line per row with trailing blanks cut (for tests of what a
 /// ratatui terminal shows).
+#[cfg(test)]
 pub fn buffer_text(buf: &Buffer) -> String {
     let area = buf.area;
     let mut out = String::new();

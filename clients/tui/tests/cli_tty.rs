@@ -254,7 +254,7 @@ async fn play_from_the_lobby_in_a_terminal_and_restore_it_on_quit() {
 
     // A refused selection is explained; typed coordinates eat.
     tty.press("3,4\r");
-    tty.wait_for("Cannot eat at 3,4: part of it is already eaten.")
+    tty.wait_for("Cannot eat at 3,4: part of the 1×1 selection at (3,4) is already eaten.")
         .await;
     tty.press("2,4\r");
     recv_until(&mut zoe, |m| match m {

@@ -54,13 +54,13 @@ impl App {
 
     /// Takes the analysis to run for the hints, if one is wanted. The runner computes it off
     /// the screen's loop and hands the answer to [`App::on_hints`].
-    pub fn take_hint_job(&mut self) -> Option<HintJob> {
+    pub(crate) fn take_hint_job(&mut self) -> Option<HintJob> {
         self.hint_job.take()
     }
 
     /// The answer to a [`HintJob`]: shown if it is for the current position (or kept for the
     /// replay under review), ignored if not.
-    pub fn on_hints(&mut self, key: u64, result: Result<Hints, HintError>) {
+    pub(crate) fn on_hints(&mut self, key: u64, result: Result<Hints, HintError>) {
         if matches!(self.screen, Screen::Replay { .. }) {
             self.on_review(key, result);
             return;

@@ -2,7 +2,6 @@
 
 use super::{App, GAMES_LIMIT, PromptKind, Screen};
 use crate::cli::{CreateArgs, parse_bot};
-use crate::explain;
 use crate::hint;
 use crate::input::{self, Action, Mode};
 use crate::style::Style;
@@ -314,7 +313,7 @@ impl App {
                 .map(|e| {
                     format!(
                         "Cannot eat at {row},{col}: {}.",
-                        explain::local_rejection(e)
+                        e.explain(&state.config, row, col)
                     )
                 }),
         };
@@ -516,7 +515,7 @@ mod tests {
         assert!(app.take_outbox().is_empty());
         assert_eq!(
             app.notice().unwrap().text,
-            "Cannot eat at 2,2: part of it is already eaten."
+            "Cannot eat at 2,2: part of the 1×1 selection at (2,2) is already eaten."
         );
         for c in "3,1".chars() {
             app.on_key(key(KeyCode::Char(c)));

@@ -4,8 +4,13 @@ use super::{App, RoomScreen, Screen};
 use crate::explain;
 use crate::render_game::Notice;
 use crate::room_state::{Applied, RoomState};
+use crate::saved_seats::SeatUpdate;
 use crate::style::Style;
-use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage, game_id};
+use jchomp_protocol::record::Record;
+use jchomp_protocol::wire::{
+    ClientMessage, ErrorCode, GameSummary, Moved, RoomStatus, RoomSummary, ServerMessage, Snapshot,
+    game_id,
+};
 use std::time::{Duration, Instant};
 
 /// Where the cursor starts in a room: on a selection that does not eat poison (the first in
@@ -27,6 +32,107 @@ fn nearest_cell(state: &RoomState, from: (i64, i64)) -> (i64, i64) {
         .unwrap_or(from)
 }
 
+/// For each seat dropped by a person, when the server's hold on it for a `resume` runs out.
+fn grace_deadlines(state: &RoomState, now: Instant) -> Vec<Option<Instant>> {
+    state
+        .seats
+        .iter()
+        .map(|s| {
+            s.as_ref()
+                .filter(|s| !s.connected && !s.bot)
+                .and_then(|s| s.grace_left_ms)
+                .map(|ms| now + Duration::from_millis(ms))
+        })
+        .collect()
+}
+
+/// The name of the game's record: the server's; an older server's is counted here.
+fn record_name(state: &RoomState, game_no: u32) -> String {
+    if state.game_id.is_empty() {
+        game_id(&state.room, game_no)
+    } else {
+        state.game_id.clone()
+    }
+}
+
+/// What taking a snapshot changed, for the work outside the room screen.
+struct Adopted {
+    /// The turn, the moves or the status changed: hints and complaints are stale.
+    changed: bool,
+    /// A finished game plays again in the same room.
+    rematch: bool,
+}
+
+impl RoomScreen {
+    /// Takes the room's state from a snapshot: the seats' holds, the game count, the cursor
+    /// and the turn clock follow it.
+    fn adopt(&mut self, state: RoomState, time_left: Option<&[u64]>, now: Instant) -> Adopted {
+        let old = self.state.as_ref();
+        let changed = old.is_none_or(|old| {
+            old.to_move != state.to_move
+                || old.game.moves().len() != state.game.moves().len()
+                || old.status != state.status
+        });
+        // The cursor is placed once the game has moves to offer: at the first snapshot of a
+        // game in play, or when a waiting room starts.
+        let started = old.is_none_or(|old| old.status != RoomStatus::Playing);
+        // A finished game playing again is a rematch: its record is the room's next one, and
+        // the seat is worth keeping again.
+        let rematch = old.is_some_and(|old| old.status == RoomStatus::Finished)
+            && state.status == RoomStatus::Playing;
+        self.room = Some(state.room.clone());
+        self.grace_until = grace_deadlines(&state, now);
+        if rematch {
+            self.game_no += 1;
+        }
+        if started && state.status == RoomStatus::Playing {
+            self.cursor = start_cell(&state);
+        }
+        self.turn_clock = self.told_clock(&state, time_left, changed, now);
+        self.state = Some(state);
+        Adopted { changed, rematch }
+    }
+
+    /// The turn clock after a snapshot. The server's clock wins (a client resumed mid-turn
+    /// shows the time really left); an older server's snapshot starts a turn afresh.
+    fn told_clock(
+        &self,
+        state: &RoomState,
+        time_left: Option<&[u64]>,
+        changed: bool,
+        now: Instant,
+    ) -> Option<(Instant, u64)> {
+        let told = time_left
+            .zip(state.to_move)
+            .and_then(|(t, s)| t.get(usize::from(s)).copied());
+        match (told, state.move_time_ms()) {
+            _ if state.status != RoomStatus::Playing => None,
+            (Some(left), _) => Some((now, left)),
+            (None, Some(total)) if changed => Some((now, total)),
+            (None, _) => self.turn_clock,
+        }
+    }
+
+    /// A move was applied: the next turn's clock starts, and on your turn a cursor left on
+    /// eaten cells moves to the nearest selection, so it is on something you can take.
+    fn after_move(&mut self, now: Instant) {
+        let Some(state) = &self.state else {
+            return;
+        };
+        self.turn_clock = state
+            .move_time_ms()
+            .filter(|_| state.status == RoomStatus::Playing)
+            .map(|total| (now, total));
+        let (row, col) = self.cursor;
+        if self.seat.is_some()
+            && state.to_move == self.seat
+            && state.position().check(&state.config, row, col).is_err()
+        {
+            self.cursor = nearest_cell(state, self.cursor);
+        }
+    }
+}
+
 impl App {
     /// The position changed: a complaint about the one before (a refused move, "not your
     /// turn") no longer holds.
@@ -40,233 +146,207 @@ impl App {
     /// A message from the server arrived.
     pub fn on_message(&mut self, msg: ServerMessage, now: Instant) {
         match msg {
-            ServerMessage::Rooms { rooms } => {
-                self.rooms = rooms;
-                self.selected = self.selected.min(self.rooms.len().saturating_sub(1));
-                self.offer_from_lobby();
+            ServerMessage::Rooms { rooms } => self.on_rooms(rooms),
+            ServerMessage::Joined { room, seat, token } => self.on_joined(room, seat, token),
+            ServerMessage::Room(snapshot) => self.on_snapshot(snapshot, now),
+            ServerMessage::Moved(m) => self.on_moved(&m, now),
+            ServerMessage::MoveRejected { reason, message } => {
+                self.say(explain::refused_move(reason, &message), Style::Bad);
             }
-            ServerMessage::Joined { room, seat, token } => {
-                let mut screen = match std::mem::replace(&mut self.screen, Screen::Lobby) {
-                    Screen::Room(r) => r,
-                    _ => Box::new(RoomScreen::new(None)),
-                };
-                let back = screen.token.is_some()
-                    || (screen.room.as_deref() == Some(room.as_str()) && screen.state.is_some());
-                if !back {
-                    screen.state = None;
-                }
-                screen.room = Some(room.clone());
-                screen.seat = Some(seat);
-                let text = format!(
-                    "{} seat {seat} in room {room}. To take it back from elsewhere:",
-                    if back { "Back in your" } else { "You hold" }
-                );
-                let command = self.command(&format!("resume {token}"));
-                self.keep_seat(&room, seat, &token);
-                screen.token = Some(token);
-                screen.host |= seat == 0;
-                self.screen = Screen::Room(screen);
-                let narrow =
-                    format!("Seat {seat} of room {room} is yours (resume command on quit).");
-                self.notice = Some(Notice::with_command(text, command, narrow, Style::Good));
-                for bot in std::mem::take(&mut self.pending_bots) {
-                    self.send(ClientMessage::AddBot { bot });
-                }
-            }
-            ServerMessage::Room(snapshot) => {
-                let Screen::Room(screen) = &mut self.screen else {
-                    return;
-                };
-                let time_left = snapshot.time_left_ms.clone();
-                match RoomState::from_snapshot(snapshot) {
-                    Ok(state) => {
-                        let changed = screen.state.as_ref().is_none_or(|old| {
-                            old.to_move != state.to_move
-                                || old.game.moves().len() != state.game.moves().len()
-                                || old.status != state.status
-                        });
-                        screen.room = Some(state.room.clone());
-                        screen.grace_until = state
-                            .seats
-                            .iter()
-                            .map(|s| {
-                                s.as_ref()
-                                    .filter(|s| !s.connected && !s.bot)
-                                    .and_then(|s| s.grace_left_ms)
-                                    .map(|ms| now + Duration::from_millis(ms))
-                            })
-                            .collect();
-                        // The cursor is placed once the game has moves to offer: at the
-                        // first snapshot of a game in play, or when a waiting room starts.
-                        let started = screen
-                            .state
-                            .as_ref()
-                            .is_none_or(|old| old.status != RoomStatus::Playing);
-                        // A finished game playing again is a rematch: its record is the
-                        // room's next one, and the seat is worth keeping again.
-                        let rematch = screen
-                            .state
-                            .as_ref()
-                            .is_some_and(|old| old.status == RoomStatus::Finished)
-                            && state.status == RoomStatus::Playing;
-                        if rematch {
-                            screen.game_no += 1;
-                        }
-                        if started && state.status == RoomStatus::Playing {
-                            screen.cursor = start_cell(&state);
-                        }
-                        let over = state.status == RoomStatus::Finished;
-                        let room = state.room.clone();
-                        // The server's clock wins (a client resumed mid-turn shows the time
-                        // really left); an older server's snapshot starts a turn afresh.
-                        let told = time_left
-                            .as_ref()
-                            .zip(state.to_move)
-                            .and_then(|(t, s)| t.get(usize::from(s)).copied());
-                        screen.turn_clock = match (told, state.move_time_ms()) {
-                            _ if state.status != RoomStatus::Playing => None,
-                            (Some(left), _) => Some((now, left)),
-                            (None, Some(total)) if changed => Some((now, total)),
-                            (None, _) => screen.turn_clock,
-                        };
-                        screen.state = Some(state);
-                        if changed {
-                            self.refresh_hints();
-                            self.clear_stale_notice();
-                        }
-                        if over {
-                            self.forget_seat(&room);
-                        }
-                        if rematch {
-                            self.notice = None;
-                            if let Screen::Room(r) = &self.screen
-                                && let (Some(seat), Some(token)) = (r.seat, r.token.clone())
-                            {
-                                self.keep_seat(&room, seat, &token);
-                            }
-                        }
-                    }
-                    Err(e) => {
-                        let text = e.to_string();
-                        self.say(text, Style::Bad);
-                    }
-                }
-            }
-            ServerMessage::Moved(m) => {
-                let Screen::Room(screen) = &mut self.screen else {
-                    return;
-                };
-                let Some(state) = &mut screen.state else {
-                    self.send(ClientMessage::Sync);
-                    return;
-                };
-                match state.apply_moved(&m) {
-                    Applied::Ok => {
-                        screen.turn_clock = state
-                            .move_time_ms()
-                            .filter(|_| state.status == RoomStatus::Playing)
-                            .map(|total| (now, total));
-                        // On your turn the cursor is on something you can take: a cursor left
-                        // on eaten cells moves to the nearest selection.
-                        let (row, col) = screen.cursor;
-                        if screen.seat.is_some()
-                            && state.to_move == screen.seat
-                            && state.position().check(&state.config, row, col).is_err()
-                        {
-                            screen.cursor = nearest_cell(state, screen.cursor);
-                        }
-                        let room = state.room.clone();
-                        // The server names the record; an older server's is counted here.
-                        let record = if state.game_id.is_empty() {
-                            game_id(&room, screen.game_no)
-                        } else {
-                            state.game_id.clone()
-                        };
-                        self.clear_stale_notice();
-                        if m.status == RoomStatus::Finished {
-                            // The panel tells the result; the message says how to see it again.
-                            self.notice = Some(Notice::with_command(
-                                "Game over. To replay it later:",
-                                self.command(&format!("replay {record}")),
-                                format!("Game over: `jchomp replay {record}` replays it."),
-                                Style::Accent,
-                            ));
-                            self.forget_seat(&room);
-                        }
-                        self.refresh_hints();
-                    }
-                    Applied::Stale => {}
-                    Applied::NeedSync => self.send(ClientMessage::Sync),
-                }
-            }
-            ServerMessage::MoveRejected { reason, .. } => {
-                self.say(explain::rejection(reason), Style::Bad);
-            }
-            // Leaving the old room on the way to a new game: nothing to show.
-            ServerMessage::Left { .. }
-                if self
-                    .room()
-                    .is_some_and(|r| r.host && r.room.is_none() && r.state.is_none()) => {}
-            ServerMessage::Left { .. } => {
-                if let Some(room) = self.room().and_then(|r| r.room.clone()) {
-                    self.forget_seat(&room);
-                }
-                self.back_to_lobby();
-                self.say("You left the room.", Style::Plain);
-            }
-            ServerMessage::Error { code, message } => {
-                use jchomp_protocol::wire::ErrorCode;
-                let mut text = jchomp_protocol::connection::describe_error(code, &message);
-                let lost_room = match &self.screen {
-                    Screen::Room(r) => {
-                        r.state.is_none()
-                            || matches!(code, ErrorCode::BadToken | ErrorCode::NoSuchRoom)
-                    }
-                    _ => false,
-                };
-                if code == ErrorCode::BadToken
-                    && let Some(r) = self.room()
-                {
-                    let (room, token) = (r.room.clone(), r.token.clone());
-                    self.saved.retain(|s| {
-                        Some(&s.room) != room.as_ref() && Some(&s.token) != token.as_ref()
-                    });
-                    if let Some(room) = room {
-                        self.seat_updates
-                            .push(crate::saved_seats::SeatUpdate::Forget { room });
-                    }
-                }
-                if lost_room {
-                    self.back_to_lobby();
-                }
-                if code == ErrorCode::RoomFull && lost_room {
-                    if !text.ends_with('.') {
-                        text.push('.');
-                    }
-                    text.push_str(" Select it and press w to watch instead.");
-                }
-                self.say(text, Style::Bad);
-            }
+            ServerMessage::Left { .. } => self.on_left(),
+            ServerMessage::Error { code, message } => self.on_error(code, &message),
             // The client analyses positions itself and never asks the server.
             ServerMessage::Analysis(_) => {}
-            ServerMessage::Games { games } => {
-                self.games = games;
-                if let Screen::Games { selected } = &mut self.screen {
-                    *selected = (*selected).min(self.games.len().saturating_sub(1));
-                }
+            ServerMessage::Games { games } => self.on_games(games),
+            ServerMessage::Game { record } => self.on_game(record),
+        }
+    }
+
+    /// The room list: the selection stays on the list, and a kept seat may be offered back.
+    fn on_rooms(&mut self, rooms: Vec<RoomSummary>) {
+        self.rooms = rooms;
+        self.selected = self.selected.min(self.rooms.len().saturating_sub(1));
+        self.offer_from_lobby();
+    }
+
+    /// A seat is ours: the room screen holds it, the seat is kept for a resume, the notice
+    /// says how to take it back, and the bots asked for at creation are added.
+    fn on_joined(&mut self, room: String, seat: u8, token: String) {
+        let mut screen = match std::mem::replace(&mut self.screen, Screen::Lobby) {
+            Screen::Room(r) => r,
+            _ => Box::new(RoomScreen::new(None)),
+        };
+        let back = screen.token.is_some()
+            || (screen.room.as_deref() == Some(room.as_str()) && screen.state.is_some());
+        if !back {
+            screen.state = None;
+        }
+        screen.room = Some(room.clone());
+        screen.seat = Some(seat);
+        let text = format!(
+            "{} seat {seat} in room {room}. To take it back from elsewhere:",
+            if back { "Back in your" } else { "You hold" }
+        );
+        let command = self.command(&format!("resume {token}"));
+        self.keep_seat(&room, seat, &token);
+        screen.token = Some(token);
+        screen.host |= seat == 0;
+        self.screen = Screen::Room(screen);
+        let narrow = format!("Seat {seat} of room {room} is yours (resume command on quit).");
+        self.notice = Some(Notice::with_command(text, command, narrow, Style::Good));
+        for bot in std::mem::take(&mut self.pending_bots) {
+            self.send(ClientMessage::AddBot { bot });
+        }
+    }
+
+    /// The whole room: the room screen takes it; a seat whose game ended is forgotten, and one
+    /// playing a rematch is kept again.
+    fn on_snapshot(&mut self, snapshot: Snapshot, now: Instant) {
+        let Screen::Room(screen) = &mut self.screen else {
+            return;
+        };
+        let time_left = snapshot.time_left_ms.clone();
+        let state = match RoomState::from_snapshot(snapshot) {
+            Ok(state) => state,
+            Err(e) => {
+                let text = e.to_string();
+                self.say(text, Style::Bad);
+                return;
             }
-            ServerMessage::Game { record } => {
-                if !matches!(self.screen, Screen::Games { .. }) {
-                    return;
-                }
-                match record.replay() {
-                    Ok(_) => {
-                        self.notice = None;
-                        self.open_replay(record, 0, true);
-                    }
-                    Err(e) => self.say(format!("That game does not replay: {e}"), Style::Bad),
-                }
+        };
+        let over = state.status == RoomStatus::Finished;
+        let room = state.room.clone();
+        let adopted = screen.adopt(state, time_left.as_deref(), now);
+        if adopted.changed {
+            self.refresh_hints();
+            self.clear_stale_notice();
+        }
+        if over {
+            self.forget_seat(&room);
+        }
+        if adopted.rematch {
+            self.notice = None;
+            if let Screen::Room(r) = &self.screen
+                && let (Some(seat), Some(token)) = (r.seat, r.token.clone())
+            {
+                self.keep_seat(&room, seat, &token);
             }
+        }
+    }
+
+    /// A move: applied to the room kept here (or a sync asked for when one was missed); a
+    /// move that ends the game says how to replay it.
+    fn on_moved(&mut self, m: &Moved, now: Instant) {
+        let Screen::Room(screen) = &mut self.screen else {
+            return;
+        };
+        let Some(state) = &mut screen.state else {
+            self.send(ClientMessage::Sync);
+            return;
+        };
+        match state.apply_moved(m) {
+            Applied::Ok => {}
+            Applied::Stale => return,
+            Applied::NeedSync => {
+                self.send(ClientMessage::Sync);
+                return;
+            }
+        }
+        let room = state.room.clone();
+        let record = record_name(state, screen.game_no);
+        screen.after_move(now);
+        self.clear_stale_notice();
+        if m.status == RoomStatus::Finished {
+            self.on_game_over(&room, &record);
+        }
+        self.refresh_hints();
+    }
+
+    /// The game in `room` ended: the panel tells the result; the notice says how to see it
+    /// again, and the seat is no longer worth keeping.
+    fn on_game_over(&mut self, room: &str, record: &str) {
+        self.notice = Some(Notice::with_command(
+            "Game over. To replay it later:",
+            self.command(&format!("replay {record}")),
+            format!("Game over: `jchomp replay {record}` replays it."),
+            Style::Accent,
+        ));
+        self.forget_seat(room);
+    }
+
+    /// We left the room: back to the lobby, the seat forgotten. Leaving the old room on the
+    /// way to a new game shows nothing.
+    fn on_left(&mut self) {
+        if self
+            .room()
+            .is_some_and(|r| r.host && r.room.is_none() && r.state.is_none())
+        {
+            return;
+        }
+        if let Some(room) = self.room().and_then(|r| r.room.clone()) {
+            self.forget_seat(&room);
+        }
+        self.back_to_lobby();
+        self.say("You left the room.", Style::Plain);
+    }
+
+    /// The server refused a request: said in words; a room that cannot be had any more sends
+    /// the client back to the lobby, and a refused token's seat is forgotten.
+    fn on_error(&mut self, code: ErrorCode, message: &str) {
+        let mut text = jchomp_protocol::connection::describe_error(code, message);
+        let lost_room = match &self.screen {
+            Screen::Room(r) => {
+                r.state.is_none() || matches!(code, ErrorCode::BadToken | ErrorCode::NoSuchRoom)
+            }
+            _ => false,
+        };
+        if code == ErrorCode::BadToken {
+            self.forget_refused_seat();
+        }
+        if lost_room {
+            self.back_to_lobby();
+        }
+        if code == ErrorCode::RoomFull && lost_room {
+            if !text.ends_with('.') {
+                text.push('.');
+            }
+            text.push_str(" Select it and press w to watch instead.");
+        }
+        self.say(text, Style::Bad);
+    }
+
+    /// The server does not know the room's token: the seat kept for it is of no use.
+    fn forget_refused_seat(&mut self) {
+        let Some(r) = self.room() else {
+            return;
+        };
+        let (room, token) = (r.room.clone(), r.token.clone());
+        self.saved
+            .retain(|s| Some(&s.room) != room.as_ref() && Some(&s.token) != token.as_ref());
+        if let Some(room) = room {
+            self.seat_updates.push(SeatUpdate::Forget { room });
+        }
+    }
+
+    /// The recent games: the games list's selection stays on the list.
+    fn on_games(&mut self, games: Vec<GameSummary>) {
+        self.games = games;
+        if let Screen::Games { selected } = &mut self.screen {
+            *selected = (*selected).min(self.games.len().saturating_sub(1));
+        }
+    }
+
+    /// A stored game asked for from the games list: replayed, or why it cannot be.
+    fn on_game(&mut self, record: Record) {
+        if !matches!(self.screen, Screen::Games { .. }) {
+            return;
+        }
+        match record.replay() {
+            Ok(_) => {
+                self.notice = None;
+                self.open_replay(record, 0, true);
+            }
+            Err(e) => self.say(format!("That game does not replay: {e}"), Style::Bad),
         }
     }
 }
@@ -292,10 +372,23 @@ mod tests {
             Instant::now(),
         );
         assert_eq!(app.take_outbox(), vec![ClientMessage::Sync]);
+        // The server's sentence is shown as it gave it.
+        app.on_message(
+            ServerMessage::MoveRejected {
+                reason: RejectReason::AlreadyEaten,
+                message: "part of the 1×2 selection at (2,2) is already eaten".into(),
+            },
+            Instant::now(),
+        );
+        assert_eq!(
+            app.notice().unwrap().text,
+            "The server refused the move: part of the 1×2 selection at (2,2) is already eaten."
+        );
+        // A server that gives none: the reason's words.
         app.on_message(
             ServerMessage::MoveRejected {
                 reason: RejectReason::NotYourTurn,
-                message: "x".into(),
+                message: String::new(),
             },
             Instant::now(),
         );

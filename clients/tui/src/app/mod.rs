@@ -24,13 +24,13 @@ mod seats;
 mod test_support;
 
 pub use review::Review;
-pub use seats::ResumeOffer;
+pub(crate) use seats::ResumeOffer;
 
 /// How many recent games the games list asks for.
-pub const GAMES_LIMIT: u32 = 50;
+pub(crate) const GAMES_LIMIT: u32 = 50;
 
 /// How often the lobby refreshes its room list.
-pub const LOBBY_REFRESH: Duration = Duration::from_secs(3);
+pub(crate) const LOBBY_REFRESH: Duration = Duration::from_secs(3);
 
 /// Where the client starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,7 +51,7 @@ pub enum Start {
 
 /// What is being typed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PromptKind {
+pub(crate) enum PromptKind {
     /// Coordinates `ROW,COL` to eat at.
     Coords,
     /// A bot spec to add.
@@ -85,21 +85,21 @@ pub struct RoomScreen {
     /// The room id, once known (for watching again after a reconnect).
     pub room: Option<String>,
     /// Whether this client created the room.
-    pub host: bool,
+    pub(crate) host: bool,
     /// The anchor under the cursor.
-    pub cursor: (i64, i64),
+    pub(crate) cursor: (i64, i64),
     /// Hints for the current position, when switched on.
-    pub hints: Option<Hints>,
+    pub(crate) hints: Option<Hints>,
     /// Whether hints are switched on (they are recomputed after every move).
-    pub hints_on: bool,
+    pub(crate) hints_on: bool,
     /// The key of the analysis being waited for.
-    pub hints_waiting: Option<u64>,
+    pub(crate) hints_waiting: Option<u64>,
     /// The move clock of the seat to move: when it was last read and how many milliseconds it
     /// then had left (the server's `time_left_ms`, or a whole move time at the start of a turn).
-    pub turn_clock: Option<(Instant, u64)>,
+    pub(crate) turn_clock: Option<(Instant, u64)>,
     /// For each dropped seat the server holds for a `resume`, when its hold runs out (from the
     /// snapshot's `grace_left_ms`).
-    pub grace_until: Vec<Option<Instant>>,
+    pub(crate) grace_until: Vec<Option<Instant>>,
     /// Which game of the room this is, as seen here: 1, then one more for each rematch. Names
     /// the record only when the server's snapshot does not (an older server).
     pub game_no: u32,
@@ -228,7 +228,8 @@ impl App {
 
     /// Sets how long a hint analysis may take (`None`: until solved); the default is
     /// [`hint::HINT_TIME`].
-    pub fn with_hint_limit(mut self, limit: Option<Duration>) -> App {
+    #[cfg(test)]
+    pub(crate) fn with_hint_limit(mut self, limit: Option<Duration>) -> App {
         self.hint_limit = limit;
         if let Some(job) = &mut self.hint_job {
             job.limit = limit;
@@ -238,7 +239,7 @@ impl App {
 
     /// Gives the client the classic database, asked first for the hints of the standard
     /// classic game; without one the engine answers everywhere.
-    pub fn with_classic_library(mut self, library: Arc<ClassicLibrary>) -> App {
+    pub(crate) fn with_classic_library(mut self, library: Arc<ClassicLibrary>) -> App {
         if let Some(job) = &mut self.hint_job {
             job.library = Some(library.clone());
         }
@@ -251,12 +252,12 @@ impl App {
     }
 
     /// Shows a message to the player.
-    pub fn say(&mut self, text: impl Into<String>, style: Style) {
+    pub(crate) fn say(&mut self, text: impl Into<String>, style: Style) {
         self.notice = Some(Notice::new(text, style));
     }
 
     /// The `jchomp` command line with `args`, naming the server unless it is the default.
-    pub fn command(&self, args: &str) -> String {
+    pub(crate) fn command(&self, args: &str) -> String {
         crate::cli::command_line(&self.server, args)
     }
 
@@ -308,7 +309,7 @@ impl App {
     }
 
     /// Whether the user asked to quit.
-    pub fn quit(&self) -> bool {
+    pub(crate) fn quit(&self) -> bool {
         self.quit
     }
 
@@ -336,7 +337,7 @@ impl App {
     }
 
     /// Whether the client talks to a server at all (a replay does not).
-    pub fn needs_server(&self) -> bool {
+    pub(crate) fn needs_server(&self) -> bool {
         !matches!(self.screen, Screen::Replay { back: false, .. })
     }
 
@@ -364,7 +365,7 @@ impl App {
 
     /// How to take the seat back, when quitting leaves a game in progress (or a waiting room)
     /// behind.
-    pub fn resume_hint(&self) -> Option<String> {
+    pub(crate) fn resume_hint(&self) -> Option<String> {
         let r = self.room()?;
         let token = r.token.as_deref()?;
         let state = r.state.as_ref()?;
@@ -387,7 +388,7 @@ impl App {
 
     /// Time passed: refreshes the lobby now and then, and the hints once the classic database
     /// they were waiting for is ready.
-    pub fn on_tick(&mut self, now: Instant) {
+    pub(crate) fn on_tick(&mut self, now: Instant) {
         self.hints_tick();
         if matches!(self.screen, Screen::Lobby)
             && self.link == Link::Online

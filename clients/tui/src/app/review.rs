@@ -19,13 +19,13 @@ pub struct Review {
     /// The key and the move of the analysis being waited for.
     waiting: Option<(u64, usize)>,
     /// Whether the board shown is annotated.
-    pub show: bool,
+    pub(crate) show: bool,
 }
 
 impl Review {
     /// The review of `record` (nothing to review if it does not replay or has more than two
     /// players).
-    pub fn of(record: &Record) -> Review {
+    pub(crate) fn of(record: &Record) -> Review {
         match review::moves(record) {
             Ok((config, moves)) => Review {
                 config: Some(config),
@@ -39,12 +39,12 @@ impl Review {
     }
 
     /// Whether the game can be reviewed (two players).
-    pub fn offered(&self) -> bool {
+    pub(crate) fn offered(&self) -> bool {
         self.config.is_some_and(|c| c.players() == 2)
     }
 
     /// The hints of the position after `step` moves, once analysed.
-    pub fn hints_at(&self, step: usize) -> Option<&Hints> {
+    pub(crate) fn hints_at(&self, step: usize) -> Option<&Hints> {
         match self.answers.get(step) {
             Some(Some(Ok(h))) => Some(h),
             _ => None,
@@ -52,12 +52,12 @@ impl Review {
     }
 
     /// Whether the position after `step` moves is still to be analysed.
-    pub fn pending_at(&self, step: usize) -> bool {
+    pub(crate) fn pending_at(&self, step: usize) -> bool {
         matches!(self.answers.get(step), Some(None))
     }
 
     /// The blunder of the move that led to the position after `step` moves, if it was one.
-    pub fn blunder_at(&self, step: usize) -> Option<Blunder> {
+    pub(crate) fn blunder_at(&self, step: usize) -> Option<Blunder> {
         let i = step.checked_sub(1)?;
         let (_, cell) = self.moves.get(i)?;
         review::judge(self.hints_at(i)?, *cell)
@@ -77,7 +77,7 @@ impl Review {
     }
 
     /// Whether every position has been analysed.
-    pub fn done(&self) -> bool {
+    pub(crate) fn done(&self) -> bool {
         self.answers.iter().all(Option::is_some)
     }
 

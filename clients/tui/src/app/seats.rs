@@ -9,7 +9,7 @@ use jchomp_protocol::wire::{ClientMessage, RoomStatus};
 
 /// A kept seat the client offers to take back.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ResumeOffer {
+pub(crate) struct ResumeOffer {
     /// The room.
     pub room: String,
     /// The seat's token.
@@ -22,7 +22,7 @@ pub struct ResumeOffer {
 impl ResumeOffer {
     /// The question, as the screen asks it on a line `width` columns wide: shorter where the
     /// whole sentence would lose its answer keys.
-    pub fn question(&self, width: usize) -> String {
+    pub(crate) fn question(&self, width: usize) -> String {
         let whole = format!("Resume your game in room {}? [Y/n] ", self.room);
         if whole.chars().count() <= width {
             whole
@@ -35,7 +35,7 @@ impl ResumeOffer {
 impl App {
     /// Gives the client the seats kept for its server. If it was started to join a room where
     /// it holds a seat, it asks first whether to take that seat back.
-    pub fn with_saved_seats(mut self, seats: Vec<SavedSeat>) -> App {
+    pub(crate) fn with_saved_seats(mut self, seats: Vec<SavedSeat>) -> App {
         self.saved = seats;
         if let [ClientMessage::JoinRoom { room, .. }] = &self.outbox[..] {
             let room = room.clone();
@@ -47,12 +47,13 @@ impl App {
     }
 
     /// Takes the changes to the seats kept, for the runner to write.
-    pub fn take_seat_updates(&mut self) -> Vec<SeatUpdate> {
+    pub(crate) fn take_seat_updates(&mut self) -> Vec<SeatUpdate> {
         std::mem::take(&mut self.seat_updates)
     }
 
     /// The question asked about a kept seat, if any.
-    pub fn offer(&self) -> Option<&ResumeOffer> {
+    #[cfg(test)]
+    pub(crate) fn offer(&self) -> Option<&ResumeOffer> {
         self.offer.as_ref()
     }
 
