@@ -17,6 +17,7 @@ pub(crate) use state::Mirror;
 use crate::game::directory::DirectorySink;
 use crate::game::lobby::Lobby;
 use crate::game::outbox::{ConnId, Peer};
+use crate::game::refusal::Refusal;
 use crate::metrics::Metrics;
 use crate::sync::lock;
 use futures_util::StreamExt;
@@ -411,7 +412,7 @@ impl Cluster {
             ReplyBody::Done(Ok(())) => {
                 roles.insert(p.conn, (p.room.clone(), relay::Role::Spectator));
             }
-            ReplyBody::Leave(crate::game::event::LeaveOutcome::Left)
+            ReplyBody::Leave(wire::Leaving::Left)
                 if roles.get(&p.conn).is_some_and(|(r, _)| *r == p.room) =>
             {
                 roles.remove(&p.conn);
@@ -426,13 +427,13 @@ impl relay::Pending {
     fn answer(self, body: ReplyBody) {
         match (self.reply, body) {
             (relay::Waiting::Seat(tx), ReplyBody::Seat(r)) => {
-                let _ = tx.send(r);
+                let _ = tx.send(r.map_err(Refusal::from));
             }
             (relay::Waiting::Done(tx), ReplyBody::Done(r)) => {
-                let _ = tx.send(r);
+                let _ = tx.send(r.map_err(Refusal::from));
             }
             (relay::Waiting::Leave(tx), ReplyBody::Leave(r)) => {
-                let _ = tx.send(r);
+                let _ = tx.send(r.into());
             }
             _ => tracing::warn!("an answer from another node does not match its request"),
         }

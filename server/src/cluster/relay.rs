@@ -4,7 +4,7 @@
 //! whose queue is forwarded to the client's node, frame by frame in order
 //! ([`Cluster::serve`]).
 
-use super::wire::{Envelope, Frame, Op, ReplyBody};
+use super::wire::{Envelope, Frame, Leaving, Op, Refused, ReplyBody};
 use super::{ANSWER, Cluster, RoomTx, TAKEOVER_WAIT, lock};
 use crate::game::event::{LeaveOutcome, RoomEvent};
 use crate::game::lobby::Lobby;
@@ -325,9 +325,9 @@ impl Cluster {
         let Some(tx) = self.lobby.room(&room) else {
             let gone = Refusal::new(ErrorCode::NoSuchRoom, format!("room {room} has closed"));
             let body = match op {
-                Op::Join { .. } | Op::Resume { .. } => Some(ReplyBody::Seat(Err(gone))),
-                Op::Spectate => Some(ReplyBody::Done(Err(gone))),
-                Op::Leave { .. } => Some(ReplyBody::Leave(LeaveOutcome::Left)),
+                Op::Join { .. } | Op::Resume { .. } => Some(ReplyBody::Seat(Err(gone.into()))),
+                Op::Spectate => Some(ReplyBody::Done(Err(gone.into()))),
+                Op::Leave { .. } => Some(ReplyBody::Leave(Leaving::Left)),
                 _ => None,
             };
             if let Some(body) = body {
@@ -339,7 +339,11 @@ impl Cluster {
         let (ev, answer) = match op {
             Op::Join { name } => {
                 let (reply, rx) = oneshot::channel();
-                let answer = Box::pin(async move { rx.await.ok().map(ReplyBody::Seat) });
+                let answer = Box::pin(async move {
+                    rx.await
+                        .ok()
+                        .map(|r: Result<Seat, Refusal>| ReplyBody::Seat(r.map_err(Refused::from)))
+                });
                 (
                     RoomEvent::Join { peer, name, reply },
                     Some(answer_of(answer)),
@@ -347,7 +351,11 @@ impl Cluster {
             }
             Op::Resume { token } => {
                 let (reply, rx) = oneshot::channel();
-                let answer = Box::pin(async move { rx.await.ok().map(ReplyBody::Seat) });
+                let answer = Box::pin(async move {
+                    rx.await
+                        .ok()
+                        .map(|r: Result<Seat, Refusal>| ReplyBody::Seat(r.map_err(Refused::from)))
+                });
                 (
                     RoomEvent::Resume { peer, token, reply },
                     Some(answer_of(answer)),
@@ -355,12 +363,20 @@ impl Cluster {
             }
             Op::Spectate => {
                 let (reply, rx) = oneshot::channel();
-                let answer = Box::pin(async move { rx.await.ok().map(ReplyBody::Done) });
+                let answer = Box::pin(async move {
+                    rx.await
+                        .ok()
+                        .map(|r: Result<(), Refusal>| ReplyBody::Done(r.map_err(Refused::from)))
+                });
                 (RoomEvent::Spectate { peer, reply }, Some(answer_of(answer)))
             }
             Op::Leave { keep_active_seat } => {
                 let (reply, rx) = oneshot::channel();
-                let answer = Box::pin(async move { rx.await.ok().map(ReplyBody::Leave) });
+                let answer = Box::pin(async move {
+                    rx.await
+                        .ok()
+                        .map(|o: LeaveOutcome| ReplyBody::Leave(o.into()))
+                });
                 let ev = RoomEvent::Leave {
                     conn: peer.id,
                     keep_active_seat,
@@ -382,7 +398,7 @@ impl Cluster {
         if let Some(answer) = answer {
             tokio::spawn(async move {
                 if let Some(body) = answer.await {
-                    if body == ReplyBody::Leave(LeaveOutcome::Left) {
+                    if body == ReplyBody::Leave(Leaving::Left) {
                         self.left(&from, conn, &room);
                     }
                     self.send(&from, &Envelope::Reply { req, body }).await;

@@ -5,7 +5,7 @@
 use crate::game::event::LeaveOutcome;
 use crate::game::refusal::Refusal;
 use jchomp_protocol::rules::Seat;
-use jchomp_protocol::wire::RoomSummary;
+use jchomp_protocol::wire::{ErrorCode, RoomSummary};
 use serde::{Deserialize, Serialize};
 
 /// The pub/sub channel a node listens on.
@@ -123,11 +123,60 @@ impl Op {
 #[serde(rename_all = "snake_case")]
 pub(crate) enum ReplyBody {
     /// A seat, or why not (join, resume).
-    Seat(Result<Seat, Refusal>),
+    Seat(Result<Seat, Refused>),
     /// Done, or why not (spectate).
-    Done(Result<(), Refusal>),
+    Done(Result<(), Refused>),
     /// What a leave did.
-    Leave(LeaveOutcome),
+    Leave(Leaving),
+}
+
+/// A [`Refusal`] between nodes (the game's type knows nothing of the wire).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Refused {
+    code: ErrorCode,
+    message: String,
+}
+
+impl From<Refusal> for Refused {
+    fn from(r: Refusal) -> Self {
+        Refused {
+            code: r.code,
+            message: r.message,
+        }
+    }
+}
+
+impl From<Refused> for Refusal {
+    fn from(r: Refused) -> Self {
+        Refusal::new(r.code, r.message)
+    }
+}
+
+/// A [`LeaveOutcome`] between nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum Leaving {
+    /// [`LeaveOutcome::Left`].
+    Left,
+    /// [`LeaveOutcome::Stayed`].
+    Stayed(Seat),
+}
+
+impl From<LeaveOutcome> for Leaving {
+    fn from(o: LeaveOutcome) -> Self {
+        match o {
+            LeaveOutcome::Left => Leaving::Left,
+            LeaveOutcome::Stayed(seat) => Leaving::Stayed(seat),
+        }
+    }
+}
+
+impl From<Leaving> for LeaveOutcome {
+    fn from(o: Leaving) -> Self {
+        match o {
+            Leaving::Left => LeaveOutcome::Left,
+            Leaving::Stayed(seat) => LeaveOutcome::Stayed(seat),
+        }
+    }
 }
 
 /// A frame for a client.
@@ -155,7 +204,6 @@ pub(crate) struct DirectoryEntry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jchomp_protocol::wire::ErrorCode;
 
     #[test]
     fn envelopes_round_trip_as_json() {
@@ -170,11 +218,11 @@ mod tests {
             },
             Envelope::Reply {
                 req: 3,
-                body: ReplyBody::Seat(Err(refusal)),
+                body: ReplyBody::Seat(Err(refusal.into())),
             },
             Envelope::Reply {
                 req: 4,
-                body: ReplyBody::Leave(LeaveOutcome::Stayed(1)),
+                body: ReplyBody::Leave(LeaveOutcome::Stayed(1).into()),
             },
             Envelope::Out {
                 from: "n2".into(),

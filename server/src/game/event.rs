@@ -10,7 +10,7 @@ use jchomp_protocol::rules::Seat;
 use tokio::sync::oneshot;
 
 /// The answer to a [`RoomEvent::Leave`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum LeaveOutcome {
     /// The connection is no longer in the room.
     Left,

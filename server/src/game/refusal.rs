@@ -4,7 +4,7 @@
 use jchomp_protocol::wire::ErrorCode;
 
 /// Why a room refused a request (sent to the client as an `error`).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Refusal {
     /// The error code.
     pub code: ErrorCode,
