@@ -26,8 +26,8 @@ use super::eval;
 use super::key::{config_salt, cover, hash, seat_salt};
 use super::limits::Limits;
 use super::mcts::immediate_win;
-use super::score::{INF, WIN, from_table, to_table};
-use super::tt::{Bound, NO_MOVE, PROVEN, Table};
+use super::score::{INF, WIN};
+use super::tt::{NO_MOVE, Table};
 use super::two::{MAX_MOVES, RootScore, root_loop};
 use jchomp_rules::{Bits, Cell, Config, Position, Seat, Status};
 
@@ -184,7 +184,7 @@ impl<'a> Brs<'a> {
             return (self.estimate(position), false);
         }
         let key = self.key(position, true);
-        let (tt_move, hit) = self.probe(key, depth, ply, alpha, beta);
+        let (tt_move, hit) = self.tt.lookup(key, depth, ply, (alpha, beta));
         if let Some(hit) = hit {
             return hit;
         }
@@ -211,7 +211,8 @@ impl<'a> Brs<'a> {
                 break;
             }
         }
-        self.store(key, depth, ply, (alpha0, beta0), best, best_move, proven);
+        self.tt
+            .record(key, depth, ply, (alpha0, beta0), best, best_move, proven);
         (best, proven)
     }
 
@@ -233,7 +234,7 @@ impl<'a> Brs<'a> {
             return (self.estimate(position), false);
         }
         let key = self.key(position, false);
-        let (tt_move, hit) = self.probe(key, depth, ply, alpha, beta);
+        let (tt_move, hit) = self.tt.lookup(key, depth, ply, (alpha, beta));
         if let Some(hit) = hit {
             return hit;
         }
@@ -281,7 +282,8 @@ impl<'a> Brs<'a> {
                 }
             }
         }
-        self.store(key, depth, ply, (alpha0, beta0), best, best_move, proven);
+        self.tt
+            .record(key, depth, ply, (alpha0, beta0), best, best_move, proven);
         (best, proven)
     }
 
@@ -325,57 +327,5 @@ impl<'a> Brs<'a> {
         } else {
             eval::UNIT
         }
-    }
-
-    /// The table's move for `key` and, when its entry settles the node within the window, the
-    /// node's score.
-    #[allow(clippy::type_complexity)]
-    fn probe(
-        &self,
-        key: u64,
-        depth: u32,
-        ply: u32,
-        alpha: i32,
-        beta: i32,
-    ) -> (u8, Option<(i32, bool)>) {
-        let Some(e) = self.tt.probe(key) else {
-            return (NO_MOVE, None);
-        };
-        let proven = e.depth == PROVEN;
-        if proven || u32::from(e.depth) >= depth {
-            let s = from_table(e.score, ply);
-            let settles = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if settles {
-                return (e.mv, Some((s, proven)));
-            }
-        }
-        (e.mv, None)
-    }
-
-    /// Stores a node's result, searched with the window `(alpha, beta)`.
-    #[allow(clippy::too_many_arguments)]
-    fn store(
-        &mut self,
-        key: u64,
-        depth: u32,
-        ply: u32,
-        (alpha, beta): (i32, i32),
-        score: i32,
-        mv: u8,
-        proven: bool,
-    ) {
-        let bound = if score <= alpha {
-            Bound::Upper
-        } else if score >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        let depth = if proven { PROVEN } else { depth.min(254) as u8 };
-        self.tt.store(key, depth, bound, to_table(score, ply), mv);
     }
 }
