@@ -26,10 +26,12 @@ use super::eval;
 use super::key::{config_salt, cover, hash, seat_salt};
 use super::limits::Limits;
 use super::mcts::immediate_win;
+use super::root::RootSearch;
 use super::score::{INF, WIN};
+use super::trivial::decided;
 use super::tt::{NO_MOVE, Table};
-use super::two::{MAX_MOVES, RootScore, root_loop};
-use jchomp_rules::{Bits, Cell, Config, Position, Seat, Status};
+use super::two::MAX_MOVES;
+use jchomp_rules::{Bits, Cell, Config, Position, Seat};
 
 /// The root's score of a certain tie: a little below an unclear position (±100), so the search
 /// plays on for a win against weaker seats rather than settle, but far above a loss.
@@ -46,31 +48,19 @@ pub struct Brs<'a> {
     salt: u64,
 }
 
-/// Whether `position` is decided whatever anyone plays, as the root's score at `ply` plies from
-/// the root: the game is over, the mover has only poisoned selections, or no selection reaches
-/// poison any more.
-fn decided(config: &Config, position: &Position, root: Seat, ply: u32) -> Option<i32> {
-    let loser = match position.status() {
-        Status::Over(result) => match result.loser() {
-            Some(l) => (l, ply),
-            None => return Some(TIE),
-        },
-        Status::ToMove(mover) => {
-            if position.safe_selections(config).is_empty() {
-                (mover, ply + 1)
-            } else if !position.selections().intersects(config.poison_zone()) {
-                return Some(TIE);
-            } else {
-                return None;
-            }
-        }
+/// The root's score of `position`, `ply` plies from the root, when it is [`decided`] whatever
+/// anyone plays: a seat left with only poison loses one ply later, when it eats it.
+fn decided_score(config: &Config, position: &Position, root: Seat, ply: u32) -> Option<i32> {
+    let Some(loser) = decided(config, position)? else {
+        return Some(TIE);
     };
-    let magnitude = WIN - loser.1 as i32;
-    Some(if loser.0 == root {
-        -magnitude
+    let plies = if position.to_move().is_some() {
+        ply + 1
     } else {
-        magnitude
-    })
+        ply
+    };
+    let magnitude = WIN - plies as i32;
+    Some(if loser == root { -magnitude } else { magnitude })
 }
 
 impl<'a> Brs<'a> {
@@ -87,27 +77,6 @@ impl<'a> Brs<'a> {
         }
     }
 
-    /// The limits this search counts on (to arm them between iterations).
-    pub fn limits(&mut self) -> &mut Limits {
-        self.limits
-    }
-
-    /// Searches the root's safe selections in the given order with a full window, to `depth`
-    /// layers. Returns `None` if stopped before the first selection was searched; `scores`
-    /// receives each searched selection's score.
-    pub fn root(
-        &mut self,
-        position: &Position,
-        depth: u32,
-        order: &[u8],
-        scores: &mut Vec<(u8, i32)>,
-    ) -> Option<RootScore> {
-        root_loop(order, scores, |mv, alpha| {
-            let scored = self.after_root_move(position, mv, depth, 0, alpha, INF);
-            (!self.limits.stopped()).then_some(scored)
-        })
-    }
-
     /// The root's score after it plays `mv` at a max layer `ply` plies deep.
     fn after_root_move(
         &mut self,
@@ -121,7 +90,7 @@ impl<'a> Brs<'a> {
         let mut child = *position;
         child.play(self.config, Cell::from_index(u32::from(mv)));
         self.limits.tick();
-        match decided(self.config, &child, self.root, ply + 1) {
+        match decided_score(self.config, &child, self.root, ply + 1) {
             Some(s) => (s, true),
             None => self.min_layer(&child, depth - 1, ply + 1, alpha, beta),
         }
@@ -252,7 +221,7 @@ impl<'a> Brs<'a> {
                 turn.play(self.config, Cell::from_index(mv));
                 self.limits.tick();
                 turn_ply += 1;
-                if let Some(s) = decided(self.config, &turn, self.root, turn_ply) {
+                if let Some(s) = decided_score(self.config, &turn, self.root, turn_ply) {
                     // The game ends before this opponent moves: so it does for every later one.
                     if s < best {
                         best = s;
@@ -305,7 +274,7 @@ impl<'a> Brs<'a> {
         self.limits.tick();
         let mut ply = ply + 1;
         for _ in k + 1..self.players - 1 {
-            if let Some(s) = decided(self.config, &child, self.root, ply) {
+            if let Some(s) = decided_score(self.config, &child, self.root, ply) {
                 return (s, true);
             }
             let next = self.ordered_move(&child);
@@ -313,7 +282,7 @@ impl<'a> Brs<'a> {
             self.limits.tick();
             ply += 1;
         }
-        match decided(self.config, &child, self.root, ply) {
+        match decided_score(self.config, &child, self.root, ply) {
             Some(s) => (s, true),
             None => self.max_layer(&child, depth - 1, ply, alpha, beta),
         }
@@ -327,5 +296,16 @@ impl<'a> Brs<'a> {
         } else {
             eval::UNIT
         }
+    }
+}
+
+impl RootSearch for Brs<'_> {
+    fn limits(&mut self) -> &mut Limits {
+        self.limits
+    }
+
+    /// The root's score after `mv`, searched `depth` layers.
+    fn score_move(&mut self, position: &Position, mv: u8, depth: u32, alpha: i32) -> (i32, bool) {
+        self.after_root_move(position, mv, depth, 0, alpha, INF)
     }
 }

@@ -31,9 +31,10 @@
 
 use super::expected::ErringModel;
 use super::limits::Limits;
+use super::trivial::decided;
 use crate::player::only_poison_left;
 use crate::rng::Rng;
-use jchomp_rules::{Bits, Cell, Config, Position, Seat, Status};
+use jchomp_rules::{Bits, Cell, Config, Position, Seat};
 
 /// Exploration constant of UCT (scores lie in 0 … 1).
 pub const EXPLORATION: f64 = 0.7;
@@ -154,24 +155,6 @@ fn finished(loser: Option<Seat>) -> [u8; 4] {
             v
         }
         None => [TIE; 4],
-    }
-}
-
-/// Whether `position` is decided whatever anyone plays: the game is over, the mover has only
-/// poisoned selections (it loses), or no selection can reach poison any more (a tie). Returns
-/// the loser (`None` for a tie).
-pub(super) fn decided(config: &Config, position: &Position) -> Option<Option<Seat>> {
-    match position.status() {
-        Status::Over(result) => Some(result.loser()),
-        Status::ToMove(mover) => {
-            if position.safe_selections(config).is_empty() {
-                Some(Some(mover))
-            } else if !position.selections().intersects(config.poison_zone()) {
-                Some(None)
-            } else {
-                None
-            }
-        }
     }
 }
 

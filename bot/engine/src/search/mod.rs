@@ -21,8 +21,10 @@ mod parity;
 mod player;
 mod plies;
 mod regions;
+mod root;
 pub mod score;
 mod solve;
+mod trivial;
 mod tt;
 mod two;
 

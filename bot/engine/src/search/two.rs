@@ -14,8 +14,10 @@ use super::key::{cover, hash};
 use super::limits::Limits;
 use super::plies::{Ctx, PliesSolver};
 use super::regions::{self, RegionSolver};
+use super::root::RootSearch;
 use super::score::PROVEN_WIN;
 use super::score::{INF, WIN};
+use super::trivial::cannot_reach_poison;
 use super::tt::{NO_MOVE, Table};
 use jchomp_rules::{Bits, Cell, Config, Position, Seat, Status};
 use std::ops::ControlFlow;
@@ -44,56 +46,6 @@ const ORACLE_MIN_MOVES: u32 = 6;
 
 /// Nodes this close to the horizon skip the table (their probes cost more than they save).
 const TABLE_MIN_DEPTH: u32 = 2;
-
-/// The outcome of one root search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RootScore {
-    /// Bit index of the best selection.
-    pub mv: u8,
-    /// Its score for the seat to move.
-    pub score: i32,
-    /// Whether the score is proven.
-    pub proven: bool,
-    /// Whether every root selection was searched (false when the search was stopped).
-    pub complete: bool,
-}
-
-/// The root of a search over the root's selections, shared by every deepening search (max^n
-/// ignores the window):
-/// `child(mv, alpha)` scores one selection (score for the seat to move, and whether it is
-/// proven), or answers `None` once the search is stopped. Each searched selection's score goes
-/// to `scores` (for ordering the next iteration); `None` if none was searched.
-pub(super) fn root_loop(
-    order: &[u8],
-    scores: &mut Vec<(u8, i32)>,
-    mut child: impl FnMut(u8, i32) -> Option<(i32, bool)>,
-) -> Option<RootScore> {
-    scores.clear();
-    let mut best: Option<RootScore> = None;
-    let mut alpha = -INF;
-    let mut all_proven = true;
-    for &mv in order {
-        let Some((s, proven)) = child(mv, alpha) else {
-            break;
-        };
-        scores.push((mv, s));
-        all_proven &= proven;
-        if best.is_none_or(|b| s > b.score) {
-            best = Some(RootScore {
-                mv,
-                score: s,
-                proven,
-                complete: false,
-            });
-            alpha = alpha.max(s);
-        }
-    }
-    best.map(|b| RootScore {
-        proven: all_proven && scores.len() == order.len(),
-        complete: scores.len() == order.len(),
-        ..b
-    })
-}
 
 /// A negamax searcher over one configuration, borrowing a table and limits.
 pub struct Negamax<'a> {
@@ -191,22 +143,6 @@ impl<'a> Negamax<'a> {
         }
     }
 
-    /// Searches the root's safe selections in the order given (bit indices), with a full
-    /// window. Returns `None` if stopped before the first selection was searched. `scores`
-    /// receives each searched selection's score (for ordering the next iteration).
-    pub fn root(
-        &mut self,
-        position: &Position,
-        depth: u32,
-        order: &[u8],
-        scores: &mut Vec<(u8, i32)>,
-    ) -> Option<RootScore> {
-        root_loop(order, scores, |mv, alpha| {
-            let scored = self.child(position, mv, depth, 0, alpha, INF);
-            (!self.limits.stopped()).then_some(scored)
-        })
-    }
-
     /// The score of playing `mv` (a safe selection) at a node `ply` plies from the root.
     #[inline]
     fn child(
@@ -258,7 +194,7 @@ impl<'a> Negamax<'a> {
             return (-(WIN - ply as i32 - 1), true);
         }
         let mover = position.to_move().unwrap_or(0);
-        if !position.selections().intersects(config.poison_zone()) {
+        if cannot_reach_poison(config, position) {
             // No selection can ever reach poison again: the game will tie.
             return (self.tie(mover), true);
         }
@@ -444,5 +380,15 @@ impl<'a> Negamax<'a> {
             }
         }
         Some((best, best_move, proven))
+    }
+}
+
+impl RootSearch for Negamax<'_> {
+    fn limits(&mut self) -> &mut Limits {
+        self.limits
+    }
+
+    fn score_move(&mut self, position: &Position, mv: u8, depth: u32, alpha: i32) -> (i32, bool) {
+        self.child(position, mv, depth, 0, alpha, INF)
     }
 }
