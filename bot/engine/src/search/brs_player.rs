@@ -39,11 +39,6 @@ impl BrsPlayer {
         }
     }
 
-    /// The budget of each move.
-    pub fn budget(&self) -> Budget {
-        self.budget
-    }
-
     /// Searches `position` and reports what it found (scores are the seat to move's, as in
     /// [`super::brs`]; `depth` counts layers).
     pub fn search(&mut self, config: &Config, position: &Position) -> Report {

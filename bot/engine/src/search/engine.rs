@@ -32,7 +32,8 @@ pub const DEFAULT_MULTI: MultiMode = MultiMode::Paranoid;
 pub struct Report {
     /// The selection chosen; `None` only when the game is over.
     pub best: Option<Cell>,
-    /// Its score for the seat to move (proven scores count plies, see [`super::score`]).
+    /// Its score for the seat to move (proven scores count plies: winners hurry, losers
+    /// delay).
     pub score: i32,
     /// Whether the score is proven.
     pub proven: bool,
@@ -77,7 +78,7 @@ impl Engine {
     }
 
     /// Chooses the multi-player search.
-    pub fn with_mode(mut self, mode: MultiMode) -> Engine {
+    pub(crate) fn with_mode(mut self, mode: MultiMode) -> Engine {
         self.mode = mode;
         self
     }

@@ -46,11 +46,6 @@ impl MctsPlayer {
         self
     }
 
-    /// The budget of each move.
-    pub fn budget(&self) -> Budget {
-        self.budget
-    }
-
     /// Searches `position` and reports what it found.
     pub fn search(&mut self, config: &Config, position: &Position) -> MctsReport {
         let budget = match self.budget {
@@ -153,7 +148,7 @@ impl Player for MctsPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{ErringModel, Memo};
+    use crate::search::expected::{ErringModel, Memo};
     use jchomp_rules::Bits;
     use jchomp_testkit::board;
     use std::sync::atomic::Ordering;

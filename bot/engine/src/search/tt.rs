@@ -87,13 +87,8 @@ impl Table {
     }
 
     /// Number of entries.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.entries.len()
-    }
-
-    /// Whether the table holds no entries (never: tables have at least 1024).
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
     }
 
     /// Forgets everything.
@@ -103,7 +98,7 @@ impl Table {
 
     /// The entry stored for `key`, if any (depth 0 marks an empty slot).
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
         let i = (key as usize) & self.mask & !1;
         let (a, b) = (unpack(self.entries[i]), unpack(self.entries[i + 1]));
         if a.key == key && a.depth > 0 {
@@ -171,7 +166,7 @@ impl Table {
 
     /// Stores a result; `depth` must be at least 1 (depth 0 marks an empty slot).
     #[inline]
-    pub fn store(&mut self, key: u64, depth: u8, bound: Bound, score: i16, mv: u8) {
+    pub(crate) fn store(&mut self, key: u64, depth: u8, bound: Bound, score: i16, mv: u8) {
         let i = (key as usize) & self.mask & !1;
         let e = pack(Entry {
             key,
