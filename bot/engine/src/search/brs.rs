@@ -32,6 +32,7 @@ use super::trivial::decided;
 use super::tt::{NO_MOVE, Table};
 use super::two::MAX_MOVES;
 use jchomp_rules::{Bits, Cell, Config, Position, Seat};
+use std::ops::ControlFlow;
 
 /// The root's score of a certain tie: a little below an unclear position (±100), so the search
 /// plays on for a win against weaker seats rather than settle, but far above a loss.
@@ -137,6 +138,30 @@ impl<'a> Brs<'a> {
         best.1
     }
 
+    /// What every layer's node does first: counts itself, then answers with the horizon
+    /// estimate at depth 0, or with the table's score when that settles the node within the
+    /// window; otherwise goes on with its table key and the table's move.
+    fn open_node(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        ply: u32,
+        max_layer: bool,
+        window: (i32, i32),
+    ) -> ControlFlow<(i32, bool), (u64, u8)> {
+        if self.limits.tick() {
+            return ControlFlow::Break((0, false));
+        }
+        if depth == 0 {
+            return ControlFlow::Break((self.estimate(position), false));
+        }
+        let key = self.key(position, max_layer);
+        match self.tt.lookup(key, depth, ply, window) {
+            (_, Some(hit)) => ControlFlow::Break(hit),
+            (tt_move, None) => ControlFlow::Continue((key, tt_move)),
+        }
+    }
+
     /// A max layer: the root to move at `position` (not decided), `depth` layers left.
     fn max_layer(
         &mut self,
@@ -146,17 +171,10 @@ impl<'a> Brs<'a> {
         mut alpha: i32,
         beta: i32,
     ) -> (i32, bool) {
-        if self.limits.tick() {
-            return (0, false);
-        }
-        if depth == 0 {
-            return (self.estimate(position), false);
-        }
-        let key = self.key(position, true);
-        let (tt_move, hit) = self.tt.lookup(key, depth, ply, (alpha, beta));
-        if let Some(hit) = hit {
-            return hit;
-        }
+        let (key, tt_move) = match self.open_node(position, depth, ply, true, (alpha, beta)) {
+            ControlFlow::Break(scored) => return scored,
+            ControlFlow::Continue(found) => found,
+        };
         let (alpha0, beta0) = (alpha, beta);
         let safe = position.safe_selections(self.config);
         let mut buffer = [0u8; MAX_MOVES];
@@ -196,17 +214,10 @@ impl<'a> Brs<'a> {
         alpha: i32,
         mut beta: i32,
     ) -> (i32, bool) {
-        if self.limits.tick() {
-            return (0, false);
-        }
-        if depth == 0 {
-            return (self.estimate(position), false);
-        }
-        let key = self.key(position, false);
-        let (tt_move, hit) = self.tt.lookup(key, depth, ply, (alpha, beta));
-        if let Some(hit) = hit {
-            return hit;
-        }
+        let (key, tt_move) = match self.open_node(position, depth, ply, false, (alpha, beta)) {
+            ControlFlow::Break(scored) => return scored,
+            ControlFlow::Continue(found) => found,
+        };
         let (alpha0, beta0) = (alpha, beta);
         let mut best = INF;
         let mut best_move = NO_MOVE;
