@@ -64,7 +64,7 @@ pub struct Played {
 
 impl Played {
     /// The game ended by `seat` failing this way.
-    pub fn forfeit(mut game: Game, seat: Seat, failure: Failure) -> Played {
+    fn forfeit(mut game: Game, seat: Seat, failure: Failure) -> Played {
         game.end(failure.result(seat));
         Played {
             game,

@@ -20,7 +20,6 @@ pub mod spec;
 pub mod testing;
 pub mod think;
 
-pub use player::{GreedyPlayer, Player, RandomPlayer};
+pub use player::{Player, RandomPlayer};
 pub use rng::Rng;
-pub use search::{Budget, SearchPlayer};
 pub use spec::{BotSpec, SpecError};

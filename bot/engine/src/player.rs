@@ -20,7 +20,7 @@ pub trait Player: Send {
 
 /// Whether the seat to move at `position` has only poison left (it must eat it and lose): the
 /// move that made the position was an immediate win.
-pub fn only_poison_left(config: &Config, position: &Position) -> bool {
+pub(crate) fn only_poison_left(config: &Config, position: &Position) -> bool {
     matches!(position.status(), Status::ToMove(_)) && position.safe_selections(config).is_empty()
 }
 
@@ -39,7 +39,7 @@ pub fn immediate_wins(config: &Config, position: &Position) -> Bits {
 }
 
 /// A uniformly random member of a set of anchors.
-pub fn pick(set: Bits, rng: &mut Rng) -> Option<Cell> {
+pub(crate) fn pick(set: Bits, rng: &mut Rng) -> Option<Cell> {
     let n = set.count();
     if n == 0 {
         return None;
@@ -72,7 +72,7 @@ impl Player for RandomPlayer {
 /// A one-ply bot: takes an immediate win when it has one, never eats poison while a selection
 /// without poison exists, and otherwise picks at random.
 #[derive(Clone, Debug)]
-pub struct GreedyPlayer {
+pub(crate) struct GreedyPlayer {
     rng: Rng,
 }
 

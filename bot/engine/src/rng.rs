@@ -4,7 +4,7 @@
 /// The SplitMix64 finaliser: a bijection on 64 bits with full avalanche (also the search's
 /// hash step).
 #[inline]
-pub const fn mix(mut z: u64) -> u64 {
+pub(crate) const fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)

@@ -10,7 +10,7 @@ pub fn seat_score(result: GameResult, seat: Seat) -> f64 {
 }
 
 /// The score of `seat` in a game whose loser is `loser` (`None`: a tie): 0, 1/2 or 1.
-pub fn loser_score(loser: Option<Seat>, seat: Seat) -> f64 {
+pub(crate) fn loser_score(loser: Option<Seat>, seat: Seat) -> f64 {
     match loser {
         Some(loser) if loser == seat => 0.0,
         Some(_) => 1.0,
@@ -18,14 +18,14 @@ pub fn loser_score(loser: Option<Seat>, seat: Seat) -> f64 {
     }
 }
 
-/// The scores of every seat of a `players`-seat game, seat 0 first.
-pub fn scores(result: GameResult, players: u8) -> Vec<f64> {
-    (0..players).map(|seat| seat_score(result, seat)).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The scores of every seat of a `players`-seat game, seat 0 first.
+    fn scores(result: GameResult, players: u8) -> Vec<f64> {
+        (0..players).map(|seat| seat_score(result, seat)).collect()
+    }
 
     #[test]
     fn loser_scores_zero_others_one_tie_half() {

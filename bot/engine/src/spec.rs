@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Every valid form of a bot spec, as listed in error messages.
-pub const VALID_FORMS: &str = "random, greedy, search:depth=N, search:nodes=N, \
+const VALID_FORMS: &str = "random, greedy, search:depth=N, search:nodes=N, \
 search:time=250ms (or =2s), mcts:nodes=N, mcts:time=250ms, brs:depth=N, brs:nodes=N, \
 brs:time=250ms, maxn:depth=N, maxn:nodes=N, maxn:time=250ms, level:1, level:2, level:3, level:4, \
 level:5";
@@ -38,9 +38,9 @@ pub enum BotSpec {
     /// The max^n search (every seat maximises its own score) with three and four players, the
     /// same search as [`BotSpec::Search`] with two; depth, node or time budget.
     MaxN(Budget),
-    /// A named strength level (1–5), mapped to a budget by [`BotSpec::level_budget`]; from
-    /// level 3 on, three- and four-player games are played by the tree search
-    /// ([`LevelPlayer`]).
+    /// A named strength level (1–5), searching with the budget [`BotSpec::budget`] gives it
+    /// (listed in `docs/BOTS.md`); from level 3 on, three- and four-player games are played
+    /// by the tree search.
     Level(u8),
 }
 
@@ -98,7 +98,7 @@ impl BotSpec {
     }
 
     /// The budget a named level searches with (documented in `docs/BOTS.md`).
-    pub fn level_budget(level: u8) -> Budget {
+    fn level_budget(level: u8) -> Budget {
         match level {
             0 | 1 => Budget::Depth(2),
             2 => Budget::Depth(4),

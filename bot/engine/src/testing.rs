@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How long a [`Stubborn`] player waits for its stop flag at most.
-pub const STUBBORN_CAP: Duration = Duration::from_secs(10);
+pub(crate) const STUBBORN_CAP: Duration = Duration::from_secs(10);
 
 /// A two-player 5×6 board, eating 1×2, poison in the corner.
 pub fn config() -> Config {
@@ -39,9 +39,11 @@ impl Player for Passes {
 }
 
 /// Always answers a cell off any board.
+#[cfg(test)]
 #[derive(Clone, Copy, Debug)]
-pub struct Cheats;
+pub(crate) struct Cheats;
 
+#[cfg(test)]
 impl Player for Cheats {
     fn choose(&mut self, _: &Config, _: &Position) -> Option<Cell> {
         Some(Cell::new(14, 14))
@@ -59,7 +61,7 @@ impl Player for Sleeps {
     }
 }
 
-/// Thinks until its stop flag is raised ([`STUBBORN_CAP`] at most), then plays at random.
+/// Thinks until its stop flag is raised (10 s at most), then plays at random.
 #[derive(Clone, Debug, Default)]
 pub struct Stubborn(Option<Arc<AtomicBool>>);
 

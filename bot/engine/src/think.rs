@@ -1,4 +1,4 @@
-//! One bot's turn: [`choose`] asks a [`Player`] for a selection on the calling thread and turns a
+//! One bot's turn: `choose` asks a [`Player`] for a selection on the calling thread and turns a
 //! panic into [`Outcome::Panicked`]; `think` (feature `tokio`) does the same on a blocking
 //! thread, raises the player's stop flag at a deadline, and hands the player back (unless it
 //! panicked) with its [`Outcome`].
@@ -8,7 +8,7 @@
 //! bot client, tournaments through a server) already runs on tokio. Its blocking pool reuses
 //! threads, and its timer is the one those callers' own deadlines run on. A std thread per move
 //! with a hand-written waker would add a thread spawn per move and a second clock. In-process
-//! games stay on their own thread and use [`choose`].
+//! games (the [`arena`](crate::arena)) stay on their own thread and use `choose`.
 
 use crate::player::Player;
 use jchomp_rules::{Cell, Config, Position};
@@ -30,7 +30,7 @@ pub enum Outcome {
 
 /// Asks `player` for its selection on this thread; a panic is caught and reported as
 /// [`Outcome::Panicked`] (the player may then be in any state and should not play again).
-pub fn choose(player: &mut dyn Player, config: &Config, position: &Position) -> Outcome {
+pub(crate) fn choose(player: &mut dyn Player, config: &Config, position: &Position) -> Outcome {
     match catch_unwind(AssertUnwindSafe(|| player.choose(config, position))) {
         Ok(Some(cell)) => Outcome::Chose(cell),
         Ok(None) => Outcome::Passed,

@@ -3,24 +3,24 @@
 //! resumable output, and play in-process or through a running server.
 //!
 //! The pieces: [`settings`] (what a tournament is), [`schedule`] (who plays which game index),
-//! [`starts`] (start configurations), [`play`] (one game in-process, with failures and overruns),
-//! [`server`] (one game in a room of a running server), [`runner`] (the worker pool that hands
-//! finished games on in index order), [`standings`], [`elo`], [`sprt`], [`output`] (the output
-//! directory and resume), [`results`] (`results.json`), [`progress`], [`report`] (the standings
+//! [`starts`] (start configurations), `play` (one game in-process, with failures and overruns),
+//! `server` (one game in a room of a running server), `runner` (the worker pool that hands
+//! finished games on in index order), `standings`, `elo`, [`sprt`], `output` (the output
+//! directory and resume), `results` (`results.json`), `progress`, [`report`] (the standings
 //! table), and [`run`] and [`resume`] themselves.
 
-pub mod elo;
-pub mod output;
-pub mod play;
-pub mod progress;
+mod elo;
+mod output;
+mod play;
+mod progress;
 pub mod report;
-pub mod results;
-pub mod runner;
+mod results;
+mod runner;
 pub mod schedule;
-pub mod server;
+mod server;
 pub mod settings;
 pub mod sprt;
-pub mod standings;
+mod standings;
 pub mod starts;
 mod tourney;
 mod watchdog;

@@ -113,7 +113,12 @@ impl Schedule {
     }
 
     /// The same with the seat orders of `seating`.
-    pub fn with_seating(bots: usize, players: u8, gauntlet: bool, seating: Seating) -> Schedule {
+    pub(crate) fn with_seating(
+        bots: usize,
+        players: u8,
+        gauntlet: bool,
+        seating: Seating,
+    ) -> Schedule {
         let players = usize::from(players).max(1);
         let groups = if gauntlet {
             let others: Vec<usize> = (1..bots).collect();
@@ -139,12 +144,12 @@ impl Schedule {
     }
 
     /// Games each group plays per start configuration: one per seat order.
-    pub fn orders_per_group(&self) -> u64 {
+    pub(crate) fn orders_per_group(&self) -> u64 {
         self.orders.len() as u64
     }
 
     /// Games in one round: one per group and seat order.
-    pub fn games_per_round(&self) -> u64 {
+    pub(crate) fn games_per_round(&self) -> u64 {
         (self.groups.len() * self.orders.len()) as u64
     }
 

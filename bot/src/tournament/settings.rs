@@ -137,7 +137,7 @@ impl Settings {
     }
 
     /// Total games to play, or `None` when only the SPRT ends the tournament.
-    pub fn total_games(&self) -> Option<u64> {
+    pub(crate) fn total_games(&self) -> Option<u64> {
         let schedule = self.schedule();
         let p = schedule.orders_per_group();
         match self.length {

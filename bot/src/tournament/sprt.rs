@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Pseudo-pairs every pentanomial class starts with.
-pub const PRIOR: f64 = 0.2;
+pub(crate) const PRIOR: f64 = 0.2;
 
 /// Why `--sprt` parameters are refused.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -123,7 +123,7 @@ impl SprtParams {
     }
 
     /// The (lower, upper) LLR bounds: `ln(β/(1−α))` and `ln((1−β)/α)`.
-    pub fn bounds(&self) -> (f64, f64) {
+    pub(crate) fn bounds(&self) -> (f64, f64) {
         (
             (self.beta / (1.0 - self.alpha)).ln(),
             ((1.0 - self.beta) / self.alpha).ln(),
@@ -143,7 +143,7 @@ impl fmt::Display for SprtParams {
 
 /// What the test decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// The first bot is not `elo1` stronger: H0 (`elo0`) accepted.
     H0,
     /// The first bot is `elo1` stronger: H1 accepted.
@@ -161,7 +161,7 @@ pub struct Sprt {
 
 impl Sprt {
     /// A test with no pair yet.
-    pub fn new(params: SprtParams) -> Sprt {
+    pub(crate) fn new(params: SprtParams) -> Sprt {
         Sprt {
             params,
             pentanomial: [0; 5],
@@ -169,18 +169,18 @@ impl Sprt {
     }
 
     /// Adds a pair of games in which the first bot scored `points` (0, 0.5, 1, 1.5 or 2).
-    pub fn add_pair(&mut self, points: f64) {
+    pub(crate) fn add_pair(&mut self, points: f64) {
         let class = (points * 2.0).round().clamp(0.0, 4.0) as usize;
         self.pentanomial[class] += 1;
     }
 
     /// Pairs counted.
-    pub fn pairs(&self) -> u64 {
+    pub(crate) fn pairs(&self) -> u64 {
         self.pentanomial.iter().sum()
     }
 
     /// The log-likelihood ratio of H1 against H0 (0 before any pair).
-    pub fn llr(&self) -> f64 {
+    pub(crate) fn llr(&self) -> f64 {
         if self.pairs() == 0 {
             return 0.0;
         }
@@ -208,7 +208,7 @@ impl Sprt {
 
     /// The first bot's Elo over the second from the pairs as they are (no pseudo-pairs), with a
     /// 95% error bar from the pairs' own variance (which the pentanomial model keeps tight).
-    pub fn elo(&self) -> Estimate {
+    pub(crate) fn elo(&self) -> Estimate {
         let mut samples = Samples::default();
         for (class, &count) in self.pentanomial.iter().enumerate() {
             let x = class as f64 / 4.0;
@@ -220,7 +220,7 @@ impl Sprt {
     }
 
     /// The verdict, once the LLR has crossed a bound.
-    pub fn verdict(&self) -> Option<Verdict> {
+    pub(crate) fn verdict(&self) -> Option<Verdict> {
         let llr = self.llr();
         let (lower, upper) = self.params.bounds();
         if llr >= upper {

@@ -100,7 +100,7 @@ fn between(rng: &mut Rng, lo: i64, hi: i64) -> i64 {
 
 impl Starts {
     /// The unvalidated setup of round `round`.
-    pub fn setup(&self, players: u8, seed: u64, round: u64) -> Setup {
+    pub(crate) fn setup(&self, players: u8, seed: u64, round: u64) -> Setup {
         let (classic, size, eat, poison) = match self {
             Starts::Openings { configs } => {
                 let i = (round % configs.len().max(1) as u64) as usize;

@@ -69,11 +69,6 @@ impl ClassicLibrary {
         })
     }
 
-    /// The library of the file [`FILE_NAME`] in `dir`.
-    pub fn in_dir(dir: &Path) -> Arc<ClassicLibrary> {
-        ClassicLibrary::new(Some(dir.join(FILE_NAME)))
-    }
-
     /// The file, if any.
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()

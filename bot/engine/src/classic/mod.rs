@@ -15,6 +15,7 @@ mod shape;
 pub use build::{Progress, build};
 pub use db::{ClassicDb, DbError, MoveValue, Solved, Value};
 pub use library::{Availability, ClassicLibrary, FILE_NAME};
-pub use oracle::{PerfectPlayer, answers_for, best_cell, moves_in, shape_of};
+pub(crate) use oracle::PerfectPlayer;
+pub use oracle::{answers_for, moves_in, shape_of};
 pub use rank::Ranker;
 pub use shape::{MAX_SIDE, Shape, ShapeError};

@@ -44,7 +44,7 @@ fn answerable(config: &Config, position: &Position) -> Option<Shape> {
 }
 
 /// The database's optimal selection in `position`, if the database answers for it.
-pub fn best_cell(db: &ClassicDb, config: &Config, position: &Position) -> Option<Cell> {
+fn best_cell(db: &ClassicDb, config: &Config, position: &Position) -> Option<Cell> {
     let best = db.best_move(&answerable(config, position)?)?;
     Some(Cell::new(best.row, best.col))
 }
@@ -56,7 +56,7 @@ pub fn moves_in(db: &ClassicDb, config: &Config, position: &Position) -> Option<
 }
 
 /// Plays perfectly from the classic database where it answers, and as `fallback` elsewhere.
-pub struct PerfectPlayer {
+pub(crate) struct PerfectPlayer {
     library: Arc<ClassicLibrary>,
     fallback: Box<dyn Player>,
 }

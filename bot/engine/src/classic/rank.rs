@@ -73,7 +73,7 @@ impl Ranker {
     }
 
     /// Whether the shape fits in the box.
-    pub fn fits(&self, shape: &Shape) -> bool {
+    pub(crate) fn fits(&self, shape: &Shape) -> bool {
         shape.height() <= self.rows && shape.width() <= self.cols
     }
 

@@ -101,7 +101,7 @@ impl Shape {
     /// How many shapes lie inside this one (row lengths never above its own), itself and the
     /// empty one included: every classic position that can follow it. Counted row by row from
     /// the bottom, without listing them.
-    pub fn shapes_inside(&self) -> u128 {
+    pub(crate) fn shapes_inside(&self) -> u128 {
         let width = self.width();
         // at_most[v]: the shapes of the rows below the current one whose top row has at most
         // v cells (none below: one, the empty one). A row of length `len` holds u <= min(v,
@@ -125,11 +125,6 @@ impl Shape {
     /// Whether cell (r, c) is still there.
     pub fn contains(&self, r: usize, c: usize) -> bool {
         c < self.row(r) as usize
-    }
-
-    /// Whether only the poison is left.
-    pub fn only_poison(&self) -> bool {
-        self.height == 1 && self.rows[0] == 1
     }
 
     /// The position after selecting (r, c), or `None` if that cell is already eaten.

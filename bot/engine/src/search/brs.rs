@@ -26,10 +26,13 @@ use super::eval;
 use super::key::{config_salt, cover, hash, seat_salt};
 use super::limits::Limits;
 use super::mcts::immediate_win;
-use super::score::{INF, WIN, from_table, to_table};
-use super::tt::{Bound, NO_MOVE, PROVEN, Table};
-use super::two::{MAX_MOVES, RootScore, root_loop};
-use jchomp_rules::{Bits, Cell, Config, Position, Seat, Status};
+use super::root::RootSearch;
+use super::score::{INF, WIN};
+use super::trivial::decided;
+use super::tt::{NO_MOVE, Table};
+use super::two::MAX_MOVES;
+use jchomp_rules::{Bits, Cell, Config, Position, Seat};
+use std::ops::ControlFlow;
 
 /// The root's score of a certain tie: a little below an unclear position (±100), so the search
 /// plays on for a win against weaker seats rather than settle, but far above a loss.
@@ -46,31 +49,19 @@ pub struct Brs<'a> {
     salt: u64,
 }
 
-/// Whether `position` is decided whatever anyone plays, as the root's score at `ply` plies from
-/// the root: the game is over, the mover has only poisoned selections, or no selection reaches
-/// poison any more.
-fn decided(config: &Config, position: &Position, root: Seat, ply: u32) -> Option<i32> {
-    let loser = match position.status() {
-        Status::Over(result) => match result.loser() {
-            Some(l) => (l, ply),
-            None => return Some(TIE),
-        },
-        Status::ToMove(mover) => {
-            if position.safe_selections(config).is_empty() {
-                (mover, ply + 1)
-            } else if !position.selections().intersects(config.poison_zone()) {
-                return Some(TIE);
-            } else {
-                return None;
-            }
-        }
+/// The root's score of `position`, `ply` plies from the root, when it is [`decided`] whatever
+/// anyone plays: a seat left with only poison loses one ply later, when it eats it.
+fn decided_score(config: &Config, position: &Position, root: Seat, ply: u32) -> Option<i32> {
+    let Some(loser) = decided(config, position)? else {
+        return Some(TIE);
     };
-    let magnitude = WIN - loser.1 as i32;
-    Some(if loser.0 == root {
-        -magnitude
+    let plies = if position.to_move().is_some() {
+        ply + 1
     } else {
-        magnitude
-    })
+        ply
+    };
+    let magnitude = WIN - plies as i32;
+    Some(if loser == root { -magnitude } else { magnitude })
 }
 
 impl<'a> Brs<'a> {
@@ -87,27 +78,6 @@ impl<'a> Brs<'a> {
         }
     }
 
-    /// The limits this search counts on (to arm them between iterations).
-    pub fn limits(&mut self) -> &mut Limits {
-        self.limits
-    }
-
-    /// Searches the root's safe selections in the given order with a full window, to `depth`
-    /// layers. Returns `None` if stopped before the first selection was searched; `scores`
-    /// receives each searched selection's score.
-    pub fn root(
-        &mut self,
-        position: &Position,
-        depth: u32,
-        order: &[u8],
-        scores: &mut Vec<(u8, i32)>,
-    ) -> Option<RootScore> {
-        root_loop(order, scores, |mv, alpha| {
-            let scored = self.after_root_move(position, mv, depth, 0, alpha, INF);
-            (!self.limits.stopped()).then_some(scored)
-        })
-    }
-
     /// The root's score after it plays `mv` at a max layer `ply` plies deep.
     fn after_root_move(
         &mut self,
@@ -121,7 +91,7 @@ impl<'a> Brs<'a> {
         let mut child = *position;
         child.play(self.config, Cell::from_index(u32::from(mv)));
         self.limits.tick();
-        match decided(self.config, &child, self.root, ply + 1) {
+        match decided_score(self.config, &child, self.root, ply + 1) {
             Some(s) => (s, true),
             None => self.min_layer(&child, depth - 1, ply + 1, alpha, beta),
         }
@@ -168,6 +138,30 @@ impl<'a> Brs<'a> {
         best.1
     }
 
+    /// What every layer's node does first: counts itself, then answers with the horizon
+    /// estimate at depth 0, or with the table's score when that settles the node within the
+    /// window; otherwise goes on with its table key and the table's move.
+    fn open_node(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        ply: u32,
+        max_layer: bool,
+        window: (i32, i32),
+    ) -> ControlFlow<(i32, bool), (u64, u8)> {
+        if self.limits.tick() {
+            return ControlFlow::Break((0, false));
+        }
+        if depth == 0 {
+            return ControlFlow::Break((self.estimate(position), false));
+        }
+        let key = self.key(position, max_layer);
+        match self.tt.lookup(key, depth, ply, window) {
+            (_, Some(hit)) => ControlFlow::Break(hit),
+            (tt_move, None) => ControlFlow::Continue((key, tt_move)),
+        }
+    }
+
     /// A max layer: the root to move at `position` (not decided), `depth` layers left.
     fn max_layer(
         &mut self,
@@ -177,17 +171,10 @@ impl<'a> Brs<'a> {
         mut alpha: i32,
         beta: i32,
     ) -> (i32, bool) {
-        if self.limits.tick() {
-            return (0, false);
-        }
-        if depth == 0 {
-            return (self.estimate(position), false);
-        }
-        let key = self.key(position, true);
-        let (tt_move, hit) = self.probe(key, depth, ply, alpha, beta);
-        if let Some(hit) = hit {
-            return hit;
-        }
+        let (key, tt_move) = match self.open_node(position, depth, ply, true, (alpha, beta)) {
+            ControlFlow::Break(scored) => return scored,
+            ControlFlow::Continue(found) => found,
+        };
         let (alpha0, beta0) = (alpha, beta);
         let safe = position.safe_selections(self.config);
         let mut buffer = [0u8; MAX_MOVES];
@@ -211,7 +198,8 @@ impl<'a> Brs<'a> {
                 break;
             }
         }
-        self.store(key, depth, ply, (alpha0, beta0), best, best_move, proven);
+        self.tt
+            .record(key, depth, ply, (alpha0, beta0), best, best_move, proven);
         (best, proven)
     }
 
@@ -226,17 +214,10 @@ impl<'a> Brs<'a> {
         alpha: i32,
         mut beta: i32,
     ) -> (i32, bool) {
-        if self.limits.tick() {
-            return (0, false);
-        }
-        if depth == 0 {
-            return (self.estimate(position), false);
-        }
-        let key = self.key(position, false);
-        let (tt_move, hit) = self.probe(key, depth, ply, alpha, beta);
-        if let Some(hit) = hit {
-            return hit;
-        }
+        let (key, tt_move) = match self.open_node(position, depth, ply, false, (alpha, beta)) {
+            ControlFlow::Break(scored) => return scored,
+            ControlFlow::Continue(found) => found,
+        };
         let (alpha0, beta0) = (alpha, beta);
         let mut best = INF;
         let mut best_move = NO_MOVE;
@@ -251,7 +232,7 @@ impl<'a> Brs<'a> {
                 turn.play(self.config, Cell::from_index(mv));
                 self.limits.tick();
                 turn_ply += 1;
-                if let Some(s) = decided(self.config, &turn, self.root, turn_ply) {
+                if let Some(s) = decided_score(self.config, &turn, self.root, turn_ply) {
                     // The game ends before this opponent moves: so it does for every later one.
                     if s < best {
                         best = s;
@@ -281,7 +262,8 @@ impl<'a> Brs<'a> {
                 }
             }
         }
-        self.store(key, depth, ply, (alpha0, beta0), best, best_move, proven);
+        self.tt
+            .record(key, depth, ply, (alpha0, beta0), best, best_move, proven);
         (best, proven)
     }
 
@@ -303,7 +285,7 @@ impl<'a> Brs<'a> {
         self.limits.tick();
         let mut ply = ply + 1;
         for _ in k + 1..self.players - 1 {
-            if let Some(s) = decided(self.config, &child, self.root, ply) {
+            if let Some(s) = decided_score(self.config, &child, self.root, ply) {
                 return (s, true);
             }
             let next = self.ordered_move(&child);
@@ -311,7 +293,7 @@ impl<'a> Brs<'a> {
             self.limits.tick();
             ply += 1;
         }
-        match decided(self.config, &child, self.root, ply) {
+        match decided_score(self.config, &child, self.root, ply) {
             Some(s) => (s, true),
             None => self.max_layer(&child, depth - 1, ply, alpha, beta),
         }
@@ -326,56 +308,15 @@ impl<'a> Brs<'a> {
             eval::UNIT
         }
     }
+}
 
-    /// The table's move for `key` and, when its entry settles the node within the window, the
-    /// node's score.
-    #[allow(clippy::type_complexity)]
-    fn probe(
-        &self,
-        key: u64,
-        depth: u32,
-        ply: u32,
-        alpha: i32,
-        beta: i32,
-    ) -> (u8, Option<(i32, bool)>) {
-        let Some(e) = self.tt.probe(key) else {
-            return (NO_MOVE, None);
-        };
-        let proven = e.depth == PROVEN;
-        if proven || u32::from(e.depth) >= depth {
-            let s = from_table(e.score, ply);
-            let settles = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if settles {
-                return (e.mv, Some((s, proven)));
-            }
-        }
-        (e.mv, None)
+impl RootSearch for Brs<'_> {
+    fn limits(&mut self) -> &mut Limits {
+        self.limits
     }
 
-    /// Stores a node's result, searched with the window `(alpha, beta)`.
-    #[allow(clippy::too_many_arguments)]
-    fn store(
-        &mut self,
-        key: u64,
-        depth: u32,
-        ply: u32,
-        (alpha, beta): (i32, i32),
-        score: i32,
-        mv: u8,
-        proven: bool,
-    ) {
-        let bound = if score <= alpha {
-            Bound::Upper
-        } else if score >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        let depth = if proven { PROVEN } else { depth.min(254) as u8 };
-        self.tt.store(key, depth, bound, to_table(score, ply), mv);
+    /// The root's score after `mv`, searched `depth` layers.
+    fn score_move(&mut self, position: &Position, mv: u8, depth: u32, alpha: i32) -> (i32, bool) {
+        self.after_root_move(position, mv, depth, 0, alpha, INF)
     }
 }

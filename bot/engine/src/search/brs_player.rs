@@ -3,10 +3,12 @@
 
 use super::Budget;
 use super::brs::Brs;
-use super::engine::{Report, next_iteration, shuffled};
+use super::engine::Report;
 use super::limits::Limits;
+use super::root::{Deepening, shuffled};
+use super::score::WIN;
+use super::trivial::Turn;
 use super::tt::Table;
-use super::two::RootScore;
 use crate::player::Player;
 use crate::rng::Rng;
 use jchomp_rules::{Cell, Config, Position};
@@ -37,56 +39,32 @@ impl BrsPlayer {
         }
     }
 
-    /// The budget of each move.
-    pub fn budget(&self) -> Budget {
-        self.budget
-    }
-
     /// Searches `position` and reports what it found (scores are the seat to move's, as in
     /// [`super::brs`]; `depth` counts layers).
     pub fn search(&mut self, config: &Config, position: &Position) -> Report {
-        let answer = |best: Option<u32>, score: i32, nodes: u64| Report {
-            best: best.map(Cell::from_index),
-            score,
-            proven: true,
-            depth: 0,
-            nodes,
-        };
-        let Some(seat) = position.to_move() else {
-            return answer(None, 0, 0);
-        };
-        let safe = position.safe_selections(config);
-        if safe.is_empty() {
+        let (seat, safe) = match Turn::of(config, position) {
+            Turn::Over => return Report::at_once(None, 0),
             // Every selection holds poison: any of them loses.
-            return answer(position.selections().first(), -super::score::WIN + 1, 0);
-        }
-        if !position.selections().intersects(config.poison_zone()) || safe.count() == 1 {
+            Turn::OnlyPoison(cell) => return Report::at_once(Some(cell), -WIN + 1),
             // A tie whatever anyone plays, or one selection: nothing to search.
-            return answer(safe.first(), 0, 0);
-        }
-        let mut limits = Limits::new(self.budget, self.stop.clone());
-        let mut order = shuffled(safe, &mut self.rng);
-        let max_depth = match self.budget {
-            Budget::Depth(d) => d.clamp(1, Budget::MAX_DEPTH),
-            _ => Budget::MAX_DEPTH,
+            Turn::Safe {
+                forced: Some(cell), ..
+            } => return Report::at_once(Some(cell), 0),
+            Turn::Safe { seat, safe, .. } => (seat, safe),
         };
+        let mut limits = Limits::new(self.budget, self.stop.clone());
+        let mut deepening = Deepening::new(self.budget, shuffled(safe, &mut self.rng));
         let tt = self
             .table
             .get_or_insert_with(|| Table::with_megabytes(BRS_TABLE_MB));
-        let mut best: Option<(RootScore, u32)> = None;
-        let mut scores = Vec::with_capacity(order.len());
         // One searcher for every iteration, so its history carries over.
         let mut brs = Brs::new(config, tt, &mut limits, seat);
-        for depth in 1..=max_depth {
-            brs.limits().armed = depth > 1;
-            let found = brs.root(position, depth, &order, &mut scores);
-            let Some(found) = found else { break };
-            let deeper = brs.limits().may_deepen();
-            if !next_iteration(found, depth, &mut best, &mut scores, &mut order, deeper) {
+        for depth in deepening.depths() {
+            if !deepening.iterate(&mut brs, position, depth) {
                 break;
             }
         }
-        Report::from_root(best, &order, limits.nodes)
+        deepening.report(limits.nodes)
     }
 }
 

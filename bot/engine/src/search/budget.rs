@@ -16,7 +16,7 @@ pub enum Budget {
 
 impl Budget {
     /// The deepest search any budget runs: deeper than any game lasts (at most 225 plies).
-    pub const MAX_DEPTH: u32 = 240;
+    pub(crate) const MAX_DEPTH: u32 = 240;
 }
 
 // Depths are stored in a byte of the table, next to the `PROVEN` marker 255.

@@ -5,11 +5,13 @@ use super::Budget;
 use super::limits::Limits;
 use super::maxn::{MaxN, VectorTable};
 use super::regions::RegionSolver;
+use super::root::{Deepening, shuffled};
 use super::score::{Outcome, WIN};
+use super::trivial::Turn;
 use super::tt::Table;
-use super::two::{Negamax, RootScore};
+use super::two::Negamax;
 use crate::rng::Rng;
-use jchomp_rules::{Bits, Cell, Config, Position};
+use jchomp_rules::{Cell, Config, Position};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -30,7 +32,8 @@ pub const DEFAULT_MULTI: MultiMode = MultiMode::Paranoid;
 pub struct Report {
     /// The selection chosen; `None` only when the game is over.
     pub best: Option<Cell>,
-    /// Its score for the seat to move (proven scores count plies, see [`super::score`]).
+    /// Its score for the seat to move (proven scores count plies: winners hurry, losers
+    /// delay).
     pub score: i32,
     /// Whether the score is proven.
     pub proven: bool,
@@ -75,7 +78,7 @@ impl Engine {
     }
 
     /// Chooses the multi-player search.
-    pub fn with_mode(mut self, mode: MultiMode) -> Engine {
+    pub(crate) fn with_mode(mut self, mode: MultiMode) -> Engine {
         self.mode = mode;
         self
     }
@@ -103,184 +106,164 @@ impl Engine {
         budget: Budget,
         stop: Option<Arc<AtomicBool>>,
     ) -> Report {
-        let mut limits = Limits::new(budget, stop);
-        let Some(seat) = position.to_move() else {
-            return Report {
-                best: None,
-                score: 0,
-                proven: true,
-                depth: 0,
-                nodes: 0,
-            };
-        };
-        let safe = position.safe_selections(config);
-        if safe.is_empty() {
+        let (seat, safe) = match Turn::of(config, position) {
+            Turn::Over => return Report::at_once(None, 0),
             // Every selection holds poison: any of them loses.
-            return Report {
-                best: position.selections().first().map(Cell::from_index),
-                score: -super::score::WIN + 1,
-                proven: true,
-                depth: 1,
-                nodes: 1,
-            };
-        }
-        let mut order = shuffled(safe, &mut self.rng);
-        if config.players() == 2 && !matches!(budget, Budget::Depth(_)) {
-            // Half the budget for exact values from the region solver; the search then only
-            // chooses among the selections that keep the best value.
-            let part = match budget {
-                Budget::Nodes(n) => Budget::Nodes((n / 2).max(1)),
-                Budget::Time(t) => Budget::Time(t / 2),
-                depth => depth,
-            };
-            let mut region_limits = Limits::new(part, limits.flag());
-            let solver = self
-                .regions
-                .get_or_insert_with(|| RegionSolver::new(REGION_BITS));
-            if let Some(values) = solver.solve_moves(config, position, &mut region_limits) {
-                let rank = |o: Outcome| match o {
-                    Outcome::Win => 2,
-                    Outcome::Tie => 1,
-                    Outcome::Loss => 0,
+            Turn::OnlyPoison(cell) => {
+                return Report {
+                    depth: 1,
+                    nodes: 1,
+                    ..Report::at_once(Some(cell), -WIN + 1)
                 };
-                let top = values.iter().map(|&(_, o)| rank(o)).max().unwrap_or(0);
-                let keep: Vec<u32> = values
-                    .iter()
-                    .filter(|&&(_, o)| rank(o) == top)
-                    .map(|&(a, _)| a)
-                    .collect();
-                order.retain(|&m| keep.contains(&u32::from(m)));
-                if top < 2 && order.len() > 1 {
-                    // Not a win: among the selections that keep the value, take the one whose
-                    // replies most often go wrong for the opponent (an opponent that errs
-                    // scores less; a perfect one scores the same against all of them).
-                    let mut chances = Vec::with_capacity(order.len());
-                    for &m in &order {
-                        let mut child = *position;
-                        child.play(config, Cell::from_index(u32::from(m)));
-                        if child.to_move().is_none() {
-                            chances.push((m, 0.5));
-                            continue;
-                        }
-                        let Some(replies) = solver.solve_moves(config, &child, &mut region_limits)
-                        else {
-                            break;
-                        };
-                        let mine: f64 = replies
-                            .iter()
-                            .map(|&(_, o)| 1.0 - f64::from(rank(o)) / 2.0)
-                            .sum();
-                        chances.push((m, mine / replies.len().max(1) as f64));
-                    }
-                    if chances.len() == order.len() {
-                        let mut best = chances[0];
-                        for &c in &chances[1..] {
-                            if c.1 > best.1 {
-                                best = c;
-                            }
-                        }
-                        limits.nodes += region_limits.nodes;
-                        return Report {
-                            best: Some(Cell::from_index(u32::from(best.0))),
-                            score: if top == 1 { -self.contempt } else { -WIN + 2 },
-                            proven: true,
-                            depth: 0,
-                            nodes: limits.nodes,
-                        };
-                    }
-                }
             }
-            limits.nodes += region_limits.nodes;
-        }
-        let max_depth = match budget {
-            Budget::Depth(d) => d.clamp(1, Budget::MAX_DEPTH),
-            _ => Budget::MAX_DEPTH,
+            Turn::Safe { seat, safe, .. } => (seat, safe),
         };
+        let mut limits = Limits::new(budget, stop);
+        let mut order = shuffled(safe, &mut self.rng);
+        if config.players() == 2
+            && !matches!(budget, Budget::Depth(_))
+            && let Some(report) = self.by_regions(config, position, budget, &mut order, &mut limits)
+        {
+            return report;
+        }
         let megabytes = self.megabytes;
         let multi = config.players() > 2 && self.mode == MultiMode::MaxN;
-        let mut best: Option<(RootScore, u32)> = None;
-        let mut scores = Vec::with_capacity(order.len());
-        for depth in 1..=max_depth {
-            limits.armed = depth > 1;
-            let found = if multi {
+        let mut deepening = Deepening::new(budget, order);
+        for depth in deepening.depths() {
+            // A new searcher each iteration: the history starts afresh.
+            let deeper = if multi {
                 let tt = self
                     .vectors
                     .get_or_insert_with(|| VectorTable::new(table_bits(megabytes, 24)));
-                MaxN::new(config, tt, &mut limits).root(position, depth, &order, &mut scores)
+                deepening.iterate(&mut MaxN::new(config, tt, &mut limits), position, depth)
             } else {
                 let tt = self
                     .tt
                     .get_or_insert_with(|| Table::with_megabytes(megabytes));
-                Negamax::new(config, tt, &mut limits, seat)
-                    .with_contempt(self.contempt)
-                    .root(position, depth, &order, &mut scores)
+                let search =
+                    &mut Negamax::new(config, tt, &mut limits, seat).with_contempt(self.contempt);
+                deepening.iterate(search, position, depth)
             };
-            let Some(found) = found else { break };
-            let deeper = limits.may_deepen();
-            if !next_iteration(found, depth, &mut best, &mut scores, &mut order, deeper) {
+            if !deeper {
                 break;
             }
         }
-        Report::from_root(best, &order, limits.nodes)
+        deepening.report(limits.nodes)
     }
 }
 
-/// Records one iteration of a deepening root search in `best` and says whether to search one
-/// deeper: not once the root is stopped, proven or won, or the budget forbids it. To go on,
-/// `order` becomes the next iteration's: this one's best first, then by its scores.
-pub(super) fn next_iteration(
-    found: RootScore,
-    depth: u32,
-    best: &mut Option<(RootScore, u32)>,
-    scores: &mut [(u8, i32)],
-    order: &mut Vec<u8>,
-    may_deepen: bool,
-) -> bool {
-    *best = Some((found, depth));
-    if !found.complete
-        || found.proven
-        || found.score.abs() > super::score::PROVEN_WIN
-        || !may_deepen
-    {
-        return false;
+impl Engine {
+    /// Half of a node or time budget for exact values from the region solver, counted on
+    /// `limits`: `order` keeps only the selections of the best value, for the search to choose
+    /// among. When that value is a tie or a loss and more than one selection keeps it, the one
+    /// whose replies most often go wrong for the opponent is the answer.
+    fn by_regions(
+        &mut self,
+        config: &Config,
+        position: &Position,
+        budget: Budget,
+        order: &mut Vec<u8>,
+        limits: &mut Limits,
+    ) -> Option<Report> {
+        let part = match budget {
+            Budget::Nodes(n) => Budget::Nodes((n / 2).max(1)),
+            Budget::Time(t) => Budget::Time(t / 2),
+            depth => depth,
+        };
+        let mut region_limits = Limits::new(part, limits.flag());
+        let solver = self
+            .regions
+            .get_or_insert_with(|| RegionSolver::new(REGION_BITS));
+        let chosen = best_by_regions(solver, config, position, order, &mut region_limits);
+        limits.nodes += region_limits.nodes;
+        let (best, top) = chosen?;
+        Some(Report {
+            best: Some(Cell::from_index(u32::from(best))),
+            score: if top == 1 { -self.contempt } else { -WIN + 2 },
+            proven: true,
+            depth: 0,
+            nodes: limits.nodes,
+        })
     }
-    scores.sort_by_key(|&(mv, s)| (mv != found.mv, std::cmp::Reverse(s)));
-    order.clear();
-    order.extend(scores.iter().map(|&(mv, _)| mv));
-    true
+}
+
+/// An outcome as a number: a win 2, a tie 1, a loss 0.
+fn rank(outcome: Outcome) -> u8 {
+    match outcome {
+        Outcome::Win => 2,
+        Outcome::Tie => 1,
+        Outcome::Loss => 0,
+    }
+}
+
+/// Keeps in `order` only the selections of the best value the region solver finds; when that
+/// value is not a win and more than one selection keeps it, the one whose replies most often
+/// go wrong for the opponent ([`likeliest_error`]) and the value's [`rank`]. `None` leaves the
+/// choice to the search (also once stopped).
+fn best_by_regions(
+    solver: &mut RegionSolver,
+    config: &Config,
+    position: &Position,
+    order: &mut Vec<u8>,
+    limits: &mut Limits,
+) -> Option<(u8, u8)> {
+    let values = solver.solve_moves(config, position, limits)?;
+    let top = values.iter().map(|&(_, o)| rank(o)).max().unwrap_or(0);
+    let keep: Vec<u32> = values
+        .iter()
+        .filter(|&&(_, o)| rank(o) == top)
+        .map(|&(a, _)| a)
+        .collect();
+    order.retain(|&m| keep.contains(&u32::from(m)));
+    if top == 2 || order.len() < 2 {
+        return None;
+    }
+    let best = likeliest_error(solver, config, position, order, limits)?;
+    Some((best, top))
+}
+
+/// Among the selections `order`, the first whose replies most often go wrong for the opponent
+/// (an opponent that errs scores less; a perfect one scores the same against all of them).
+/// `None` once stopped.
+fn likeliest_error(
+    solver: &mut RegionSolver,
+    config: &Config,
+    position: &Position,
+    order: &[u8],
+    limits: &mut Limits,
+) -> Option<u8> {
+    let mut best: Option<(u8, f64)> = None;
+    for &m in order {
+        let mut child = *position;
+        child.play(config, Cell::from_index(u32::from(m)));
+        let chance = if child.to_move().is_none() {
+            0.5
+        } else {
+            let replies = solver.solve_moves(config, &child, limits)?;
+            let mine: f64 = replies
+                .iter()
+                .map(|&(_, o)| 1.0 - f64::from(rank(o)) / 2.0)
+                .sum();
+            mine / replies.len().max(1) as f64
+        };
+        if best.is_none_or(|b| chance > b.1) {
+            best = Some((m, chance));
+        }
+    }
+    best.map(|(m, _)| m)
 }
 
 impl Report {
-    /// What a deepening root search found: its deepest iteration's choice, or, stopped before
-    /// any, the first selection of `order` with no score.
-    pub(super) fn from_root(best: Option<(RootScore, u32)>, order: &[u8], nodes: u64) -> Report {
-        match best {
-            Some((r, depth)) => Report {
-                best: Some(Cell::from_index(u32::from(r.mv))),
-                score: r.score,
-                proven: r.proven,
-                depth,
-                nodes,
-            },
-            None => Report {
-                best: order.first().map(|&m| Cell::from_index(u32::from(m))),
-                score: 0,
-                proven: false,
-                depth: 0,
-                nodes,
-            },
+    /// The report of a move chosen without a search: proven, at depth 0, no node visited.
+    pub(super) fn at_once(best: Option<Cell>, score: i32) -> Report {
+        Report {
+            best,
+            score,
+            proven: true,
+            depth: 0,
+            nodes: 0,
         }
     }
-}
-
-/// The anchors of `set` in a random order.
-pub(super) fn shuffled(set: Bits, rng: &mut Rng) -> Vec<u8> {
-    let mut v: Vec<u8> = set.iter().map(|i| i as u8).collect();
-    for i in (1..v.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
-        v.swap(i, j);
-    }
-    v
 }
 
 /// log2 of a table's slot count for about `megabytes` MiB of `slot_bytes`-byte slots.

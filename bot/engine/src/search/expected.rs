@@ -10,7 +10,7 @@
 //! it by simulations. Measured in `docs/BOTS.md` ("Exact expectations in classic Chomp").
 
 use super::limits::Limits;
-use super::mcts::decided;
+use super::trivial::decided;
 use crate::classic::shape_of;
 use crate::player::only_poison_left;
 use crate::scoring::loser_score;

@@ -8,9 +8,7 @@ use jchomp_testkit::model::Model;
 /// Whether the game is decided at `position` whatever anyone plays (over, the mover has only
 /// poison, or no selection reaches poison any more).
 pub fn decided(config: &Config, position: &Position) -> bool {
-    position.to_move().is_none()
-        || position.safe_selections(config).is_empty()
-        || !position.selections().intersects(config.poison_zone())
+    super::trivial::decided(config, position).is_some()
 }
 
 /// `plies` random safe selections from the start (fewer if the game is decided first or one

@@ -6,7 +6,7 @@
 //! differ in such dead cells share one table entry. In classic Chomp every uneaten cell is a
 //! selection, so the key cells are the uneaten cells themselves.
 
-pub use crate::rng::mix;
+pub(crate) use crate::rng::mix;
 use jchomp_rules::{Bits, Config, Seat};
 
 /// The cells covered by at least one selection anchored in `anchors`.

@@ -47,7 +47,7 @@ impl Player for LevelPlayer {
 mod tests {
     use super::*;
     use crate::rng::Rng;
-    use crate::search::Memo;
+    use crate::search::expected::Memo;
     use crate::search::mcts_player;
     use jchomp_testkit::board;
 

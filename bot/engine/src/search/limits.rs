@@ -17,17 +17,17 @@ pub struct Limits {
     max_nodes: u64,
     flag: Option<Arc<AtomicBool>>,
     /// Nodes visited so far.
-    pub nodes: u64,
+    pub(crate) nodes: u64,
     next_check: u64,
     polls: u32,
     stopped: bool,
     /// While false, nothing stops the search (the first iteration always completes).
-    pub armed: bool,
+    pub(crate) armed: bool,
 }
 
 impl Limits {
     /// Limits for one search with this budget, also stopped when `flag` is set.
-    pub fn new(budget: Budget, flag: Option<Arc<AtomicBool>>) -> Limits {
+    pub(crate) fn new(budget: Budget, flag: Option<Arc<AtomicBool>>) -> Limits {
         let start = Instant::now();
         let (deadline, soft, max_nodes) = match budget {
             Budget::Depth(_) => (None, None, u64::MAX),
@@ -54,13 +54,13 @@ impl Limits {
     }
 
     /// The stop flag these limits watch.
-    pub fn flag(&self) -> Option<Arc<AtomicBool>> {
+    pub(crate) fn flag(&self) -> Option<Arc<AtomicBool>> {
         self.flag.clone()
     }
 
     /// Counts one node; true once the search must stop.
     #[inline]
-    pub fn tick(&mut self) -> bool {
+    pub(crate) fn tick(&mut self) -> bool {
         self.nodes += 1;
         if !self.armed {
             return false;
@@ -81,7 +81,7 @@ impl Limits {
     /// between nodes that can be long, such as the region solver's loops); true once the search
     /// must stop.
     #[inline]
-    pub fn poll(&mut self) -> bool {
+    pub(crate) fn poll(&mut self) -> bool {
         if !self.armed {
             return false;
         }
@@ -102,12 +102,12 @@ impl Limits {
 
     /// Whether the search has been told to stop.
     #[inline]
-    pub fn stopped(&self) -> bool {
+    pub(crate) fn stopped(&self) -> bool {
         self.stopped
     }
 
     /// Whether another iteration is worth starting (half the time budget is left).
-    pub fn may_deepen(&self) -> bool {
+    pub(crate) fn may_deepen(&self) -> bool {
         !self.stopped
             && self.nodes < self.max_nodes
             && self.soft.is_none_or(|s| self.start.elapsed() < s)

@@ -5,8 +5,10 @@
 use super::eval;
 use super::key::{config_salt, cover, hash, seat_salt};
 use super::limits::Limits;
+use super::root::RootSearch;
 use super::score::{PROVEN_WIN, WIN};
-use super::two::{MAX_MOVES, RootScore, root_loop, table_move_first};
+use super::trivial::cannot_reach_poison;
+use super::two::{MAX_MOVES, table_move_first};
 use jchomp_rules::{Cell, Config, Position, Status};
 
 /// One score per seat (unused seats stay 0).
@@ -72,23 +74,6 @@ impl<'a> MaxN<'a> {
         }
     }
 
-    /// Searches the root's selections in the given order; like
-    /// [`Negamax::root`](super::two::Negamax::root), scores are the mover's own.
-    pub fn root(
-        &mut self,
-        position: &Position,
-        depth: u32,
-        order: &[u8],
-        scores: &mut Vec<(u8, i32)>,
-    ) -> Option<RootScore> {
-        let mover = position.to_move()? as usize;
-        // Max^n keeps no window: the loop's alpha is not used.
-        root_loop(order, scores, |mv, _alpha| {
-            let (v, proven) = self.child(position, mv, depth, 0);
-            (!self.limits.stopped()).then_some((v[mover], proven))
-        })
-    }
-
     #[inline]
     fn child(&mut self, position: &Position, mv: u8, depth: u32, ply: u32) -> (Scores, bool) {
         let mut child = *position;
@@ -116,7 +101,7 @@ impl<'a> MaxN<'a> {
         if safe.is_empty() {
             return (losing(mover as usize, WIN - ply as i32 - 1), true);
         }
-        if !position.selections().intersects(config.poison_zone()) {
+        if cannot_reach_poison(config, position) {
             return ([0; 4], true);
         }
         if depth == 0 {
@@ -178,4 +163,17 @@ fn to_node(s: i32, ply: u32) -> i16 {
 
 fn from_node(s: i16, ply: u32) -> i32 {
     super::score::from_table(s, ply)
+}
+
+impl RootSearch for MaxN<'_> {
+    fn limits(&mut self) -> &mut Limits {
+        self.limits
+    }
+
+    /// The mover's own score: max^n keeps no window.
+    fn score_move(&mut self, position: &Position, mv: u8, depth: u32, _alpha: i32) -> (i32, bool) {
+        let mover = position.to_move().map_or(0, usize::from);
+        let (v, proven) = self.child(position, mv, depth, 0);
+        (v[mover], proven)
+    }
 }

@@ -31,9 +31,10 @@
 
 use super::expected::ErringModel;
 use super::limits::Limits;
+use super::trivial::decided;
 use crate::player::only_poison_left;
 use crate::rng::Rng;
-use jchomp_rules::{Bits, Cell, Config, Position, Seat, Status};
+use jchomp_rules::{Bits, Cell, Config, Position, Seat};
 
 /// Exploration constant of UCT (scores lie in 0 … 1).
 pub const EXPLORATION: f64 = 0.7;
@@ -139,7 +140,6 @@ pub struct Mcts<'a> {
     players: usize,
     nodes: Vec<Node>,
     rng: &'a mut Rng,
-    exploration: f64,
     /// How the other seats are modelled.
     opponents: OpponentModel,
 }
@@ -154,24 +154,6 @@ fn finished(loser: Option<Seat>) -> [u8; 4] {
             v
         }
         None => [TIE; 4],
-    }
-}
-
-/// Whether `position` is decided whatever anyone plays: the game is over, the mover has only
-/// poisoned selections (it loses), or no selection can reach poison any more (a tie). Returns
-/// the loser (`None` for a tie).
-pub(super) fn decided(config: &Config, position: &Position) -> Option<Option<Seat>> {
-    match position.status() {
-        Status::Over(result) => Some(result.loser()),
-        Status::ToMove(mover) => {
-            if position.safe_selections(config).is_empty() {
-                Some(Some(mover))
-            } else if !position.selections().intersects(config.poison_zone()) {
-                Some(None)
-            } else {
-                None
-            }
-        }
     }
 }
 
@@ -215,17 +197,10 @@ impl<'a> Mcts<'a> {
             players: usize::from(config.players()),
             nodes: Vec::new(),
             rng,
-            exploration: EXPLORATION,
             opponents: OpponentModel::BEST_REPLIES,
         };
         mcts.push(0, root);
         mcts
-    }
-
-    /// Another exploration constant (tests and tuning).
-    pub fn with_exploration(mut self, c: f64) -> Self {
-        self.exploration = c;
-        self
     }
 
     /// Models the other seats as `model` says (the default is [`OpponentModel::BEST_REPLIES`]):
@@ -450,7 +425,7 @@ impl<'a> Mcts<'a> {
         let avoid = self.passes_over_forced_losses(node);
         let log_n = f64::from(n.visits.max(1)).ln();
         let explore = if n.mover == self.nodes[0].mover {
-            self.exploration
+            EXPLORATION
         } else {
             self.opponents.exploration
         };
@@ -540,14 +515,10 @@ impl<'a> Mcts<'a> {
     }
 
     /// The root's bounds for seat `s`, in halves.
-    pub fn root_bounds(&self, s: Seat) -> (u8, u8) {
+    #[cfg(test)]
+    fn root_bounds(&self, s: Seat) -> (u8, u8) {
         let r = &self.nodes[0];
         (r.lo[usize::from(s)], r.hi[usize::from(s)])
-    }
-
-    /// Simulations run so far.
-    pub fn simulations(&self) -> u32 {
-        self.nodes[0].visits
     }
 
     /// The report of the search so far.

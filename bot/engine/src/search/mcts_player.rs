@@ -5,6 +5,7 @@ use super::Budget;
 use super::expected::{self, Memo};
 use super::limits::Limits;
 use super::mcts::{Mcts, MctsReport, OpponentModel};
+use super::trivial::Turn;
 use crate::player::Player;
 use crate::rng::Rng;
 use jchomp_rules::{Cell, Config, Position};
@@ -45,11 +46,6 @@ impl MctsPlayer {
         self
     }
 
-    /// The budget of each move.
-    pub fn budget(&self) -> Budget {
-        self.budget
-    }
-
     /// Searches `position` and reports what it found.
     pub fn search(&mut self, config: &Config, position: &Position) -> MctsReport {
         let budget = match self.budget {
@@ -80,27 +76,23 @@ pub fn search(
     opponents: OpponentModel,
     memo: &mut Memo,
 ) -> MctsReport {
-    let answer = |best: Option<Cell>, proven_win: bool| MctsReport {
+    let answer = |best: Option<Cell>| MctsReport {
         best,
-        value: if proven_win { 1.0 } else { 0.0 },
-        proven_win,
+        value: 0.0,
+        proven_win: false,
         proven: None,
         simulations: 0,
         nodes: 0,
     };
-    if position.to_move().is_none() {
-        return answer(None, false);
-    }
-    let safe = position.safe_selections(config);
-    if !position.selections().intersects(config.poison_zone()) {
-        // No selection can reach poison any more: the game ties whatever anyone plays.
-        return answer(safe.first().map(Cell::from_index), false);
-    }
-    match safe.count() {
+    match Turn::of(config, position) {
+        Turn::Over => return answer(None),
         // Every selection eats poison: any of them loses.
-        0 => return answer(position.selections().first().map(Cell::from_index), false),
-        1 => return answer(safe.first().map(Cell::from_index), false),
-        _ => {}
+        Turn::OnlyPoison(cell) => return answer(Some(cell)),
+        // A tie whatever anyone plays, or one selection: nothing to search.
+        Turn::Safe {
+            forced: Some(cell), ..
+        } => return answer(Some(cell)),
+        Turn::Safe { .. } => {}
     }
     let mut limits = Limits::new(budget, stop);
     if let Some(found) = exactly(config, position, budget, opponents, &mut limits, memo) {
@@ -156,7 +148,7 @@ impl Player for MctsPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{ErringModel, Memo};
+    use crate::search::expected::{ErringModel, Memo};
     use jchomp_rules::Bits;
     use jchomp_testkit::board;
     use std::sync::atomic::Ordering;

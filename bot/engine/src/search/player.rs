@@ -33,11 +33,6 @@ impl SearchPlayer {
         self.engine = self.engine.with_mode(mode);
         self
     }
-
-    /// The budget of each move.
-    pub fn budget(&self) -> Budget {
-        self.budget
-    }
 }
 
 impl Player for SearchPlayer {

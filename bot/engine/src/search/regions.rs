@@ -360,7 +360,7 @@ impl RegionSolver {
     }
 
     /// Shares the values of normal-play games with the other solvers given `shared`.
-    pub fn with_shared(mut self, shared: Arc<SharedValues>) -> RegionSolver {
+    pub(crate) fn with_shared(mut self, shared: Arc<SharedValues>) -> RegionSolver {
         self.shared = Some(shared);
         self
     }
@@ -454,17 +454,6 @@ impl RegionSolver {
             }
         });
         (!stopped).then_some(Reduced { searched, heap })
-    }
-
-    /// The reduced form of a position; `None` if stopped.
-    pub fn reduce_position(
-        &mut self,
-        config: &Config,
-        position: &Position,
-        limits: &mut Limits,
-    ) -> Option<Reduced> {
-        self.prepare(config);
-        self.reduce(config, position.selections(), 0, limits)
     }
 
     /// The win / tie / loss value of a position for the seat to move (two players); `None` if
@@ -584,7 +573,7 @@ impl RegionSolver {
     /// Whether the seat to move wins the normal-play game (the last to move wins) on the safe
     /// selections `anchors` alone (each an impartial move removing every selection it
     /// overlaps); `None` if stopped.
-    pub fn normal_play(
+    pub(crate) fn normal_play(
         &mut self,
         config: &Config,
         anchors: Bits,

@@ -6,7 +6,9 @@ use super::limits::Limits;
 use super::parity;
 use super::plies::{self, PliesSolver};
 use super::regions::{self, RegionSolver};
+use super::root::RootSearch;
 use super::score::{self, INF, Outcome, PROVEN_WIN};
+use super::trivial::Turn;
 use super::tt::Table;
 use super::two::Negamax;
 use jchomp_rules::{Cell, Config, Position};
@@ -90,12 +92,11 @@ fn best_move(
     plies: &mut PliesSolver,
     limits: &mut Limits,
 ) -> Result<(Cell, i32), SolveError> {
-    let seat = position.to_move().ok_or(SolveError::GameOver)?;
-    let safe = position.safe_selections(config);
-    if safe.is_empty() {
-        let cell = position.selections().first().ok_or(SolveError::GameOver)?;
-        return Ok((Cell::from_index(cell), -(score::WIN - 1)));
-    }
+    let (seat, safe) = match Turn::of(config, position) {
+        Turn::Over => return Err(SolveError::GameOver),
+        Turn::OnlyPoison(cell) => return Ok((cell, -(score::WIN - 1))),
+        Turn::Safe { seat, safe, .. } => (seat, safe),
+    };
     // An optimal selection first, from the region solver's value search: once it is searched,
     // the window lets the others through only if they might match it, and the region solver
     // cuts those that cannot at once.
@@ -324,10 +325,8 @@ pub fn solve_value(
 ) -> Result<(Outcome, Cell, u64), SolveError> {
     check(config, position)?;
     let mut limits = Limits::unlimited(stop);
-    let safe = position.safe_selections(config);
-    if safe.is_empty() {
-        let cell = position.selections().first().ok_or(SolveError::GameOver)?;
-        return Ok((Outcome::Loss, Cell::from_index(cell), 1));
+    if let Turn::OnlyPoison(cell) = Turn::of(config, position) {
+        return Ok((Outcome::Loss, cell, 1));
     }
     let mut oracle = RegionSolver::new(ORACLE_BITS);
     let (outcome, index) = oracle

@@ -1,6 +1,8 @@
 //! The transposition table: a fixed array of two-entry buckets keyed by a 64-bit position hash.
 //! Slot 0 keeps the deeper search, slot 1 always takes the newest.
 
+use super::score::{from_table, to_table};
+
 /// What a stored score means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -85,13 +87,8 @@ impl Table {
     }
 
     /// Number of entries.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.entries.len()
-    }
-
-    /// Whether the table holds no entries (never: tables have at least 1024).
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
     }
 
     /// Forgets everything.
@@ -101,7 +98,7 @@ impl Table {
 
     /// The entry stored for `key`, if any (depth 0 marks an empty slot).
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
         let i = (key as usize) & self.mask & !1;
         let (a, b) = (unpack(self.entries[i]), unpack(self.entries[i + 1]));
         if a.key == key && a.depth > 0 {
@@ -113,9 +110,63 @@ impl Table {
         }
     }
 
+    /// The stored move for `key` ([`NO_MOVE`] if none) and, when its entry (searched at least
+    /// `depth` deep, or proven) settles the node within the window `(alpha, beta)`, the node's
+    /// score `ply` plies from the root and whether it is proven.
+    #[inline]
+    pub(super) fn lookup(
+        &self,
+        key: u64,
+        depth: u32,
+        ply: u32,
+        (alpha, beta): (i32, i32),
+    ) -> (u8, Option<(i32, bool)>) {
+        let Some(e) = self.probe(key) else {
+            return (NO_MOVE, None);
+        };
+        let proven = e.depth == PROVEN;
+        if proven || u32::from(e.depth) >= depth {
+            let s = from_table(e.score, ply);
+            let settles = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if settles {
+                return (e.mv, Some((s, proven)));
+            }
+        }
+        (e.mv, None)
+    }
+
+    /// Stores the result of a node `ply` plies from the root, searched `depth` deep with the
+    /// window `(alpha, beta)`: its `score`, best move `mv` and whether the score is proven.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(super) fn record(
+        &mut self,
+        key: u64,
+        depth: u32,
+        ply: u32,
+        (alpha, beta): (i32, i32),
+        score: i32,
+        mv: u8,
+        proven: bool,
+    ) {
+        let bound = if score <= alpha {
+            Bound::Upper
+        } else if score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let depth = if proven { PROVEN } else { depth.min(254) as u8 };
+        self.store(key, depth, bound, to_table(score, ply), mv);
+    }
+
     /// Stores a result; `depth` must be at least 1 (depth 0 marks an empty slot).
     #[inline]
-    pub fn store(&mut self, key: u64, depth: u8, bound: Bound, score: i16, mv: u8) {
+    pub(crate) fn store(&mut self, key: u64, depth: u8, bound: Bound, score: i16, mv: u8) {
         let i = (key as usize) & self.mask & !1;
         let e = pack(Entry {
             key,

@@ -14,10 +14,13 @@ use super::key::{cover, hash};
 use super::limits::Limits;
 use super::plies::{Ctx, PliesSolver};
 use super::regions::{self, RegionSolver};
+use super::root::RootSearch;
 use super::score::PROVEN_WIN;
-use super::score::{INF, WIN, from_table, to_table};
-use super::tt::{Bound, NO_MOVE, PROVEN, Table};
+use super::score::{INF, WIN};
+use super::trivial::cannot_reach_poison;
+use super::tt::{NO_MOVE, Table};
 use jchomp_rules::{Bits, Cell, Config, Position, Seat, Status};
+use std::ops::ControlFlow;
 
 /// Largest number of selections a position can have (15 × 15 board, 1 × 1 eat).
 pub const MAX_MOVES: usize = 225;
@@ -43,56 +46,6 @@ const ORACLE_MIN_MOVES: u32 = 6;
 
 /// Nodes this close to the horizon skip the table (their probes cost more than they save).
 const TABLE_MIN_DEPTH: u32 = 2;
-
-/// The outcome of one root search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RootScore {
-    /// Bit index of the best selection.
-    pub mv: u8,
-    /// Its score for the seat to move.
-    pub score: i32,
-    /// Whether the score is proven.
-    pub proven: bool,
-    /// Whether every root selection was searched (false when the search was stopped).
-    pub complete: bool,
-}
-
-/// The root of a search over the root's selections, shared by every deepening search (max^n
-/// ignores the window):
-/// `child(mv, alpha)` scores one selection (score for the seat to move, and whether it is
-/// proven), or answers `None` once the search is stopped. Each searched selection's score goes
-/// to `scores` (for ordering the next iteration); `None` if none was searched.
-pub(super) fn root_loop(
-    order: &[u8],
-    scores: &mut Vec<(u8, i32)>,
-    mut child: impl FnMut(u8, i32) -> Option<(i32, bool)>,
-) -> Option<RootScore> {
-    scores.clear();
-    let mut best: Option<RootScore> = None;
-    let mut alpha = -INF;
-    let mut all_proven = true;
-    for &mv in order {
-        let Some((s, proven)) = child(mv, alpha) else {
-            break;
-        };
-        scores.push((mv, s));
-        all_proven &= proven;
-        if best.is_none_or(|b| s > b.score) {
-            best = Some(RootScore {
-                mv,
-                score: s,
-                proven,
-                complete: false,
-            });
-            alpha = alpha.max(s);
-        }
-    }
-    best.map(|b| RootScore {
-        proven: all_proven && scores.len() == order.len(),
-        complete: scores.len() == order.len(),
-        ..b
-    })
-}
 
 /// A negamax searcher over one configuration, borrowing a table and limits.
 pub struct Negamax<'a> {
@@ -190,22 +143,6 @@ impl<'a> Negamax<'a> {
         }
     }
 
-    /// Searches the root's safe selections in the order given (bit indices), with a full
-    /// window. Returns `None` if stopped before the first selection was searched. `scores`
-    /// receives each searched selection's score (for ordering the next iteration).
-    pub fn root(
-        &mut self,
-        position: &Position,
-        depth: u32,
-        order: &[u8],
-        scores: &mut Vec<(u8, i32)>,
-    ) -> Option<RootScore> {
-        root_loop(order, scores, |mv, alpha| {
-            let scored = self.child(position, mv, depth, 0, alpha, INF);
-            (!self.limits.stopped()).then_some(scored)
-        })
-    }
-
     /// The score of playing `mv` (a safe selection) at a node `ply` plies from the root.
     #[inline]
     fn child(
@@ -251,118 +188,183 @@ impl<'a> Negamax<'a> {
             return (0, false);
         }
         let config = self.config;
-        let safe = position.safe_selections(config);
-        if safe.is_empty() {
+        let all_safe = position.safe_selections(config);
+        if all_safe.is_empty() {
             // Only poisoned selections are left: the seat to move eats poison next ply.
             return (-(WIN - ply as i32 - 1), true);
         }
         let mover = position.to_move().unwrap_or(0);
-        if !position.selections().intersects(config.poison_zone()) {
+        if cannot_reach_poison(config, position) {
             // No selection can ever reach poison again: the game will tie.
             return (self.tie(mover), true);
         }
-        let mut tt_move = NO_MOVE;
         // Just above the horizon a table probe (a likely cache miss) costs more than it saves.
         let use_table = depth >= TABLE_MIN_DEPTH;
-        let all_safe = safe;
         let (key, safe) = if use_table {
-            self.key(position, mover, safe)
+            self.key(position, mover, all_safe)
         } else {
-            (0, safe)
+            (0, all_safe)
         };
-        if let Some(e) = if use_table { self.tt.probe(key) } else { None } {
-            tt_move = e.mv;
-            if e.depth == PROVEN || u32::from(e.depth) >= depth {
-                let s = from_table(e.score, ply);
-                let proven = e.depth == PROVEN;
-                match e.bound {
-                    Bound::Exact => return (s, proven),
-                    Bound::Lower if s >= beta => return (s, proven),
-                    Bound::Upper if s <= alpha => return (s, proven),
-                    _ => {}
-                }
-            }
+        let (tt_move, settled) = if use_table {
+            self.tt.lookup(key, depth, ply, (alpha, beta))
+        } else {
+            (NO_MOVE, None)
+        };
+        if let Some(scored) = settled {
+            return scored;
         }
-        // The outcome, once the region solver has given it (wins true).
-        let mut known = None;
-        if let Some(oracle) = self
+        let known = match self.ask_oracle(position, safe, mover, (&mut alpha, &mut beta)) {
+            ControlFlow::Break(scored) => return scored,
+            ControlFlow::Continue(known) => known,
+        };
+        if let Some(win) = known
+            && regions::unkillable(config, position.selections(), all_safe)
+            && let Some(scored) = self.distance(all_safe, win, ply, (alpha, beta))
+        {
+            return scored;
+        }
+        if depth == 0 {
+            return (self.horizon(position, mover), false);
+        }
+        let mut buffer = [0u8; MAX_MOVES];
+        let moves = self.ordered(safe, tt_move, depth, &mut buffer);
+        let Some((best, best_move, proven)) =
+            self.best_child(position, moves, depth, ply, (alpha, beta))
+        else {
+            return (0, false);
+        };
+        if use_table {
+            self.tt
+                .record(key, depth, ply, (alpha, beta), best, best_move, proven);
+        }
+        (best, proven)
+    }
+
+    /// Asks the region solver (when there is one and the node has enough safe selections
+    /// `safe`) for only as much of the node's value as the window needs: whether it beats a
+    /// tie when a tie cannot raise alpha, whether it falls short of one when a tie reaches
+    /// beta. Breaks with the node's score when that settles it (`(0, false)` once stopped);
+    /// otherwise goes on with the proven outcome, if any (a win `true`), the window narrowed
+    /// to it. Exact solving scores a tie 0: the oracle is used without contempt.
+    #[inline]
+    fn ask_oracle(
+        &mut self,
+        position: &Position,
+        safe: Bits,
+        mover: Seat,
+        (alpha, beta): (&mut i32, &mut i32),
+    ) -> ControlFlow<(i32, bool), Option<bool>> {
+        let Some(oracle) = self
             .oracle
             .as_deref_mut()
             .filter(|_| safe.count() >= ORACLE_MIN_MOVES)
-        {
-            // Only as much of the value as the window needs: whether it beats a tie when a
-            // tie cannot raise alpha, whether it falls short of one when a tie reaches beta.
-            // (Exact solving scores a tie 0: the oracle is used without contempt.)
-            let low = if alpha >= 0 { 0 } else { -1 };
-            let high = if beta <= 0 { 0 } else { 1 };
-            match oracle.solve_window(config, position, low, high, self.limits) {
-                None => return (0, false),
-                // A tie, or at least one when that reaches beta, or at most one when that
-                // cannot raise alpha: 0 is the exact score or a bound on the right side.
-                Some(0) => return (self.tie(mover), true),
-                Some(1) if beta <= PROVEN_WIN => return (PROVEN_WIN + 1, true),
-                Some(1) => {
-                    alpha = alpha.max(PROVEN_WIN);
-                    known = Some(true);
-                }
-                Some(_) if alpha >= -PROVEN_WIN => return (-PROVEN_WIN - 1, true),
-                Some(_) => {
-                    beta = beta.min(-PROVEN_WIN);
-                    known = Some(false);
+        else {
+            return ControlFlow::Continue(None);
+        };
+        let low = if *alpha >= 0 { 0 } else { -1 };
+        let high = if *beta <= 0 { 0 } else { 1 };
+        match oracle.solve_window(self.config, position, low, high, self.limits) {
+            None => ControlFlow::Break((0, false)),
+            // A tie, or at least one when that reaches beta, or at most one when that cannot
+            // raise alpha: 0 is the exact score or a bound on the right side.
+            Some(0) => ControlFlow::Break((self.tie(mover), true)),
+            Some(1) if *beta <= PROVEN_WIN => ControlFlow::Break((PROVEN_WIN + 1, true)),
+            Some(1) => {
+                *alpha = (*alpha).max(PROVEN_WIN);
+                ControlFlow::Continue(Some(true))
+            }
+            Some(_) if *alpha >= -PROVEN_WIN => ControlFlow::Break((-PROVEN_WIN - 1, true)),
+            Some(_) => {
+                *beta = (*beta).min(-PROVEN_WIN);
+                ControlFlow::Continue(Some(false))
+            }
+        }
+    }
+
+    /// The proven score of a node where no poison can be cut off any more, from the distance
+    /// solver: normal play on the safe selections `safe`, `F` of them left under best play,
+    /// scores `WIN − (ply + F + 1)` for a win (`win`), its negation for a loss. Only the
+    /// lengths that keep the score inside the window are tested; a longer one is a bound.
+    /// `(0, false)` once stopped; `None` without a distance solver.
+    fn distance(
+        &mut self,
+        safe: Bits,
+        win: bool,
+        ply: u32,
+        (alpha, beta): (i32, i32),
+    ) -> Option<(i32, bool)> {
+        let (Some(plies), Some(oracle)) = (self.plies.as_deref_mut(), self.oracle.as_deref_mut())
+        else {
+            return None;
+        };
+        let inside = WIN - ply as i32 - 2 + if win { -alpha } else { beta };
+        let cap = inside.clamp(0, 255) as u32;
+        let mut cx = Ctx {
+            config: self.config,
+            oracle,
+            limits: self.limits,
+        };
+        let f = match plies.length_within(&mut cx, safe, Some(win), cap) {
+            None => return Some((0, false)),
+            Some(Ok(f) | Err(f)) => f as i32,
+        };
+        let s = WIN - (ply as i32 + f + 1);
+        Some((if win { s } else { -s }, true))
+    }
+
+    /// The heuristic score of `position` at the horizon for `mover`.
+    fn horizon(&self, position: &Position, mover: Seat) -> i32 {
+        match self.paranoid {
+            None => eval::two_player(self.config, position),
+            Some(_) => {
+                let loser = eval::expected_loser(self.config, position, mover);
+                if self.same_side(loser, mover) {
+                    -eval::UNIT
+                } else {
+                    eval::UNIT
                 }
             }
         }
-        if let Some(win) = known
-            && regions::unkillable(config, position.selections(), all_safe)
-            && let (Some(plies), Some(oracle)) =
-                (self.plies.as_deref_mut(), self.oracle.as_deref_mut())
-        {
-            // Normal play on the safe selections, `F` of them left under best play: the score
-            // is `WIN − (ply + F + 1)` for a win, its negation for a loss. Only the lengths
-            // that keep the score inside the window are tested; a longer one is a bound.
-            let inside = WIN - ply as i32 - 2 + if win { -alpha } else { beta };
-            let cap = inside.clamp(0, 255) as u32;
-            let mut cx = Ctx {
-                config,
-                oracle,
-                limits: self.limits,
-            };
-            let f = match plies.length_within(&mut cx, all_safe, Some(win), cap) {
-                None => return (0, false),
-                Some(Ok(f) | Err(f)) => f as i32,
-            };
-            let s = WIN - (ply as i32 + f + 1);
-            return (if win { s } else { -s }, true);
-        }
-        if depth == 0 {
-            let e = match self.paranoid {
-                None => eval::two_player(config, position),
-                Some(_) => {
-                    let loser = eval::expected_loser(config, position, mover);
-                    if self.same_side(loser, mover) {
-                        -eval::UNIT
-                    } else {
-                        eval::UNIT
-                    }
-                }
-            };
-            return (e, false);
-        }
-        let mut buffer = [0u8; MAX_MOVES];
-        let moves = table_move_first(safe, tt_move, &mut buffer);
+    }
+
+    /// The selections `safe` in search order, in `buffer`: the table's move `tt_move` first,
+    /// then (away from the horizon) by the history heuristic.
+    #[inline]
+    fn ordered<'b>(
+        &self,
+        safe: Bits,
+        tt_move: u8,
+        depth: u32,
+        buffer: &'b mut [u8; MAX_MOVES],
+    ) -> &'b [u8] {
+        let moves = table_move_first(safe, tt_move, buffer);
         if depth >= 2 {
             let start = usize::from(tt_move != NO_MOVE && moves[0] == tt_move);
             let history = &self.history;
             moves[start..].sort_unstable_by_key(|&m| std::cmp::Reverse(history[m as usize]));
         }
-        let alpha0 = alpha;
+        moves
+    }
+
+    /// Searches `moves` in order within the window `(alpha, beta)` until one reaches beta (it
+    /// earns history): the best score, its move and whether every searched score is proven;
+    /// `None` once stopped.
+    #[inline]
+    fn best_child(
+        &mut self,
+        position: &Position,
+        moves: &[u8],
+        depth: u32,
+        ply: u32,
+        (mut alpha, beta): (i32, i32),
+    ) -> Option<(i32, u8, bool)> {
         let mut best = -INF;
         let mut best_move = NO_MOVE;
         let mut proven = true;
-        for &mv in moves.iter() {
+        for &mv in moves {
             let (s, p) = self.child(position, mv, depth, ply, alpha, beta);
             if self.limits.stopped() {
-                return (0, false);
+                return None;
             }
             proven &= p;
             if s > best {
@@ -377,18 +379,16 @@ impl<'a> Negamax<'a> {
                 }
             }
         }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        let stored_depth = if proven { PROVEN } else { depth.min(254) as u8 };
-        if use_table {
-            self.tt
-                .store(key, stored_depth, bound, to_table(best, ply), best_move);
-        }
-        (best, proven)
+        Some((best, best_move, proven))
+    }
+}
+
+impl RootSearch for Negamax<'_> {
+    fn limits(&mut self) -> &mut Limits {
+        self.limits
+    }
+
+    fn score_move(&mut self, position: &Position, mv: u8, depth: u32, alpha: i32) -> (i32, bool) {
+        self.child(position, mv, depth, 0, alpha, INF)
     }
 }
