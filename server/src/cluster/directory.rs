@@ -6,7 +6,7 @@
 //! checks it, so that a node that lost a room to a takeover cannot write it back.
 
 use super::Cluster;
-use super::state::{OWNERS, live_key, owned_key};
+use super::state::{CLOSED, CLOSED_AT, OWNERS, live_key, owned_key};
 use super::wire::DirectoryEntry;
 use crate::game::directory::{Change, Ordered};
 use crate::game::outbox::encode;
@@ -26,7 +26,7 @@ pub(super) const ROOMS: &str = "jchomp:rooms";
 const TOKENS: &str = "jchomp:tokens";
 
 /// Writes a room's line if the room is this node's or nobody's (a new room: it becomes this
-/// node's). KEYS: owners, rooms, owned of this node; ARGV: node, room, line.
+/// node's); a closed room's tombstone ([`CLOSED`]) is somebody's. KEYS: owners, rooms, owned of this node; ARGV: node, room, line.
 const LINE: &str = r"
 local owner = redis.call('HGET', KEYS[1], ARGV[2])
 if owner and owner ~= ARGV[1] then return 0 end
@@ -36,15 +36,18 @@ redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
 return 1
 ";
 
-/// Removes a closed room's line, owner and tokens, if the room is this node's. KEYS: owners,
-/// rooms, owned of this node, tokens; ARGV: node, room, token hashes.
+/// Removes a closed room's line and tokens and lays its tombstone (its owner becomes
+/// [`CLOSED`], with the time in the closed-at set), if the room is this node's. KEYS: owners,
+/// rooms, owned of this node, tokens, closed-at; ARGV: node, room, the tombstone, the time
+/// (ms), token hashes.
 const REMOVE: &str = r"
 local owner = redis.call('HGET', KEYS[1], ARGV[2])
 if owner and owner ~= ARGV[1] then return 0 end
-redis.call('HDEL', KEYS[1], ARGV[2])
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+redis.call('ZADD', KEYS[5], ARGV[4], ARGV[2])
 redis.call('HDEL', KEYS[2], ARGV[2])
 redis.call('SREM', KEYS[3], ARGV[2])
-for i = 3, #ARGV do redis.call('HDEL', KEYS[4], ARGV[i]) end
+for i = 5, #ARGV do redis.call('HDEL', KEYS[4], ARGV[i]) end
 return 1
 ";
 
@@ -92,13 +95,16 @@ pub(super) async fn write(
                     orders.remove(&id);
                     pipe.cmd("EVAL")
                         .arg(REMOVE)
-                        .arg(4)
+                        .arg(5)
                         .arg(OWNERS)
                         .arg(ROOMS)
                         .arg(owned_key(&node))
                         .arg(TOKENS)
+                        .arg(CLOSED_AT)
                         .arg(&node)
                         .arg(id)
+                        .arg(CLOSED)
+                        .arg(crate::clock::now_ms())
                         .arg(tokens)
                         .ignore();
                 }

@@ -12,6 +12,9 @@ mod state;
 mod takeover;
 mod wire;
 
+#[cfg(test)]
+mod tests;
+
 pub(crate) use state::Mirror;
 
 use crate::game::directory::DirectorySink;

@@ -29,6 +29,27 @@ use std::time::Duration;
 pub(super) const OWNERS: &str = "jchomp:owners";
 /// Every node that joined and whose rooms may still need a new owner.
 pub(super) const NODES: &str = "jchomp:nodes";
+/// The owner of a room that has closed (a tombstone): no node's name, so every script that
+/// checks a room's owner refuses a write for it from any node, and no node takes it for a new
+/// room of its own.
+pub(super) const CLOSED: &str = "#closed";
+/// When each tombstone was laid (room → milliseconds since the epoch), so that it can be
+/// pruned after [`TOMBSTONE_KEEP`].
+pub(super) const CLOSED_AT: &str = "jchomp:closed";
+/// How long a closed room's tombstone is kept: longer than any node can be paused or cut off
+/// and still hold a write for it (its lease, and so its rooms, are long gone by then).
+pub(super) const TOMBSTONE_KEEP: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// Removes tombstones laid before ARGV[1] (ms), at most ARGV[2] of them; ARGV[3] is the
+/// tombstone. KEYS: owners, closed-at. Returns how many were looked at.
+pub(super) const PRUNE: &str = r"
+local old = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+for _, room in ipairs(old) do
+  if redis.call('HGET', KEYS[1], room) == ARGV[3] then redis.call('HDEL', KEYS[1], room) end
+  redis.call('ZREM', KEYS[2], room)
+end
+return #old
+";
 
 /// The set of a node's rooms.
 pub(super) fn owned_key(node: &str) -> String {
@@ -52,7 +73,7 @@ pub(super) fn finished_key(node: &str) -> String {
 
 /// Applies one room's writes if the room is this node's (or nobody's yet: a game just
 /// started, whose directory line may not be written yet). Returns 1, or 0 if another node
-/// owns the room. KEYS: owners, live, moves, finished of this node; ARGV: node, room, then
+/// owns the room or it has closed ([`CLOSED`]). KEYS: owners, live, moves, finished of this node; ARGV: node, room, then
 /// the writes as `live JSON`, `move PLY VALUE`, `finished ID JSON`.
 const APPLY: &str = r"
 local owner = redis.call('HGET', KEYS[1], ARGV[2])

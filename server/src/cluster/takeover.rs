@@ -7,7 +7,10 @@
 //! in play, and delivers the records the dead node had finished but not yet put in PostgreSQL.
 
 use super::directory::ROOMS;
-use super::state::{NODES, OWNERS, finished_key, live_key, moves_key, owned_key, read_room};
+use super::state::{
+    CLOSED, CLOSED_AT, NODES, OWNERS, PRUNE, TOMBSTONE_KEEP, finished_key, live_key, moves_key,
+    owned_key, read_room,
+};
 use super::wire::{ALL, Envelope};
 use super::{Cluster, LEASE, RENEW, lease_key};
 use crate::game::room::RoomContext;
@@ -19,7 +22,7 @@ use std::sync::Arc;
 /// Moves a room from a dead owner to this node, if the dead node still owns it. KEYS: owners,
 /// owned of the dead node, owned of this node; ARGV: room, dead node, this node. Returns 1 if
 /// this node won the room.
-const CLAIM: &str = r"
+pub(super) const CLAIM: &str = r"
 if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then
   redis.call('SREM', KEYS[2], ARGV[1])
   return 0
@@ -56,6 +59,9 @@ impl Cluster {
                     && let Err(e) = cluster.take_over_dead_nodes(&takeovers).await
                 {
                     tracing::warn!(error = %e, "looking for dead nodes failed");
+                }
+                if let Err(e) = cluster.prune_tombstones().await {
+                    tracing::debug!(error = %e, "pruning closed rooms' tombstones failed");
                 }
             }
             // Dropping the context lets the server's shutdown finish.
@@ -144,7 +150,8 @@ impl Cluster {
         } else {
             let _: () = redis::pipe()
                 .hdel(ROOMS, room)
-                .hdel(OWNERS, room)
+                .hset(OWNERS, room, CLOSED)
+                .zadd(CLOSED_AT, room, crate::clock::now_ms())
                 .srem(owned_key(&self.node), room)
                 .del(&[live_key(room), moves_key(room)])
                 .query_async(&mut redis)
@@ -184,6 +191,13 @@ impl Cluster {
         }
     }
 
+    /// Removes a bounded number of tombstones older than [`TOMBSTONE_KEEP`] (every node does,
+    /// each second; the script is atomic, so they never remove one twice).
+    pub(super) async fn prune_tombstones(&self) -> Result<(), redis::RedisError> {
+        let mut redis = self.redis();
+        prune(&mut redis, crate::clock::now_ms()).await.map(drop)
+    }
+
     /// After this node's lease had run out (it was paused, or Redis was away): the rooms it
     /// runs that another node owns now are told to stop.
     pub(super) async fn check_rooms(&self) {
@@ -217,4 +231,23 @@ impl Cluster {
             }
         }
     }
+}
+
+/// Prunes up to 1,000 tombstones laid more than [`TOMBSTONE_KEEP`] before `now_ms`; returns how
+/// many.
+pub(super) async fn prune(
+    redis: &mut redis::aio::ConnectionManager,
+    now_ms: u64,
+) -> Result<usize, redis::RedisError> {
+    let keep = u64::try_from(TOMBSTONE_KEEP.as_millis()).unwrap_or(u64::MAX);
+    redis::cmd("EVAL")
+        .arg(PRUNE)
+        .arg(2)
+        .arg(OWNERS)
+        .arg(CLOSED_AT)
+        .arg(now_ms.saturating_sub(keep))
+        .arg(1000)
+        .arg(CLOSED)
+        .query_async(redis)
+        .await
 }

@@ -1,0 +1,142 @@
+//! The cluster's scripts against a real Redis: a closed room's tombstone refuses every later
+//! write, line and claim for it, from any node, and is pruned only after it has been kept.
+
+use super::directory::write;
+use super::state::{CLOSED, CLOSED_AT, Mirror, OWNERS, moves_key};
+use super::takeover::{CLAIM, prune};
+use crate::game::directory::{Change, DirectorySink};
+use crate::store::Replica;
+use crate::store::live::{LiveMove, LiveRoom, LiveSeat, Write};
+use jchomp_protocol::wire::{RoomStatus, RoomSummary};
+use jchomp_testkit::config_json;
+use jchomp_testkit::engines::Redis;
+use redis::AsyncCommands;
+use redis::aio::ConnectionManager;
+
+fn live(room: &str) -> LiveRoom {
+    LiveRoom {
+        room: room.to_string(),
+        config: config_json("4x4 poison 0,0"),
+        seats: ["a", "b"]
+            .map(|n| LiveSeat {
+                name: n.to_string(),
+                bot: None,
+                token_hash: None,
+            })
+            .to_vec(),
+        host: Some(0),
+        started_ms: Some(1),
+        version: 1,
+        moves: 0,
+        time_left_ms: None,
+        games_played: 0,
+    }
+}
+
+fn a_move(room: &str) -> Write {
+    Write::Move {
+        room: room.to_string(),
+        ply: 0,
+        mv: LiveMove {
+            row: 1,
+            col: 1,
+            version: 2,
+        },
+    }
+}
+
+/// Sends one batch through `mirror` as the writer does.
+async fn apply(mirror: &Mirror, batch: &[Write]) {
+    if let Some(send) = mirror.prepare(batch, false) {
+        send.await;
+    }
+}
+
+/// Writes directory changes as `node` and waits until they are in Redis.
+async fn tell(redis: &ConnectionManager, node: &str, changes: Vec<Change>) {
+    let (sink, rx, written) = DirectorySink::new();
+    let task = tokio::spawn(write(redis.clone(), node.to_string(), rx, written));
+    for c in changes {
+        sink.tell(c);
+    }
+    sink.written().await;
+    drop(sink);
+    let _ = task.await;
+}
+
+fn summary(room: &str) -> RoomSummary {
+    RoomSummary {
+        room: room.to_string(),
+        config: config_json("4x4 poison 0,0"),
+        seats: vec![None, None],
+        status: RoomStatus::Waiting,
+    }
+}
+
+#[tokio::test]
+async fn a_closed_room_stays_closed_for_every_node() {
+    let server = Redis::start();
+    let client = redis::Client::open(server.url()).unwrap();
+    let mut redis = ConnectionManager::new(client).await.unwrap();
+    let n1 = Mirror::new(redis.clone(), "n1".into()).await.unwrap();
+    apply(&n1, &[Write::Live(Box::new(live("r1")))]).await;
+    let owner: Option<String> = redis.hget(OWNERS, "r1").await.unwrap();
+    assert_eq!(owner.as_deref(), Some("n1"));
+
+    // The room closes on its owner: its tombstone is laid.
+    tell(
+        &redis,
+        "n1",
+        vec![Change::Removed {
+            id: "r1".into(),
+            tokens: vec![],
+        }],
+    )
+    .await;
+    let owner: Option<String> = redis.hget(OWNERS, "r1").await.unwrap();
+    assert_eq!(owner.as_deref(), Some(CLOSED));
+
+    // A stale owner's held batch is refused, and the room learns it is lost.
+    let stale = Mirror::new(redis.clone(), "n1".into()).await.unwrap();
+    apply(&stale, &[a_move("r1")]).await;
+    assert!(stale.lost("r1"), "a write for a closed room was accepted");
+    let moves: bool = redis.exists(moves_key("r1")).await.unwrap();
+    assert!(!moves, "a move of a closed room reached Redis");
+    // So is another node's first write for it ("a new room, mine").
+    let other = Mirror::new(redis.clone(), "n2".into()).await.unwrap();
+    apply(&other, &[Write::Live(Box::new(live("r1")))]).await;
+    assert!(other.lost("r1"));
+
+    // Nobody writes its directory line again, and nobody claims it.
+    tell(&redis, "n1", vec![Change::Room(summary("r1"))]).await;
+    let line: Option<String> = redis.hget(super::directory::ROOMS, "r1").await.unwrap();
+    assert_eq!(line, None, "a closed room was listed again");
+    let won: i64 = redis::cmd("EVAL")
+        .arg(CLAIM)
+        .arg(3)
+        .arg(OWNERS)
+        .arg("jchomp:owned:n1")
+        .arg("jchomp:owned:n3")
+        .arg("r1")
+        .arg("n1")
+        .arg("n3")
+        .query_async(&mut redis)
+        .await
+        .unwrap();
+    assert_eq!(won, 0);
+    let owner: Option<String> = redis.hget(OWNERS, "r1").await.unwrap();
+    assert_eq!(owner.as_deref(), Some(CLOSED));
+
+    // Pruning keeps a tombstone younger than its keep, then removes it.
+    let laid: f64 = redis.zscore(CLOSED_AT, "r1").await.unwrap();
+    let laid = laid as u64;
+    assert_eq!(prune(&mut redis, laid + 1000).await.unwrap(), 0);
+    let keep = super::state::TOMBSTONE_KEEP.as_millis() as u64;
+    assert_eq!(prune(&mut redis, laid + keep + 1).await.unwrap(), 1);
+    let owner: Option<String> = redis.hget(OWNERS, "r1").await.unwrap();
+    assert_eq!(owner, None);
+
+    // A live room of another node is untouched by all of this.
+    apply(&other, &[Write::Live(Box::new(live("r2")))]).await;
+    assert!(!other.lost("r2"));
+}
