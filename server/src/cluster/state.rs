@@ -40,7 +40,7 @@ pub(super) const CLOSED_AT: &str = "jchomp:closed";
 /// and still hold a write for it (its lease, and so its rooms, are long gone by then).
 pub(super) const TOMBSTONE_KEEP: Duration = Duration::from_secs(24 * 60 * 60);
 
-/// Removes tombstones laid before ARGV[1] (ms), at most ARGV[2] of them; ARGV[3] is the
+/// Removes tombstones laid before `ARGV[1]` (ms), at most `ARGV[2]` of them; `ARGV[3]` is the
 /// tombstone. KEYS: owners, closed-at. Returns how many were looked at.
 pub(super) const PRUNE: &str = r"
 local old = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
