@@ -1,6 +1,7 @@
 //! The subcommands of `jchomp-bot` and the errors they report.
 
 mod analyze;
+mod classic;
 mod classic_db;
 mod classic_flag;
 mod perft;
@@ -30,8 +31,11 @@ enum Command {
     /// position's from the classic database if it is there).
     Analyze(analyze::AnalyzeArgs),
     /// The classic Chomp database: `build` writes the value and plies of every classic
-    /// position inside a box (default 15x15, file classic-15x15.db).
+    /// position inside a box (default 15x15, file classic-15x15.db); `list` streams the
+    /// positions of a box that are a loss (or a win) for the player to move.
     ClassicDb(classic_db::ClassicDbArgs),
+    /// Classic Chomp positions in the row-length representation: `transpose`.
+    Classic(classic::ClassicArgs),
     /// Plays a tournament between bots: standings, Elo, SPRT, output directory, resume.
     Tournament(Box<tournament::TournamentArgs>),
     /// Plays on a server: joins a room (or creates one) and plays through the protocol.
@@ -46,6 +50,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Solve(args) => solve::run(&args, &mut out),
         Command::Analyze(args) => analyze::run(&args, &mut out),
         Command::ClassicDb(args) => classic_db::run(&args, &mut out),
+        Command::Classic(args) => classic::run(&args, &mut out),
         Command::Tournament(args) => tournament::run(&args, &mut out),
         Command::Play(args) => play::run(&args, &mut out),
     }
