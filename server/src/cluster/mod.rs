@@ -92,6 +92,10 @@ pub(crate) struct Cluster {
     /// Messages queued for one client before it is dropped as a slow reader (the settings'
     /// `outgoing_queue`), also for the stand-ins of other nodes' clients.
     outgoing_queue: usize,
+    /// Rooms this node has claimed and is restoring, with the requests of other nodes' clients
+    /// that arrived meanwhile (other nodes may learn the new owner before the room is back):
+    /// they are served, in order, once the room is restored.
+    adopting: Mutex<HashMap<String, Vec<relay::Deferred>>>,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -139,6 +143,7 @@ impl Cluster {
             roles: Mutex::new(HashMap::new()),
             healthy_since: Mutex::new(Some(Instant::now())),
             outgoing_queue: outgoing_queue.max(1),
+            adopting: Mutex::new(HashMap::new()),
         });
         let (subscribed_tx, subscribed) = oneshot::channel();
         tokio::spawn(directory::write(

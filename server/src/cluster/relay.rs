@@ -29,6 +29,16 @@ pub(super) enum Waiting {
     Leave(oneshot::Sender<LeaveOutcome>),
 }
 
+/// A request of another node's client for a room this node is restoring, served once it is
+/// back.
+#[derive(Debug)]
+pub(super) struct Deferred {
+    from: String,
+    conn: u64,
+    req: u64,
+    op: Op,
+}
+
 /// A request waiting for the owner's answer.
 pub(super) struct Pending {
     /// Who waits.
@@ -303,6 +313,28 @@ impl Cluster {
         })
     }
 
+    /// Serves, in order, the requests deferred while `room` was being restored here, then
+    /// serves the room's requests as they come.
+    pub(super) async fn adopted(self: &Arc<Self>, room: &str) {
+        loop {
+            let deferred = {
+                let mut adopting = lock(&self.adopting);
+                match adopting.get_mut(room).map(std::mem::take) {
+                    Some(d) if !d.is_empty() => d,
+                    _ => {
+                        adopting.remove(room);
+                        return;
+                    }
+                }
+            };
+            for d in deferred {
+                self.clone()
+                    .serve_now(d.from, d.conn, room.to_string(), d.req, d.op)
+                    .await;
+            }
+        }
+    }
+
     /// The owner's side: hands a remote client's request to the room, through the client's
     /// proxy, and answers the client's node.
     pub(super) async fn serve(
@@ -322,6 +354,20 @@ impl Cluster {
             }
             return;
         }
+        if let Some(waiting) = lock(&self.adopting).get_mut(&room) {
+            waiting.push(Deferred {
+                from,
+                conn,
+                req,
+                op,
+            });
+            return;
+        }
+        self.serve_now(from, conn, room, req, op).await;
+    }
+
+    /// [`Cluster::serve`] for a room that is not being restored here.
+    async fn serve_now(self: Arc<Self>, from: String, conn: u64, room: String, req: u64, op: Op) {
         let Some(tx) = self.lobby.room(&room) else {
             let gone = Refusal::new(ErrorCode::NoSuchRoom, format!("room {room} has closed"));
             let body = match op {

@@ -12,7 +12,7 @@ use super::state::{
     owned_key, read_room,
 };
 use super::wire::{ALL, Envelope};
-use super::{Cluster, LEASE, RENEW, lease_key};
+use super::{Cluster, LEASE, RENEW, lease_key, lock};
 use crate::game::room::RoomContext;
 use crate::store::PgRecords;
 use redis::AsyncCommands;
@@ -70,7 +70,10 @@ impl Cluster {
     }
 
     /// One look for dead nodes, taking over the rooms of each found.
-    async fn take_over_dead_nodes(&self, t: &Takeovers) -> Result<(), redis::RedisError> {
+    async fn take_over_dead_nodes(
+        self: &Arc<Self>,
+        t: &Takeovers,
+    ) -> Result<(), redis::RedisError> {
         let mut redis = self.redis();
         let nodes: Vec<String> = redis.smembers(NODES).await?;
         for dead in nodes.iter().filter(|n| **n != self.node) {
@@ -84,7 +87,11 @@ impl Cluster {
 
     /// Takes over the rooms of `dead` (each claimed against the other live nodes), and
     /// delivers its pending records; forgets the node once nothing of it is left.
-    async fn take_over(&self, dead: &str, t: &Takeovers) -> Result<(), redis::RedisError> {
+    async fn take_over(
+        self: &Arc<Self>,
+        dead: &str,
+        t: &Takeovers,
+    ) -> Result<(), redis::RedisError> {
         let mut redis = self.redis();
         let rooms: Vec<String> = redis.smembers(owned_key(dead)).await?;
         if !rooms.is_empty() {
@@ -107,7 +114,10 @@ impl Cluster {
                 .query_async(&mut redis)
                 .await?;
             if won == 1 {
-                self.adopt(&room, t).await?;
+                lock(&self.adopting).insert(room.clone(), Vec::new());
+                let adopted = self.adopt(&room, t).await;
+                self.adopted(&room).await;
+                adopted?;
             }
         }
         let delivered = self.deliver_records(dead, t).await?;

@@ -140,3 +140,65 @@ async fn a_closed_room_stays_closed_for_every_node() {
     apply(&other, &[Write::Live(Box::new(live("r2")))]).await;
     assert!(!other.lost("r2"));
 }
+
+#[tokio::test]
+async fn requests_for_a_room_being_restored_wait_for_it_and_keep_their_order() {
+    use super::Cluster;
+    use super::wire::{Envelope, Op, ReplyBody, channel};
+    use crate::game::lobby::Lobby;
+    use crate::metrics::Metrics;
+    use futures_util::StreamExt;
+    use std::sync::Arc;
+
+    let server = Redis::start();
+    let (_stop, shutdown) = tokio::sync::watch::channel(false);
+    let cluster = Cluster::start(
+        &server.url(),
+        Arc::new(Lobby::default()),
+        Arc::new(Metrics::default()),
+        8,
+        shutdown,
+    )
+    .await
+    .unwrap();
+    // The answers go to node n2's channel: listen there as n2 would.
+    let client = redis::Client::open(server.url()).unwrap();
+    let mut pubsub = client.get_async_pubsub().await.unwrap();
+    pubsub.subscribe(channel("n2")).await.unwrap();
+    let mut answers = pubsub.into_on_message();
+    let mut next_answer = async || -> (u64, ReplyBody) {
+        let msg = tokio::time::timeout(std::time::Duration::from_secs(5), answers.next())
+            .await
+            .expect("an answer within 5 s")
+            .unwrap();
+        let payload: String = msg.get_payload().unwrap();
+        match serde_json::from_str(&payload).unwrap() {
+            Envelope::Reply { req, body } => (req, body),
+            other => panic!("not a reply: {other:?}"),
+        }
+    };
+
+    // While the room is being restored here, requests for it wait, answered by nobody.
+    crate::sync::lock(&cluster.adopting).insert("r9".into(), Vec::new());
+    for req in [5, 6] {
+        cluster
+            .clone()
+            .serve("n2".into(), 1, "r9".into(), req, Op::Spectate)
+            .await;
+    }
+    assert_eq!(crate::sync::lock(&cluster.adopting)["r9"].len(), 2);
+    // Once restored (here: found gone), they are served in the order they came.
+    cluster.adopted("r9").await;
+    assert!(!crate::sync::lock(&cluster.adopting).contains_key("r9"));
+    for want in [5, 6] {
+        let (req, body) = next_answer().await;
+        assert_eq!(req, want);
+        assert!(matches!(body, ReplyBody::Done(Err(_))), "{body:?}");
+    }
+    // A room nobody restores is answered at once.
+    cluster
+        .clone()
+        .serve("n2".into(), 1, "r8".into(), 7, Op::Spectate)
+        .await;
+    assert_eq!(next_answer().await.0, 7);
+}
