@@ -19,6 +19,8 @@ pub use rooms::{RoomFixture, SnapshotFixture, room_summary, snapshot};
 pub use seats::{SeatFixture, seat};
 
 use jchomp_protocol::json::{ConfigJson, MoveJson};
+use jchomp_protocol::record::Record;
+use jchomp_protocol::wire::{GameSummary, RoomSummary, SeatInfo, Snapshot};
 use jchomp_rules::Game;
 
 /// The names of the seats of a record or a game summary until a test names them: `ann` and
@@ -50,6 +52,28 @@ pub trait Fixture: Sized {
     }
 }
 
+/// [`Fixture`] for a type with a `config` and `seats` field, its seats of type `$seat`.
+macro_rules! fixture {
+    ($type:ty, $seat:ty) => {
+        impl Fixture for $type {
+            type Seat = $seat;
+
+            fn config_mut(&mut self) -> &mut ConfigJson {
+                &mut self.config
+            }
+
+            fn seats_mut(&mut self) -> &mut Vec<$seat> {
+                &mut self.seats
+            }
+        }
+    };
+}
+
+fixture!(Record, String);
+fixture!(GameSummary, String);
+fixture!(RoomSummary, Option<SeatInfo>);
+fixture!(Snapshot, Option<SeatInfo>);
+
 /// The default seat names for `config`'s players.
 fn names(config: &ConfigJson) -> Vec<String> {
     NAMES
@@ -77,4 +101,30 @@ fn game_after(config: &ConfigJson, moves: &[MoveJson], cells: &[(u8, u8)]) -> Ga
 /// The moves of a game as JSON.
 fn moves_of(game: &Game) -> Vec<MoveJson> {
     game.moves().iter().map(|&m| m.into()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jchomp_protocol::json::ResultJson;
+    use jchomp_protocol::wire::RoomStatus;
+
+    #[test]
+    fn played_fixtures_agree_with_the_rules_and_with_each_other() {
+        let cells = [(3, 3), (0, 0)];
+        let record = record("4x4 poison 0,0").play(&cells[..1]).play(&cells[1..]);
+        let game = record.replay().unwrap();
+        assert_eq!(game.moves().len(), 2);
+        assert_eq!(record.result, Some(ResultJson::Poisoned { loser: 1 }));
+        assert_eq!(record.summary().moves, 2);
+        let over = snapshot("r1", "4x4 poison 0,0").play(&cells);
+        assert_eq!(over.moves, record.moves);
+        assert_eq!(over.result, record.result);
+        assert_eq!((over.status, over.to_move), (RoomStatus::Finished, None));
+        let once = snapshot("r1", "4x4 eat 1x2 poison 0,0").play(&[(3, 2)]);
+        assert_eq!(once.eaten, [[3, 2], [3, 3]]);
+        assert_eq!((once.status, once.to_move), (RoomStatus::Playing, Some(1)));
+        let last = moved("r1", 3, 1, (0, 0)).poisoned();
+        assert_eq!(last.result, record.result);
+    }
 }
