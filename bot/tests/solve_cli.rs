@@ -4,9 +4,8 @@
 // Helpers outside `#[test]` functions panic on purpose when the binary misbehaves.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use jchomp_protocol::record::Record;
-use jchomp_rules::Game;
 use jchomp_testkit::brute::{self, Memo, Outcome};
+use jchomp_testkit::fixtures::{Fixture, RecordFixture, record};
 use jchomp_testkit::model::Model;
 use jchomp_testkit::{board, temp::TempDir};
 use std::process::Command;
@@ -72,10 +71,9 @@ fn solve_prints_value_best_and_plies_last() {
 #[test]
 fn analyze_lists_every_selection_after_a_record() {
     let config = board("5x5 eat 2x2 poison 2,2");
-    let mut game = Game::new(config);
-    game.select(0, 0).unwrap();
-    game.select(3, 3).unwrap();
-    let record = Record::from_game(&game, vec!["a".into(), "b".into()], None);
+    let record = record("5x5 eat 2x2 poison 2,2")
+        .seats(["a", "b"])
+        .play(&[(0, 0), (3, 3)]);
     let dir = TempDir::new("bot-record");
     let path = dir.path().join("record.json");
     std::fs::write(&path, serde_json::to_string(&record).unwrap()).unwrap();

@@ -102,11 +102,12 @@ pub fn code_name<T: Serialize>(code: &T) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jchomp_protocol::wire::{RejectReason, RoomStatus};
+    use jchomp_protocol::wire::RejectReason;
+    use jchomp_testkit::fixtures::{moved, snapshot};
 
     #[test]
     fn moved_takes_the_fast_path_and_equals_the_full_parse() {
-        let m = jchomp_testkit::moved("abc", 7, 1, (2, 3), 0);
+        let m = moved("abc", 7, 1, (2, 3));
         let text = serde_json::to_string(&ServerMessage::Moved(m.clone())).unwrap();
         assert!(text.starts_with(MOVED_PREFIX));
         assert_eq!(parse(&text), Ok(Incoming::Moved(m.clone())));
@@ -116,20 +117,7 @@ mod tests {
                 .replacen('}', r#","type":"moved"}"#, 1);
         assert_eq!(parse(&shuffled), Ok(Incoming::Moved(m)));
         assert!(parse("{").is_err());
-        let snap = Snapshot {
-            room: "abc".into(),
-            config: jchomp_testkit::config_json("4x4 poison 0,0"),
-            seats: vec![None, None],
-            status: RoomStatus::Waiting,
-            to_move: None,
-            eaten: vec![],
-            moves: vec![],
-            result: None,
-            version: 1,
-            time_left_ms: None,
-            rematch: Vec::new(),
-            game: "abc".into(),
-        };
+        let snap = snapshot("abc", "4x4 poison 0,0");
         let text = serde_json::to_string(&ServerMessage::Room(snap.clone())).unwrap();
         assert!(text.starts_with(ROOM_PREFIX));
         assert_eq!(parse(&text), Ok(Incoming::Other(ServerMessage::Room(snap))));

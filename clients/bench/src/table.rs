@@ -470,6 +470,7 @@ impl<'a, 't> Table<'a, 't> {
 mod tests {
     use super::*;
     use jchomp_testkit::board;
+    use jchomp_testkit::fixtures::moved;
 
     fn moved_text(m: &Moved) -> String {
         serde_json::to_string(&ServerMessage::Moved(m.clone())).unwrap()
@@ -575,7 +576,7 @@ mod tests {
             col: 3,
             at: Instant::now(),
         });
-        let good = jchomp_testkit::moved("r", 5, 0, (3, 3), 1);
+        let good = moved("r", 5, 0, (3, 3));
         let text = moved_text(&good);
         // The mover's copy is parsed and checked; seat 1's identical copy is compared.
         assert_eq!(t.on_text(0, &text), Next::Move(1));

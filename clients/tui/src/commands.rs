@@ -243,19 +243,19 @@ pub fn replay_text(
 mod tests {
     use super::*;
     use crate::style::text_width;
-    use jchomp_protocol::wire::RoomStatus;
+    use jchomp_protocol::json::ResultJson;
+    use jchomp_testkit::fixtures::*;
 
-    fn record() -> Record {
-        Record {
-            id: Some("g1".into()),
-            finished_ms: Some(1_700_000_000_000),
-            ..jchomp_testkit::record("4x4 poison 0,0", &["ann", "bob"], &[(3, 3), (0, 0)])
-        }
+    fn finished() -> Record {
+        record("4x4 poison 0,0")
+            .id("g1")
+            .finished(1_700_000_000_000)
+            .play(&[(3, 3), (0, 0)])
     }
 
     #[test]
     fn replay_text_shows_every_step_and_the_result() {
-        let text = replay_text(&record(), 80, None).unwrap();
+        let text = replay_text(&finished(), 80, None).unwrap();
         assert!(text.starts_with("Start\n"), "{text}");
         assert!(text.contains("Move 1: ann eats at 3,3"), "{text}");
         assert!(text.contains("Move 2: bob eats at 0,0"), "{text}");
@@ -280,15 +280,7 @@ mod tests {
 
     #[test]
     fn tables_and_json() {
-        let r = record();
-        let games = vec![GameSummary {
-            game: "g1".into(),
-            config: r.config.clone(),
-            seats: r.seats.clone(),
-            result: r.result,
-            moves: 2,
-            finished_ms: r.finished_ms,
-        }];
+        let games = vec![finished().summary()];
         let mut out = Vec::new();
         write_games(&mut out, &games, false, usize::MAX).unwrap();
         let text = String::from_utf8(out).unwrap();
@@ -306,12 +298,7 @@ mod tests {
         let back: Vec<GameSummary> = serde_json::from_slice(&out).unwrap();
         assert_eq!(back, games);
 
-        let rooms = vec![RoomSummary {
-            room: "r1".into(),
-            config: r.config.clone(),
-            seats: vec![None, None],
-            status: RoomStatus::Waiting,
-        }];
+        let rooms = vec![room_summary("r1", "4x4 poison 0,0")];
         let mut out = Vec::new();
         write_rooms(&mut out, &rooms, true, usize::MAX).unwrap();
         let back: Vec<RoomSummary> = serde_json::from_slice(&out).unwrap();
@@ -324,17 +311,12 @@ mod tests {
     #[test]
     fn item9_tables_fit_80_columns_and_cut_with_an_ellipsis() {
         let long = "alexandra-the-magnificent".to_owned();
-        let g = GameSummary {
-            game: "k3v9x2mq7a".into(),
-            config: jchomp_testkit::timed_config_json(
-                "15x15 eat 2x3 poison 0,0 poison 14,14",
-                30_000,
-            ),
-            seats: vec![long.clone(), "bob".into(), "cyrus".into()],
-            result: Some(jchomp_protocol::json::ResultJson::Timeout { loser: 0 }),
-            moves: 117,
-            finished_ms: Some(1_700_000_000_000),
-        };
+        let g = game_summary("k3v9x2mq7a", "15x15 eat 2x3 poison 0,0 poison 14,14")
+            .timed(30_000)
+            .seats([long.as_str(), "bob", "cyrus"])
+            .result(ResultJson::Timeout { loser: 0 })
+            .moves(117)
+            .finished(1_700_000_000_000);
         let mut out = Vec::new();
         write_games(&mut out, &[g.clone(), g], false, 80).unwrap();
         let text = String::from_utf8(out).unwrap();
@@ -352,28 +334,18 @@ mod tests {
         let mut out = Vec::new();
         write_games(&mut out, &[], false, 80).unwrap();
         let mut wide = Vec::new();
-        let g2 = GameSummary {
-            game: "k3".into(),
-            config: jchomp_testkit::config_json("4x4 poison 0,0"),
-            seats: vec![long.clone(), "bob".into()],
-            result: None,
-            moves: 0,
-            finished_ms: None,
-        };
+        let g2 = game_summary("k3", "4x4 poison 0,0").seats([long.as_str(), "bob"]);
         write_games(&mut wide, &[g2], false, usize::MAX).unwrap();
         assert!(String::from_utf8(wide).unwrap().contains(&long));
     }
 
     #[test]
     fn narrow_printed_tables_cut_cells_but_keep_the_headings_whole() {
-        let g = GameSummary {
-            game: "ez6w3egtoh".into(),
-            config: jchomp_testkit::config_json("5x5 poison 0,0"),
-            seats: vec!["dave-with-a-rather-long-name".into(), "random".into()],
-            result: Some(jchomp_protocol::json::ResultJson::Timeout { loser: 0 }),
-            moves: 1,
-            finished_ms: Some(1_700_000_000_000),
-        };
+        let g = game_summary("ez6w3egtoh", "5x5 poison 0,0")
+            .seats(["dave-with-a-rather-long-name", "random"])
+            .result(ResultJson::Timeout { loser: 0 })
+            .moves(1)
+            .finished(1_700_000_000_000);
         let mut out = Vec::new();
         write_games(&mut out, &[g], false, 60).unwrap();
         let text = String::from_utf8(out).unwrap();
@@ -388,14 +360,7 @@ mod tests {
 
     #[test]
     fn item12_games_json_names_the_id_as_replay_does() {
-        let g = GameSummary {
-            game: "g9".into(),
-            config: jchomp_testkit::config_json("4x4 poison 0,0"),
-            seats: vec!["ann".into(), "bob".into()],
-            result: None,
-            moves: 0,
-            finished_ms: None,
-        };
+        let g = game_summary("g9", "4x4 poison 0,0");
         let mut out = Vec::new();
         write_games(&mut out, &[g], true, 80).unwrap();
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();

@@ -168,15 +168,7 @@ mod tests {
 
     #[test]
     fn results_name_the_loser() {
-        let seats = vec![
-            Some(SeatInfo {
-                name: "alice".into(),
-                bot: false,
-                connected: true,
-                grace_left_ms: None,
-            }),
-            None,
-        ];
+        let seats = vec![Some(jchomp_testkit::fixtures::seat("alice")), None];
         let r = ResultJson::Poisoned { loser: 0 };
         assert_eq!(result(r, &seats, None), "alice ate poison and lost.");
         assert_eq!(result(r, &seats, Some(0)), "You ate poison and lost.");

@@ -2,13 +2,14 @@
 //! played perfectly.
 
 use jchomp_protocol::record::Record;
+use jchomp_testkit::fixtures::{Fixture, RecordFixture};
 
-/// A stored game of ann and bob on `board`, the selections `cells` played in turn.
+/// A stored game g1 of ann and bob on `board`, the selections `cells` played in turn.
 pub(crate) fn record(board: &str, cells: &[(u8, u8)]) -> Record {
-    Record {
-        id: Some("g1".into()),
-        ..jchomp_testkit::record(board, &["ann", "bob"], cells)
-    }
+    jchomp_testkit::fixtures::record(board)
+        .id("g1")
+        .seats(["ann", "bob"])
+        .play(cells)
 }
 
 /// 4×4 classic: ann's 0,1 leaves bob the one column, and bob wins at once.

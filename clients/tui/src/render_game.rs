@@ -873,50 +873,16 @@ mod tests {
     use crate::hint::Verdict;
     use crate::style::to_text;
     use jchomp_protocol::json::ResultJson;
-    use jchomp_protocol::wire::{SeatInfo, Snapshot};
-    use jchomp_testkit::timed_config_json;
+    use jchomp_testkit::fixtures::{Fixture, SeatFixture, SnapshotFixture, seat, snapshot};
 
-    fn seat(name: &str, bot: bool, connected: bool) -> Option<SeatInfo> {
-        Some(SeatInfo {
-            name: name.into(),
-            bot,
-            connected,
-            grace_left_ms: None,
-        })
-    }
-
-    /// A room playing `board` (30 s a move) after `moves`.
+    /// Room r7 of alice and a bot playing `board` (30 s a move) after `cells`.
     fn state(board: &str, cells: &[(u8, u8)]) -> RoomState {
-        let config = timed_config_json(board, 30_000);
-        let moves = jchomp_testkit::record(board, &[], cells).moves;
-        let mut game = jchomp_protocol::rules::Game::new(config.validate().unwrap());
-        for m in &moves {
-            game.select(m.row, m.col).unwrap();
-        }
-        let eaten = game
-            .position()
-            .eaten(game.config())
-            .iter()
-            .map(|i| {
-                let c = Cell::from_index(i);
-                [c.row, c.col]
-            })
-            .collect();
-        RoomState::from_snapshot(Snapshot {
-            room: "r7".into(),
-            config,
-            seats: vec![seat("alice", false, true), seat("bot", true, true)],
-            status: RoomStatus::Playing,
-            to_move: Some((moves.len() % 2) as u8),
-            eaten,
-            version: moves.len() as u64 + 2,
-            time_left_ms: None,
-            rematch: Vec::new(),
-            game: "r7".into(),
-            moves,
-            result: None,
-        })
-        .unwrap()
+        let snapshot = snapshot("r7", board)
+            .timed(30_000)
+            .seats([seat("alice"), seat("bot").bot()])
+            .play(cells)
+            .version(cells.len() as u64 + 2);
+        RoomState::from_snapshot(snapshot).unwrap()
     }
 
     fn view(state: &RoomState) -> GameView<'_> {
@@ -1069,7 +1035,7 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  L leave  q quit
         st.status = RoomStatus::Finished;
         st.to_move = None;
         st.result = Some(ResultJson::Abandoned { loser: 1 });
-        st.seats[1] = seat("bob", false, false);
+        st.seats[1] = Some(seat("bob").offline());
         let mut v = view(&st);
         v.link = Link::Reconnecting;
         let text = to_text(&render(&v, 80));

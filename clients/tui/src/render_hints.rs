@@ -95,7 +95,7 @@ mod tests {
     #[test]
     fn item5_an_annotated_board_reads_with_and_without_colour() {
         // The 4×4 classic start, annotated by the engine: 1,1 is the one winning move.
-        let record = jchomp_testkit::record("4x4 variant classic poison 0,0", &["ann", "bob"], &[]);
+        let record = jchomp_testkit::fixtures::record("4x4 variant classic poison 0,0");
         let state = RoomState::from_record(&record, 0).unwrap();
         let hints = analyse_within(&state.config, &state.position(), None).unwrap();
         let mut view = GameView::replay(&state, 0, 0);

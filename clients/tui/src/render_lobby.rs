@@ -194,23 +194,15 @@ pub fn render_games(view: &GamesView<'_>, width: usize, height: usize) -> Vec<Li
 mod tests {
     use super::*;
     use crate::style::to_text;
-    use jchomp_protocol::wire::SeatInfo;
+    use jchomp_protocol::json::ResultJson;
+    use jchomp_testkit::fixtures::*;
 
+    /// Room `id` of alice on 6×7 (30 s a move), one seat free.
     fn room(id: &str, status: RoomStatus) -> RoomSummary {
-        RoomSummary {
-            room: id.into(),
-            config: jchomp_testkit::timed_config_json("6x7 eat 1x2 poison 0,0", 30_000),
-            seats: vec![
-                Some(SeatInfo {
-                    name: "alice".into(),
-                    bot: false,
-                    connected: true,
-                    grace_left_ms: None,
-                }),
-                None,
-            ],
-            status,
-        }
+        room_summary(id, "6x7 eat 1x2 poison 0,0")
+            .timed(30_000)
+            .seats([Some(seat("alice")), None])
+            .status(status)
     }
 
     #[test]
@@ -287,14 +279,13 @@ mod tests {
 
     #[test]
     fn recent_games_are_listed_with_their_result() {
-        let games = vec![GameSummary {
-            game: "g1".into(),
-            config: room("r", RoomStatus::Finished).config,
-            seats: vec!["ann".into(), "bob".into()],
-            result: Some(jchomp_protocol::json::ResultJson::Poisoned { loser: 1 }),
-            moves: 7,
-            finished_ms: Some(0),
-        }];
+        let games = vec![
+            game_summary("g1", "6x7 eat 1x2 poison 0,0")
+                .timed(30_000)
+                .result(ResultJson::Poisoned { loser: 1 })
+                .moves(7)
+                .finished(0),
+        ];
         let view = GamesView {
             games: &games,
             selected: 0,
@@ -387,14 +378,14 @@ mod tests {
 
     #[test]
     fn the_games_table_on_a_test_terminal_keeps_ids_and_dates_whole_at_40_columns() {
-        let games = vec![GameSummary {
-            game: "game-00c1".into(),
-            config: room("r", RoomStatus::Finished).config,
-            seats: vec!["annabelle".into(), "bartholomew".into()],
-            result: Some(jchomp_protocol::json::ResultJson::Poisoned { loser: 1 }),
-            moves: 17,
-            finished_ms: Some(86_400_000),
-        }];
+        let games = vec![
+            game_summary("game-00c1", "6x7 eat 1x2 poison 0,0")
+                .timed(30_000)
+                .seats(["annabelle", "bartholomew"])
+                .result(ResultJson::Poisoned { loser: 1 })
+                .moves(17)
+                .finished(86_400_000),
+        ];
         let view = GamesView {
             games: &games,
             selected: 0,

@@ -195,30 +195,18 @@ impl RoomState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use jchomp_testkit::fixtures::{Fixture, RecordFixture, SnapshotFixture, record};
 
-    pub(crate) fn snapshot() -> Snapshot {
-        Snapshot {
-            room: "r1".into(),
-            config: jchomp_testkit::config_json("4x5 eat 1x2 poison 0,0"),
-            seats: vec![None, None],
-            status: RoomStatus::Playing,
-            to_move: Some(1),
-            eaten: vec![[3, 3], [3, 4]],
-            moves: vec![MoveJson {
-                seat: 0,
-                row: 3,
-                col: 3,
-            }],
-            result: None,
-            version: 4,
-            time_left_ms: None,
-            rematch: Vec::new(),
-            game: "r1".into(),
-        }
+    /// Room r1 at version 4, after seat 0 ate 3,3 and 3,4.
+    fn snapshot() -> Snapshot {
+        jchomp_testkit::fixtures::snapshot("r1", "4x5 eat 1x2 poison 0,0")
+            .play(&[(3, 3)])
+            .version(4)
     }
 
+    /// Seat 1 of room r1 selected (`row`, `col`), making it version `version`.
     fn moved(version: u64, row: i64, col: i64) -> Moved {
-        jchomp_testkit::moved("r1", version, 1, (row, col), 0)
+        jchomp_testkit::fixtures::moved("r1", version, 1, (row, col))
     }
 
     #[test]
@@ -253,8 +241,9 @@ mod tests {
 
     #[test]
     fn a_record_steps_from_start_to_result() {
-        let record =
-            jchomp_testkit::record("4x5 eat 1x2 poison 0,0", &["a", "b"], &[(3, 3), (0, 0)]);
+        let record = record("4x5 eat 1x2 poison 0,0")
+            .seats(["a", "b"])
+            .play(&[(3, 3), (0, 0)]);
         let start = RoomState::from_record(&record, 0).unwrap();
         assert_eq!(start.eaten().count(), 0);
         assert_eq!(start.to_move, Some(0));

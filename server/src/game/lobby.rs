@@ -264,25 +264,10 @@ fn new_room_id() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jchomp_protocol::json::ConfigJson;
-    use jchomp_protocol::rules::Variant;
 
+    /// Room `id` waiting on a 4×4 board, both seats free.
     fn summary(id: &str) -> RoomSummary {
-        RoomSummary {
-            room: id.to_string(),
-            config: ConfigJson {
-                rows: 4,
-                cols: 4,
-                players: 2,
-                variant: Variant::JChomp,
-                eat: Some([1, 1]),
-                poison: vec![[0, 0]],
-                move_time_ms: None,
-                analysis: false,
-            },
-            seats: vec![None, None],
-            status: RoomStatus::Waiting,
-        }
+        jchomp_testkit::fixtures::room_summary(id, "4x4 poison 0,0")
     }
 
     #[test]

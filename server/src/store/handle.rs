@@ -179,24 +179,23 @@ mod tests {
     use crate::store::live::{LiveMove, LiveRoom};
     use jchomp_protocol::json::ResultJson;
     use jchomp_testkit::config_json;
+    use jchomp_testkit::fixtures::{Fixture, RecordFixture, record};
     use jchomp_testkit::temp::TempDir;
 
-    fn record(id: &str) -> Record {
-        Record {
-            id: Some(id.to_string()),
-            config: config_json("4x4 poison 0,0"),
-            seats: vec!["a".into(), "b".into()],
-            moves: vec![],
-            result: Some(ResultJson::Abandoned { loser: 1 }),
-            started_ms: Some(1),
-            finished_ms: Some(2),
-        }
+    /// The record of game `id`, abandoned by seat 1 before the first move.
+    fn abandoned(id: &str) -> Record {
+        record("4x4 poison 0,0")
+            .id(id)
+            .seats(["a", "b"])
+            .result(ResultJson::Abandoned { loser: 1 })
+            .started(1)
+            .finished(2)
     }
 
     fn finished(id: &str) -> Write {
         Write::Finished {
             room: id.to_string(),
-            record: Box::new(record(id)),
+            record: Box::new(abandoned(id)),
         }
     }
 
@@ -218,7 +217,7 @@ mod tests {
             assert_eq!(store.list(2).unwrap().len(), 2);
         }
         let store = Store::open(dir).unwrap();
-        assert_eq!(store.get("b").unwrap(), Some(record("b")));
+        assert_eq!(store.get("b").unwrap(), Some(abandoned("b")));
         assert_eq!(store.get("zz").unwrap(), None);
         // Saving an id again replaces the record and makes it the newest.
         store.apply(&[finished("a")], None).unwrap();
@@ -312,7 +311,7 @@ mod tests {
         assert_eq!(in_play[0].room.room, "r1");
         let rows: Vec<u8> = in_play[0].moves.iter().map(|m| m.row).collect();
         assert_eq!(rows, [3, 2, 1]);
-        assert_eq!(store.get("r2").unwrap(), Some(record("r2")));
+        assert_eq!(store.get("r2").unwrap(), Some(abandoned("r2")));
         // Taking the same journal in twice (a crash after a checkpoint's commit, before its
         // segments were removed) leaves the same state.
         let mut again = crate::store::journal::Journal::create(dir, 6).unwrap();
@@ -335,11 +334,11 @@ mod tests {
             games.into_iter().map(|g| g.game).collect()
         };
         assert_eq!(ids(handle.list(10).await.unwrap()), ["b", "a"]);
-        assert_eq!(handle.get("a".into()).await.unwrap(), Some(record("a")));
+        assert_eq!(handle.get("a".into()).await.unwrap(), Some(abandoned("a")));
         assert!(handle.games_in_play().await.unwrap().is_empty());
         assert_eq!(ids(handle.list(10).await.unwrap()), ["b", "a"]);
         assert_eq!(ids(handle.list(1).await.unwrap()), ["b"]);
-        assert_eq!(handle.get("a".into()).await.unwrap(), Some(record("a")));
+        assert_eq!(handle.get("a".into()).await.unwrap(), Some(abandoned("a")));
         drop(handle);
         writer.await.unwrap();
         assert!(

@@ -266,6 +266,7 @@ mod tests {
     use super::*;
     use jchomp_protocol::json::ResultJson;
     use jchomp_testkit::config_json;
+    use jchomp_testkit::fixtures::{Fixture, RecordFixture, record};
     use jchomp_testkit::temp::TempDir;
 
     fn writes() -> Vec<Write> {
@@ -292,15 +293,14 @@ mod tests {
             },
             Write::Finished {
                 room: "r1".into(),
-                record: Box::new(Record {
-                    id: Some("r1".into()),
-                    config: config_json("4x4 poison 0,0"),
-                    seats: vec!["a".into(), "b".into()],
-                    moves: vec![],
-                    result: Some(ResultJson::Abandoned { loser: 1 }),
-                    started_ms: Some(1),
-                    finished_ms: Some(2),
-                }),
+                record: Box::new(
+                    record("4x4 poison 0,0")
+                        .id("r1")
+                        .seats(["a", "b"])
+                        .result(ResultJson::Abandoned { loser: 1 })
+                        .started(1)
+                        .finished(2),
+                ),
             },
         ]
     }

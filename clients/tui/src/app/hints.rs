@@ -117,8 +117,8 @@ mod tests {
     use crate::style::to_text;
     use crossterm::event::KeyCode;
     use jchomp_protocol::rules::Cell;
-    use jchomp_protocol::wire::Moved;
-    use jchomp_protocol::wire::{RoomStatus, ServerMessage};
+    use jchomp_protocol::wire::ServerMessage;
+    use jchomp_testkit::fixtures::{MovedFixture, moved, seat};
     use std::time::Instant;
 
     #[test]
@@ -152,7 +152,7 @@ mod tests {
         assert!(text.contains(" 0  P  +16 +16 +16"), "{text}");
         assert!(text.contains(" 1 +16 [#] +16 +16"), "{text}");
         app.on_message(
-            ServerMessage::Moved(jchomp_testkit::moved("r1", 4, 0, (3, 3), 1)),
+            ServerMessage::Moved(moved("r1", 4, 0, (3, 3))),
             Instant::now(),
         );
         // An answer for the old position is ignored; the new one is asked for.
@@ -172,7 +172,7 @@ mod tests {
         let mut app = seated(0);
         let mut snap = snapshot(7, 0);
         snap.config.players = 3;
-        snap.seats.push(seat("third"));
+        snap.seats.push(Some(seat("third")));
         app.on_message(ServerMessage::Room(snap), Instant::now());
         app.on_key(key(KeyCode::Char('?')));
         run_hints(&mut app);
@@ -186,20 +186,10 @@ mod tests {
 
     #[test]
     fn the_end_of_the_game_is_told_rather_than_a_missing_hint() {
-        use jchomp_protocol::json::ResultJson;
         let mut app = seated(0);
         app.on_key(key(KeyCode::Char('?')));
         app.on_message(
-            ServerMessage::Moved(Moved {
-                room: "r1".into(),
-                version: 4,
-                seat: 0,
-                row: 0,
-                col: 0,
-                to_move: None,
-                status: RoomStatus::Finished,
-                result: Some(ResultJson::Poisoned { loser: 0 }),
-            }),
+            ServerMessage::Moved(moved("r1", 4, 0, (0, 0)).poisoned()),
             Instant::now(),
         );
         assert!(app.take_hint_job().is_none());
@@ -232,7 +222,7 @@ mod tests {
         assert!(text.contains("0-9 row,col  ? hint  L leave"), "{text}");
         let mut snap = snapshot(7, 0);
         snap.config.players = 3;
-        snap.seats.push(seat("third"));
+        snap.seats.push(Some(seat("third")));
         app.on_message(ServerMessage::Room(snap), Instant::now());
         let text = to_text(&app.render(80, 24, Instant::now()));
         let footer = text.lines().last().unwrap();

@@ -395,8 +395,8 @@ mod tests {
     use crate::cli::CreateArgs;
     use crate::style::to_text;
     use crossterm::event::KeyCode;
-    use jchomp_protocol::wire::RoomSummary;
     use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
+    use jchomp_testkit::fixtures::{Fixture, RecordFixture, moved, record, room_summary, seat};
     use std::time::Instant;
 
     #[test]
@@ -500,14 +500,8 @@ mod tests {
 
         let mut app = seated(0);
         let now = Instant::now();
-        app.on_message(
-            ServerMessage::Moved(jchomp_testkit::moved("r1", 4, 0, (2, 2), 1)),
-            now,
-        );
-        app.on_message(
-            ServerMessage::Moved(jchomp_testkit::moved("r1", 5, 1, (3, 3), 0)),
-            now,
-        );
+        app.on_message(ServerMessage::Moved(moved("r1", 4, 0, (2, 2))), now);
+        app.on_message(ServerMessage::Moved(moved("r1", 5, 1, (3, 3))), now);
         for c in "2,2".chars() {
             app.on_key(key(KeyCode::Char(c)));
         }
@@ -531,11 +525,10 @@ mod tests {
     fn lobby_selection_joins_watches_and_creates() {
         let mut app = App::new("s", "me", Start::Lobby);
         assert_eq!(app.take_outbox(), vec![ClientMessage::ListRooms]);
-        let summary = |id: &str| RoomSummary {
-            room: id.into(),
-            config: snapshot(0, 0).config,
-            seats: vec![seat("a"), None],
-            status: RoomStatus::Waiting,
+        let summary = |id: &str| {
+            room_summary(id, "4x5 poison 0,0")
+                .timed(30_000)
+                .seats([Some(seat("a")), None])
         };
         app.on_message(
             ServerMessage::Rooms {
@@ -607,11 +600,10 @@ mod tests {
 
     #[test]
     fn a_replay_steps_back_and_forth() {
-        let record = Record {
-            id: Some("g7".into()),
-            config: snapshot(0, 0).config,
-            ..jchomp_testkit::record("4x5 poison 0,0", &["ann", "bob"], &[(3, 4), (0, 0)])
-        };
+        let record = record("4x5 poison 0,0")
+            .id("g7")
+            .timed(30_000)
+            .play(&[(3, 4), (0, 0)]);
         let mut app = App::new("s", "me", Start::Replay(record));
         assert!(!app.needs_server());
         assert!(app.take_outbox().is_empty());
@@ -661,7 +653,6 @@ mod tests {
 
     #[test]
     fn the_games_list_opens_a_replay_and_goes_back() {
-        use jchomp_protocol::record::Record;
         use jchomp_protocol::wire::GameSummary;
         let mut app = App::new("s", "me", Start::Lobby);
         app.take_outbox();
@@ -672,19 +663,14 @@ mod tests {
                 limit: Some(GAMES_LIMIT)
             }]
         );
-        let record = Record {
-            id: Some("g1".into()),
-            config: snapshot(0, 0).config,
-            finished_ms: Some(0),
-            ..jchomp_testkit::record("4x5 poison 0,0", &["ann", "bob"], &[(0, 0)])
-        };
+        let record = record("4x5 poison 0,0")
+            .id("g1")
+            .timed(30_000)
+            .finished(0)
+            .play(&[(0, 0)]);
         let summary = |id: &str| GameSummary {
             game: id.into(),
-            config: record.config.clone(),
-            seats: record.seats.clone(),
-            result: record.result,
-            moves: 1,
-            finished_ms: Some(0),
+            ..record.summary()
         };
         let now = Instant::now();
         app.on_message(

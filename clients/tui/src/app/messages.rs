@@ -362,13 +362,14 @@ mod tests {
     use jchomp_protocol::rules::Variant;
     use jchomp_protocol::wire::{ClientMessage, ServerMessage};
     use jchomp_protocol::wire::{ErrorCode, RejectReason};
+    use jchomp_testkit::fixtures::moved;
     use std::time::Instant;
 
     #[test]
     fn a_version_gap_asks_for_sync_and_rejections_read_as_words() {
         let mut app = seated(0);
         app.on_message(
-            ServerMessage::Moved(jchomp_testkit::moved("r1", 9, 0, (2, 2), 1)),
+            ServerMessage::Moved(moved("r1", 9, 0, (2, 2))),
             Instant::now(),
         );
         assert_eq!(app.take_outbox(), vec![ClientMessage::Sync]);
@@ -462,21 +463,13 @@ mod issue15_tests {
     use crate::style::to_text;
     use crossterm::event::KeyCode;
     use jchomp_protocol::json::ResultJson;
-    use jchomp_protocol::wire::{ClientMessage, Moved, RoomStatus, ServerMessage};
+    use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
+    use jchomp_testkit::fixtures::{MovedFixture, moved};
     use std::time::{Duration, Instant};
 
     fn finish(app: &mut App, loser: u8) {
         app.on_message(
-            ServerMessage::Moved(Moved {
-                room: "r1".into(),
-                version: 4,
-                seat: loser,
-                row: 0,
-                col: 0,
-                to_move: None,
-                status: RoomStatus::Finished,
-                result: Some(ResultJson::Poisoned { loser }),
-            }),
+            ServerMessage::Moved(moved("r1", 4, loser, (0, 0)).poisoned()),
             Instant::now(),
         );
     }
@@ -504,10 +497,7 @@ mod issue15_tests {
         app.on_message(ServerMessage::Room(snap), t0 + Duration::from_secs(31));
         let text = to_text(&app.render(80, 24, t0 + Duration::from_secs(40)));
         assert!(text.contains("1 you [offline]"), "{text}");
-        app.on_message(
-            ServerMessage::Moved(jchomp_testkit::moved("r1", 5, 0, (3, 4), 1)),
-            t0,
-        );
+        app.on_message(ServerMessage::Moved(moved("r1", 5, 0, (3, 4))), t0);
         let tall = to_text(&app.render(120, 40, t0));
         assert!(tall.contains("Moves"), "{tall}");
         assert!(tall.contains("  1. you 3,4"), "{tall}");
@@ -532,7 +522,7 @@ mod issue15_tests {
         assert!(text.contains("Your turn · 4.0s"), "{text}");
         // A move starts the next seat's whole turn.
         app.on_message(
-            ServerMessage::Moved(jchomp_testkit::moved("r1", 5, 0, (3, 4), 1)),
+            ServerMessage::Moved(moved("r1", 5, 0, (3, 4))),
             t0 + Duration::from_secs(4),
         );
         let text = to_text(&app.render(80, 24, t0 + Duration::from_secs(5)));
@@ -587,16 +577,7 @@ mod issue15_tests {
         assert_eq!(room.game_no, 2);
         // Its record is the room's second one.
         app.on_message(
-            ServerMessage::Moved(Moved {
-                room: "r1".into(),
-                version: 7,
-                seat: 0,
-                row: 0,
-                col: 0,
-                to_move: None,
-                status: RoomStatus::Finished,
-                result: Some(ResultJson::Poisoned { loser: 0 }),
-            }),
+            ServerMessage::Moved(moved("r1", 7, 0, (0, 0)).poisoned()),
             t0,
         );
         let text = to_text(&app.render(80, 24, t0));
@@ -618,16 +599,7 @@ mod issue15_tests {
     fn the_replay_hint_names_the_record_the_server_names() {
         let over = |app: &mut App, version: u64| {
             app.on_message(
-                ServerMessage::Moved(Moved {
-                    room: "r1".into(),
-                    version,
-                    seat: 0,
-                    row: 0,
-                    col: 0,
-                    to_move: None,
-                    status: RoomStatus::Finished,
-                    result: Some(ResultJson::Poisoned { loser: 0 }),
-                }),
+                ServerMessage::Moved(moved("r1", version, 0, (0, 0)).poisoned()),
                 Instant::now(),
             );
             to_text(&app.render(80, 24, Instant::now()))
@@ -706,15 +678,9 @@ mod issue15_tests {
         app.on_key(key(KeyCode::Enter));
         app.take_outbox();
         let now = Instant::now();
-        app.on_message(
-            ServerMessage::Moved(jchomp_testkit::moved("r1", 4, 0, (3, 4), 1)),
-            now,
-        );
+        app.on_message(ServerMessage::Moved(moved("r1", 4, 0, (3, 4))), now);
         assert_eq!(app.room().unwrap().cursor, (3, 4), "not my turn: it stays");
-        app.on_message(
-            ServerMessage::Moved(jchomp_testkit::moved("r1", 5, 1, (3, 3), 0)),
-            now,
-        );
+        app.on_message(ServerMessage::Moved(moved("r1", 5, 1, (3, 3))), now);
         let cursor = app.room().unwrap().cursor;
         assert!(cursor == (2, 4) || cursor == (3, 2), "{cursor:?}");
     }
@@ -726,7 +692,7 @@ mod issue15_tests {
         app.on_key(key(KeyCode::Enter));
         assert_eq!(app.notice().unwrap().text, "It is not your turn.");
         app.on_message(
-            ServerMessage::Moved(jchomp_testkit::moved("r1", 4, 0, (3, 4), 1)),
+            ServerMessage::Moved(moved("r1", 4, 0, (3, 4))),
             Instant::now(),
         );
         assert!(app.notice().is_none());

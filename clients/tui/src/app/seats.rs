@@ -158,7 +158,8 @@ mod tests {
     use crate::app::*;
     use crate::style::to_text;
     use crossterm::event::KeyCode;
-    use jchomp_protocol::wire::{ErrorCode, RoomSummary, ServerMessage};
+    use jchomp_protocol::wire::{ErrorCode, ServerMessage};
+    use jchomp_testkit::fixtures::{Fixture, RoomFixture, room_summary, seat};
 
     fn kept(room: &str) -> Vec<SavedSeat> {
         vec![SavedSeat {
@@ -173,11 +174,11 @@ mod tests {
     fn rooms(app: &mut App, ids: &[&str]) {
         let rooms = ids
             .iter()
-            .map(|id| RoomSummary {
-                room: (*id).into(),
-                config: snapshot(0, 0).config,
-                seats: vec![seat("a"), seat("me")],
-                status: RoomStatus::Playing,
+            .map(|id| {
+                room_summary(id, "4x5 poison 0,0")
+                    .timed(30_000)
+                    .seats([seat("a"), seat("me")])
+                    .status(RoomStatus::Playing)
             })
             .collect();
         app.on_message(ServerMessage::Rooms { rooms }, Instant::now());

@@ -3,37 +3,24 @@
 
 use super::{App, Start};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use jchomp_protocol::wire::{ClientMessage, RoomStatus, SeatInfo, ServerMessage, Snapshot};
-use jchomp_testkit::timed_config_json;
+use jchomp_protocol::wire::{ClientMessage, ServerMessage, Snapshot};
+use jchomp_testkit::fixtures::{Fixture, SnapshotFixture, seat};
 use std::time::Instant;
 
 pub(crate) fn key(c: KeyCode) -> KeyEvent {
     KeyEvent::new(c, KeyModifiers::NONE)
 }
 
-pub(crate) fn seat(name: &str) -> Option<SeatInfo> {
-    Some(SeatInfo {
-        name: name.into(),
-        bot: false,
-        connected: true,
-        grace_left_ms: None,
-    })
-}
-
+/// Room r1 of me and you on a 4×5 board (30 s a move) at version `version`, before the first
+/// move, with `to_move` to move.
 pub(crate) fn snapshot(version: u64, to_move: u8) -> Snapshot {
     Snapshot {
-        room: "r1".into(),
-        config: timed_config_json("4x5 poison 0,0", 30_000),
-        seats: vec![seat("me"), seat("you")],
-        status: RoomStatus::Playing,
         to_move: Some(to_move),
-        eaten: vec![],
-        moves: vec![],
-        result: None,
-        version,
-        time_left_ms: None,
-        rematch: Vec::new(),
-        game: "r1".into(),
+        ..jchomp_testkit::fixtures::snapshot("r1", "4x5 poison 0,0")
+            .timed(30_000)
+            .seats([seat("me"), seat("you")])
+            .play(&[])
+            .version(version)
     }
 }
 
