@@ -485,7 +485,7 @@ impl Cluster {
     }
 
     /// A peer whose queue is forwarded, in order, to connection `conn` of `node`.
-    fn forwarder(self: &Arc<Self>, node: String, conn: u64) -> Peer {
+    pub(super) fn forwarder(self: &Arc<Self>, node: String, conn: u64) -> Peer {
         let (tx, mut rx) = mpsc::channel::<Outgoing>(self.outgoing_queue);
         let peer = Peer::new(next_conn_id(), tx, Arc::new(PeerSignal::default()));
         let cluster = self.clone();

@@ -85,6 +85,12 @@ impl Peer {
         Peer { id, tx, signal }
     }
 
+    /// Messages its queue holds at most.
+    #[cfg(test)]
+    pub(crate) fn queue_capacity(&self) -> usize {
+        self.tx.max_capacity()
+    }
+
     /// Queues an encoded message. A full queue disconnects the client (a slow reader never
     /// delays its room); a closed queue is ignored.
     pub(crate) fn send(&self, text: &Utf8Bytes) {
