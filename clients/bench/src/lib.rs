@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod cluster;
 mod codec;
+pub mod durability;
 pub mod echo;
 pub mod plan;
 mod process;

@@ -54,6 +54,7 @@ pub fn describe(r: &LoadReport) -> String {
     connections(&mut out, r, w);
     throughput(&mut out, r, w);
     cpu(&mut out, r, w);
+    disk(&mut out, r);
     latency(&mut out, r, w);
     redis(&mut out, r, w);
     if w.game {
@@ -120,7 +121,8 @@ fn cpu(out: &mut String, r: &LoadReport, w: Words) {
             };
             let _ = write!(
                 out,
-                "\n  CPU cores used: {servers} {s:.2}, load generator {c:.2} (CPU per {}: {servers} {:.1} µs, load generator {:.1} µs)",
+                "\n  CPU cores used (of {}): {servers} {s:.2}, load generator {c:.2} (CPU per {}: {servers} {:.1} µs, load generator {:.1} µs)",
+                r.cpus,
                 w.one,
                 per_op(s),
                 per_op(c)
@@ -142,6 +144,30 @@ fn cpu(out: &mut String, r: &LoadReport, w: Words) {
         }
         _ => {}
     }
+}
+
+/// What the servers' disks did over the window, when they said (`/metrics`): journal appends
+/// and how long one took, and how long a room waited for durability — beside the CPU line, it
+/// tells a disk-bound run from a CPU-bound one.
+fn disk(out: &mut String, r: &LoadReport) {
+    let Some(d) = &r.durability else {
+        return;
+    };
+    let ms = |secs: Option<f64>| match secs {
+        Some(s) if s.is_finite() => format!("≤ {:.2} ms", s * 1e3),
+        Some(_) => "above the largest bucket".to_owned(),
+        None => "-".to_owned(),
+    };
+    let _ = write!(
+        out,
+        "\n  disk: {} journal appends ({:.0} a second), one append (write + fdatasync) p50 {}, p99 {}; a room's wait for durability p50 {}, p99 {}",
+        d.appends,
+        d.appends as f64 / r.window.as_secs_f64().max(1e-9),
+        ms(d.append_p50),
+        ms(d.append_p99),
+        ms(d.wait_p50),
+        ms(d.wait_p99),
+    );
 }
 
 /// Latency percentiles, and across nodes by whether the seat was on its room's node.
@@ -464,6 +490,7 @@ fn ratio_line(out: &mut String, name: &str, ratios: Vec<f64>) {
 #[cfg(test)]
 mod tests {
     use super::describe;
+    use crate::durability::Durability;
     use crate::run::{LoadReport, Rss};
     use crate::stats::{LatencySummary, Tally};
     use std::time::Duration;
@@ -506,6 +533,8 @@ mod tests {
             owner_node_latency: LatencySummary::default(),
             other_node_latency: LatencySummary::default(),
             client_cores: Some(0.75),
+            durability: None,
+            cpus: 2,
         }
     }
 
@@ -547,6 +576,14 @@ mod tests {
             owner_node_latency: latency(12_000, 600),
             other_node_latency: latency(8_000, 800),
             client_cores: Some(0.5),
+            durability: Some(Durability {
+                appends: 4_000,
+                append_p50: Some(0.000_256),
+                append_p99: Some(0.002_048),
+                wait_p50: Some(0.001_024),
+                wait_p99: Some(f64::INFINITY),
+            }),
+            cpus: 2,
         }
     }
 
@@ -570,8 +607,9 @@ mod tests {
   errors: 0",
             "game: 149/150 connections held (opened in 2.3 s; 148 open at the end of the window), 50 rooms of 3 split across 2 nodes (playing at once: median 49, min 48)
   2000 moves/s over 10.0 s (each second: median 1950, min 1800)
-  CPU cores used: servers 1.50, load generator 0.50 (CPU per move: servers 750.0 µs, load generator 250.0 µs)
+  CPU cores used (of 2): servers 1.50, load generator 0.50 (CPU per move: servers 750.0 µs, load generator 250.0 µs)
   per process: node-a 0.80 cores, 400.0 µs; node-b 0.70 cores, 350.0 µs
+  disk: 4000 journal appends (400 a second), one append (write + fdatasync) p50 ≤ 0.26 ms, p99 ≤ 2.05 ms; a room's wait for durability p50 ≤ 1.02 ms, p99 above the largest bucket
   latency p50 0.70 ms  p90 1.40 ms  p99 2.10 ms  max 2.80 ms  (20000 moves)
   by seats on the room's node: p50 0.60 ms  p99 1.80 ms  (12000 moves); on another node: p50 0.80 ms  p99 2.40 ms  (8000 moves)
   Redis: 45000 commands over the window, 2.25 per move
@@ -585,7 +623,8 @@ mod tests {
   server memory (VmRSS): 10.0 MiB before connecting, 12.0 MiB with every connection held (13.7 KiB per connection), peak 13.7 MiB during the run",
             "game: 149/150 connections held (opened in 2.3 s; 148 open at the end of the window), 50 rooms of 3 (playing at once: median 49, min 48)
   2000 moves/s over 10.0 s (each second: median 1950, min 1800)
-  CPU cores used: server 1.50, load generator 0.50 (CPU per move: server 750.0 µs, load generator 250.0 µs)
+  CPU cores used (of 2): server 1.50, load generator 0.50 (CPU per move: server 750.0 µs, load generator 250.0 µs)
+  disk: 4000 journal appends (400 a second), one append (write + fdatasync) p50 ≤ 0.26 ms, p99 ≤ 2.05 ms; a room's wait for durability p50 ≤ 1.02 ms, p99 above the largest bucket
   latency p50 0.70 ms  p90 1.40 ms  p99 2.10 ms  max 2.80 ms  (20000 moves)
   Redis: 45000 commands over the window, 2.25 per move
   of which game-ending moves: p50 0.90 ms  p99 2.70 ms  max 3.60 ms  (110 moves)

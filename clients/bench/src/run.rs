@@ -3,6 +3,7 @@
 //! tables' tallies into a [`LoadReport`].
 
 use super::cluster::RedisCounter;
+use super::durability::{self, Durability, Scrape};
 use super::echo;
 use super::plan::{Live, Load, Shape, Stage, StageWatch, Window, node_of};
 use super::process::{cpu_time, rss_kib};
@@ -120,6 +121,11 @@ pub struct LoadReport {
     pub owner_node_latency: LatencySummary,
     /// Against several nodes: latency of the window's moves by seats on another node.
     pub other_node_latency: LatencySummary,
+    /// What the servers' disks did over the window (journal appends and the rooms' waits for
+    /// durability), when every server answered `/metrics`.
+    pub durability: Option<Durability>,
+    /// CPUs of this machine, which the servers and the load generator share.
+    pub(crate) cpus: usize,
     /// CPU cores this load generator used over the window.
     pub(crate) client_cores: Option<f64>,
 }
@@ -215,6 +221,7 @@ pub async fn run_load(servers: Servers, load: Load, shape: Shape) -> LoadReport 
     let _ = stage_tx.send(Stage::Run(window));
     tokio::time::sleep_until(start).await;
     let me = std::process::id();
+    let scrapes0 = scrape_all(&ctx.targets).await;
     let cpu0: Vec<Option<Duration>> = processes.iter().map(|p| cpu_time(p.pid)).collect();
     let me0 = cpu_time(me);
     let commands0 = match &mut counter {
@@ -253,6 +260,12 @@ pub async fn run_load(servers: Servers, load: Load, shape: Shape) -> LoadReport 
     let server_cores = (!processes.is_empty() && process_cores.len() == processes.len())
         .then(|| process_cores.iter().map(|(_, c)| c).sum());
     let client_cores = cores(me0, cpu_time(me));
+    let durability = match scrapes0 {
+        Some(before) => scrape_all(&ctx.targets)
+            .await
+            .and_then(|after| Durability::between(&before, &after)),
+        None => None,
+    };
     let redis_commands = match (&mut counter, commands0) {
         (Some(c), Some(n0)) => c.commands().await.map(|n| n.saturating_sub(n0)),
         _ => None,
@@ -295,7 +308,19 @@ pub async fn run_load(servers: Servers, load: Load, shape: Shape) -> LoadReport 
         owner_node_latency,
         other_node_latency,
         client_cores,
+        durability,
+        cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
     }
+}
+
+/// The durability histograms of every target, if each answers `/metrics` (a JChomp server
+/// does; an echo server does not).
+async fn scrape_all(targets: &[Target]) -> Option<Vec<Scrape>> {
+    let mut out = Vec::with_capacity(targets.len());
+    for t in targets {
+        out.push(durability::scrape(t.addr).await?);
+    }
+    Some(out)
 }
 
 /// Adds the tallies of the tables that end before `until`.

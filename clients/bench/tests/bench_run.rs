@@ -66,6 +66,17 @@ async fn every_reported_move_was_accepted_and_every_game_finished() {
         assert!(r.tally.in_window > 0 && r.tally.in_window <= r.tally.answered);
         assert_eq!(r.latency.count as u64, r.tally.in_window);
         assert!(r.latency.p50 <= r.latency.p99 && r.latency.p99 <= r.latency.max);
+        // What the disk did, from the server's /metrics: every move is durable, so a window
+        // with moves had journal appends and rooms waiting on them.
+        let d = r
+            .durability
+            .as_ref()
+            .expect("the server's /metrics were read");
+        assert!(d.appends > 0, "{players} players: {d:?}");
+        assert!(
+            d.append_p50 <= d.append_p99 && d.wait_p50 <= d.wait_p99,
+            "{d:?}"
+        );
     }
     // The server's own counters: every move the tool counted, nothing refused.
     assert_eq!(server.metric_sum("jchomp_moves_rejected_total").await, 0);
