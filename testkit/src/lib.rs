@@ -2,7 +2,8 @@
 //! notation ([`board`], [`config_json`], [`timed_config_json`]) games on them ([`record`]) and their moves ([`moved`]), the one brute-force model of the rules ([`model`]) and
 //! the exact solver played on it ([`brute`]), what each seat can force with any number of seats
 //! ([`paranoid`]), classic Chomp solved by its definition
-//! ([`classic`]), the checks the fuzz targets run ([`checks`]),
+//! ([`classic`]), the example games of the descriptions of classic Chomp ([`seeds`]), the
+//! checks the fuzz targets run ([`checks`]),
 //! temporary directories ([`temp`]), programs from the OS packages installed when missing
 //! ([`system`]), with the `engines` feature real database servers started from them
 //! ([`engines`]) and, with the `server` feature, the real server started
@@ -18,6 +19,7 @@ pub mod classic;
 pub mod engines;
 pub mod model;
 pub mod paranoid;
+pub mod seeds;
 #[cfg(feature = "server")]
 pub mod server;
 pub mod system;
