@@ -16,7 +16,9 @@ fn play(notation: &str, moves: &[(u8, u8)]) -> (Vec<usize>, Option<GameResult>) 
     let mut counts = Vec::new();
     for &(row, col) in moves {
         let before = game.position().uneaten().count();
-        let seat = game.to_move().expect("the game goes on");
+        let Some(seat) = game.to_move() else {
+            panic!("{notation}: ({row},{col}) after the end of the game");
+        };
         assert_eq!(
             i64::from(seat),
             model.to_move,
