@@ -101,8 +101,7 @@ impl std::fmt::Display for BoardError {
             }
             ConfigError::TooFewCells { .. } => write!(
                 f,
-                "--size {rows}x{cols} is the poison alone: classic Chomp needs at least 2 cells, \
-                 such as 1x2 or 2x1"
+                "--size {rows}x{cols} is the poison alone; give at least 2 cells, such as 1x2 or 2x1"
             ),
             ConfigError::EatMissing => {
                 f.write_str("JChomp needs --eat, 1–3 rows by 1–3 columns (such as 1x2)")
@@ -173,7 +172,7 @@ mod tests {
         );
         assert_eq!(
             words("--variant classic --size 1x1"),
-            "--size 1x1 is the poison alone: classic Chomp needs at least 2 cells, such as 1x2 or 2x1"
+            "--size 1x1 is the poison alone; give at least 2 cells, such as 1x2 or 2x1"
         );
         assert_eq!(
             words("--poison 1,1 --poison 1,1"),

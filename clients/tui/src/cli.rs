@@ -303,7 +303,7 @@ mod tests {
             .to_string();
         assert_eq!(
             err,
-            "--size 1x1 is the poison alone: classic Chomp needs at least 2 cells, such as 1x2 or 2x1"
+            "--size 1x1 is the poison alone; give at least 2 cells, such as 1x2 or 2x1"
         );
         let err = CreateArgs::parse_form("--bot random --bot greedy")
             .unwrap_err()
