@@ -192,8 +192,8 @@ fn solve_answers_from_the_database_or_built_now_alike() {
                 words[3]
             );
         }
-        // The board is the smallest that holds the position, at least 4x4.
-        let (h, w) = (rows.len().max(4), usize::from(rows[0]).max(4));
+        // The board is the smallest that holds the position, at least two cells.
+        let (h, w) = (rows.len(), usize::from(rows[0]).max(2 / rows.len()));
         assert!(
             from_db.starts_with(&format!(
                 "board {h}x{w} variant classic poison 0,0 players 2"
@@ -334,4 +334,72 @@ fn the_database_is_found_by_its_variable_and_only_for_the_standard_game() {
     assert!(!ok && err.contains("--size"), "{err}");
     let (ok, _, err) = run_in(dir.path(), &[], &["solve", "--rows", "3,4"]);
     assert!(!ok && err.contains("rows never grow downwards"), "{err}");
+}
+
+#[test]
+fn small_bars_are_solved_and_analysed_by_their_size() {
+    let dir = TempDir::new("classic-bars");
+    let db = build(dir.path(), "5x5");
+    let db_flag = db.to_str().unwrap();
+    let selections = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| l.chars().next().is_some_and(|c| c.is_ascii_digit()))
+            .map(String::from)
+            .collect()
+    };
+    for (size, lengths) in [
+        ("3x5", &[5u8, 5, 5][..]),
+        ("5x3", &[3, 3, 3, 3, 3]),
+        ("1x2", &[2]),
+        ("2x1", &[1, 1]),
+        ("1x5", &[5]),
+    ] {
+        let (outcome, plies, moves) = kit(lengths);
+        // Strategy stealing: every bar of two cells or more is a first-player win.
+        assert_eq!(outcome, Outcome::Win, "{size}");
+        let flags = [
+            "--size",
+            size,
+            "--variant",
+            "classic",
+            "--classic-db",
+            db_flag,
+        ];
+        let solved = run(dir.path(), &[&["solve"], &flags[..]].concat());
+        assert!(
+            solved.starts_with(&format!(
+                "board {size} variant classic poison 0,0 players 2"
+            )),
+            "{solved}"
+        );
+        assert!(
+            before_last(&solved).starts_with("from the database "),
+            "{solved}"
+        );
+        let words: Vec<&str> = last(&solved).split(' ').collect();
+        assert_eq!(words[0..2], ["value", "win"], "{size}: {solved}");
+        assert_eq!(
+            words[4..6],
+            ["plies", &plies.to_string()],
+            "{size}: {solved}"
+        );
+        let (r, c) = words[3].split_once(',').unwrap();
+        let best = (r.parse::<usize>().unwrap(), c.parse::<usize>().unwrap());
+        assert!(moves.contains(&(best, outcome, plies)), "{size}: {solved}");
+        let analysed = run(dir.path(), &[&["analyze"], &flags[..]].concat());
+        let want: Vec<String> = moves
+            .iter()
+            .map(|&((r, c), o, p)| format!("{r},{c} {} plies {p}", name(o)))
+            .collect();
+        assert_eq!(selections(&analysed), want, "{analysed}");
+    }
+    let (ok, _, err) = run_in(
+        dir.path(),
+        &[],
+        &["solve", "--size", "1x1", "--variant", "classic"],
+    );
+    assert!(
+        !ok && err.contains("classic Chomp needs at least 2 cells"),
+        "{err}"
+    );
 }

@@ -96,6 +96,25 @@ fn divide_splits_the_total_by_first_selection() {
 }
 
 #[test]
+fn perft_counts_small_classic_bars_as_the_model_does() {
+    for (size, depth) in [("1x2", 3), ("2x1", 3), ("3x5", 4), ("1x6", 4)] {
+        let config = board(&format!("{size} variant classic poison 0,0"));
+        let want = Model::start(&config).perft(depth);
+        let (ok, out, err) = run(&[
+            "perft",
+            "--size",
+            size,
+            "--variant",
+            "classic",
+            "--depth",
+            &depth.to_string(),
+        ]);
+        assert!(ok, "{err}");
+        assert_eq!(last_count(&out), want, "{size}: {out}");
+    }
+}
+
+#[test]
 fn bad_board_flags_are_refused_with_the_reason() {
     let (ok, _, err) = run(&["perft", "--size", "3x6", "--depth", "2"]);
     assert!(!ok);

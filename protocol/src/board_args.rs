@@ -7,7 +7,8 @@ use crate::rules::{Config, ConfigError, Setup, Variant};
 /// `jchomp` CLI take them.
 #[derive(Clone, Debug, PartialEq, Eq, clap::Args)]
 pub struct BoardArgs {
-    /// Board size as ROWSxCOLS (each 4–15).
+    /// Board size as ROWSxCOLS: each 4–15 in JChomp; each 1–15 in classic Chomp, at least 2
+    /// cells (the standard classic bar is 3x5).
     #[arg(long, value_name = "ROWSxCOLS", default_value = "6x7", value_parser = parse_pair_x)]
     pub size: (i64, i64),
     /// The game: jchomp (rectangles of the eat size) or classic (a cell and everything below
@@ -98,6 +99,10 @@ impl std::fmt::Display for BoardError {
             ConfigError::OutOfRange { min, max, got, .. } => {
                 write!(f, "--players must be {min}–{max}, got {got}")
             }
+            ConfigError::TooFewCells { .. } => write!(
+                f,
+                "--size {rows}x{cols} is the poison alone; give at least 2 cells, such as 1x2 or 2x1"
+            ),
             ConfigError::EatMissing => {
                 f.write_str("JChomp needs --eat, 1–3 rows by 1–3 columns (such as 1x2)")
             }
@@ -160,6 +165,15 @@ mod tests {
             "--poison 99,99 lies outside the 6×7 board (rows 0–5, columns 0–6)"
         );
         assert_eq!(words("--players 7"), "--players must be 2–4, got 7");
+        // Classic Chomp takes bars from 1–15 each way, but not the poison alone.
+        assert_eq!(
+            words("--variant classic --size 16x3"),
+            "--size must be 1–15 rows by 1–15 columns, got 16x3"
+        );
+        assert_eq!(
+            words("--variant classic --size 1x1"),
+            "--size 1x1 is the poison alone; give at least 2 cells, such as 1x2 or 2x1"
+        );
         assert_eq!(
             words("--poison 1,1 --poison 1,1"),
             "--poison 1,1 is given twice; each poison cell once"
@@ -233,6 +247,19 @@ mod tests {
         assert_eq!(
             config.to_string(),
             "5x6 variant classic poison 0,0 players 4"
+        );
+        for (size, notation) in [
+            ("3x5", "3x5 variant classic poison 0,0"),
+            ("1x2", "1x2 variant classic poison 0,0"),
+            ("15x1", "15x1 variant classic poison 0,0"),
+        ] {
+            let small = parse(&["--variant", "classic", "--size", size]).unwrap();
+            assert_eq!(small.config().unwrap().to_string(), notation);
+        }
+        let jchomp = parse(&["--size", "3x5"]).unwrap();
+        assert_eq!(
+            jchomp.config().unwrap_err().to_string(),
+            "--size must be 4–15 rows by 4–15 columns, got 3x5"
         );
         let both = parse(&["--variant", "classic", "--eat", "1x2"]).unwrap();
         assert_eq!(

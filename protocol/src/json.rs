@@ -5,16 +5,17 @@ use serde::{Deserialize, Serialize};
 
 /// A game configuration as JSON:
 /// `{"rows":6,"cols":7,"players":2,"eat":[1,2],"poison":[[0,0]],"move_time_ms":30000}`, or for
-/// classic Chomp `{"rows":6,"cols":7,"players":2,"variant":"classic","poison":[[0,0]]}`.
+/// classic Chomp `{"rows":6,"cols":7,"players":2,"variant":"classic","poison":[[0,0]]}`; the
+/// standard classic bar is `{"rows":3,"cols":5,"players":2,"variant":"classic","poison":[[0,0]]}`.
 ///
 /// Numbers are kept wide so that an out-of-range value reaches [`Config::new`] and is refused
 /// with a message naming the field, the range and the value. A JChomp configuration has no
 /// `variant` field, so it reads and writes exactly as before variants existed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConfigJson {
-    /// Board rows (4–15).
+    /// Board rows: 4–15 in JChomp, 1–15 in classic Chomp (at least 2 cells in all).
     pub rows: i64,
-    /// Board columns (4–15).
+    /// Board columns: 4–15 in JChomp, 1–15 in classic Chomp (at least 2 cells in all).
     pub cols: i64,
     /// Players (2–4).
     pub players: i64,
@@ -228,6 +229,31 @@ mod tests {
             back.validate().unwrap(),
             board("6x7 variant classic poison 0,0 players 3")
         );
+    }
+
+    #[test]
+    fn the_standard_classic_bar_reads_and_its_sizes_depend_on_the_variant() {
+        let text = r#"{"rows":3,"cols":5,"players":2,"variant":"classic","poison":[[0,0]]}"#;
+        let read: ConfigJson = serde_json::from_str(text).unwrap();
+        assert_eq!(
+            read.validate().unwrap(),
+            board("3x5 variant classic poison 0,0")
+        );
+        assert_eq!(serde_json::to_string(&read).unwrap(), text);
+        let refused = [
+            (
+                r#"{"rows":1,"cols":1,"players":2,"variant":"classic","poison":[[0,0]]}"#,
+                "classic Chomp needs at least 2 cells, got 1×1",
+            ),
+            (
+                r#"{"rows":3,"cols":5,"players":2,"eat":[1,1],"poison":[[0,0]]}"#,
+                "rows must be 4–15, got 3",
+            ),
+        ];
+        for (json, message) in refused {
+            let config: ConfigJson = serde_json::from_str(json).unwrap();
+            assert_eq!(config.validate().unwrap_err().to_string(), message);
+        }
     }
 
     #[test]

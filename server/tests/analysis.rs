@@ -3,7 +3,8 @@
 //! move index, a big board under a tiny cap answers `unknown`, three or four players are
 //! refused, bad input is refused in words, a connection has a few analyses under way at most,
 //! and a classic room's `level:5` bot plays (and its game is analysed) from the classic
-//! database.
+//! database; small classic bars (the standard 3×5 down to 1×2) are analysed as the test kit's
+//! solver of classic Chomp values them, and every kind of bot plays them to the end.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -12,6 +13,8 @@ use common::{Client, TestServer, config_value, full_room, local_game, pick, play
 use jchomp_engine::classic::{ClassicLibrary, Value as Won, shape_of};
 use jchomp_engine::search::{Outcome, Table, analyze};
 use jchomp_protocol::rules::{Config, Game, Position};
+use jchomp_testkit::brute::Outcome as Kit;
+use jchomp_testkit::classic::{self, Solver};
 use jchomp_testkit::server::CLASSIC_BOX;
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -367,6 +370,68 @@ async fn a_connection_has_a_few_analyses_under_way_at_most() {
     assert_eq!(answered, per_connection);
     // Once they are answered, the connection may ask again.
     analysis(&mut c, ask).await;
+}
+
+#[tokio::test]
+async fn small_classic_bars_are_analysed_as_the_kits_solver_values_them() {
+    let server = patient_server().await;
+    for (notation, lengths) in [
+        ("3x5 variant classic poison 0,0", &[5u8, 5, 5][..]),
+        ("1x2 variant classic poison 0,0", &[2]),
+        ("4x1 variant classic poison 0,0", &[1, 1, 1, 1]),
+    ] {
+        let cfg = with_analysis(notation);
+        let (room, mut clients, _) = started(&server, &cfg).await;
+        let now = analysis(
+            &mut clients[0],
+            json!({"type":"analyze","room":room,"index":0}),
+        )
+        .await;
+        let want: Vec<Value> = Solver::new()
+            .moves(&classic::rows(lengths))
+            .into_iter()
+            .map(|((r, c), outcome, plies)| {
+                let value = if outcome == Kit::Win { "win" } else { "loss" };
+                json!({"row":r,"col":c,"value":value,"plies":plies})
+            })
+            .collect();
+        assert_eq!(now["moves"], json!(want), "{notation}");
+        // The bar is a first-player win: some first selection wins.
+        assert!(want.iter().any(|m| m["value"] == "win"), "{notation}");
+    }
+}
+
+#[tokio::test]
+async fn every_kind_of_bot_plays_small_classic_bars_to_the_end() {
+    let server = TestServer::start().await;
+    for notation in [
+        "3x5 variant classic poison 0,0",
+        "1x2 variant classic poison 0,0",
+        "5x1 variant classic poison 0,0",
+    ] {
+        for bot in ["random", "greedy", "level:1", "level:3", "level:5"] {
+            let cfg = config_value(notation);
+            let mut a = server.client().await;
+            a.create("a", cfg.clone()).await;
+            a.send(json!({"type":"add_bot","bot":bot})).await;
+            assert_eq!(a.expect("room").await["status"], "playing");
+            let mut game = local_game(&cfg);
+            while let Some(seat) = game.to_move() {
+                if seat == 0 {
+                    let cell = pick(&game);
+                    a.send(json!({"type":"move","row":cell.row,"col":cell.col}))
+                        .await;
+                }
+                let m = a.expect("moved").await;
+                assert_eq!(m["seat"], seat, "{notation} {bot}");
+                game.select(m["row"].as_i64().unwrap(), m["col"].as_i64().unwrap())
+                    .unwrap();
+            }
+            let end = a.expect("room").await;
+            assert_eq!(end["status"], "finished", "{notation} {bot}");
+            assert_eq!(end["result"]["kind"], "poisoned", "{notation} {bot}");
+        }
+    }
 }
 
 #[tokio::test]

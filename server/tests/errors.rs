@@ -91,9 +91,15 @@ async fn invalid_configs_name_field_range_and_value() {
             json!({"rows":5,"cols":5,"players":2,"poison":[[0,0]]}),
             "JChomp needs an eat size: eat must be 1–3 rows by 1–3 columns, such as [1,2]",
         ),
+        // Classic bars are 1–15 each way (the standard 3×5 is played in `games.rs`), with at
+        // least 2 cells.
         (
-            config_value("3x5 variant classic"),
-            "rows must be 4–15, got 3",
+            config_value("16x5 variant classic"),
+            "rows must be 1–15, got 16",
+        ),
+        (
+            config_value("1x1 variant classic"),
+            "classic Chomp needs at least 2 cells, got 1×1",
         ),
     ];
     for (cfg, message) in cases {

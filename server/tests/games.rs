@@ -1,5 +1,5 @@
-//! Full games over real WebSockets: 2, 3 and 4 players, a tie, classic Chomp, spectators, the
-//! room list, and many rooms played in parallel.
+//! Full games over real WebSockets: 2, 3 and 4 players, a tie, classic Chomp (the standard 3×5
+//! bar's example game among them), spectators, the room list, and many rooms played in parallel.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -9,6 +9,8 @@ use common::{
     Client, TestServer, config_value, full_room, local_game, pick_last, play_out, play_out_with,
     timed_config_value,
 };
+use jchomp_protocol::rules::{Cell, Game};
+use jchomp_testkit::seeds;
 use serde_json::json;
 
 #[tokio::test]
@@ -122,6 +124,50 @@ async fn classic_games_for_two_and_four_players() {
         assert_eq!(game.moves().len(), moves);
         assert_eq!(game.config(), local_game(&cfg).config());
     }
+}
+
+/// The next selection of the standard classic bar's example game.
+fn standard_game(game: &Game) -> Cell {
+    let (row, col) = seeds::STANDARD_GAME[game.moves().len()];
+    Cell::new(row, col)
+}
+
+#[tokio::test]
+async fn the_standard_classic_bar_plays_its_example_game_to_the_end() {
+    let server = TestServer::start().await;
+    let cfg = config_value(seeds::STANDARD_BAR);
+    assert_eq!(
+        cfg,
+        json!({"rows":3,"cols":5,"players":2,"variant":"classic","poison":[[0,0]]})
+    );
+    let (room, mut clients, version) = full_room(&server, &cfg).await;
+    // A cell past the short side is refused in the board's own words.
+    clients[0]
+        .send(json!({"type":"move","row":3,"col":0}))
+        .await;
+    let r = clients[0].expect_rejected("out_of_range").await;
+    assert_eq!(r["message"], "the cell (3,0) is outside the 3×5 board");
+    // Every `moved` is checked against the rules as it comes; the first player eats the poison.
+    let end = play_out_with(&mut clients, &cfg, version, standard_game).await;
+    assert_eq!(end["result"], json!({"kind":"poisoned","loser":0}));
+    let moves: Vec<(u8, u8)> = end["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["row"].as_u64().unwrap() as u8,
+                m["col"].as_u64().unwrap() as u8,
+            )
+        })
+        .collect();
+    assert_eq!(moves, seeds::STANDARD_GAME);
+    assert_eq!(end["eaten"].as_array().unwrap().len(), 15);
+    clients[0]
+        .send(json!({"type":"get_game","game":room}))
+        .await;
+    let record = clients[0].expect("game").await["record"].clone();
+    assert_eq!(record["config"], cfg);
 }
 
 #[tokio::test]

@@ -4,7 +4,8 @@
 //! kit's model of the rules, cell by cell, with the refusal reasons, the poison's second click
 //! and keyboard play; two people playing each other to the end while a spectator sees every
 //! move; the replay of the stored game step by step; the annotations against the engine's own
-//! analysis; screenshots for the README; and no console error on any page.
+//! analysis; small classic bars (3×5, one row, one column) made by the form, drawn to fit and
+//! played to the end; screenshots for the README; and no console error on any page.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -142,6 +143,16 @@ async fn play_one(page: &Page<'_>, config: &Config) {
     .await;
 }
 
+/// Waits until the page may move or the game is over; whether it is over.
+async fn turn_or_end(page: &Page<'_>) -> bool {
+    page.wait(
+        "document.querySelector('.game').dataset.status === 'finished' || document.querySelector('#turn').dataset.mine === 'true'",
+        "my turn or the end",
+    )
+    .await;
+    shown(page).await["status"] == "finished"
+}
+
 fn board_of(notation: &str) -> Config {
     jchomp_testkit::board(notation)
 }
@@ -180,12 +191,7 @@ async fn a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_r
     let config = board_of("4x5 eat 1x2 poison 0,0");
     let mut mine = 0;
     loop {
-        page.wait(
-            "document.querySelector('.game').dataset.status === 'finished' || document.querySelector('#turn').dataset.mine === 'true'",
-            "my turn or the end",
-        )
-        .await;
-        if shown(&page).await["status"] == "finished" {
+        if turn_or_end(&page).await {
             break;
         }
         play_one(&page, &config).await;
@@ -372,6 +378,84 @@ async fn preview_matches_the_rules(page: &Page<'_>, config: &Config) {
         );
     } else {
         assert!(refused[1] > 0, "eaten cells met: {refused:?}");
+    }
+}
+
+/// The board's cells as drawn: rows, columns, and the smallest and largest width and height of
+/// a cell in pixels.
+async fn drawn_cells(page: &Page<'_>) -> Value {
+    page.eval(
+        "(() => { const cells = [...document.querySelectorAll('.board .cell')];
+            const boxes = cells.map(c => c.getBoundingClientRect());
+            const sides = boxes.flatMap(b => [b.width, b.height]);
+            return { rows: document.querySelectorAll('.board .row').length,
+                     cells: cells.length, least: Math.min(...sides), most: Math.max(...sides) }; })()",
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn small_classic_bars_are_made_by_the_form_drawn_to_fit_and_played_to_the_end() {
+    let server = TestServer::start().await;
+    let browser = Browser::launch().await;
+    // The form's range follows the variant; the poison alone is refused before sending.
+    let page = browser.page().await;
+    page.goto(&url(&server)).await;
+    page.wait("document.querySelector('#create')", "the lobby's form")
+        .await;
+    assert_eq!(page.eval("document.querySelector('#rows').min").await, "4");
+    page.fill("#name", "ada").await;
+    page.choose("#variant", "classic").await;
+    assert_eq!(page.eval("document.querySelector('#rows').min").await, "1");
+    page.fill("#rows", "1").await;
+    page.fill("#cols", "1").await;
+    page.click("#create-room").await;
+    page.wait(
+        "document.querySelector('.form-error').textContent.includes('at least 2 cells')",
+        "the form's refusal",
+    )
+    .await;
+    assert_eq!(
+        page.eval("document.querySelector('.form-error').textContent")
+            .await,
+        "classic Chomp needs at least 2 cells, got 1×1"
+    );
+    for (rows, cols) in [(3, 5), (1, 6), (6, 1), (1, 2)] {
+        let page = browser.page().await;
+        page.goto(&url(&server)).await;
+        create(
+            &page,
+            &Form {
+                name: "ada",
+                rows,
+                cols,
+                eat: None,
+                more_poison: &[],
+                others: &["random"],
+                analysis: false,
+                move_secs: None,
+            },
+        )
+        .await;
+        // Every cell drawn, square, and big enough to click.
+        let drawn = drawn_cells(&page).await;
+        assert_eq!(drawn["rows"], rows, "{rows}x{cols}: {drawn}");
+        assert_eq!(drawn["cells"], rows * cols, "{rows}x{cols}: {drawn}");
+        let (least, most) = (
+            drawn["least"].as_f64().unwrap(),
+            drawn["most"].as_f64().unwrap(),
+        );
+        assert!(
+            least >= 20.0 && most - least < 2.0,
+            "{rows}x{cols}: {drawn}"
+        );
+        let config = board_of(&format!("{rows}x{cols} variant classic poison 0,0"));
+        loop {
+            if turn_or_end(&page).await {
+                break;
+            }
+            play_one(&page, &config).await;
+        }
     }
 }
 

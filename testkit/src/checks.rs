@@ -6,7 +6,8 @@ use crate::model::{Model, Outcome};
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::record::Record;
 use jchomp_protocol::rules::{
-    BOARD_SIZE, Cell, Config, EAT_SIZE, Game, GameResult, MAX_POISON, PLAYERS, Setup, Variant,
+    BOARD_SIZE, CLASSIC_BOARD_SIZE, Cell, Config, EAT_SIZE, Game, GameResult, MAX_POISON, PLAYERS,
+    Setup, Variant,
 };
 use jchomp_protocol::wire::{ClientMessage, ServerMessage};
 
@@ -131,7 +132,8 @@ pub fn rules_model(data: &[u8]) {
         let poison = (0..n).map(|_| [input.wide(), input.wide()]).collect();
         (rows, cols, players, eat, poison)
     } else {
-        let (rows, cols) = (input.small(4, 15), input.small(4, 15));
+        let least = variant.board_size().0;
+        let (rows, cols) = (input.small(least, 15), input.small(least, 15));
         let players = input.small(2, 4);
         let eat = [input.small(1, 3), input.small(1, 3)];
         let eat = variant.is_jchomp().then_some(eat);
@@ -212,8 +214,14 @@ fn setup_is_valid(s: &Setup) -> bool {
         (Variant::JChomp, None) | (Variant::Classic, Some(_)) => false,
         (Variant::Classic, None) => true,
     };
-    if !(within(BOARD_SIZE, s.rows)
-        && within(BOARD_SIZE, s.cols)
+    // JChomp boards are 4–15 each way; classic bars 1–15, but never the poison alone.
+    let size = match s.variant {
+        Variant::JChomp => BOARD_SIZE,
+        Variant::Classic => CLASSIC_BOARD_SIZE,
+    };
+    if !(within(size, s.rows)
+        && within(size, s.cols)
+        && (s.variant.is_jchomp() || s.rows * s.cols >= 2)
         && within(PLAYERS, s.players)
         && eat_ok)
     {

@@ -3,7 +3,7 @@
 //! records on them, each one builder call ([`fixtures`]), the one brute-force model of the rules
 //! ([`model`]) and the exact solver played on it ([`brute`]), what each seat can force with any
 //! number of seats ([`paranoid`]), classic Chomp solved by its definition ([`classic`]), the
-//! checks the fuzz targets run ([`checks`]), temporary directories ([`temp`]), programs from the
+//! example games of the descriptions of classic Chomp ([`seeds`]), the checks the fuzz targets run ([`checks`]), temporary directories ([`temp`]), programs from the
 //! OS packages installed when missing ([`system`]), with the `engines` feature real database
 //! servers started from them ([`engines`]) and, with the `server` feature, the real server
 //! started in-process on `127.0.0.1:0` with a small test client ([`server`]).
@@ -19,6 +19,7 @@ pub mod engines;
 pub mod fixtures;
 pub mod model;
 pub mod paranoid;
+pub mod seeds;
 #[cfg(feature = "server")]
 pub mod server;
 pub mod system;

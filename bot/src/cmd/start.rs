@@ -5,7 +5,7 @@ use anyhow::{Context, anyhow, bail};
 use jchomp_engine::classic::Shape;
 use jchomp_protocol::board_args::BoardArgs;
 use jchomp_protocol::record::Record;
-use jchomp_rules::{BOARD_SIZE, Bits, Config, Position, Setup, Variant};
+use jchomp_rules::{Bits, CLASSIC_MIN_CELLS, Config, Position, Setup, Variant};
 use std::path::PathBuf;
 
 /// Board flags plus an optional record or classic position to start from.
@@ -19,7 +19,8 @@ pub struct StartArgs {
     record: Option<PathBuf>,
     /// Start from this classic position, given by its row lengths, top row first (5,5,3: five
     /// cells in the top row, five below, then three). The board is then the smallest that holds
-    /// it, at least 4x4; the variant is classic and the poison 0,0.
+    /// it (1x2 for the poison alone: a classic bar has at least 2 cells); the variant is
+    /// classic and the poison 0,0.
     #[arg(
         long,
         value_name = "LENGTHS",
@@ -54,16 +55,17 @@ impl StartArgs {
     }
 }
 
-/// The classic game of `players` seats on the smallest board (at least the rules' smallest)
-/// that holds `shape`, in the position `shape`, seat 0 to move.
+/// The classic game of `players` seats on the smallest board that holds `shape` (two cells
+/// wide for the poison alone, the smallest bar), in the position `shape`, seat 0 to move.
 fn classic_position(shape: &Shape, players: i64) -> anyhow::Result<(Config, Position)> {
     if shape.height() == 0 {
         bail!("--rows names no cell: a position holds at least the poison, such as --rows 1");
     }
-    let least = i64::from(BOARD_SIZE.0);
+    let rows = shape.height() as i64;
+    let least_cols = u64::from(CLASSIC_MIN_CELLS).div_ceil(rows as u64) as i64;
     let config = Config::new(&Setup {
-        rows: (shape.height() as i64).max(least),
-        cols: (shape.width() as i64).max(least),
+        rows,
+        cols: (shape.width() as i64).max(least_cols),
         players,
         variant: Variant::Classic,
         eat: None,

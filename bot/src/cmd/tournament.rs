@@ -28,7 +28,8 @@ pub struct TournamentArgs {
     /// The first bot against each of the others, instead of a round robin.
     #[arg(long)]
     gauntlet: bool,
-    /// Fix the board size, ROWSxCOLS (each 4–15); drawn per round otherwise.
+    /// Fix the board size, ROWSxCOLS (each 4–15; with --variant classic each 1–15 and at least
+    /// 2 cells, such as 3x5); drawn per round otherwise (4–15 each).
     #[arg(long, value_name = "ROWSxCOLS", value_parser = parse_pair_x)]
     size: Option<(i64, i64)>,
     /// Fix the eat size, ROWSxCOLS (each 1–3); drawn per round otherwise.

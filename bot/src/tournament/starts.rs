@@ -67,7 +67,8 @@ pub enum Starts {
         /// classic games existed, which were all JChomp.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         classic: bool,
-        /// Board size `[rows, cols]`, or drawn (4–15 each).
+        /// Board size `[rows, cols]` (classic bars as small as the rules allow, such as
+        /// `[3, 5]`), or drawn (4–15 each, classic games too).
         size: Option<[i64; 2]>,
         /// Eat size `[rows, cols]`, or drawn (1–3 each); never for classic games.
         eat: Option<[i64; 2]>,
@@ -374,5 +375,36 @@ mod tests {
             .contains("2-player")
         );
         assert!(parse_openings("# nothing\n", 2).is_err());
+    }
+
+    #[test]
+    fn small_classic_bars_are_openings_and_fixed_sizes() {
+        let text = "{\"rows\":3,\"cols\":5,\"variant\":\"classic\",\"poison\":[[0,0]]}\n\
+                    {\"rows\":1,\"cols\":2,\"variant\":\"classic\",\"poison\":[[0,0]]}\n";
+        let starts = Starts::Openings {
+            configs: parse_openings(text, 2).unwrap(),
+        };
+        assert!(starts.validate(2).is_ok());
+        let first = starts.config(2, 0, 0).unwrap();
+        assert_eq!(first.to_string(), "3x5 variant classic poison 0,0");
+        assert_eq!(starts.config(2, 0, 1).unwrap().board().count(), 2);
+        let lone = "{\"rows\":1,\"cols\":1,\"variant\":\"classic\",\"poison\":[[0,0]]}";
+        assert!(
+            parse_openings(lone, 2)
+                .unwrap_err()
+                .to_string()
+                .contains("line 1: classic Chomp needs at least 2 cells, got 1×1")
+        );
+        let fixed = Starts::Drawn {
+            classic: true,
+            size: Some([3, 5]),
+            eat: None,
+            poison: vec![],
+        };
+        assert!(fixed.validate(2).is_ok());
+        for round in 0..20 {
+            let config = fixed.config(2, 7, round).unwrap();
+            assert_eq!((config.rows(), config.cols()), (3, 5));
+        }
     }
 }

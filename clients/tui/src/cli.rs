@@ -294,6 +294,17 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert_eq!(err, "--size must be 4–15 rows by 4–15 columns, got 3x9");
+        // Classic bars are 1–15 each way, at least two cells: the standard 3×5 among them.
+        let classic = CreateArgs::parse_form("--variant classic --size 3x5").unwrap();
+        let config = classic.config_json().unwrap();
+        assert_eq!((config.rows, config.cols), (3, 5));
+        let err = CreateArgs::parse_form("--variant classic --size 1x1")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "--size 1x1 is the poison alone; give at least 2 cells, such as 1x2 or 2x1"
+        );
         let err = CreateArgs::parse_form("--bot random --bot greedy")
             .unwrap_err()
             .to_string();

@@ -62,6 +62,33 @@ async fn create_with_bots_then_play_to_the_end_with_typed_coordinates() {
 }
 
 #[tokio::test]
+async fn small_classic_bars_are_created_and_played_to_the_end() {
+    let server = TestServer::start().await;
+    // The standard 3×5 bar, and one-row and one-column bars drawn on the screen.
+    for (size, rows) in [("3x5", 3), ("1x6", 1), ("6x1", 6), ("1x2", 1)] {
+        let flags = format!("--variant classic --size {size} --bot random");
+        let (app, _conn) = play_vs_bots(&server.url(), &flags).await;
+        let text = screen(&app);
+        assert!(text.contains("Game over"), "{text}");
+        let state = app.room().unwrap().state.as_ref().unwrap();
+        assert_eq!(
+            state.config.to_string(),
+            format!("{size} variant classic poison 0,0")
+        );
+        assert_eq!(state.config.rows(), rows);
+        assert!(
+            matches!(
+                state.game.result(),
+                Some(jchomp_protocol::rules::GameResult::Poisoned { .. })
+            ),
+            "{text}"
+        );
+        assert_eq!(state.result.map(Into::into), state.game.result());
+        assert_eq!(state.eaten(), state.game.position().eaten(&state.config));
+    }
+}
+
+#[tokio::test]
 async fn a_rematch_against_bots_plays_again_in_the_same_room() {
     let server = TestServer::start().await;
     let (mut app, mut conn) = play_vs_bots(&server.url(), "--size 4x4 --bot greedy").await;

@@ -4,8 +4,14 @@ use super::bits::Bits;
 use super::position::anchors;
 use std::fmt;
 
-/// Smallest and largest number of rows or columns on a board.
+/// Smallest and largest number of rows or columns on a JChomp board.
 pub const BOARD_SIZE: (u8, u8) = (4, 15);
+/// Smallest and largest number of rows or columns on a classic Chomp board (the standard game
+/// is a 3×5 bar). The board must also hold at least [`CLASSIC_MIN_CELLS`] cells.
+pub const CLASSIC_BOARD_SIZE: (u8, u8) = (1, 15);
+/// The fewest cells of a classic Chomp board: a 1×1 bar is the poison alone, which the first
+/// player must eat with no choice, so the smallest game is 1×2 or 2×1.
+pub const CLASSIC_MIN_CELLS: u8 = 2;
 /// Smallest and largest number of players.
 pub const PLAYERS: (u8, u8) = (2, 4);
 /// Smallest and largest eat size along either axis.
@@ -84,6 +90,15 @@ impl Variant {
             .find(|v| v.name().eq_ignore_ascii_case(name))
     }
 
+    /// Smallest and largest number of rows or columns of this variant's boards:
+    /// [`BOARD_SIZE`] for JChomp, [`CLASSIC_BOARD_SIZE`] for classic Chomp.
+    pub const fn board_size(self) -> (u8, u8) {
+        match self {
+            Variant::JChomp => BOARD_SIZE,
+            Variant::Classic => CLASSIC_BOARD_SIZE,
+        }
+    }
+
     /// Whether this is the default variant, JChomp (which configurations do not name).
     pub const fn is_jchomp(&self) -> bool {
         matches!(self, Variant::JChomp)
@@ -101,9 +116,9 @@ impl fmt::Display for Variant {
 /// represented and refused with a precise message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
-    /// Board rows (4–15).
+    /// Board rows: 4–15 in JChomp, 1–15 in classic Chomp (with at least 2 cells).
     pub rows: i64,
-    /// Board columns (4–15).
+    /// Board columns: 4–15 in JChomp, 1–15 in classic Chomp (with at least 2 cells).
     pub cols: i64,
     /// Players (2–4).
     pub players: i64,
@@ -165,6 +180,14 @@ pub enum ConfigError {
         /// The value given.
         got: i64,
     },
+    /// A classic board of fewer than [`CLASSIC_MIN_CELLS`] cells (1×1: the poison alone).
+    #[error("classic Chomp needs at least {CLASSIC_MIN_CELLS} cells, got {rows}×{cols}")]
+    TooFewCells {
+        /// The board's rows.
+        rows: i64,
+        /// The board's columns.
+        cols: i64,
+    },
     /// A JChomp configuration without an eat size.
     #[error("JChomp needs an eat size: eat must be 1–3 rows by 1–3 columns, such as [1,2]")]
     EatMissing,
@@ -212,6 +235,7 @@ impl ConfigError {
     pub fn field(&self) -> Field {
         match self {
             ConfigError::OutOfRange { field, .. } => *field,
+            ConfigError::TooFewCells { .. } => Field::Rows,
             ConfigError::EatMissing | ConfigError::EatInClassic => Field::Eat,
             _ => Field::Poison,
         }
@@ -279,12 +303,20 @@ fn check(field: Field, (min, max): (u8, u8), got: i64) -> Result<u8, ConfigError
 }
 
 impl Config {
-    /// Validates a setup. Checks, in order: rows, cols, players, the eat size (JChomp: given,
-    /// eat rows, eat cols; classic: not given), the number of poison cells, then each poison
-    /// cell (inside the board, not repeated).
+    /// Validates a setup. Checks, in order: rows, cols (in the variant's range), the number of
+    /// cells (classic: at least two), players, the eat size (JChomp: given, eat rows, eat cols;
+    /// classic: not given), the number of poison cells, then each poison cell (inside the
+    /// board, not repeated).
     pub fn new(setup: &Setup) -> Result<Config, ConfigError> {
-        let rows = check(Field::Rows, BOARD_SIZE, setup.rows)?;
-        let cols = check(Field::Cols, BOARD_SIZE, setup.cols)?;
+        let size = setup.variant.board_size();
+        let rows = check(Field::Rows, size, setup.rows)?;
+        let cols = check(Field::Cols, size, setup.cols)?;
+        if u16::from(rows) * u16::from(cols) < u16::from(CLASSIC_MIN_CELLS) {
+            return Err(ConfigError::TooFewCells {
+                rows: setup.rows,
+                cols: setup.cols,
+            });
+        }
         let players = check(Field::Players, PLAYERS, setup.players)?;
         let (fit_rows, fit_cols) = match (setup.variant, setup.eat) {
             (Variant::JChomp, None) => return Err(ConfigError::EatMissing),
@@ -597,12 +629,12 @@ mod tests {
         // Rows, columns and players are checked first, poison after, as in JChomp.
         assert_eq!(
             Config::new(&Setup {
-                rows: 3,
+                rows: 16,
                 ..classic.clone()
             })
             .unwrap_err()
             .to_string(),
-            "rows must be 4–15, got 3"
+            "rows must be 1–15, got 16"
         );
         let classic = Setup {
             eat: None,
@@ -622,6 +654,76 @@ mod tests {
             .unwrap_err()
             .to_string(),
             "poison must list 1–4 cells, got 0"
+        );
+    }
+
+    #[test]
+    fn board_sizes_depend_on_the_variant() {
+        let classic = |rows, cols| Setup {
+            rows,
+            cols,
+            variant: Variant::Classic,
+            eat: None,
+            ..setup()
+        };
+        // Classic Chomp: 1–15 each way, at least two cells; the standard 3×5 bar among them.
+        for (rows, cols) in [(1, 2), (2, 1), (3, 5), (5, 4), (1, 15), (15, 1), (15, 15)] {
+            let c = Config::new(&classic(rows, cols)).unwrap();
+            assert_eq!((c.rows(), c.cols()), (rows as u8, cols as u8));
+            assert_eq!(c.board().count(), (rows * cols) as u32);
+        }
+        let refused = [
+            (
+                classic(1, 1),
+                "classic Chomp needs at least 2 cells, got 1×1",
+            ),
+            (classic(0, 5), "rows must be 1–15, got 0"),
+            (classic(3, 16), "cols must be 1–15, got 16"),
+            (classic(-1, 1), "rows must be 1–15, got -1"),
+        ];
+        for (s, msg) in refused {
+            let err = Config::new(&s).unwrap_err();
+            assert_eq!(err.to_string(), msg);
+            assert!(matches!(err.field(), Field::Rows | Field::Cols));
+        }
+        // JChomp keeps 4–15.
+        for (rows, cols, msg) in [
+            (3, 5, "rows must be 4–15, got 3"),
+            (5, 1, "cols must be 4–15, got 1"),
+        ] {
+            let err = Config::new(&Setup {
+                rows,
+                cols,
+                ..setup()
+            })
+            .unwrap_err();
+            assert_eq!(err.to_string(), msg);
+        }
+        assert_eq!(Variant::JChomp.board_size(), BOARD_SIZE);
+        assert_eq!(Variant::Classic.board_size(), CLASSIC_BOARD_SIZE);
+    }
+
+    #[test]
+    fn one_row_and_one_column_bars_have_their_masks() {
+        let row: Config = "1x15 variant classic poison 0,0".parse().unwrap();
+        assert_eq!(row.board(), Bits::rect(0, 0, 1, 15));
+        assert_eq!(row.poison_zone(), Bits::single(0));
+        assert_eq!(row.rect(Cell::new(0, 3)), Bits::rect(0, 3, 1, 12));
+        assert_eq!(row.selections_in(row.board()), row.board());
+        let col: Config = "15x1 variant classic poison 14,0".parse().unwrap();
+        assert_eq!(col.board(), Bits::rect(0, 0, 15, 1));
+        assert_eq!(col.poison_zone(), col.board());
+        assert_eq!(col.rect(Cell::new(4, 0)), Bits::rect(4, 0, 11, 1));
+        assert_eq!(col.selections_in(col.board()), col.board());
+        // Two cells, both poison: every selection eats poison.
+        let both: Config = "1x2 variant classic poison 0,0 poison 0,1".parse().unwrap();
+        assert_eq!(both.poison_zone(), both.board());
+        assert_eq!(
+            "1x2 variant classic poison 0,0 poison 0,1 poison 0,0"
+                .parse::<Config>()
+                .unwrap_err()
+                .to_string(),
+            "poison must list 1–2 cells, got 3"
         );
     }
 

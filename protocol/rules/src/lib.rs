@@ -17,8 +17,8 @@ mod position;
 
 pub use bits::{Bits, BitsIter};
 pub use config::{
-    BOARD_SIZE, Cell, Config, ConfigError, EAT_SIZE, Field, MAX_POISON, PLAYERS, Seat, Setup,
-    Variant,
+    BOARD_SIZE, CLASSIC_BOARD_SIZE, CLASSIC_MIN_CELLS, Cell, Config, ConfigError, EAT_SIZE, Field,
+    MAX_POISON, PLAYERS, Seat, Setup, Variant,
 };
 pub use game::{Game, Move};
 pub use notation::NotationError;

@@ -297,6 +297,14 @@ mod tests {
         );
         // The setup itself is read as written.
         assert_eq!("3x7".parse::<Setup>().map(|s| s.rows), Ok(3));
+        // Classic Chomp takes small bars, but not the poison alone.
+        assert_eq!(
+            "1x1 variant classic"
+                .parse::<Config>()
+                .unwrap_err()
+                .to_string(),
+            "classic Chomp needs at least 2 cells, got 1×1"
+        );
     }
 
     #[test]
@@ -316,6 +324,11 @@ mod tests {
         for text in [
             "6x7 variant classic poison 0,0",
             "15x4 variant classic poison 14,3 poison 0,0 players 4",
+            "3x5 variant classic poison 0,0",
+            "1x2 variant classic poison 0,1",
+            "2x1 variant classic poison 1,0 poison 0,0 players 3",
+            "1x15 variant classic poison 0,14",
+            "15x1 variant classic poison 7,0",
         ] {
             let config: Config = text.parse().unwrap();
             assert_eq!(config.variant(), Variant::Classic);

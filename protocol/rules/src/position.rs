@@ -125,7 +125,8 @@ impl Position {
     pub fn start(config: &Config) -> Position {
         let uneaten = config.board();
         let selections = config.selections_in(uneaten);
-        // Every board is at least 4×4 and every eat size at most 3×3, so a start always has moves.
+        // A JChomp board is at least 4×4 and every eat size at most 3×3, and a classic board
+        // has its uneaten poison to select, so a start always has moves.
         Position {
             uneaten,
             selections,

@@ -8,17 +8,33 @@ use jchomp_rules::{Bits, Cell, Config, Game, GameResult, Setup, Variant, perft};
 use model::{Model, Outcome};
 use proptest::prelude::*;
 
-/// A random valid configuration: sizes, players, the variant (classic one time in three), the
-/// eat size (JChomp) and 1–4 distinct poison cells.
+/// A random valid configuration: the variant (classic one time in three), sizes (4–15 in
+/// JChomp; 1–15 in classic, small bars such as 1×2 and 3×5 included, never the lone 1×1),
+/// players, the eat size (JChomp) and 1–4 distinct poison cells.
 fn any_setup() -> impl Strategy<Value = Setup> {
-    (4i64..=15, 4i64..=15, 2i64..=4, 1i64..=3, 1i64..=3, 0..3).prop_flat_map(
-        |(rows, cols, players, e1, e2, kind)| {
+    (0..3)
+        .prop_flat_map(|kind| {
+            let least = if kind == 0 { 1i64 } else { 4 };
+            (
+                least..=15,
+                least..=15,
+                2i64..=4,
+                1i64..=3,
+                1i64..=3,
+                Just(kind),
+            )
+        })
+        .prop_filter("a classic bar of one cell", |(rows, cols, ..)| {
+            rows * cols >= 2
+        })
+        .prop_flat_map(|(rows, cols, players, e1, e2, kind)| {
             let variant = if kind == 0 {
                 Variant::Classic
             } else {
                 Variant::JChomp
             };
-            proptest::collection::btree_set((0..rows, 0..cols), 1..=4).prop_map(move |poison| {
+            let most = 4.min(rows * cols) as usize;
+            proptest::collection::btree_set((0..rows, 0..cols), 1..=most).prop_map(move |poison| {
                 Setup {
                     rows,
                     cols,
@@ -28,8 +44,7 @@ fn any_setup() -> impl Strategy<Value = Setup> {
                     poison: poison.into_iter().map(|(r, c)| [r, c]).collect(),
                 }
             })
-        },
-    )
+        })
 }
 
 /// A random valid classic Chomp configuration.
@@ -159,6 +174,16 @@ fn perft_agrees_with_the_model() {
         ),
         ("6x6 variant classic poison 5,5", 3),
         ("15x15 variant classic poison 7,7", 2),
+        // Small classic bars, from the smallest game up to the standard 3×5.
+        ("1x2 variant classic poison 0,0", 3),
+        ("2x1 variant classic poison 1,0 poison 0,0 players 3", 3),
+        ("1x2 variant classic poison 0,1", 2),
+        ("2x2 variant classic poison 1,1 poison 0,0", 4),
+        ("1x15 variant classic poison 0,0", 4),
+        ("15x1 variant classic poison 7,0 players 3", 4),
+        ("3x5 variant classic poison 0,0", 5),
+        ("3x5 variant classic poison 2,4 poison 0,2 players 4", 4),
+        ("4x5 variant classic poison 0,0", 4),
     ];
     for (notation, depth) in cases {
         let config = board(notation);

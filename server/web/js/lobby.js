@@ -5,6 +5,10 @@ import { h } from './dom.js';
 import { describe, outcome } from './rules.js';
 
 const BOTS = ['random', 'greedy', 'level:1', 'level:2', 'level:3', 'level:4', 'level:5'];
+// Rows and columns: JChomp boards are 4–15 each way; classic bars 1–15, at least 2 cells (1×1
+// is the poison alone), the standard one 3×5.
+const SIZES = { jchomp: [4, 15], classic: [1, 15] };
+const CLASSIC_MIN_CELLS = 2;
 const REFRESH_MS = 2000;
 
 function seatsText(seats) {
@@ -84,7 +88,7 @@ export class LobbyView {
     this.seatsBox = h('div', { class: 'seats-setup' });
     this.error = h('p', { class: 'form-error', role: 'alert' });
     for (const el of [i.rows, i.cols]) el.addEventListener('change', () => this.drawPicker());
-    i.variant.addEventListener('change', () => { this.eatBox.hidden = i.variant.value === 'classic'; });
+    i.variant.addEventListener('change', () => this.variantChanged());
     i.players.addEventListener('change', () => this.drawSeats());
     form.append(
       h('div', { class: 'fields' },
@@ -103,8 +107,19 @@ export class LobbyView {
     return form;
   }
 
+  /** Shows the eat size for JChomp only, and gives the size inputs the variant's range. */
+  variantChanged() {
+    const i = this.inputs;
+    this.eatBox.hidden = i.variant.value === 'classic';
+    const [min, max] = SIZES[i.variant.value] || SIZES.jchomp;
+    for (const el of [i.rows, i.cols]) Object.assign(el, { min, max });
+    this.drawPicker();
+  }
+
+  /** The board size asked for, each side brought into the variant's range. */
   size() {
-    const clamp = (v) => Math.min(15, Math.max(4, Math.round(+v) || 4));
+    const [min, max] = SIZES[this.inputs.variant.value] || SIZES.jchomp;
+    const clamp = (v) => Math.min(max, Math.max(min, Math.round(+v) || min));
     return [clamp(this.inputs.rows.value), clamp(this.inputs.cols.value)];
   }
 
@@ -159,8 +174,12 @@ export class LobbyView {
       i.name.focus();
       return;
     }
-    this.app.setName(name);
     const [rows, cols] = this.size();
+    if (i.variant.value === 'classic' && rows * cols < CLASSIC_MIN_CELLS) {
+      this.error.textContent = `classic Chomp needs at least ${CLASSIC_MIN_CELLS} cells, got ${rows}×${cols}`;
+      return;
+    }
+    this.app.setName(name);
     const config = { rows, cols, players: Math.round(+i.players.value) || 2, poison: this.poison.map((p) => [...p]) };
     if (i.variant.value === 'classic') config.variant = 'classic';
     else config.eat = [Math.round(+i.eatRows.value), Math.round(+i.eatCols.value)];
