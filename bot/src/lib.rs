@@ -3,4 +3,5 @@
 //! the crate `jchomp-engine`.
 
 pub mod client;
+pub mod jep;
 pub mod tournament;
