@@ -24,7 +24,7 @@ pub use cli::Cli;
 pub use cluster::ClusterError;
 pub use error::ServerError;
 pub use server::{Server, run};
-pub use settings::{DEFAULT_ADDR, Settings};
+pub use settings::{DEFAULT_ADDR, Durability, Settings};
 pub use shutdown::signal;
 pub use store::{DB_FILE, PgError, StoreError};
 

@@ -13,7 +13,7 @@ use crate::net::connection::serve_tcp;
 use crate::net::shared::{Shared, ws_config};
 use crate::settings::Settings;
 use crate::store::{PgRecords, redacted};
-use crate::store::{Replica, Store, StoreHandle, StoreTimings};
+use crate::store::{Replica, Store, StoreHandle, StoreOptions, StoreTimings};
 use jchomp_engine::classic::ClassicLibrary;
 use std::future::Future;
 use std::sync::Arc;
@@ -96,8 +96,13 @@ impl Server {
             wait: metrics.durable_wait_seconds.clone(),
             append: metrics.journal_append_seconds.clone(),
         };
+        let options = StoreOptions {
+            durability: settings.durability,
+            sync_every: settings.sync_every,
+            timings: Some(timings),
+        };
         let (store, writer) =
-            StoreHandle::start(store, records, replica, Some(timings), move |n, res| {
+            StoreHandle::start(store, records, replica, options, move |n, res| {
                 let c = if res.is_ok() {
                     &counted.games_stored
                 } else {

@@ -17,6 +17,18 @@ pub struct Settings {
     /// Directory for the game database (`games.redb`) and the journal; created if missing.
     #[arg(long, default_value_os_t = Settings::default().data_dir)]
     pub data_dir: PathBuf,
+    /// When a move is acknowledged: `always` once it is on disk (`fdatasync`), so a power cut
+    /// loses no acknowledged move; `periodic` once the operating system has it, with the
+    /// journal put on disk at least every `--sync-every-ms`, so a power cut may lose the moves
+    /// of that last interval. A crash of the server alone (`kill -9`) loses nothing under
+    /// either.
+    #[arg(long, value_enum, default_value_t = Settings::default().durability)]
+    pub durability: Durability,
+    /// With `--durability periodic`: the longest the journal goes without `fdatasync` while it
+    /// holds writes not on disk.
+    #[arg(long = "sync-every-ms", value_name = "MS", value_parser = millis_at_least_one,
+          default_value = shown_millis(Settings::default().sync_every))]
+    pub sync_every: Duration,
     /// How long a dropped seat is held for `resume` before the game is abandoned (or, in a
     /// waiting room, the seat is freed).
     #[arg(long = "grace-secs", value_name = "SECS", value_parser = secs,
@@ -137,10 +149,22 @@ pub struct Settings {
     pub echo_path: Option<String>,
 }
 
+/// When the server acknowledges a move, against a power cut (docs/DEPLOY.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Durability {
+    /// Once the move is on disk: a power cut loses nothing acknowledged.
+    #[default]
+    Always,
+    /// Once the operating system has it; on disk within [`Settings::sync_every`].
+    Periodic,
+}
+
 impl Default for Settings {
     fn default() -> Self {
         Settings {
             data_dir: PathBuf::from("jchomp-data"),
+            durability: Durability::Always,
+            sync_every: Duration::from_millis(20),
             grace: Duration::from_secs(60),
             max_message_size: 64 * 1024,
             rate_limit_per_sec: 1000,

@@ -199,8 +199,21 @@ async fn games_in_play_survive_a_graceful_restart_with_their_clocks() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_in_play_survive_kill_9_of_the_real_server() {
+    games_in_play_survive_kill_9(&[]).await;
+}
+
+/// With periodic durability, and no sync due for a minute: a move is acknowledged once the
+/// operating system has it, so `kill -9` of the process alone still loses nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_in_play_survive_kill_9_with_periodic_durability() {
+    games_in_play_survive_kill_9(&["--durability", "periodic", "--sync-every-ms", "60000"]).await;
+}
+
+/// Plays games with a server started with `args`, kills it (SIGKILL), restarts it and plays
+/// every game on to its end: every acknowledged move is there.
+async fn games_in_play_survive_kill_9(args: &[&str]) {
     let dir = common::temp_dir();
-    let (mut child, addr) = common::spawn_binary(&dir, &[], "error");
+    let (mut child, addr) = common::spawn_binary(&dir, args, "error");
     let mut tables = Vec::new();
     for (i, notation) in ["4x5 poison 0,0", "5x5 poison 0,0"].iter().enumerate() {
         let mut t = Table::open(addr, &config_value(notation)).await;
@@ -213,7 +226,7 @@ async fn games_in_play_survive_kill_9_of_the_real_server() {
     child.kill().unwrap();
     child.wait().unwrap();
 
-    let (mut child, addr) = common::spawn_binary(&dir, &[], "error");
+    let (mut child, addr) = common::spawn_binary(&dir, args, "error");
     for t in &mut tables {
         let snap = t.resume(addr).await;
         assert!(snap.get("time_left_ms").is_none(), "no move timer: {snap}");

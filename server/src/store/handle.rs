@@ -19,12 +19,14 @@ use super::live::Stored;
 use super::live::Write;
 use super::postgres::PgRecords;
 use super::replica::Replica;
-use super::writer::{self, Job, Unfolded};
+use super::writer::{self, Job, Policy, Unfolded};
+use crate::settings::Durability;
 use jchomp_protocol::record::Record;
 use jchomp_protocol::wire::GameSummary;
 use prometheus_client::metrics::histogram::Histogram;
 use std::collections::HashSet;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
@@ -35,6 +37,18 @@ pub(crate) struct StoreTimings {
     pub wait: Histogram,
     /// Seconds one journal append took.
     pub append: Histogram,
+}
+
+/// How the store makes writes durable and where it reports how long that takes.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StoreOptions {
+    /// When a batch's rooms are answered: after its `fdatasync`, or after its `write` with an
+    /// `fdatasync` at least every `sync_every`.
+    pub durability: Durability,
+    /// With [`Durability::Periodic`], the longest the journal holds writes not on disk.
+    pub sync_every: Duration,
+    /// Where durability's timings are counted.
+    pub timings: Option<StoreTimings>,
 }
 
 /// Jobs queued for the writer at most; a room's `commit` waits while the queue is full.
@@ -61,12 +75,13 @@ impl StoreHandle {
     /// journal into the database, once every handle is dropped; `on_commit` is called with the
     /// number of finished games of every batch (or delivery to PostgreSQL) and its outcome.
     /// With `records`, finished games go through the outbox to PostgreSQL.
-    /// With `timings`, the rooms' waits and the journal's appends are counted there.
+    /// `options` say when writes count as durable, and where the rooms' waits and the
+    /// journal's appends are counted.
     pub(crate) fn start(
         store: Store,
         records: Option<PgRecords>,
         replica: Option<Arc<dyn Replica>>,
-        timings: Option<StoreTimings>,
+        options: StoreOptions,
         on_commit: impl Fn(usize, Result<(), &StoreError>) + Send + Sync + 'static,
     ) -> (StoreHandle, JoinHandle<()>) {
         let store = Arc::new(store);
@@ -78,7 +93,11 @@ impl StoreHandle {
             replica.clone(),
             unfolded.clone(),
             Arc::new(on_commit),
-            timings.as_ref().map(|t| t.append.clone()),
+            Policy {
+                durability: options.durability,
+                sync_every: options.sync_every,
+                append_seconds: options.timings.as_ref().map(|t| t.append.clone()),
+            },
             rx,
         ));
         let handle = StoreHandle {
@@ -87,7 +106,7 @@ impl StoreHandle {
             unfolded,
             records,
             replica,
-            wait: timings.map(|t| t.wait),
+            wait: options.timings.map(|t| t.wait),
         };
         (handle, writer)
     }
@@ -288,11 +307,14 @@ mod tests {
         drop(Store::open(dir).unwrap());
         let mut older = crate::store::journal::Journal::create(dir, 4).unwrap();
         older
-            .append(&[live("r1", 0), mv("r1", 0, 3), live("r2", 0), mv("r2", 0, 2)])
+            .append(
+                &[live("r1", 0), mv("r1", 0, 3), live("r2", 0), mv("r2", 0, 2)],
+                true,
+            )
             .unwrap();
         let mut newer = crate::store::journal::Journal::create(dir, 5).unwrap();
         newer
-            .append(&[mv("r1", 1, 2), finished("r2"), mv("r1", 2, 1)])
+            .append(&[mv("r1", 1, 2), finished("r2"), mv("r1", 2, 1)], true)
             .unwrap();
         // A crash in the middle of the next append: half a record.
         let mut torn = Vec::new();
@@ -316,7 +338,7 @@ mod tests {
         // segments were removed) leaves the same state.
         let mut again = crate::store::journal::Journal::create(dir, 6).unwrap();
         again
-            .append(&[mv("r1", 1, 2), finished("r2"), mv("r1", 2, 1)])
+            .append(&[mv("r1", 1, 2), finished("r2"), mv("r1", 2, 1)], true)
             .unwrap();
         store.recover(false).unwrap();
         assert_eq!(store.games_in_play().unwrap(), in_play);
@@ -327,7 +349,8 @@ mod tests {
     async fn a_record_in_the_journal_is_listed_at_once_and_once_after_the_checkpoint() {
         let tmp = TempDir::new("store-unfolded");
         let store = Store::open(tmp.path()).unwrap();
-        let (handle, writer) = StoreHandle::start(store, None, None, None, |_, _| {});
+        let (handle, writer) =
+            StoreHandle::start(store, None, None, StoreOptions::default(), |_, _| {});
         handle.commit(vec![finished("a")]).await;
         handle.commit(vec![live("b", 0), finished("b")]).await;
         let ids = |games: Vec<GameSummary>| -> Vec<String> {

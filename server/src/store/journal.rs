@@ -231,9 +231,10 @@ impl Journal {
         })
     }
 
-    /// Appends `writes` and returns once they are on disk (one `write` and one `fdatasync`).
-    /// A write that cannot be encoded is left out (and logged).
-    pub(crate) fn append(&mut self, writes: &[Write]) -> io::Result<()> {
+    /// Appends `writes` and returns once the operating system has them (one `write`) and, if
+    /// `sync`, once they are on disk (one `fdatasync` after it). A write that cannot be encoded
+    /// is left out (and logged).
+    pub(crate) fn append(&mut self, writes: &[Write], sync: bool) -> io::Result<()> {
         self.buf.clear();
         for write in writes {
             let mark = self.buf.len();
@@ -243,11 +244,18 @@ impl Journal {
             }
         }
         self.file.write_all(&self.buf)?;
-        self.file.sync_data()?;
+        if sync {
+            self.file.sync_data()?;
+        }
         if self.buf.capacity() > 1 << 20 {
             self.buf = Vec::new();
         }
         Ok(())
+    }
+
+    /// Puts everything appended so far on disk (one `fdatasync`).
+    pub(crate) fn sync(&self) -> io::Result<()> {
+        self.file.sync_data()
     }
 
     /// The segment's path.
@@ -353,10 +361,10 @@ mod tests {
         let dir = tmp.path();
         std::fs::write(dir.join("games.redb"), b"not a segment").unwrap();
         let mut journal = Journal::create(dir, 10).unwrap();
-        journal.append(&writes()[1..2]).unwrap();
-        journal.append(&writes()[2..]).unwrap();
+        journal.append(&writes()[1..2], true).unwrap();
+        journal.append(&writes()[2..], false).unwrap();
         let mut older = Journal::create(dir, 9).unwrap();
-        older.append(&writes()[..1]).unwrap();
+        older.append(&writes()[..1], true).unwrap();
         let old = older.path().to_path_buf();
         let found = segments(dir).unwrap();
         assert_eq!(found.len(), 2);

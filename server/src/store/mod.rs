@@ -14,7 +14,7 @@ mod writer;
 
 pub(crate) use db::Store;
 pub use db::{DB_FILE, StoreError};
-pub(crate) use handle::{StoreHandle, StoreTimings};
+pub(crate) use handle::{StoreHandle, StoreOptions, StoreTimings};
 pub use postgres::PgError;
 pub(crate) use postgres::PgRecords;
 pub(crate) use postgres::redacted;

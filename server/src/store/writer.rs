@@ -8,6 +8,7 @@ use super::journal::{self, Journal};
 use super::live::Write;
 use super::postgres::PgRecords;
 use super::replica::Replica;
+use crate::settings::Durability;
 use crate::sync::lock;
 use jchomp_protocol::record::Record;
 use prometheus_client::metrics::histogram::Histogram;
@@ -42,6 +43,17 @@ const RETRY: Duration = Duration::from_millis(500);
 
 /// What the writer calls with the number of finished games stored (or not) at once.
 pub(crate) type OnCommit = dyn Fn(usize, Result<(), &StoreError>) + Send + Sync;
+
+/// When the writer's batches count as durable, and where its appends are timed.
+pub(crate) struct Policy {
+    /// After each batch's `fdatasync`, or after its `write` with an `fdatasync` at least every
+    /// `sync_every`.
+    pub durability: Durability,
+    /// With [`Durability::Periodic`], the longest the journal holds writes not on disk.
+    pub sync_every: Duration,
+    /// Where each append's duration is counted.
+    pub append_seconds: Option<Histogram>,
+}
 
 /// What the writer is asked to do.
 pub(crate) enum Job {
@@ -118,8 +130,12 @@ struct Writer {
     backlog: bool,
     /// Ids of finished records durable in the journal that PostgreSQL took at once.
     delivered: HashSet<String>,
-    /// Where each append's duration is counted.
-    append_seconds: Option<Histogram>,
+    /// When batches count as durable, and where appends are timed.
+    policy: Policy,
+    /// When the journal was last put on disk (an `fdatasync` started).
+    last_sync: Instant,
+    /// Whether the journal holds writes not yet on disk (only with [`Durability::Periodic`]).
+    dirty: bool,
 }
 
 /// The writer task: runs until every [`super::StoreHandle`] is dropped, then makes
@@ -131,7 +147,7 @@ pub(crate) async fn run(
     replica: Option<Arc<dyn Replica>>,
     unfolded: Arc<Unfolded>,
     on_commit: Arc<OnCommit>,
-    append_seconds: Option<Histogram>,
+    policy: Policy,
     mut rx: mpsc::Receiver<Job>,
 ) {
     let next_segment = store.next_segment();
@@ -150,7 +166,9 @@ pub(crate) async fn run(
         last_checkpoint: Instant::now(),
         backlog,
         delivered: HashSet::new(),
-        append_seconds,
+        policy,
+        last_sync: Instant::now(),
+        dirty: false,
     };
     loop {
         let due = w.last_checkpoint + CHECKPOINT_EVERY;
@@ -164,6 +182,10 @@ pub(crate) async fn run(
             }
             _ = tokio::time::sleep_until(due), if idle_checkpoint => {
                 w.checkpoint();
+                continue;
+            }
+            _ = tokio::time::sleep_until(w.last_sync + w.policy.sync_every), if w.dirty => {
+                w.sync().await;
                 continue;
             }
             _ = tokio::time::sleep(RETRY), if w.backlog && w.folding.is_none() => {
@@ -244,8 +266,9 @@ async fn finished(folding: &mut Option<JoinHandle<Folded>>) -> Option<Folded> {
 }
 
 impl Writer {
-    /// Makes one batch durable — one append and one `fdatasync` to the journal and, in a
-    /// cluster, at the same time one round trip to Redis — then answers every room waiting for
+    /// Makes one batch durable — one append and one `fdatasync` to the journal (with
+    /// [`Durability::Periodic`], the `fdatasync` only when one is due) and, in a cluster, at the
+    /// same time one round trip to Redis — then answers every room waiting for
     /// it (`waiters`, each marked with whether its writes end a game: those rooms are answered
     /// after PostgreSQL took the records, the others at once). This is the one place where
     /// writes become durable. If the append fails (logged and counted), the rooms are answered
@@ -261,14 +284,19 @@ impl Writer {
             .replica
             .as_ref()
             .and_then(|m| m.prepare(&batch, outbox));
-        let counted = self.append_seconds.clone();
+        let counted = self.policy.append_seconds.clone();
+        let sync = self.policy.durability == Durability::Always
+            || self.last_sync.elapsed() >= self.policy.sync_every;
+        if sync {
+            self.last_sync = Instant::now();
+        }
         let append = tokio::task::spawn_blocking(move || {
             let started = std::time::Instant::now();
             let res = match journal {
                 Some(j) => Ok(j),
                 None => Journal::create(&dir, generation),
             }
-            .and_then(|mut j| j.append(&batch).map(|()| j));
+            .and_then(|mut j| j.append(&batch, sync).map(|()| j));
             let secs = started.elapsed().as_secs_f64();
             if let Some(h) = counted {
                 h.observe(secs);
@@ -285,6 +313,7 @@ impl Writer {
             Ok((Ok(journal), batch)) => {
                 self.next_segment = journal.generation() + 1;
                 self.journal = Some(journal);
+                self.dirty = !sync;
                 // Rooms that ended no game are answered at once; those that did wait for
                 // PostgreSQL to take the records first (below), so that every node lists a game
                 // once its end is announced.
@@ -377,9 +406,12 @@ impl Writer {
             return;
         }
         self.last_checkpoint = Instant::now();
-        if let Some(journal) = self.journal.take() {
+        // A segment sealed with writes not on disk is synced first, in the background: its
+        // writes are on disk before the database has them, as the policy promises.
+        let unsynced = self.journal.take().and_then(|journal| {
             self.sealed.push(journal.path().to_path_buf());
-        }
+            std::mem::take(&mut self.dirty).then_some(journal)
+        });
         let writes = std::mem::take(&mut self.unapplied);
         let sealed = std::mem::take(&mut self.sealed);
         let store = self.store.clone();
@@ -392,6 +424,9 @@ impl Writer {
             .then(|| std::mem::take(&mut self.delivered));
         self.folding = Some(tokio::task::spawn_blocking(move || {
             let started = std::time::Instant::now();
+            if let Some(Err(e)) = unsynced.map(|j| j.sync()) {
+                tracing::error!(error = %e, "putting a sealed journal segment on disk failed");
+            }
             let res = store
                 .apply(coalesce(&writes), delivered.as_ref())
                 .and_then(|()| Ok(journal::remove(store.dir(), &sealed)?));
@@ -446,6 +481,26 @@ impl Writer {
                 sealed.append(&mut self.sealed);
                 self.sealed = sealed;
             }
+        }
+    }
+
+    /// With [`Durability::Periodic`]: puts the journal's writes on disk now (off the async
+    /// threads). A failure is logged; the writes still reach the database at the next
+    /// checkpoint.
+    async fn sync(&mut self) {
+        self.dirty = false;
+        self.last_sync = Instant::now();
+        let Some(journal) = self.journal.take() else {
+            return;
+        };
+        match tokio::task::spawn_blocking(move || (journal.sync(), journal)).await {
+            Ok((res, journal)) => {
+                if let Err(e) = res {
+                    tracing::error!(error = %e, "putting the journal on disk failed");
+                }
+                self.journal = Some(journal);
+            }
+            Err(e) => tracing::error!(error = %e, "the journal's sync panicked"),
         }
     }
 
