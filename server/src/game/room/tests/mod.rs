@@ -15,7 +15,7 @@ use crate::game::lobby::Lobby;
 use crate::game::outbox::{ConnId, Outgoing, Peer, PeerSignal, next_conn_id};
 use crate::metrics::Metrics;
 use crate::settings::Settings;
-use crate::store::{Store, StoreHandle};
+use crate::store::{Store, StoreHandle, StoreOptions};
 use jchomp_engine::classic::ClassicLibrary;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::rules::{Config, Seat, Variant};
@@ -50,7 +50,8 @@ impl Harness {
         change(&mut settings);
         let dir = TempDir::new("room");
         let store = Store::open(dir.path()).unwrap();
-        let (store, _writer) = StoreHandle::start(store, None, None, None, |_, _| {});
+        let (store, _writer) =
+            StoreHandle::start(store, None, None, StoreOptions::default(), |_, _| {});
         let (shutdown, shutdown_rx) = watch::channel(false);
         let (done, done_rx) = mpsc::channel(1);
         let ctx = RoomContext {
