@@ -35,8 +35,10 @@ macro_rules! declare_metrics {
             pub cluster_answer_seconds: Histogram,
             /// Seconds a room waited for its writes (a move, a start, a record) to be durable.
             pub durable_wait_seconds: Histogram,
-            /// Seconds one journal append (its write and its `fdatasync`) took.
+            /// Seconds one journal append (its write, and its `fdatasync` when it syncs) took.
             pub journal_append_seconds: Histogram,
+            /// Seconds one `fdatasync` of the journal took.
+            pub journal_sync_seconds: Histogram,
             $( #[doc = $help] pub $field: $kind, )*
         }
 
@@ -63,7 +65,13 @@ macro_rules! declare_metrics {
                 let journal_append_seconds = histogram(
                     &mut registry,
                     "jchomp_journal_append_seconds",
-                    "Seconds one journal append (its write and its fdatasync) took",
+                    "Seconds one journal append (its write, and its fdatasync when it syncs) took",
+                    0.000_125,
+                );
+                let journal_sync_seconds = histogram(
+                    &mut registry,
+                    "jchomp_journal_sync_seconds",
+                    "Seconds one fdatasync of the journal took",
                     0.000_125,
                 );
                 Metrics {
@@ -72,6 +80,7 @@ macro_rules! declare_metrics {
                     cluster_answer_seconds,
                     durable_wait_seconds,
                     journal_append_seconds,
+                    journal_sync_seconds,
                     $( $field, )*
                 }
             }
@@ -251,6 +260,7 @@ mod tests {
             "jchomp_cluster_answer_seconds_count 0",
             "jchomp_durable_wait_seconds_count 0",
             "jchomp_journal_append_seconds_count 0",
+            "jchomp_journal_sync_seconds_count 0",
             "jchomp_rooms{status=\"waiting\"} 0",
             "jchomp_rooms{status=\"finished\"} 0",
             "jchomp_rooms_created_total 0",

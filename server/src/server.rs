@@ -95,6 +95,7 @@ impl Server {
         let timings = StoreTimings {
             wait: metrics.durable_wait_seconds.clone(),
             append: metrics.journal_append_seconds.clone(),
+            sync: metrics.journal_sync_seconds.clone(),
         };
         let options = StoreOptions {
             durability: settings.durability,

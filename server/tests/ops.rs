@@ -82,6 +82,55 @@ async fn metrics_count_connections_rooms_games_and_moves() {
         (1..=waits).contains(&appends),
         "{appends} appends for {waits} waits"
     );
+    // By default every append is synced before its rooms are answered.
+    let syncs = server.metric("jchomp_journal_sync_seconds_count").await;
+    assert_eq!(syncs, appends);
+}
+
+/// Periodic durability: moves are answered before their `fdatasync`, and the journal is synced
+/// once the interval has passed — far fewer syncs than appends, but never none.
+#[tokio::test]
+async fn periodic_durability_answers_before_the_sync_and_syncs_within_the_interval() {
+    let mut settings = jchomp_testkit::server::settings();
+    settings.durability = jchomp_server::Durability::Periodic;
+    settings.sync_every = Duration::from_millis(300);
+    let server = TestServer::start_with(settings).await;
+    let cfg = config_value("6x6 poison 0,0");
+    let mut a = server.client().await;
+    let (room, _) = a.create("a", cfg.clone()).await;
+    let mut b = server.client().await;
+    b.join(&room, "b").await;
+    a.expect("room").await;
+    let mut game = common::local_game(&cfg);
+    let appends_before = server.metric("jchomp_journal_append_seconds_count").await;
+    let syncs_before = server.metric("jchomp_journal_sync_seconds_count").await;
+    let started = Instant::now();
+    for _ in 0..6 {
+        let Some(seat) = game.to_move() else { break };
+        let cell = common::pick(&game);
+        let mover = if seat == 0 { &mut a } else { &mut b };
+        mover
+            .send(json!({"type":"move","row":cell.row,"col":cell.col}))
+            .await;
+        game.select(cell.row.into(), cell.col.into()).unwrap();
+        a.expect("moved").await;
+        b.expect("moved").await;
+    }
+    let appends = server.metric("jchomp_journal_append_seconds_count").await;
+    let syncs = server.metric("jchomp_journal_sync_seconds_count").await;
+    if started.elapsed() < Duration::from_millis(250) {
+        // Six moves, each answered after its own append, within less than one interval: one
+        // sync at most fell due among them.
+        let (appends, syncs) = (appends - appends_before, syncs - syncs_before);
+        assert!(
+            appends >= 6 && syncs <= 1,
+            "{syncs} syncs for {appends} appends"
+        );
+    }
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let later = server.metric("jchomp_journal_sync_seconds_count").await;
+    assert!(later > syncs, "no sync {} ms after the last write", 700);
+    assert!(later < appends, "{later} syncs for {appends} appends");
 }
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 //! What the servers' disks did over a run's window, read from their `/metrics`: how many journal
-//! appends (each one `write` and one `fdatasync`) they made and how long one took, and how long a
-//! room waited for its writes to be durable — so that a reader can tell a run bound by the disk
-//! from one bound by the CPU.
+//! appends (each one `write`, and one `fdatasync` when the server syncs every batch) and how many
+//! `fdatasync`s they made and how long one took, and how long a room waited for its writes to be
+//! durable — so that a reader can tell a run bound by the disk from one bound by the CPU.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -10,6 +10,8 @@ use tokio::net::TcpStream;
 
 /// The histogram of one journal append (`write` + `fdatasync`).
 const APPEND: &str = "jchomp_journal_append_seconds";
+/// The histogram of one `fdatasync` of the journal.
+const SYNC: &str = "jchomp_journal_sync_seconds";
 /// The histogram of a room's wait for its writes to be durable.
 const WAIT: &str = "jchomp_durable_wait_seconds";
 /// Longest a scrape may take.
@@ -57,6 +59,7 @@ impl Buckets {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Scrape {
     append: Buckets,
+    sync: Buckets,
     wait: Buckets,
 }
 
@@ -69,6 +72,13 @@ pub struct Durability {
     pub append_p50: Option<f64>,
     /// See `append_p50`.
     pub append_p99: Option<f64>,
+    /// The journal's `fdatasync`s over the window (as many as appends when every batch is
+    /// synced; fewer with periodic durability; 0 from a server that does not count them).
+    pub syncs: u64,
+    /// One `fdatasync`'s median and 99th percentile (bucket upper bounds, seconds).
+    pub sync_p50: Option<f64>,
+    /// See `sync_p50`.
+    pub sync_p99: Option<f64>,
     /// A room's wait for durability: median and 99th percentile (bucket upper bounds, seconds).
     pub wait_p50: Option<f64>,
     /// See `wait_p50`.
@@ -84,14 +94,19 @@ impl Durability {
         }
         let mut append = Buckets::default();
         let mut wait = Buckets::default();
+        let mut sync = Buckets::default();
         for (b, a) in before.iter().zip(after) {
             append = add(append, b.append.since(&a.append)?)?;
+            sync = add(sync, b.sync.since(&a.sync)?)?;
             wait = add(wait, b.wait.since(&a.wait)?)?;
         }
         Some(Durability {
             appends: append.count(),
             append_p50: append.quantile(0.5),
             append_p99: append.quantile(0.99),
+            syncs: sync.count(),
+            sync_p50: sync.quantile(0.5),
+            sync_p99: sync.quantile(0.99),
             wait_p50: wait.quantile(0.5),
             wait_p99: wait.quantile(0.99),
         })
@@ -139,6 +154,7 @@ pub(crate) fn parse(text: &str) -> Scrape {
     };
     Scrape {
         append: buckets(APPEND),
+        sync: buckets(SYNC),
         wait: buckets(WAIT),
     }
 }

@@ -37,6 +37,8 @@ pub(crate) struct StoreTimings {
     pub wait: Histogram,
     /// Seconds one journal append took.
     pub append: Histogram,
+    /// Seconds one `fdatasync` of the journal took.
+    pub sync: Histogram,
 }
 
 /// How the store makes writes durable and where it reports how long that takes.
@@ -97,6 +99,7 @@ impl StoreHandle {
                 durability: options.durability,
                 sync_every: options.sync_every,
                 append_seconds: options.timings.as_ref().map(|t| t.append.clone()),
+                sync_seconds: options.timings.as_ref().map(|t| t.sync.clone()),
             },
             rx,
         ));
@@ -307,14 +310,11 @@ mod tests {
         drop(Store::open(dir).unwrap());
         let mut older = crate::store::journal::Journal::create(dir, 4).unwrap();
         older
-            .append(
-                &[live("r1", 0), mv("r1", 0, 3), live("r2", 0), mv("r2", 0, 2)],
-                true,
-            )
+            .append(&[live("r1", 0), mv("r1", 0, 3), live("r2", 0), mv("r2", 0, 2)])
             .unwrap();
         let mut newer = crate::store::journal::Journal::create(dir, 5).unwrap();
         newer
-            .append(&[mv("r1", 1, 2), finished("r2"), mv("r1", 2, 1)], true)
+            .append(&[mv("r1", 1, 2), finished("r2"), mv("r1", 2, 1)])
             .unwrap();
         // A crash in the middle of the next append: half a record.
         let mut torn = Vec::new();
@@ -338,7 +338,7 @@ mod tests {
         // segments were removed) leaves the same state.
         let mut again = crate::store::journal::Journal::create(dir, 6).unwrap();
         again
-            .append(&[mv("r1", 1, 2), finished("r2"), mv("r1", 2, 1)], true)
+            .append(&[mv("r1", 1, 2), finished("r2"), mv("r1", 2, 1)])
             .unwrap();
         store.recover(false).unwrap();
         assert_eq!(store.games_in_play().unwrap(), in_play);

@@ -231,10 +231,9 @@ impl Journal {
         })
     }
 
-    /// Appends `writes` and returns once the operating system has them (one `write`) and, if
-    /// `sync`, once they are on disk (one `fdatasync` after it). A write that cannot be encoded
-    /// is left out (and logged).
-    pub(crate) fn append(&mut self, writes: &[Write], sync: bool) -> io::Result<()> {
+    /// Appends `writes` and returns once the operating system has them (one `write`; they are
+    /// on disk after [`Journal::sync`]). A write that cannot be encoded is left out (and logged).
+    pub(crate) fn append(&mut self, writes: &[Write]) -> io::Result<()> {
         self.buf.clear();
         for write in writes {
             let mark = self.buf.len();
@@ -244,9 +243,6 @@ impl Journal {
             }
         }
         self.file.write_all(&self.buf)?;
-        if sync {
-            self.file.sync_data()?;
-        }
         if self.buf.capacity() > 1 << 20 {
             self.buf = Vec::new();
         }
@@ -361,10 +357,11 @@ mod tests {
         let dir = tmp.path();
         std::fs::write(dir.join("games.redb"), b"not a segment").unwrap();
         let mut journal = Journal::create(dir, 10).unwrap();
-        journal.append(&writes()[1..2], true).unwrap();
-        journal.append(&writes()[2..], false).unwrap();
+        journal.append(&writes()[1..2]).unwrap();
+        journal.sync().unwrap();
+        journal.append(&writes()[2..]).unwrap();
         let mut older = Journal::create(dir, 9).unwrap();
-        older.append(&writes()[..1], true).unwrap();
+        older.append(&writes()[..1]).unwrap();
         let old = older.path().to_path_buf();
         let found = segments(dir).unwrap();
         assert_eq!(found.len(), 2);

@@ -53,6 +53,18 @@ pub(crate) struct Policy {
     pub sync_every: Duration,
     /// Where each append's duration is counted.
     pub append_seconds: Option<Histogram>,
+    /// Where each `fdatasync`'s duration is counted.
+    pub sync_seconds: Option<Histogram>,
+}
+
+/// Puts `journal` on disk, counting how long that took in `counted`.
+fn sync_timed(journal: &Journal, counted: Option<&Histogram>) -> std::io::Result<()> {
+    let started = std::time::Instant::now();
+    let res = journal.sync();
+    if let Some(h) = counted {
+        h.observe(started.elapsed().as_secs_f64());
+    }
+    res
 }
 
 /// What the writer is asked to do.
@@ -285,6 +297,7 @@ impl Writer {
             .as_ref()
             .and_then(|m| m.prepare(&batch, outbox));
         let counted = self.policy.append_seconds.clone();
+        let sync_counted = self.policy.sync_seconds.clone();
         let sync = self.policy.durability == Durability::Always
             || self.last_sync.elapsed() >= self.policy.sync_every;
         if sync {
@@ -296,7 +309,11 @@ impl Writer {
                 Some(j) => Ok(j),
                 None => Journal::create(&dir, generation),
             }
-            .and_then(|mut j| j.append(&batch, sync).map(|()| j));
+            .and_then(|mut j| j.append(&batch).map(|()| j))
+            .and_then(|j| match sync {
+                true => sync_timed(&j, sync_counted.as_ref()).map(|()| j),
+                false => Ok(j),
+            });
             let secs = started.elapsed().as_secs_f64();
             if let Some(h) = counted {
                 h.observe(secs);
@@ -415,6 +432,7 @@ impl Writer {
         let writes = std::mem::take(&mut self.unapplied);
         let sealed = std::mem::take(&mut self.sealed);
         let store = self.store.clone();
+        let sync_counted = self.policy.sync_seconds.clone();
         // Records PostgreSQL took at once skip the outbox; the ids are forgotten here, as every
         // one of them is among `writes` (delivered after its append, before the next checkpoint);
         // if this checkpoint fails, the next one sends them again (PostgreSQL keeps each id once).
@@ -424,7 +442,7 @@ impl Writer {
             .then(|| std::mem::take(&mut self.delivered));
         self.folding = Some(tokio::task::spawn_blocking(move || {
             let started = std::time::Instant::now();
-            if let Some(Err(e)) = unsynced.map(|j| j.sync()) {
+            if let Some(Err(e)) = unsynced.map(|j| sync_timed(&j, sync_counted.as_ref())) {
                 tracing::error!(error = %e, "putting a sealed journal segment on disk failed");
             }
             let res = store
@@ -493,7 +511,9 @@ impl Writer {
         let Some(journal) = self.journal.take() else {
             return;
         };
-        match tokio::task::spawn_blocking(move || (journal.sync(), journal)).await {
+        let counted = self.policy.sync_seconds.clone();
+        let synced = move || (sync_timed(&journal, counted.as_ref()), journal);
+        match tokio::task::spawn_blocking(synced).await {
             Ok((res, journal)) => {
                 if let Err(e) = res {
                     tracing::error!(error = %e, "putting the journal on disk failed");
