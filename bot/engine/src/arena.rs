@@ -33,6 +33,12 @@ impl Played {
     }
 }
 
+/// The game ended by `seat` failing as the arena judged, with the player's last lines.
+fn forfeit(game: Game, seat: Seat, failure: Failure, player: &dyn Player) -> Played {
+    let lines = player.last_lines();
+    Played::forfeit(game, seat, Fault { failure, lines })
+}
+
 /// The time limits of a game's moves.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
@@ -183,7 +189,7 @@ pub fn play_timed(
         let outcome = match answer {
             Err(fault) => return Some(Played::forfeit(game, seat, fault)),
             Ok(_) if hard.is_some_and(|h| took > h) => {
-                return Some(Played::forfeit(game, seat, Failure::Overtime.into()));
+                return Some(forfeit(game, seat, Failure::Overtime, players[s].as_ref()));
             }
             Ok(outcome) => outcome,
         };
@@ -195,7 +201,7 @@ pub fn play_timed(
             },
             Err(failure) => failure,
         };
-        return Some(Played::forfeit(game, seat, failure.into()));
+        return Some(forfeit(game, seat, failure, players[s].as_ref()));
     }
     Some(Played {
         game,

@@ -31,6 +31,12 @@ pub trait Player: Send {
     fn play(&mut self, turn: &Turn<'_>) -> Result<Option<Cell>, Fault> {
         Ok(self.choose(turn.game.config(), turn.game.position()))
     }
+
+    /// The last lines it exchanged, for the record of a game it lost by an answer the arena
+    /// refused (an engine's traffic; nothing for a built-in bot).
+    fn last_lines(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Whether the seat to move at `position` has only poison left (it must eat it and lose): the

@@ -95,6 +95,11 @@ impl Engine {
         &self.info
     }
 
+    /// The last lines both ways, oldest first (see [`Process::last_lines`]).
+    pub fn last_lines(&self) -> Vec<String> {
+        self.process.last_lines()
+    }
+
     /// The engine's process id.
     pub fn id(&self) -> u32 {
         self.process.id()

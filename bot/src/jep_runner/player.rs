@@ -126,4 +126,11 @@ impl Player for EnginePlayer {
         self.with_engine(|engine| engine.search(&config, &moves, go, turn.limit))
             .map(Some)
     }
+
+    fn last_lines(&self) -> Vec<String> {
+        self.engine
+            .as_ref()
+            .map(Engine::last_lines)
+            .unwrap_or_default()
+    }
 }
