@@ -216,7 +216,7 @@ fn every_misbehaviour_is_a_result_and_the_tournament_finishes() {
                 .iter()
                 .position(|s| s == behaviour)
                 .expect("seated");
-            let result = serde_json::to_value(&game.result).expect("JSON");
+            let result = serde_json::to_value(game.result).expect("JSON");
             match failure {
                 None => assert_eq!(game.failure, None, "{behaviour}: {game:?}"),
                 Some(name) => {
