@@ -192,7 +192,15 @@ mod tests {
         );
         assert!(EngineSpec::parse("name=a b,cmd=x").is_err());
         assert!(EngineSpec::parse("name=a,cmd='x").is_err());
-        assert!(EngineSpec::parse("name=a,cmd=x,speed=3").is_err());
+        // An unknown key after a known one belongs to its value; at the start it is refused.
+        assert_eq!(
+            EngineSpec::parse("name=a,cmd=x,speed=3").unwrap().cmd,
+            "x,speed=3"
+        );
+        assert_eq!(
+            EngineSpec::parse("speed=3,name=a,cmd=x"),
+            Err(EngineSpecError::Entry("speed=3".into()))
+        );
     }
 
     #[test]
