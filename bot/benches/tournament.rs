@@ -9,6 +9,7 @@
 #![allow(clippy::expect_used)]
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use jchomp_bot::tournament::participant::Participant;
 use jchomp_bot::tournament::schedule::{Schedule, Seating, derive_seed};
 use jchomp_bot::tournament::starts::Starts;
 use jchomp_bot::tournament::{self, Length, Options, Settings};
@@ -23,7 +24,10 @@ const THREADS: usize = 2;
 
 fn settings() -> Settings {
     Settings {
-        bots: vec![BotSpec::Random, BotSpec::Greedy],
+        bots: vec![
+            Participant::Bot(BotSpec::Random),
+            Participant::Bot(BotSpec::Greedy),
+        ],
         gauntlet: false,
         players: 2,
         seating: Seating::Rotations,
@@ -33,6 +37,7 @@ fn settings() -> Settings {
         sprt: None,
         margin_ms: 100,
         server: None,
+        time_control: None,
     }
 }
 
@@ -57,11 +62,8 @@ fn bare_loop(settings: &Settings) -> u64 {
                             .iter()
                             .enumerate()
                             .map(|(seat, &b)| {
-                                settings.bots[b].build(derive_seed(
-                                    settings.seed,
-                                    index,
-                                    seat as u64,
-                                ))
+                                let bot = settings.bots[b].bot().expect("bots only");
+                                bot.build(derive_seed(settings.seed, index, seat as u64))
                             })
                             .collect();
                         let mut game = Game::new(config);
@@ -97,6 +99,7 @@ fn bench(c: &mut Criterion) {
                 progress: false,
                 interrupt: Arc::new(AtomicBool::new(false)),
                 classic: None,
+                debug: false,
             };
             tournament::run(s.clone(), &options)
                 .expect("runs")
@@ -116,6 +119,7 @@ fn bench(c: &mut Criterion) {
                 progress: false,
                 interrupt: Arc::new(AtomicBool::new(false)),
                 classic: None,
+                debug: false,
             };
             let games = tournament::run(s.clone(), &options)
                 .expect("runs")

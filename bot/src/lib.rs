@@ -4,4 +4,5 @@
 
 pub mod client;
 pub mod jep;
+pub mod jep_runner;
 pub mod tournament;

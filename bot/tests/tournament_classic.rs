@@ -5,6 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use jchomp_bot::tournament::participant::Participant;
 use jchomp_bot::tournament::schedule::Seating;
 use jchomp_bot::tournament::starts::Starts;
 use jchomp_bot::tournament::{self, Length, Options, Settings};
@@ -28,7 +29,7 @@ fn level_5_never_loses_a_won_classic_game() {
     let settings = Settings {
         bots: ["level:5", "greedy", "random"]
             .iter()
-            .map(|s| BotSpec::parse(s).unwrap())
+            .map(|s| Participant::Bot(BotSpec::parse(s).unwrap()))
             .collect(),
         gauntlet: true,
         players: 2,
@@ -44,6 +45,7 @@ fn level_5_never_loses_a_won_classic_game() {
         sprt: None,
         margin_ms: 100,
         server: None,
+        time_control: None,
     };
     let dir = TempDir::new("tournament-classic");
     let out = dir.path().join("out");
@@ -54,6 +56,7 @@ fn level_5_never_loses_a_won_classic_game() {
         progress: false,
         interrupt: Arc::new(AtomicBool::new(false)),
         classic: Some(library.clone()),
+        debug: false,
     };
     let outcome = tournament::run(settings, &options).unwrap();
     assert_eq!(outcome.played, 40);

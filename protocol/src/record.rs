@@ -25,6 +25,14 @@ pub struct Record {
     /// When the game ended, in milliseconds since the Unix epoch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub finished_ms: Option<u64>,
+    /// How the result's loser failed, when it lost by failing in a tournament (`crash`,
+    /// `illegal`, `overtime`, `hung`, `malformed`, `flood`, `start`, `handshake`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
+    /// When an engine failed: the reason, then its last lines both ways (`> ` the runner's,
+    /// `< ` the engine's), oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failure_lines: Vec<String>,
 }
 
 /// What is wrong with one move of a record.
@@ -90,6 +98,8 @@ impl Record {
             result: game.result().map(Into::into),
             started_ms: None,
             finished_ms: None,
+            failure: None,
+            failure_lines: Vec::new(),
         }
     }
 

@@ -40,6 +40,7 @@ fn series(config: &Config, hero: Kind, villain: Kind, budget: Budget, games: u32
             Some(Played {
                 game,
                 failure: None,
+                ..
             }) => game.result().unwrap_or(GameResult::Tie),
             Some(Played {
                 failure: Some((seat, failure)),

@@ -1,57 +1,14 @@
 //! Playing one whole game between [`Player`]s: the one game loop of the benches and of
-//! in-process tournaments. A player that panics, answers no valid selection, or overruns its time
-//! limit loses the game ([`Failure`]); a [`Timer`] arms each move's limit and may call the game
-//! off ([`Untimed`] for none).
+//! in-process tournaments. A player that panics, answers no valid selection, overruns its time
+//! limit or its clock, or reports a [`Fault`] of its own loses the game ([`Failure`]); a [`Timer`]
+//! arms each move's limit and may call the game off ([`Untimed`] for none).
 
 use crate::player::Player;
-use crate::think::{Outcome, choose};
-use jchomp_rules::{Cell, Config, Game, GameResult, Position, Seat};
+use crate::think::take_turn;
+pub use crate::turn::Failure;
+use crate::turn::{Fault, TimeControl, Turn};
+use jchomp_rules::{Config, Game, Seat};
 use std::time::{Duration, Instant};
-
-/// How a player failed, costing it the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Failure {
-    /// It panicked (recorded as `abandoned`).
-    Crash,
-    /// It answered with no selection, or an invalid one (recorded as `abandoned`).
-    Illegal,
-    /// It answered after its time limit (recorded as `timeout`).
-    Overtime,
-}
-
-impl Failure {
-    /// The name used in tournament records and `results.json`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Failure::Crash => "crash",
-            Failure::Illegal => "illegal",
-            Failure::Overtime => "overtime",
-        }
-    }
-
-    /// The result of a game in which `seat` failed this way.
-    pub const fn result(self, seat: Seat) -> GameResult {
-        match self {
-            Failure::Overtime => GameResult::Timeout { loser: seat },
-            Failure::Crash | Failure::Illegal => GameResult::Abandoned { loser: seat },
-        }
-    }
-
-    /// Judges a player's answer in `position`: the cell to play, or how it failed.
-    pub fn judge(outcome: Outcome, config: &Config, position: &Position) -> Result<Cell, Failure> {
-        match outcome {
-            Outcome::Panicked => Err(Failure::Crash),
-            Outcome::Chose(cell)
-                if position
-                    .check(config, i64::from(cell.row), i64::from(cell.col))
-                    .is_ok() =>
-            {
-                Ok(cell)
-            }
-            Outcome::Chose(_) | Outcome::Passed => Err(Failure::Illegal),
-        }
-    }
-}
 
 /// A finished game and, if a player failed, which seat and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,15 +17,103 @@ pub struct Played {
     pub game: Game,
     /// The seat that failed, if one did.
     pub failure: Option<(Seat, Failure)>,
+    /// The failed player's last lines (an engine's; empty otherwise).
+    pub lines: Vec<String>,
 }
 
 impl Played {
     /// The game ended by `seat` failing this way.
-    fn forfeit(mut game: Game, seat: Seat, failure: Failure) -> Played {
-        game.end(failure.result(seat));
+    fn forfeit(mut game: Game, seat: Seat, fault: Fault) -> Played {
+        game.end(fault.failure.result(seat));
         Played {
             game,
-            failure: Some((seat, failure)),
+            failure: Some((seat, fault.failure)),
+            lines: fault.lines,
+        }
+    }
+}
+
+/// The game ended by `seat` failing as the arena judged, with the player's last lines.
+fn forfeit(game: Game, seat: Seat, failure: Failure, player: &dyn Player) -> Played {
+    let lines = player.last_lines();
+    Played::forfeit(game, seat, Fault { failure, lines })
+}
+
+/// The time limits of a game's moves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Each seat's own limit per move (a bot's time budget plus the margin); none if `None` or
+    /// missing.
+    pub per_move: Vec<Option<Duration>>,
+    /// The game's time control, if any.
+    pub control: Option<TimeControl>,
+    /// How far past its clock or its move time an answer may come before it loses.
+    pub margin: Duration,
+}
+
+/// The clocks of a game in play.
+struct Clocks<'a> {
+    limits: &'a Limits,
+    /// Time left per seat; empty without a clock.
+    left: Vec<Duration>,
+}
+
+impl<'a> Clocks<'a> {
+    fn new(limits: &'a Limits, seats: usize) -> Clocks<'a> {
+        let left = match limits.control {
+            Some(TimeControl::Clock { base, .. }) => vec![base; seats],
+            _ => Vec::new(),
+        };
+        Clocks { limits, left }
+    }
+
+    /// Seat `s`'s move: when its stop flag is raised (its own limit, or its share of the time
+    /// control) and when its answer loses on time (its own limit, or its clock or move time plus
+    /// the margin).
+    fn deadlines(&self, s: usize) -> (Option<Duration>, Option<Duration>) {
+        let own = self.limits.per_move.get(s).copied().flatten();
+        let (soft, hard) = match self.limits.control {
+            None => (None, None),
+            Some(control) => {
+                let left = match control {
+                    TimeControl::Clock { .. } => self.left.get(s).copied().unwrap_or_default(),
+                    TimeControl::MoveTime(t) => t,
+                };
+                (
+                    Some(control.allotted(left)),
+                    Some(left + self.limits.margin),
+                )
+            }
+        };
+        let min = |a: Option<Duration>, b: Option<Duration>| match (a, b) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        (min(own, soft), min(own, hard))
+    }
+
+    /// What seat `s` is told about its move.
+    fn turn<'g>(&'g self, game: &'g Game, limit: Option<Duration>) -> Turn<'g> {
+        let (inc, movetime) = match self.limits.control {
+            Some(TimeControl::Clock { inc, .. }) => (inc, None),
+            Some(TimeControl::MoveTime(t)) => (Duration::ZERO, Some(t)),
+            None => (Duration::ZERO, None),
+        };
+        Turn {
+            game,
+            clocks: &self.left,
+            inc,
+            movetime,
+            limit,
+        }
+    }
+
+    /// Charges seat `s` the time its move took, and adds the increment.
+    fn charge(&mut self, s: usize, took: Duration) {
+        if let (Some(TimeControl::Clock { inc, .. }), Some(left)) =
+            (self.limits.control, self.left.get_mut(s))
+        {
+            *left = left.saturating_sub(took) + inc;
         }
     }
 }
@@ -103,38 +148,65 @@ pub fn play_game(
     limits: &[Option<Duration>],
     timer: &impl Timer,
 ) -> Option<Played> {
+    let limits = Limits {
+        per_move: limits.to_vec(),
+        ..Limits::default()
+    };
+    play_timed(config, players, &limits, timer)
+}
+
+/// [`play_game`] with a time control: every player is told of the game's start
+/// ([`Player::start_game`]) and then plays its turns ([`Player::play`]) knowing the clocks.
+pub fn play_timed(
+    config: &Config,
+    players: &mut [Box<dyn Player>],
+    limits: &Limits,
+    timer: &impl Timer,
+) -> Option<Played> {
     let mut game = Game::new(*config);
+    for (seat, player) in players.iter_mut().enumerate() {
+        if let Err(fault) = player.start_game(config) {
+            return Some(Played::forfeit(game, seat as Seat, fault));
+        }
+    }
+    let mut clocks = Clocks::new(limits, players.len());
     while let Some(seat) = game.to_move() {
         if timer.aborted() {
             return None;
         }
         let s = usize::from(seat);
-        let limit = limits.get(s).copied().flatten();
-        timer.start(limit);
-        let started = limit.map(|_| Instant::now());
-        let position = *game.position();
-        let outcome = choose(players[s].as_mut(), config, &position);
-        if let (Some(limit), Some(started)) = (limit, started) {
+        let (soft, hard) = clocks.deadlines(s);
+        timer.start(soft);
+        let started = Instant::now();
+        let answer = take_turn(players[s].as_mut(), &clocks.turn(&game, hard));
+        let took = started.elapsed();
+        if soft.is_some() {
             timer.stop();
             if timer.aborted() {
                 return None;
             }
-            if started.elapsed() > limit {
-                return Some(Played::forfeit(game, seat, Failure::Overtime));
-            }
         }
-        let failure = match Failure::judge(outcome, config, &position) {
+        let outcome = match answer {
+            Err(fault) => return Some(Played::forfeit(game, seat, fault)),
+            Ok(_) if hard.is_some_and(|h| took > h) => {
+                return Some(forfeit(game, seat, Failure::Overtime, players[s].as_ref()));
+            }
+            Ok(outcome) => outcome,
+        };
+        clocks.charge(s, took);
+        let failure = match Failure::judge(outcome, config, game.position()) {
             Ok(cell) => match game.select(i64::from(cell.row), i64::from(cell.col)) {
                 Ok(_) => continue,
                 Err(_) => Failure::Illegal,
             },
             Err(failure) => failure,
         };
-        return Some(Played::forfeit(game, seat, failure));
+        return Some(forfeit(game, seat, failure, players[s].as_ref()));
     }
     Some(Played {
         game,
         failure: None,
+        lines: Vec::new(),
     })
 }
 
@@ -143,6 +215,8 @@ mod tests {
     use super::*;
     use crate::player::{GreedyPlayer, RandomPlayer};
     use crate::testing::{Cheats, Panics, Sleeps, config};
+    use crate::think::Outcome;
+    use jchomp_rules::{Cell, GameResult, Position};
 
     fn play(players: Vec<Box<dyn Player>>, limits: &[Option<Duration>]) -> Played {
         let mut players = players;
@@ -191,6 +265,57 @@ mod tests {
         );
         assert_eq!(p.failure, Some((1, Failure::Overtime)));
         assert_eq!(p.game.result(), Some(GameResult::Timeout { loser: 1 }));
+    }
+
+    #[test]
+    fn a_clock_runs_out_and_loses_on_time() {
+        // Each move takes 10 ms; a 25 ms clock without increment lasts two or three moves.
+        let limits = Limits {
+            per_move: Vec::new(),
+            control: Some(TimeControl::Clock {
+                base: Duration::from_millis(25),
+                inc: Duration::ZERO,
+            }),
+            margin: Duration::ZERO,
+        };
+        let mut players: Vec<Box<dyn Player>> = vec![
+            Box::new(RandomPlayer::new(1)),
+            Box::new(Sleeps(Duration::from_millis(10))),
+        ];
+        let p = play_timed(&config(), &mut players, &limits, &Untimed).unwrap();
+        assert_eq!(p.failure, Some((1, Failure::Overtime)));
+        assert!(p.game.moves().len() >= 4, "{:?}", p.game.moves());
+        // With an increment that covers each move the clock never runs out.
+        let limits = Limits {
+            control: Some(TimeControl::Clock {
+                base: Duration::from_millis(25),
+                inc: Duration::from_millis(30),
+            }),
+            ..limits
+        };
+        let p = play_timed(&config(), &mut players, &limits, &Untimed).unwrap();
+        assert_eq!(p.failure, None);
+    }
+
+    #[test]
+    fn a_fault_at_the_start_loses_before_any_move() {
+        struct Broken;
+        impl Player for Broken {
+            fn choose(&mut self, _: &Config, _: &Position) -> Option<Cell> {
+                None
+            }
+            fn start_game(&mut self, _: &Config) -> Result<(), Fault> {
+                Err(Fault {
+                    failure: Failure::Start,
+                    lines: vec!["no such file".into()],
+                })
+            }
+        }
+        let p = play(vec![Box::new(RandomPlayer::new(1)), Box::new(Broken)], &[]);
+        assert_eq!(p.failure, Some((1, Failure::Start)));
+        assert_eq!(p.game.result(), Some(GameResult::Abandoned { loser: 1 }));
+        assert_eq!(p.lines, vec!["no such file".to_string()]);
+        assert!(p.game.moves().is_empty());
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod spec;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod think;
+pub mod turn;
 
 pub use player::{Player, RandomPlayer};
 pub use rng::Rng;

@@ -2,6 +2,7 @@
 //! `greedy`.
 
 use crate::rng::Rng;
+use crate::turn::{Fault, Turn};
 use jchomp_rules::{Bits, Cell, Config, Position, Status};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -15,6 +16,26 @@ pub trait Player: Send {
     /// returns its best selection so far as soon as it can. Players that answer at once ignore it.
     fn set_stop(&mut self, stop: Arc<AtomicBool>) {
         let _ = stop;
+    }
+
+    /// A game of `config` is about to start (the arena calls it for every seat before the first
+    /// move). Players with a process behind them (engines) start it here; a fault loses the game.
+    fn start_game(&mut self, config: &Config) -> Result<(), Fault> {
+        let _ = config;
+        Ok(())
+    }
+
+    /// Chooses a selection knowing the whole game and the clocks. Defaults to
+    /// [`Player::choose`] on the current position; engines, which are sent every move so far
+    /// and the clocks, answer here, and may fail in ways of their own.
+    fn play(&mut self, turn: &Turn<'_>) -> Result<Option<Cell>, Fault> {
+        Ok(self.choose(turn.game.config(), turn.game.position()))
+    }
+
+    /// The last lines it exchanged, for the record of a game it lost by an answer the arena
+    /// refused (an engine's traffic; nothing for a built-in bot).
+    fn last_lines(&self) -> Vec<String> {
+        Vec::new()
     }
 }
 

@@ -11,6 +11,7 @@
 //! games (the [`arena`](crate::arena)) stay on their own thread and use `choose`.
 
 use crate::player::Player;
+use crate::turn::{Fault, Turn};
 use jchomp_rules::{Cell, Config, Position};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -30,11 +31,29 @@ pub enum Outcome {
 
 /// Asks `player` for its selection on this thread; a panic is caught and reported as
 /// [`Outcome::Panicked`] (the player may then be in any state and should not play again).
+#[cfg(any(feature = "tokio", test))]
 pub(crate) fn choose(player: &mut dyn Player, config: &Config, position: &Position) -> Outcome {
     match catch_unwind(AssertUnwindSafe(|| player.choose(config, position))) {
-        Ok(Some(cell)) => Outcome::Chose(cell),
-        Ok(None) => Outcome::Passed,
+        Ok(answer) => Outcome::from(answer),
         Err(_) => Outcome::Panicked,
+    }
+}
+
+/// Asks `player` to [`Player::play`] `turn` on this thread; a panic is caught as in [`choose`].
+/// A fault the player reports is handed back as it is.
+pub(crate) fn take_turn(player: &mut dyn Player, turn: &Turn<'_>) -> Result<Outcome, Fault> {
+    match catch_unwind(AssertUnwindSafe(|| player.play(turn))) {
+        Ok(answer) => answer.map(Outcome::from),
+        Err(_) => Ok(Outcome::Panicked),
+    }
+}
+
+impl From<Option<Cell>> for Outcome {
+    fn from(answer: Option<Cell>) -> Outcome {
+        match answer {
+            Some(cell) => Outcome::Chose(cell),
+            None => Outcome::Passed,
+        }
     }
 }
 

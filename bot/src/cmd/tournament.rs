@@ -3,10 +3,12 @@
 
 use super::classic_flag::ClassicDbFlag;
 use anyhow::{Context, bail};
+use jchomp_bot::tournament::participant::{EngineSpec, Participant};
 use jchomp_bot::tournament::report;
 use jchomp_bot::tournament::schedule::Seating;
 use jchomp_bot::tournament::sprt::SprtParams;
 use jchomp_bot::tournament::starts::{Starts, parse_openings};
+use jchomp_bot::tournament::time_control::TimeSetting;
 use jchomp_bot::tournament::{self, Length, Options, Outcome, Settings, Stop};
 use jchomp_engine::classic::Availability;
 use jchomp_engine::spec::BotSpec;
@@ -25,6 +27,21 @@ pub struct TournamentArgs {
     /// level:1 … level:5); give two or more. The first is the reference for Elo.
     #[arg(long = "bot", value_name = "SPEC", value_parser = BotSpec::parse)]
     bots: Vec<BotSpec>,
+    /// An external engine speaking the JChomp engine protocol (docs/ENGINE.md):
+    /// name=NAME,cmd=COMMAND[,dir=DIR][,arg=ARG…][,option.NAME=VALUE…]; repeatable. With the
+    /// --bot flags, participants count in the order given.
+    #[arg(long = "engine", value_name = "SPEC", value_parser = EngineSpec::parse)]
+    engines: Vec<EngineSpec>,
+    /// A clock for every seat of every game, BASE+INC (10s+100ms) or BASE.
+    #[arg(long, value_name = "BASE+INC", value_parser = TimeSetting::parse_clock, conflicts_with = "st")]
+    tc: Option<TimeSetting>,
+    /// A fixed time for every move (100ms).
+    #[arg(long, value_name = "TIME", value_parser = TimeSetting::parse_move_time)]
+    st: Option<TimeSetting>,
+    /// Echo every line between the runner and its engines to standard error, each after the
+    /// engine's name and the milliseconds since it started.
+    #[arg(long)]
+    debug: bool,
     /// The first bot against each of the others, instead of a round robin.
     #[arg(long)]
     gauntlet: bool,
@@ -93,6 +110,9 @@ impl TournamentArgs {
     /// Whether any flag that defines a tournament was given (refused with `--resume`).
     fn defines_settings(&self) -> bool {
         !self.bots.is_empty()
+            || !self.engines.is_empty()
+            || self.tc.is_some()
+            || self.st.is_some()
             || self.gauntlet
             || self.size.is_some()
             || self.eat.is_some()
@@ -134,7 +154,7 @@ impl TournamentArgs {
             (None, None, None) => Length::Games(tournament::settings::DEFAULT_GAMES),
         };
         Ok(Settings {
-            bots: self.bots.clone(),
+            bots: self.participants(std::env::args()),
             gauntlet: self.gauntlet,
             players,
             seating: self.seating.unwrap_or_default(),
@@ -144,7 +164,37 @@ impl TournamentArgs {
             sprt: self.sprt,
             margin_ms: self.margin_ms.unwrap_or(100),
             server: self.server.clone(),
+            time_control: self.tc.or(self.st),
         })
+    }
+
+    /// The bots and engines in the order their flags were given in `args` (clap keeps each
+    /// flag's values apart); bots first, then engines, if `args` do not hold them all.
+    fn participants(&self, args: impl Iterator<Item = String>) -> Vec<Participant> {
+        let mut bots = self.bots.iter().cloned().map(Participant::Bot);
+        let mut engines = self.engines.iter().cloned().map(Participant::Engine);
+        let order: Vec<bool> = args
+            .take_while(|a| a != "--")
+            .filter_map(|a| match a.split('=').next() {
+                Some("--bot") => Some(false),
+                Some("--engine") => Some(true),
+                _ => None,
+            })
+            .collect();
+        let engine_flags = order.iter().filter(|&&e| e).count();
+        if engine_flags != self.engines.len() || order.len() - engine_flags != self.bots.len() {
+            return bots.chain(engines).collect();
+        }
+        order
+            .into_iter()
+            .filter_map(|is_engine| {
+                if is_engine {
+                    engines.next()
+                } else {
+                    bots.next()
+                }
+            })
+            .collect()
     }
 }
 
@@ -173,6 +223,17 @@ fn catch_ctrl_c(flag: Arc<AtomicBool>) {
 fn print(outcome: &Outcome, dir: Option<&PathBuf>, out: &mut impl Write) -> std::io::Result<()> {
     write!(out, "{}", report::table(&outcome.standings))?;
     write!(out, "{}", report::pairings(&outcome.standings))?;
+    let engine_failures: Vec<String> = outcome
+        .settings
+        .bots
+        .iter()
+        .zip(&outcome.standings.bots)
+        .filter(|(p, line)| p.engine().is_some() && !line.failures.describe().is_empty())
+        .map(|(_, line)| format!("{}: {}", line.name, line.failures.describe()))
+        .collect();
+    if !engine_failures.is_empty() {
+        writeln!(out, "engine failures: {}", engine_failures.join("; "))?;
+    }
     if let Some(line) = report::sprt_line(&outcome.standings) {
         writeln!(out, "{line}")?;
     }
@@ -209,13 +270,14 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> anyhow::Result<()> {
         progress: !args.quiet,
         interrupt,
         classic: Some(args.classic.library()),
+        debug: args.debug,
     };
     let (outcome, dir) = match &args.resume {
         Some(dir) => {
             if args.defines_settings() {
                 bail!(
-                    "--resume takes the settings stored in {}; only --concurrency, --quiet \
-                     and --classic-db may be given with it",
+                    "--resume takes the settings stored in {}; only --concurrency, --quiet, \
+                     --debug and --classic-db may be given with it",
                     dir.display()
                 );
             }

@@ -10,7 +10,9 @@
 //! table), and [`run`] and [`resume`] themselves.
 
 mod elo;
+mod engines;
 mod output;
+pub mod participant;
 mod play;
 mod progress;
 pub mod report;
@@ -22,6 +24,7 @@ pub mod settings;
 pub mod sprt;
 mod standings;
 pub mod starts;
+pub mod time_control;
 mod tourney;
 mod watchdog;
 

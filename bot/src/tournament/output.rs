@@ -97,10 +97,6 @@ pub const GAMES_FILE: &str = "games.jsonl";
 /// The results file.
 pub const RESULTS_FILE: &str = "results.json";
 
-/// The field a record carries when a bot lost it by failing: `"crash"`, `"illegal"` or
-/// `"overtime"` (the loser is the result's `loser`).
-pub const FAILURE_FIELD: &str = "failure";
-
 /// An I/O failure on `path`.
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> OutputError {
     move |error| OutputError::Io {
@@ -109,25 +105,20 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> OutputError {
     }
 }
 
-/// The JSON line of one game: its record with the game index as `id`, plus `failure` when a
-/// bot lost by failing.
+/// The JSON line of one game: its record with the game index as `id`, plus `failure` (and an
+/// engine's last lines) when a participant lost by failing.
 pub fn record_line(
     index: u64,
     game: &Game,
     names: Vec<String>,
     failure: Option<(Seat, Failure)>,
+    lines: Vec<String>,
 ) -> Result<String, OutputError> {
     let mut record = Record::from_game(game, names, None);
     record.id = Some(index.to_string());
-    let mut text = serde_json::to_string(&record).map_err(OutputError::Json)?;
-    if let Some((_, kind)) = failure
-        && text.ends_with('}')
-    {
-        // Appended after the record's own fields, which keep their order.
-        text.pop();
-        text.push_str(&format!(",\"{FAILURE_FIELD}\":\"{}\"}}", kind.name()));
-    }
-    Ok(text)
+    record.failure = failure.map(|(_, kind)| kind.name().to_string());
+    record.failure_lines = lines;
+    serde_json::to_string(&record).map_err(OutputError::Json)
 }
 
 /// One game read back from `games.jsonl`.
@@ -142,15 +133,13 @@ pub struct StoredGame {
 /// Parses and checks line `index` of `games.jsonl`: the id must be the index, the seats the
 /// expected names, and the record must replay.
 pub fn parse_line(line: &str, index: u64, names: &[String]) -> Result<StoredGame, LineError> {
-    let value: serde_json::Value = serde_json::from_str(line).map_err(LineError::Json)?;
-    let failure = match value.get(FAILURE_FIELD).and_then(|f| f.as_str()) {
+    let record: Record = serde_json::from_str(line).map_err(LineError::Json)?;
+    let failure = match record.failure.as_deref() {
         None => None,
-        Some("crash") => Some(Failure::Crash),
-        Some("illegal") => Some(Failure::Illegal),
-        Some("overtime") => Some(Failure::Overtime),
-        Some(other) => return Err(LineError::UnknownFailure(other.to_string())),
+        Some(name) => Some(
+            Failure::from_name(name).ok_or_else(|| LineError::UnknownFailure(name.to_string()))?,
+        ),
     };
-    let record: Record = serde_json::from_value(value).map_err(LineError::Json)?;
     if record.id.as_deref() != Some(index.to_string().as_str()) {
         return Err(LineError::WrongId {
             index,
@@ -247,6 +236,11 @@ impl OutDir {
         ))
     }
 
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
     /// Appends one game's line.
     pub fn append(&mut self, line: &str) -> Result<(), OutputError> {
         self.games
@@ -286,7 +280,18 @@ mod tests {
     #[test]
     fn lines_carry_the_index_and_the_failure_and_are_checked_on_reading() {
         let names = vec!["a".to_string(), "b".to_string()];
-        let line = record_line(7, &game(), names.clone(), Some((1, Failure::Overtime))).unwrap();
+        let line = record_line(
+            7,
+            &game(),
+            names.clone(),
+            Some((1, Failure::Overtime)),
+            vec!["overtime: no bestmove in time".into(), "> go seat 1".into()],
+        )
+        .unwrap();
+        assert!(
+            line.contains("\"failure_lines\":[\"overtime: no bestmove in time\",\"> go seat 1\"]"),
+            "{line}"
+        );
         assert!(line.starts_with("{\"id\":\"7\","), "{line}");
         assert!(line.contains("\"failure\":\"overtime\""), "{line}");
         let stored = parse_line(&line, 7, &names).unwrap();
@@ -300,7 +305,7 @@ mod tests {
         assert!(refusal(&line, 7, &swapped).contains("scheduled"));
         let bad = line.replace("\"row\":3", "\"row\":9");
         assert!(refusal(&bad, 7, &names).contains("move 0"));
-        let plain = record_line(0, &game(), names.clone(), None).unwrap();
+        let plain = record_line(0, &game(), names.clone(), None, Vec::new()).unwrap();
         assert!(!plain.contains("failure"));
     }
 }

@@ -298,7 +298,11 @@ async fn seat_and_play(
     if let Some(GameResult::Timeout { loser }) = game.result() {
         failure = Some((loser, Failure::Overtime));
     }
-    Ok(Some(Played { game, failure }))
+    Ok(Some(Played {
+        game,
+        failure,
+        lines: Vec::new(),
+    }))
 }
 
 #[cfg(test)]

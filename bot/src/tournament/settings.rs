@@ -1,10 +1,11 @@
 //! [`Settings`]: everything that defines a tournament (bots, format, start configurations, seed,
 //! length, early stop, venue). Stored as `tournament.json` so that `--resume` replays it exactly.
 
+use super::participant::Participant;
 use super::schedule::{Schedule, Seating};
 use super::sprt::{SprtError, SprtParams};
 use super::starts::{Starts, StartsError};
-use jchomp_engine::spec::BotSpec;
+use super::time_control::TimeSetting;
 use jchomp_rules::PLAYERS;
 use serde::{Deserialize, Serialize};
 
@@ -50,6 +51,17 @@ pub enum SettingsError {
     /// The start configurations are refused.
     #[error("{0}")]
     Starts(StartsError),
+    /// Two participants share a name.
+    #[error("two participants are named {0:?}; give each engine its own name=")]
+    SameName(String),
+    /// Engines without a time control.
+    #[error("a tournament with engines needs a time control: --tc BASE+INC or --st TIME")]
+    EnginesUntimed,
+    /// Engines or a time control on a server.
+    #[error(
+        "engines and time controls (--engine, --tc, --st) play in-process only, not with --server"
+    )]
+    OnServer,
 }
 
 /// How long a tournament runs.
@@ -67,9 +79,9 @@ pub enum Length {
 /// A tournament's definition.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
-    /// The bots, first one the reference for Elo (and the tested bot of an SPRT).
-    #[serde(with = "spec_list")]
-    pub bots: Vec<BotSpec>,
+    /// The participants (bots and engines), the first the reference for Elo (and the tested
+    /// one of an SPRT).
+    pub bots: Vec<Participant>,
     /// Gauntlet (the first bot against the others) instead of round robin.
     pub gauntlet: bool,
     /// Seats per game (2–4).
@@ -90,6 +102,9 @@ pub struct Settings {
     pub margin_ms: u64,
     /// The server to play on (`ws://…`), or `None` to play in-process.
     pub server: Option<String>,
+    /// The time control of every game, if any (absent in settings written before them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_control: Option<TimeSetting>,
 }
 
 impl Settings {
@@ -128,6 +143,24 @@ impl Settings {
         self.starts
             .validate(self.players)
             .map_err(SettingsError::Starts)?;
+        self.validate_engines()
+    }
+
+    /// Engines need a time control, play in-process, and every participant a name of its own.
+    fn validate_engines(&self) -> Result<(), SettingsError> {
+        let engines = self.bots.iter().any(|p| p.engine().is_some());
+        if engines && self.time_control.is_none() {
+            return Err(SettingsError::EnginesUntimed);
+        }
+        if (engines || self.time_control.is_some()) && self.server.is_some() {
+            return Err(SettingsError::OnServer);
+        }
+        let names = self.names();
+        for (i, name) in names.iter().enumerate() {
+            if names[..i].contains(name) {
+                return Err(SettingsError::SameName(name.clone()));
+            }
+        }
         Ok(())
     }
 
@@ -147,12 +180,19 @@ impl Settings {
         }
     }
 
-    /// The name of each bot in tables and records: its spec, with `#2`, `#3`, … appended when
-    /// the same spec appears more than once.
+    /// The name of each participant in tables and records: a bot's spec, with `#2`, `#3`, …
+    /// appended when the same spec appears more than once; an engine's `name`.
     pub fn names(&self) -> Vec<String> {
         let mut names = Vec::with_capacity(self.bots.len());
-        for (i, spec) in self.bots.iter().enumerate() {
-            let earlier = self.bots[..i].iter().filter(|s| *s == spec).count();
+        for (i, participant) in self.bots.iter().enumerate() {
+            let spec = match participant {
+                Participant::Bot(spec) => spec,
+                Participant::Engine(e) => {
+                    names.push(e.name.clone());
+                    continue;
+                }
+            };
+            let earlier = self.bots[..i].iter().filter(|s| *s == participant).count();
             if earlier == 0 {
                 names.push(spec.to_string());
             } else {
@@ -163,31 +203,18 @@ impl Settings {
     }
 }
 
-/// Bot specs stored as their text.
-mod spec_list {
-    use jchomp_engine::spec::BotSpec;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(bots: &[BotSpec], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(bots.iter().map(|b| b.to_string()))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<BotSpec>, D::Error> {
-        let texts = Vec::<String>::deserialize(d)?;
-        texts
-            .iter()
-            .map(|t| BotSpec::parse(t).map_err(serde::de::Error::custom))
-            .collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tournament::participant::EngineSpec;
+    use jchomp_engine::spec::BotSpec;
 
     fn settings(bots: &[&str]) -> Settings {
         Settings {
-            bots: bots.iter().map(|b| BotSpec::parse(b).unwrap()).collect(),
+            bots: bots
+                .iter()
+                .map(|b| Participant::Bot(BotSpec::parse(b).unwrap()))
+                .collect(),
             gauntlet: false,
             players: 2,
             seating: Seating::Rotations,
@@ -197,6 +224,7 @@ mod tests {
             sprt: None,
             margin_ms: 100,
             server: None,
+            time_control: None,
         }
     }
 
@@ -233,6 +261,19 @@ mod tests {
         assert!(refusal(&s).contains("--games or --rounds"));
         s.length = Length::Games(0);
         assert!(s.validate().is_err());
+        s.length = Length::Games(2);
+        let engine = |name: &str| {
+            Participant::Engine(EngineSpec::parse(&format!("name={name},cmd=./e")).unwrap())
+        };
+        s.bots.push(engine("e"));
+        assert!(refusal(&s).contains("--tc"));
+        s.time_control = Some(TimeSetting::MoveTime { ms: 100 });
+        s.validate().unwrap();
+        s.bots.push(engine("greedy"));
+        assert!(refusal(&s).contains("named \"greedy\""));
+        s.bots.pop();
+        s.server = Some("ws://127.0.0.1:1/ws".into());
+        assert!(refusal(&s).contains("in-process only"));
     }
 
     #[test]

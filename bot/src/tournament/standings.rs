@@ -49,15 +49,54 @@ impl Tally {
     }
 }
 
-/// Games a bot lost by failing, by kind.
+/// Games a participant lost by failing, by kind (named as [`Failure::name`] names them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Failures {
-    /// Panics.
+    /// Panics, or an engine that exited.
     pub crash: u64,
     /// No selection, or an invalid one.
     pub illegal: u64,
     /// Answers after the time limit.
     pub overtime: u64,
+    /// `isready` unanswered.
+    pub hung: u64,
+    /// A `bestmove` that does not read.
+    pub malformed: u64,
+    /// Too long a line, or too much output in one search.
+    pub flood: u64,
+    /// An engine that could not be started.
+    pub start: u64,
+    /// An engine that did not complete its handshake.
+    pub handshake: u64,
+}
+
+impl Failures {
+    /// The count of one kind.
+    fn count(&mut self, kind: Failure) -> &mut u64 {
+        match kind {
+            Failure::Crash => &mut self.crash,
+            Failure::Illegal => &mut self.illegal,
+            Failure::Overtime => &mut self.overtime,
+            Failure::Hung => &mut self.hung,
+            Failure::Malformed => &mut self.malformed,
+            Failure::Flood => &mut self.flood,
+            Failure::Start => &mut self.start,
+            Failure::Handshake => &mut self.handshake,
+        }
+    }
+
+    /// The kinds that happened, in words: `2 crash, 1 hung`; empty if none.
+    pub fn describe(&self) -> String {
+        let mut copy = *self;
+        Failure::ALL
+            .into_iter()
+            .filter_map(|kind| {
+                let n = *copy.count(kind);
+                (n > 0).then(|| format!("{n} {}", kind.name()))
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// One bot's line of the standings.
@@ -166,12 +205,7 @@ impl Standings {
         if let Some((seat, kind)) = failure
             && let Some(&bot) = slot.seats.get(usize::from(seat))
         {
-            let f = &mut self.bots[bot].failures;
-            match kind {
-                Failure::Crash => f.crash += 1,
-                Failure::Illegal => f.illegal += 1,
-                Failure::Overtime => f.overtime += 1,
-            }
+            *self.bots[bot].failures.count(kind) += 1;
         }
         if let (Some(sprt), Some(f)) = (&mut self.sprt, first_seat) {
             let points = scores[f];

@@ -190,6 +190,18 @@ impl Starts {
         Config::new(&self.setup(players, seed, round))
     }
 
+    /// The variants the games are played in.
+    pub fn variants(&self) -> Vec<Variant> {
+        let mut variants = match self {
+            Starts::Drawn { classic: true, .. } => vec![Variant::Classic],
+            Starts::Drawn { classic: false, .. } => vec![Variant::JChomp],
+            Starts::Openings { configs } => configs.iter().map(|c| c.variant).collect(),
+        };
+        variants.sort_by_key(|v| v.name());
+        variants.dedup();
+        variants
+    }
+
     /// Checks that every configuration these starts can produce is valid.
     pub fn validate(&self, players: u8) -> Result<(), StartsError> {
         match self {

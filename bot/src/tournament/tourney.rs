@@ -1,6 +1,7 @@
 //! [`run`] and [`resume`]: a tournament from its settings to its standings, writing the output
 //! directory as games finish, in game-index order.
 
+use super::engines::{EngineRefused, Engines};
 use super::output::{self, OutDir, OutputError};
 use super::play::Clock;
 use super::progress::Progress;
@@ -10,7 +11,7 @@ use super::schedule::{Schedule, Slot, derive_seed};
 use super::server::{RoomError, play_on_server};
 use super::settings::{Settings, SettingsError};
 use super::standings::Standings;
-use jchomp_engine::arena::{Failure, play_game};
+use jchomp_engine::arena::{Failure, Limits, play_timed};
 use jchomp_engine::classic::{ClassicLibrary, answers_for};
 use jchomp_engine::player::Player;
 use jchomp_engine::search::Budget;
@@ -52,6 +53,9 @@ pub enum TournamentError {
         /// What went wrong.
         error: RoomError,
     },
+    /// An engine cannot take part.
+    #[error("{0}")]
+    Engine(EngineRefused),
     /// No runtime could be started for a game through the server.
     #[error("game {index} on {url}: {error}")]
     Runtime {
@@ -84,6 +88,8 @@ pub struct Options {
     /// The classic database `level:5` plays from in classic two-player games with the poison
     /// at 0,0 (read before the first game when such games are scheduled); none: it searches.
     pub classic: Option<Arc<ClassicLibrary>>,
+    /// Echo every line between the runner and its engines to standard error.
+    pub debug: bool,
 }
 
 /// Why a tournament ended.
@@ -139,7 +145,7 @@ fn limits(settings: &Settings) -> Vec<Option<Duration>> {
     settings
         .bots
         .iter()
-        .map(|b| match b.budget() {
+        .map(|p| match p.bot().and_then(BotSpec::budget) {
             Some(Budget::Time(t)) => Some(t + Duration::from_millis(settings.margin_ms)),
             _ => None,
         })
@@ -149,7 +155,10 @@ fn limits(settings: &Settings) -> Vec<Option<Duration>> {
 /// Whether a `level:5` bot may play a game the classic database answers for; the start
 /// configurations are checked round by round, up to the first 1,000 rounds.
 fn wants_classic(settings: &Settings) -> bool {
-    settings.bots.contains(&BotSpec::Level(MAX_LEVEL))
+    settings
+        .bots
+        .iter()
+        .any(|p| p.bot() == Some(&BotSpec::Level(MAX_LEVEL)))
         && (0..1_000).any(|round| {
             settings
                 .starts
@@ -165,7 +174,35 @@ struct GameContext<'a> {
     names: &'a [String],
     limits: &'a [Option<Duration>],
     classic: Option<&'a Arc<ClassicLibrary>>,
+    engines: &'a Engines,
     write: bool,
+}
+
+impl GameContext<'_> {
+    /// The player of participant `index` in one game, seeded with `seed`, its stop flag the
+    /// worker's.
+    fn player(&self, index: usize, seed: u64, clock: Clock<'_>) -> Box<dyn Player> {
+        let mut player = match (
+            self.engines.player(index, seed),
+            self.settings.bots[index].bot(),
+        ) {
+            (Some(engine), _) => engine,
+            (None, Some(bot)) => bot.build_with(seed, self.classic.cloned()),
+            // Every participant is a bot or an engine; an engine always has a player.
+            (None, None) => Box::new(jchomp_engine::RandomPlayer::new(seed)),
+        };
+        player.set_stop(clock.alarm.stop_flag());
+        player
+    }
+
+    /// The time limits of a game whose seats hold these participants.
+    fn game_limits(&self, seats: &[usize]) -> Limits {
+        Limits {
+            per_move: seats.iter().map(|&b| self.limits[b]).collect(),
+            control: self.settings.time_control.map(|t| t.control()),
+            margin: Duration::from_millis(self.settings.margin_ms),
+        }
+    }
 }
 
 /// Plays game `index` in-process, or on the server if the settings name one.
@@ -178,9 +215,8 @@ fn play_one(
         settings,
         schedule,
         names,
-        limits,
-        classic,
         write,
+        ..
     } = *context;
     let slot = schedule.slot(index);
     let config = match settings
@@ -195,16 +231,13 @@ fn play_one(
         .iter()
         .enumerate()
         .map(|(seat, &bot)| {
-            let seed = derive_seed(settings.seed, index, seat as u64);
-            let mut p = settings.bots[bot].build_with(seed, classic.cloned());
-            p.set_stop(clock.alarm.stop_flag());
-            p
+            context.player(bot, derive_seed(settings.seed, index, seat as u64), clock)
         })
         .collect();
-    let seat_limits: Vec<Option<Duration>> = slot.seats.iter().map(|&b| limits[b]).collect();
+    let limits = context.game_limits(&slot.seats);
     let seat_names: Vec<String> = slot.seats.iter().map(|&b| names[b].clone()).collect();
     let played = match &settings.server {
-        None => play_game(&config, &mut players, &seat_limits, &clock)?,
+        None => play_timed(&config, &mut players, &limits, &clock)?,
         Some(url) => {
             // On a runtime of its own.
             let played = tokio::runtime::Builder::new_current_thread()
@@ -221,7 +254,7 @@ fn play_one(
                         &config,
                         &seat_names,
                         &mut players,
-                        &seat_limits,
+                        &limits.per_move,
                         clock,
                     ))
                     .map_err(|error| TournamentError::Server {
@@ -236,9 +269,17 @@ fn play_one(
             }
         }
     };
+    // The engines quit before the game is handed on.
+    drop(players);
     let result = played.game.result()?;
     let line = if write {
-        match output::record_line(index, &played.game, seat_names, played.failure) {
+        match output::record_line(
+            index,
+            &played.game,
+            seat_names,
+            played.failure,
+            played.lines,
+        ) {
             Ok(l) => Some(l),
             Err(e) => return Some(Err(e.into())),
         }
@@ -302,6 +343,9 @@ fn drive(
     let mut progress = Progress::new(options.progress, first, total);
     let mut error: Option<TournamentError> = None;
     let write = out.is_some();
+    let engines = Engines::new(&settings, out.as_ref().map(OutDir::path), options.debug)
+        .map_err(TournamentError::Engine)?;
+    engines.check(&settings).map_err(TournamentError::Engine)?;
     let classic = options.classic.as_ref();
     if let Some(library) = classic
         && wants_classic(&settings)
@@ -316,6 +360,7 @@ fn drive(
         names: &names,
         limits: &limits,
         classic,
+        engines: &engines,
         write,
     };
     let (end, _) = if decided(&standings) || total.is_some_and(|t| first >= t) {

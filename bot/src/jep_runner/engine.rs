@@ -1,0 +1,261 @@
+//! [`Engine`]: a started engine that has completed its handshake, and the protocol's requests
+//! to it (docs/ENGINE.md): options, `isready`, `newgame`, and a search from `position` and `go`
+//! to `bestmove`, each within its time. Every failure is an [`EngineError`] naming the
+//! [`Failure`] it costs, with the engine's last lines.
+
+use super::launch::Launch;
+use super::process::{Allowance, Io, Process, ReadError};
+use crate::jep::{Command, Go, LineError, OptionDecl, OptionKind, PROTOCOL, Reply, VERSION};
+use jchomp_engine::turn::{Failure, Fault};
+use jchomp_protocol::json::ConfigJson;
+use jchomp_rules::{Cell, Variant};
+use std::time::Duration;
+
+/// How long an engine has to complete its handshake.
+pub const HANDSHAKE_TIME: Duration = Duration::from_secs(5);
+/// How long an engine has to answer `isready` (docs/ENGINE.md).
+pub const READY_TIME: Duration = Duration::from_secs(5);
+
+/// What an engine said of itself in its handshake.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineInfo {
+    /// `id name`.
+    pub name: Option<String>,
+    /// `id author`.
+    pub author: Option<String>,
+    /// Its options, in the order declared.
+    pub options: Vec<OptionDecl>,
+    /// The variants it plays.
+    pub variants: Vec<Variant>,
+    /// The player counts it plays.
+    pub players: Vec<u8>,
+}
+
+impl EngineInfo {
+    /// The option declared under `name`.
+    pub fn option(&self, name: &str) -> Option<&OptionDecl> {
+        self.options.iter().find(|o| o.name == name)
+    }
+
+    /// Whether it plays `variant` with `players` seats.
+    pub fn plays(&self, variant: Variant, players: u8) -> bool {
+        self.variants.contains(&variant) && self.players.contains(&players)
+    }
+}
+
+/// Why an engine failed: the [`Failure`] it costs, in words, with its last lines.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{failure}: {why}", failure = .failure.name())]
+pub struct EngineError {
+    /// The failure it costs.
+    pub failure: Failure,
+    /// What happened.
+    pub why: String,
+    /// The last lines both ways (see [`Process::last_lines`]).
+    pub lines: Vec<String>,
+}
+
+impl From<EngineError> for Fault {
+    /// The fault of a player whose engine failed: its last lines, after the reason.
+    fn from(e: EngineError) -> Fault {
+        let mut lines = vec![format!("{}: {}", e.failure.name(), e.why)];
+        lines.extend(e.lines);
+        Fault {
+            failure: e.failure,
+            lines,
+        }
+    }
+}
+
+/// A running engine past its handshake.
+#[derive(Debug)]
+pub struct Engine {
+    process: Process,
+    info: EngineInfo,
+}
+
+impl Engine {
+    /// Starts `launch` and completes the handshake within [`HANDSHAKE_TIME`].
+    pub fn start(launch: &Launch, io: Io) -> Result<Engine, EngineError> {
+        let process = Process::spawn(launch, io).map_err(|e| EngineError {
+            failure: Failure::Start,
+            why: format!("cannot start {launch}: {e}"),
+            lines: Vec::new(),
+        })?;
+        let mut engine = Engine {
+            process,
+            info: EngineInfo::default(),
+        };
+        engine.handshake()?;
+        Ok(engine)
+    }
+
+    /// What the engine said of itself.
+    pub fn info(&self) -> &EngineInfo {
+        &self.info
+    }
+
+    /// The last lines both ways, oldest first (see [`Process::last_lines`]).
+    pub fn last_lines(&self) -> Vec<String> {
+        self.process.last_lines()
+    }
+
+    /// The engine's process id.
+    pub fn id(&self) -> u32 {
+        self.process.id()
+    }
+
+    /// The error `failure` with `why`, and the last lines.
+    fn error(&self, failure: Failure, why: impl Into<String>) -> EngineError {
+        EngineError {
+            failure,
+            why: why.into(),
+            lines: self.process.last_lines(),
+        }
+    }
+
+    /// The error of a line not had; `timeout` is the failure a missed deadline costs.
+    fn read_error(&self, e: ReadError, timeout: Failure, waiting: &str) -> EngineError {
+        match e {
+            ReadError::Timeout => self.error(timeout, format!("no {waiting} in time")),
+            ReadError::Flood(why) => self.error(Failure::Flood, why),
+            ReadError::Exited(why) => self.error(Failure::Crash, why),
+        }
+    }
+
+    fn send(&mut self, command: &Command) -> Result<(), EngineError> {
+        let line = command.to_string();
+        self.process
+            .send(&line)
+            .map_err(|e| self.read_error(e, Failure::Crash, "write"))
+    }
+
+    /// Reads lines within `allowance` until `pick` takes one (it is given each line and its
+    /// reading); the lines it passes over are ignored.
+    fn wait_for<T>(
+        &mut self,
+        allowance: &mut Allowance,
+        timeout: Failure,
+        waiting: &str,
+        mut pick: impl FnMut(
+            &mut Self,
+            &str,
+            Result<Option<Reply>, LineError>,
+        ) -> Option<Result<T, EngineError>>,
+    ) -> Result<T, EngineError> {
+        loop {
+            let line = self
+                .process
+                .read(allowance)
+                .map_err(|e| self.read_error(e, timeout, waiting))?;
+            if let Some(answer) = pick(self, &line, Reply::parse(&line)) {
+                return answer;
+            }
+        }
+    }
+
+    fn handshake(&mut self) -> Result<(), EngineError> {
+        self.send(&Command::Hello { version: VERSION })?;
+        let mut allowance = Allowance::new(Some(HANDSHAKE_TIME));
+        self.wait_for(
+            &mut allowance,
+            Failure::Handshake,
+            "jepok",
+            |e, _, reply| {
+                match reply {
+                    Ok(Some(Reply::Name(n))) => e.info.name = Some(n),
+                    Ok(Some(Reply::Author(a))) => e.info.author = Some(a),
+                    Ok(Some(Reply::Option(o))) => e.info.options.push(o),
+                    Ok(Some(Reply::Variants(v))) => e.info.variants.extend(v),
+                    Ok(Some(Reply::Players(p))) => e.info.players.extend(p),
+                    Ok(Some(Reply::JepOk)) => return Some(Ok(())),
+                    Ok(Some(Reply::JepError(why))) => {
+                        let why = format!("the engine does not speak {PROTOCOL} {VERSION}: {why}");
+                        return Some(Err(e.error(Failure::Handshake, why)));
+                    }
+                    _ => {}
+                }
+                None
+            },
+        )
+    }
+
+    /// `setoption`: sets a declared option (`None` presses a button).
+    pub fn set_option(&mut self, name: &str, value: Option<String>) -> Result<(), EngineError> {
+        self.send(&Command::SetOption {
+            name: name.to_string(),
+            value,
+        })
+    }
+
+    /// Sets the `Seed` option, if the engine declares one as a spin, to `seed` brought into its
+    /// range (`min + seed mod (max − min + 1)`).
+    pub fn set_seed(&mut self, seed: u64) -> Result<(), EngineError> {
+        let Some(OptionKind::Spin { min, max, .. }) =
+            self.info.option("Seed").map(|o| o.kind.clone())
+        else {
+            return Ok(());
+        };
+        let span = (i128::from(max) - i128::from(min) + 1).max(1);
+        let value = i128::from(min) + i128::from(seed) % span;
+        self.set_option("Seed", Some(value.to_string()))
+    }
+
+    /// `isready`, answered by `readyok` within [`READY_TIME`] (or the engine is `hung`).
+    pub fn ready(&mut self) -> Result<(), EngineError> {
+        self.send(&Command::IsReady)?;
+        let mut allowance = Allowance::new(Some(READY_TIME));
+        self.wait_for(&mut allowance, Failure::Hung, "readyok", |_, _, reply| {
+            matches!(reply, Ok(Some(Reply::ReadyOk))).then_some(Ok(()))
+        })
+    }
+
+    /// `newgame`, then `isready`.
+    pub fn new_game(&mut self) -> Result<(), EngineError> {
+        self.send(&Command::NewGame)?;
+        self.ready()
+    }
+
+    /// One search: `position` with `config` and `moves`, `go`, and the `bestmove`, which must
+    /// come within `limit` (`overtime` otherwise; the engine is then sent `stop`).
+    pub fn search(
+        &mut self,
+        config: &ConfigJson,
+        moves: &[Cell],
+        go: Go,
+        limit: Option<Duration>,
+    ) -> Result<Cell, EngineError> {
+        self.send(&Command::Position {
+            config: config.clone(),
+            moves: moves.to_vec(),
+        })?;
+        self.send(&Command::Go(go))?;
+        let mut allowance = Allowance::new(limit);
+        let found = self.wait_for(
+            &mut allowance,
+            Failure::Overtime,
+            "bestmove",
+            |e, line, reply| match reply {
+                Ok(Some(Reply::BestMove(cell))) => Some(Ok(cell)),
+                Err(why) if line.split_whitespace().next() == Some("bestmove") => {
+                    Some(Err(e.error(Failure::Malformed, format!("bestmove: {why}"))))
+                }
+                _ => None,
+            },
+        );
+        if matches!(&found, Err(e) if e.failure == Failure::Overtime) {
+            let _ = self.process.send(&Command::Stop.to_string());
+        }
+        found
+    }
+
+    /// Ends the engine: `quit`, a second's grace, then a kill. Returns whether it was killed.
+    pub fn quit(self) -> bool {
+        self.process.quit()
+    }
+
+    /// Kills the engine at once (after a failure).
+    pub fn kill(self) {
+        self.process.kill();
+    }
+}
