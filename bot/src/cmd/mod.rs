@@ -4,6 +4,7 @@ mod analyze;
 mod classic;
 mod classic_db;
 mod classic_flag;
+mod engine;
 mod perft;
 mod play;
 mod solve;
@@ -40,10 +41,17 @@ enum Command {
     Tournament(Box<tournament::TournamentArgs>),
     /// Plays on a server: joins a room (or creates one) and plays through the protocol.
     Play(Box<play::PlayArgs>),
+    /// Runs a built-in bot as an engine of the JChomp engine protocol (docs/ENGINE.md) over
+    /// standard input and output.
+    Engine(engine::EngineArgs),
 }
 
 /// Runs one parsed command line, printing to standard output.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    // The engine writes from two threads, so it must not hold standard output's lock here.
+    if let Command::Engine(args) = &cli.command {
+        return engine::run(args);
+    }
     let mut out = std::io::stdout().lock();
     match cli.command {
         Command::Perft(args) => perft::run(&args, &mut out),
@@ -53,5 +61,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Classic(args) => classic::run(&args, &mut out),
         Command::Tournament(args) => tournament::run(&args, &mut out),
         Command::Play(args) => play::run(&args, &mut out),
+        Command::Engine(args) => engine::run(&args),
     }
 }
