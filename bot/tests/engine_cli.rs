@@ -305,6 +305,28 @@ fn quit_ends_the_engine_even_mid_search_and_so_does_the_end_of_input() {
 }
 
 #[test]
+fn newgame_and_setoption_mid_search_stop_it_first() {
+    let mut engine = Engine::ready("mcts:time=600s");
+    for interrupt in [
+        Command::NewGame,
+        Command::SetOption {
+            name: "Seed".into(),
+            value: Some("3".into()),
+        },
+    ] {
+        engine.position(BIG, &[]);
+        engine.send(&Command::Go(Go {
+            infinite: true,
+            ..go(0)
+        }));
+        assert_eq!(engine.next(Duration::from_millis(300)), None);
+        engine.send(&interrupt);
+        let replies = engine.until(|r| matches!(r, Reply::BestMove(_)));
+        assert!(!refused(&replies, ""), "{interrupt}: {replies:?}");
+    }
+}
+
+#[test]
 fn movetime_and_clocks_stop_a_long_search_in_time() {
     let mut engine = Engine::ready("mcts:time=600s");
     engine.position(BIG, &[]);

@@ -48,10 +48,6 @@ enum Command {
 
 /// Runs one parsed command line, printing to standard output.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
-    // The engine writes from two threads, so it must not hold standard output's lock here.
-    if let Command::Engine(args) = &cli.command {
-        return engine::run(args);
-    }
     let mut out = std::io::stdout().lock();
     match cli.command {
         Command::Perft(args) => perft::run(&args, &mut out),
@@ -61,6 +57,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Classic(args) => classic::run(&args, &mut out),
         Command::Tournament(args) => tournament::run(&args, &mut out),
         Command::Play(args) => play::run(&args, &mut out),
-        Command::Engine(args) => engine::run(&args),
+        // The engine writes from two threads: this thread must not hold the lock.
+        Command::Engine(args) => {
+            drop(out);
+            engine::run(&args)
+        }
     }
 }

@@ -64,7 +64,8 @@ fn read(session: &mut Session, out: &Output, text: &str) -> Flow {
         Ok(Some(command)) => session.handle(command),
         Ok(None) => {
             if !text.trim().is_empty() {
-                eprintln!("jchomp-bot engine: ignored an unknown line: {text}");
+                let line = format!("jchomp-bot engine: ignored an unknown line: {text}");
+                let _ = writeln!(io::stderr(), "{line}");
             }
             Flow::Go
         }
