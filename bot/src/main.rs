@@ -1,5 +1,6 @@
-//! `jchomp-bot`: perft, solve, analyze, the classic database, tournaments and the bot client, as
-//! subcommands. A thin shell over the `cmd` modules; an error ends it with `jchomp-bot: ` and the error's causes.
+//! `jchomp-bot`: perft, solve, analyze, the classic database, tournaments, the bot client and the
+//! reference engine (docs/ENGINE.md), as subcommands. A thin shell over the `cmd` modules; an
+//! error ends it with `jchomp-bot: ` and the error's causes.
 
 mod cmd;
 

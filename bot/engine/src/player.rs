@@ -2,6 +2,7 @@
 //! `greedy`.
 
 use crate::rng::Rng;
+use crate::search::Budget;
 use crate::turn::{Fault, Turn};
 use jchomp_rules::{Bits, Cell, Config, Position, Status};
 use std::sync::Arc;
@@ -37,6 +38,30 @@ pub trait Player: Send {
     fn last_lines(&self) -> Vec<String> {
         Vec::new()
     }
+
+    /// Replaces the budget of the following choices with `budget`, if the player searches
+    /// with a budget of that kind; false (the default) leaves the player as it was. Choices
+    /// made without calling it are those of the player as built.
+    fn set_budget(&mut self, budget: Budget) -> bool {
+        let _ = budget;
+        false
+    }
+
+    /// What the last [`Player::choose`] searched, for players that search; `None` (the
+    /// default) for those that do not say, or whose last answer needed no search.
+    fn last_search(&self) -> Option<SearchInfo> {
+        None
+    }
+}
+
+/// What one search of a [`Player`] found, as an engine reports it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Depth of the deepest iteration that searched the chosen selection (plies, or layers
+    /// for Best-Reply Search+), for searches that deepen.
+    pub depth: Option<u32>,
+    /// Nodes visited.
+    pub nodes: u64,
 }
 
 /// Whether the seat to move at `position` has only poison left (it must eat it and lose): the

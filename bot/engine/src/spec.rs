@@ -288,6 +288,49 @@ mod tests {
     }
 
     #[test]
+    fn search_bots_take_budgets_of_their_kinds_and_report_their_searches() {
+        use jchomp_rules::Position;
+        let config = jchomp_testkit::board("9x9 eat 1x1 poison 4,4 players 3");
+        let start = Position::start(&config);
+        let (depth, nodes) = (Budget::Depth(3), Budget::Nodes(2_000));
+        for (text, takes_depth) in [
+            ("search:depth=1", true),
+            ("brs:nodes=100", true),
+            ("maxn:depth=1", true),
+            ("mcts:nodes=100", false),
+            ("level:1", true),
+            ("level:3", false),
+        ] {
+            let spec = BotSpec::parse(text).unwrap();
+            let mut player = spec.build(3);
+            assert_eq!(player.last_search(), None, "{text}");
+            assert_eq!(player.set_budget(depth), takes_depth, "{text}");
+            assert!(player.set_budget(nodes), "{text}");
+            player.choose(&config, &start).unwrap();
+            let searched = player.last_search().unwrap();
+            assert!(searched.nodes > 100, "{text}: {searched:?}");
+            // Its own budget back: the next search keeps to it.
+            let own = spec.budget().unwrap();
+            assert!(player.set_budget(own));
+            let mut position = start;
+            position.play(&config, jchomp_rules::Cell::new(0, 0));
+            player.choose(&config, &position).unwrap();
+            let again = player.last_search().unwrap();
+            match own {
+                Budget::Depth(d) => assert_eq!(again.depth, Some(d), "{text}"),
+                Budget::Nodes(n) => assert_eq!(n < 2_000, again.nodes < 2_000, "{text}"),
+                Budget::Time(_) => unreachable!(),
+            }
+        }
+        for text in ["random", "greedy"] {
+            let mut player = BotSpec::parse(text).unwrap().build(3);
+            assert!(!player.set_budget(nodes) && !player.set_budget(depth));
+            player.choose(&config, &start).unwrap();
+            assert_eq!(player.last_search(), None, "{text}");
+        }
+    }
+
+    #[test]
     fn levels_map_to_budgets() {
         for n in 1..=MAX_LEVEL {
             assert!(BotSpec::Level(n).budget().is_some());

@@ -4,6 +4,7 @@ mod analyze;
 mod classic;
 mod classic_db;
 mod classic_flag;
+mod engine;
 mod perft;
 mod play;
 mod solve;
@@ -40,6 +41,9 @@ enum Command {
     Tournament(Box<tournament::TournamentArgs>),
     /// Plays on a server: joins a room (or creates one) and plays through the protocol.
     Play(Box<play::PlayArgs>),
+    /// Runs a built-in bot as an engine of the JChomp engine protocol (docs/ENGINE.md) over
+    /// standard input and output.
+    Engine(engine::EngineArgs),
 }
 
 /// Runs one parsed command line, printing to standard output.
@@ -53,5 +57,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Classic(args) => classic::run(&args, &mut out),
         Command::Tournament(args) => tournament::run(&args, &mut out),
         Command::Play(args) => play::run(&args, &mut out),
+        // The engine writes from two threads: this thread must not hold the lock.
+        Command::Engine(args) => {
+            drop(out);
+            engine::run(&args)
+        }
     }
 }

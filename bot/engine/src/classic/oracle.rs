@@ -6,7 +6,8 @@
 use super::db::{ClassicDb, MoveValue};
 use super::library::ClassicLibrary;
 use super::shape::{MAX_SIDE, Shape};
-use crate::player::Player;
+use crate::player::{Player, SearchInfo};
+use crate::search::Budget;
 use jchomp_rules::{Bits, Cell, Config, Position, Variant};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -59,6 +60,8 @@ pub fn moves_in(db: &ClassicDb, config: &Config, position: &Position) -> Option<
 pub(crate) struct PerfectPlayer {
     library: Arc<ClassicLibrary>,
     fallback: Box<dyn Player>,
+    /// Whether the last choice came from the database.
+    answered: bool,
 }
 
 impl std::fmt::Debug for PerfectPlayer {
@@ -72,7 +75,11 @@ impl std::fmt::Debug for PerfectPlayer {
 impl PerfectPlayer {
     /// A player that asks `library` first and `fallback` otherwise.
     pub fn new(library: Arc<ClassicLibrary>, fallback: Box<dyn Player>) -> PerfectPlayer {
-        PerfectPlayer { library, fallback }
+        PerfectPlayer {
+            library,
+            fallback,
+            answered: false,
+        }
     }
 }
 
@@ -82,13 +89,25 @@ impl Player for PerfectPlayer {
             && let Some(db) = self.library.get()
             && let Some(cell) = best_cell(&db, config, position)
         {
+            self.answered = true;
             return Some(cell);
         }
+        self.answered = false;
         self.fallback.choose(config, position)
     }
 
     fn set_stop(&mut self, stop: Arc<AtomicBool>) {
         self.fallback.set_stop(stop);
+    }
+
+    fn set_budget(&mut self, budget: Budget) -> bool {
+        self.fallback.set_budget(budget)
+    }
+
+    fn last_search(&self) -> Option<SearchInfo> {
+        (!self.answered)
+            .then(|| self.fallback.last_search())
+            .flatten()
     }
 }
 

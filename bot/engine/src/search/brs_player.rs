@@ -9,7 +9,7 @@ use super::root::{Deepening, shuffled};
 use super::score::WIN;
 use super::trivial::Turn;
 use super::tt::Table;
-use crate::player::Player;
+use crate::player::{Player, SearchInfo};
 use crate::rng::Rng;
 use jchomp_rules::{Cell, Config, Position};
 use std::sync::Arc;
@@ -26,6 +26,7 @@ pub struct BrsPlayer {
     table: Option<Table>,
     rng: Rng,
     stop: Option<Arc<AtomicBool>>,
+    last: Option<SearchInfo>,
 }
 
 impl BrsPlayer {
@@ -36,6 +37,7 @@ impl BrsPlayer {
             table: None,
             rng: Rng::new(seed),
             stop: None,
+            last: None,
         }
     }
 
@@ -70,11 +72,22 @@ impl BrsPlayer {
 
 impl Player for BrsPlayer {
     fn choose(&mut self, config: &Config, position: &Position) -> Option<Cell> {
-        self.search(config, position).best
+        let report = self.search(config, position);
+        self.last = Some(report.info());
+        report.best
     }
 
     fn set_stop(&mut self, stop: Arc<AtomicBool>) {
         self.stop = Some(stop);
+    }
+
+    fn set_budget(&mut self, budget: Budget) -> bool {
+        self.budget = budget;
+        true
+    }
+
+    fn last_search(&self) -> Option<SearchInfo> {
+        self.last
     }
 }
 

@@ -10,6 +10,7 @@ use super::score::{Outcome, WIN};
 use super::trivial::Turn;
 use super::tt::Table;
 use super::two::Negamax;
+use crate::player::SearchInfo;
 use crate::rng::Rng;
 use jchomp_rules::{Cell, Config, Position};
 use std::sync::Arc;
@@ -262,6 +263,14 @@ impl Report {
             proven: true,
             depth: 0,
             nodes: 0,
+        }
+    }
+
+    /// Its depth and nodes, as a player reports its last search.
+    pub(crate) fn info(&self) -> SearchInfo {
+        SearchInfo {
+            depth: Some(self.depth),
+            nodes: self.nodes,
         }
     }
 }

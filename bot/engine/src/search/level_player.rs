@@ -5,7 +5,7 @@
 
 use super::mcts::OpponentModel;
 use super::{Budget, MctsPlayer, SearchPlayer};
-use crate::player::Player;
+use crate::player::{Player, SearchInfo};
 use jchomp_rules::{Cell, Config, Position};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -16,6 +16,8 @@ use std::sync::atomic::AtomicBool;
 pub struct LevelPlayer {
     two: SearchPlayer,
     multi: MctsPlayer,
+    /// Whether the last choice was the tree search's.
+    multi_last: bool,
 }
 
 impl LevelPlayer {
@@ -24,13 +26,15 @@ impl LevelPlayer {
         LevelPlayer {
             two: SearchPlayer::new(budget, seed),
             multi: MctsPlayer::new(budget, seed).with_opponents(OpponentModel::ERRING),
+            multi_last: false,
         }
     }
 }
 
 impl Player for LevelPlayer {
     fn choose(&mut self, config: &Config, position: &Position) -> Option<Cell> {
-        if config.players() > 2 {
+        self.multi_last = config.players() > 2;
+        if self.multi_last {
             self.multi.choose(config, position)
         } else {
             self.two.choose(config, position)
@@ -40,6 +44,19 @@ impl Player for LevelPlayer {
     fn set_stop(&mut self, stop: Arc<AtomicBool>) {
         self.two.set_stop(Arc::clone(&stop));
         self.multi.set_stop(stop);
+    }
+
+    /// Takes a node or time budget for both engines (a level has no depth budget).
+    fn set_budget(&mut self, budget: Budget) -> bool {
+        self.multi.set_budget(budget) && self.two.set_budget(budget)
+    }
+
+    fn last_search(&self) -> Option<SearchInfo> {
+        if self.multi_last {
+            self.multi.last_search()
+        } else {
+            self.two.last_search()
+        }
     }
 }
 

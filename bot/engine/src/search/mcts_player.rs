@@ -6,7 +6,7 @@ use super::expected::{self, Memo};
 use super::limits::Limits;
 use super::mcts::{Mcts, MctsReport, OpponentModel};
 use super::trivial::Turn;
-use crate::player::Player;
+use crate::player::{Player, SearchInfo};
 use crate::rng::Rng;
 use jchomp_rules::{Cell, Config, Position};
 use std::sync::Arc;
@@ -22,6 +22,7 @@ pub struct MctsPlayer {
     opponents: OpponentModel,
     /// What the exact expectation ([`super::expected`]) found in earlier moves of the game.
     memo: Memo,
+    last: Option<SearchInfo>,
 }
 
 impl MctsPlayer {
@@ -36,6 +37,7 @@ impl MctsPlayer {
             stop: None,
             opponents: OpponentModel::BEST_REPLIES,
             memo: Memo::default(),
+            last: None,
         }
     }
 
@@ -137,11 +139,30 @@ fn exactly(
 
 impl Player for MctsPlayer {
     fn choose(&mut self, config: &Config, position: &Position) -> Option<Cell> {
-        self.search(config, position).best
+        let report = self.search(config, position);
+        self.last = Some(SearchInfo {
+            depth: None,
+            nodes: report.nodes,
+        });
+        report.best
     }
 
     fn set_stop(&mut self, stop: Arc<AtomicBool>) {
         self.stop = Some(stop);
+    }
+
+    /// Takes a node or time budget; a tree search has no depth of its own, so a depth budget
+    /// is refused here (though [`MctsPlayer::new`] reads one as nodes).
+    fn set_budget(&mut self, budget: Budget) -> bool {
+        if matches!(budget, Budget::Depth(_)) {
+            return false;
+        }
+        self.budget = budget;
+        true
+    }
+
+    fn last_search(&self) -> Option<SearchInfo> {
+        self.last
     }
 }
 

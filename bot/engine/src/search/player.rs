@@ -2,7 +2,7 @@
 
 use super::Budget;
 use super::engine::{Engine, MultiMode};
-use crate::player::Player;
+use crate::player::{Player, SearchInfo};
 use jchomp_rules::{Cell, Config, Position};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -16,6 +16,7 @@ pub struct SearchPlayer {
     budget: Budget,
     engine: Engine,
     stop: Option<Arc<AtomicBool>>,
+    last: Option<SearchInfo>,
 }
 
 impl SearchPlayer {
@@ -25,6 +26,7 @@ impl SearchPlayer {
             budget,
             engine: Engine::new(PLAYER_TABLE_MB, seed),
             stop: None,
+            last: None,
         }
     }
 
@@ -37,12 +39,23 @@ impl SearchPlayer {
 
 impl Player for SearchPlayer {
     fn choose(&mut self, config: &Config, position: &Position) -> Option<Cell> {
-        self.engine
-            .search(config, position, self.budget, self.stop.clone())
-            .best
+        let report = self
+            .engine
+            .search(config, position, self.budget, self.stop.clone());
+        self.last = Some(report.info());
+        report.best
     }
 
     fn set_stop(&mut self, stop: Arc<AtomicBool>) {
         self.stop = Some(stop);
+    }
+
+    fn set_budget(&mut self, budget: Budget) -> bool {
+        self.budget = budget;
+        true
+    }
+
+    fn last_search(&self) -> Option<SearchInfo> {
+        self.last
     }
 }
