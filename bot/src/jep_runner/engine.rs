@@ -189,16 +189,16 @@ impl Engine {
     }
 
     /// Sets the `Seed` option, if the engine declares one as a spin, to `seed` brought into its
-    /// range (`min + seed mod (max − min + 1)`).
+    /// range: an engine whose range is every 64-bit integer gets the seed's own 64 bits (as a
+    /// signed number: `-1` is 2^64 − 1), so it can seed its bots exactly as the tournament does
+    /// in-process; a narrower range gets `min + seed mod (max − min + 1)`.
     pub fn set_seed(&mut self, seed: u64) -> Result<(), EngineError> {
         let Some(OptionKind::Spin { min, max, .. }) =
             self.info.option("Seed").map(|o| o.kind.clone())
         else {
             return Ok(());
         };
-        let span = (i128::from(max) - i128::from(min) + 1).max(1);
-        let value = i128::from(min) + i128::from(seed) % span;
-        self.set_option("Seed", Some(value.to_string()))
+        self.set_option("Seed", Some(seed_in_range(seed, min, max).to_string()))
     }
 
     /// `isready`, answered by `readyok` within [`READY_TIME`] (or the engine is `hung`).
@@ -257,5 +257,32 @@ impl Engine {
     /// Kills the engine at once (after a failure).
     pub fn kill(self) {
         self.process.kill();
+    }
+}
+
+/// `seed` as a value of a spin option from `min` to `max` (see [`Engine::set_seed`]).
+fn seed_in_range(seed: u64, min: i64, max: i64) -> i128 {
+    let span = (i128::from(max) - i128::from(min) + 1).max(1);
+    if span == 1_i128 << 64 {
+        // The seed's own bits, read as a signed number.
+        return i128::from(i64::from_ne_bytes(seed.to_ne_bytes()));
+    }
+    i128::from(min) + i128::from(seed) % span
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_range_seed_keeps_its_bits_a_narrow_one_wraps() {
+        assert_eq!(seed_in_range(7, i64::MIN, i64::MAX), 7);
+        assert_eq!(seed_in_range(u64::MAX, i64::MIN, i64::MAX), -1);
+        assert_eq!(
+            seed_in_range(1 << 63, i64::MIN, i64::MAX),
+            i128::from(i64::MIN)
+        );
+        assert_eq!(seed_in_range(12, 0, 9), 2);
+        assert_eq!(seed_in_range(5, -3, -3), -3);
     }
 }
