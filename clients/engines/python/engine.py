@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """An example JChomp engine: the engine protocol (docs/ENGINE.md), standard library only.
 
-It plays JChomp and classic Chomp with 2, 3 or 4 players, one ply and a half deep: it never
-eats poison while a safe selection exists, takes an immediate win (a safe selection after
-which the next seat has only poison to eat), otherwise prefers a safe selection that does not
-hand the next seat such a win, and chooses at random among equals, seeded by its `Seed` option.
+It plays JChomp and classic Chomp with 2, 3 or 4 players: never poison while a safe selection
+exists; an immediate win (a safe selection after which the next seat has only poison) if there
+is one; else a safe selection that hands the next seat no such win; at random among equals,
+seeded by its `Seed` option.
 """
 import json
 import random
@@ -38,13 +38,13 @@ class Rules:
             return sum(row << (i * cols) for i in range(r, r + height))
 
         poison = sum(1 << (r * cols + c) for r, c in config["poison"])
-        if config.get("variant", "jchomp") == "classic":
-            anchors = [((r, c), 1 << (r * cols + c), rect(r, c, rows - r, cols - c))
-                       for r in range(rows) for c in range(cols)]
-        else:
-            er, ec = config["eat"]
-            anchors = [((r, c), rect(r, c, er, ec), rect(r, c, er, ec))
-                       for r in range(rows - er + 1) for c in range(cols - ec + 1)]
+        classic = config.get("variant", "jchomp") == "classic"
+        er, ec = (1, 1) if classic else config["eat"]
+        anchors = []
+        for r in range(rows - er + 1):
+            for c in range(cols - ec + 1):
+                need = rect(r, c, er, ec)
+                anchors.append(((r, c), need, rect(r, c, rows - r, cols - c) if classic else need))
         self.by_cell = {a[0]: a for a in anchors}
         self.poison = poison
         self.safe = [a for a in anchors if not a[2] & poison]
@@ -62,19 +62,18 @@ class Rules:
 
         return not fits(self.safe) and fits(self.poisoned)
 
-    def wins(self, board):
-        """The safe selections that leave the next seat only poison."""
-        return [a for a in self.valid(board, self.safe) if self.only_poison(board & ~a[2])]
+    def has_win(self, board):
+        """Whether the seat to move has a safe selection that leaves the next only poison."""
+        return any(board & need == need and self.only_poison(board & ~eat)
+                   for _, need, eat in self.safe)
 
     def replay(self, moves):
         """The board after `moves`; raises ValueError on a move the rules refuse."""
         board = self.full
         for cell in moves:
             anchor = self.by_cell.get(cell)
-            if anchor is None or board & anchor[1] != anchor[1]:
-                raise ValueError("move %d,%d is not a valid selection" % cell)
-            if anchor[2] & self.poison:
-                raise ValueError("move %d,%d ate poison: the game is over" % cell)
+            if anchor is None or anchor[2] & self.poison or board & anchor[1] != anchor[1]:
+                raise ValueError("move %d,%d is not valid in a game that goes on" % cell)
             board &= ~anchor[2]
         return board
 
@@ -93,7 +92,7 @@ def choose(rules, board, rng, careful, deadline):
             if time.monotonic() > deadline:
                 warn("out of time: playing a safe selection unchecked")
                 break
-            if not rules.wins(board & ~eat):
+            if not rules.has_win(board & ~eat):
                 return cell
     return safe[0][0]
 
@@ -133,13 +132,12 @@ class Engine:
 
     def cmd_setoption(self, words):
         name, value = words[2], " ".join(words[4:])
-        if name == "Seed":
-            self.options["Seed"] = min(max(int(value), 0), SEED_MAX)
-            self.rng = random.Random(self.options["Seed"])
-        elif name == "Careful":
+        if name == "Seed" and value.isdigit():
+            self.options["Seed"] = min(int(value), SEED_MAX)
+        elif name == "Careful" and value in ("true", "false"):
             self.options["Careful"] = value == "true"
         else:
-            warn("unknown option " + name)
+            warn("cannot set option %s to %s" % (name, value))
 
     def cmd_isready(self, words):
         say("readyok")
