@@ -139,6 +139,19 @@ impl Engine {
         self.errors.lock().unwrap().clone()
     }
 
+    /// Waits until the engine's standard error mentions `word` (it is read on another thread).
+    fn said_on_stderr(&self, word: &str) {
+        let start = Instant::now();
+        while !self.errors().contains(word) {
+            assert!(
+                start.elapsed() < REPLY_TIME,
+                "no word of {word:?} on stderr: {}",
+                self.errors()
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// Waits up to `limit` for the process to exit with success.
     fn exits_within(mut self, limit: Duration) {
         let start = Instant::now();
@@ -150,7 +163,7 @@ impl Engine {
             if start.elapsed() > limit {
                 let _ = self.child.kill();
                 let _ = self.child.wait();
-                panic!("the engine was still running {limit:?} after quit");
+                panic!("the engine was still running {limit:?} after it was told to end");
             }
             std::thread::sleep(Duration::from_millis(10));
         }
@@ -194,9 +207,8 @@ fn ignores_what_it_cannot_use(engine: &mut Engine) {
         engine.send_line(line);
         engine.ready();
     }
-    let errors = engine.errors();
-    assert!(errors.contains("ucinewgame"), "no word on stderr: {errors}");
-    assert!(errors.contains("Nonsense"), "no word on stderr: {errors}");
+    engine.said_on_stderr("ucinewgame");
+    engine.said_on_stderr("Nonsense");
 }
 
 /// The selections after which the next seat has no immediate win.
@@ -233,7 +245,10 @@ fn check_answer(config: &Config, position: &Position, cell: Cell, tally: &mut Ta
     );
     let index = cell.index();
     let safe = position.safe_selections(config);
-    assert!(safe.is_empty() || safe.contains(index), "ate poison at {at}");
+    assert!(
+        safe.is_empty() || safe.contains(index),
+        "ate poison at {at}"
+    );
     let wins = immediate_wins(config, position);
     if !wins.is_empty() {
         tally.wins += 1;
