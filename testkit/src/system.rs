@@ -1,7 +1,8 @@
 //! Programs from the operating system's packages that some tests start for real (a browser, a
-//! database server): found where the packages put them, or installed from Debian's packages
-//! with `apt-get` the first time a test needs them, so that the README's test command does all
-//! set-up on a fresh machine and no such test is ever skipped.
+//! database server, the interpreters of the example engines): found where the packages put
+//! them, or installed from Debian's packages with `apt-get` the first time a test needs them, so
+//! that the README's test command does all set-up on a fresh machine and no such test is ever
+//! skipped.
 
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
@@ -53,6 +54,20 @@ pub const INITDB: Program = Program {
 pub const REDIS_SERVER: Program = Program {
     name: "redis-server",
     packages: &["redis-server"],
+    dirs: &[],
+};
+
+/// Python 3, which runs the example engine `clients/engines/python/engine.py`.
+pub const PYTHON3: Program = Program {
+    name: "python3",
+    packages: &["python3"],
+    dirs: &[],
+};
+
+/// Node.js, which runs the example engine `clients/engines/node/engine.js`.
+pub const NODE: Program = Program {
+    name: "node",
+    packages: &["nodejs"],
     dirs: &[],
 };
 
