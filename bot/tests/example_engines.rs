@@ -413,3 +413,84 @@ fn both_engines_refuse_another_protocol_version() {
     refuses_another_version(system::PYTHON3, "clients/engines/python/engine.py");
     refuses_another_version(system::NODE, "clients/engines/node/engine.js");
 }
+
+/// The `--engine` value that runs the example `script` (a path from the workspace root) with
+/// `program` under the name `name`.
+fn engine_flag(name: &str, program: Program, script: &str) -> String {
+    let interpreter = system::require(program);
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    format!(
+        "--engine=name={name},cmd={},arg={}",
+        interpreter.display(),
+        root.join(script).display()
+    )
+}
+
+/// Plays a real tournament of both example engines against built-in bots with `rest` (the
+/// runner is `jchomp-bot tournament`); every game ends with no engine failure and replays.
+fn tournament_with_both(name: &str, rest: &str) -> serde_json::Value {
+    let out = std::env::temp_dir().join(format!("jchomp-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_jchomp-bot"))
+        .args(["tournament", "--quiet"])
+        .arg(engine_flag(
+            "py",
+            system::PYTHON3,
+            "clients/engines/python/engine.py",
+        ))
+        .arg(engine_flag(
+            "node",
+            system::NODE,
+            "clients/engines/node/engine.js",
+        ))
+        .args(rest.split_whitespace())
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    let mut n = 0;
+    for line in games.lines() {
+        let record: jchomp_protocol::record::Record = serde_json::from_str(line).unwrap();
+        assert_eq!(record.failure, None, "{line}");
+        record.replay().unwrap();
+        n += 1;
+    }
+    assert!(n >= 12, "{n} games");
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    std::fs::remove_dir_all(&out).unwrap();
+    assert_eq!(results["status"], "finished", "{results}");
+    results
+}
+
+#[test]
+fn both_engines_play_tournaments_against_built_in_bots() {
+    // Three seats of JChomp, then two of classic Chomp, under a clock and a fixed move time.
+    tournament_with_both(
+        "examples-three",
+        "--bot level:1 --bot random --players 3 --games 24 --tc 10s+100ms --concurrency 2",
+    );
+    let results = tournament_with_both(
+        "examples-classic",
+        "--bot random --variant classic --size 5x6 --games 24 --st 200ms --concurrency 2",
+    );
+    // Against `random` in classic Chomp both take immediate wins and avoid poison: neither
+    // scores below it.
+    let score = |name: &str| -> f64 {
+        results["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .and_then(|s| s["score"].as_f64())
+            .unwrap_or_else(|| panic!("{name} in {results}"))
+    };
+    assert!(score("py") >= score("random"), "{results}");
+    assert!(score("node") >= score("random"), "{results}");
+}
