@@ -153,4 +153,5 @@ class BotPlayer:
 
 def uniform_random(game, seat, seed):
     """OpenSpiel's uniform random bot: the simplest BotPlayer."""
+    del game
     return pyspiel.make_uniform_random_bot(seat, seed)
