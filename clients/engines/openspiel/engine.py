@@ -75,7 +75,8 @@ class Engine:
 
     def position(self, line):
         """`position config JSON [moves R,C ...]`: replays the game on a fresh state."""
-        rest = line.split(None, 2)[2] if len(line.split(None, 2)) == 3 else ""
+        words = line.split(None, 2)
+        rest = words[2] if len(words) == 3 and words[1] == "config" else ""
         try:
             config, end = json.JSONDecoder().raw_decode(rest)
             moves = rest[end:].split()
