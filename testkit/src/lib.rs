@@ -4,7 +4,8 @@
 //! ([`model`]) and the exact solver played on it ([`brute`]), what each seat can force with any
 //! number of seats ([`paranoid`]), classic Chomp solved by its definition ([`classic`]), the
 //! example games of the descriptions of classic Chomp ([`seeds`]), the checks the fuzz targets run ([`checks`]), temporary directories ([`temp`]), programs from the
-//! OS packages installed when missing ([`system`]), with the `engines` feature real database
+//! OS packages installed when missing ([`system`]), Python environments with PyPI packages made
+//! when missing ([`venv`]), with the `engines` feature real database
 //! servers started from them ([`engines`]) and, with the `server` feature, the real server
 //! started in-process on `127.0.0.1:0` with a small test client ([`server`]).
 //!
@@ -24,6 +25,7 @@ pub mod seeds;
 pub mod server;
 pub mod system;
 pub mod temp;
+pub mod venv;
 
 use jchomp_protocol::json::ConfigJson;
 use jchomp_rules::{Config, Setup};
