@@ -1,8 +1,9 @@
 //! The standings table printed at the end: rank, bot, games, wins, ties, losses, score, score
-//! percentage, and Elo relative to the first bot with its 95% error bar.
+//! percentage, and Elo relative to the first bot with its 95% error bar; the pairings; and, for
+//! a two-bot match, the pentanomial line and the SPRT's line.
 
 use super::elo::Estimate;
-use super::sprt::Verdict;
+use super::sprt::{Sprt, Verdict};
 use super::standings::Standings;
 use std::fmt::Write;
 
@@ -101,9 +102,37 @@ pub fn pairings(standings: &Standings) -> String {
     out
 }
 
-/// The SPRT's line: parameters, LLR with its bounds, and the verdict (or "undecided").
+/// `+12.3 ± 4.5`, `+12.3` (unbounded interval) or `n/a`.
+fn estimate_text(e: Estimate) -> String {
+    match (e.elo, e.error) {
+        (Some(x), Some(err)) => format!("{x:+.1} ± {err:.1}"),
+        (Some(x), None) => format!("{x:+.1}"),
+        _ => "n/a".to_string(),
+    }
+}
+
+/// The pentanomial figures of a two-bot match, from the first bot's side: the pairs by its
+/// points, Elo and normalized Elo with their 95% error bars, and the likelihood of superiority.
+/// `None` with more than two bots.
+pub fn pentanomial_line(standings: &Standings) -> Option<String> {
+    let p = standings.pentanomial()?;
+    let (a, b) = (&standings.bots[0].name, &standings.bots[1].name);
+    let [c0, c1, c2, c3, c4] = p.counts;
+    let nelo = p.nelo().map_or_else(|| "n/a".to_string(), estimate_text);
+    let los = p
+        .los()
+        .map_or_else(|| "n/a".to_string(), |x| format!("{:.2}%", 100.0 * x));
+    Some(format!(
+        "pentanomial {a} vs {b}: pairs [{c0}, {c1}, {c2}, {c3}, {c4}] ({a} scoring 0, 1/2, 1, \
+         3/2, 2), elo {}, nelo {nelo}, los {los}",
+        estimate_text(p.elo())
+    ))
+}
+
+/// The SPRT's line: parameters, the model it decides on, LLR with its bounds, and the verdict
+/// (or "undecided").
 pub fn sprt_line(standings: &Standings) -> Option<String> {
-    let s = standings.sprt?;
+    let s = standings.sprt()?;
     let (lower, upper) = s.params.bounds();
     let names = (&standings.bots[0].name, &standings.bots[1].name);
     let verdict = match s.verdict() {
@@ -117,19 +146,16 @@ pub fn sprt_line(standings: &Standings) -> Option<String> {
         ),
         None => "undecided".to_string(),
     };
-    let e = s.elo();
-    let elo = match (e.elo, e.error) {
-        (Some(x), Some(err)) => format!("{x:+.1} ± {err:.1}"),
-        (Some(x), None) => format!("{x:+.1}"),
-        _ => "n/a".to_string(),
-    };
     Some(format!(
-        "sprt {}: llr {:.3} (bounds {:.3}, {:.3}) after {} pairs, elo {elo}: {verdict}",
+        "sprt {} on the {} model: llr {:.3} (bounds {:.3}, {:.3}) after {} pairs, elo {}: \
+         {verdict}",
         s.params,
+        Sprt::MODEL,
         s.llr(),
         lower,
         upper,
-        s.pairs()
+        s.pairs(),
+        estimate_text(s.pentanomial.elo())
     ))
 }
 
