@@ -156,6 +156,83 @@ mod tests {
         Pentanomial { counts }
     }
 
+    /// Figures computed independently by a python3 one-off (math.log10, math.erf) from the
+    /// formulas of the module comment: `(counts, elo, elo error, nElo, nElo error, LOS, LLR of
+    /// elo1 = 10 against elo0 = 0)`. The first two count lists are fastchess's own tests
+    /// (`elo_test.cpp`, "EloPentanomial 1" and "2", with WL and DD added up), whose published
+    /// figures (55.58 ± 27.65, nElo 57.94 ± 28.28, LOS 100.00%; −8.64 ± 10.33, nElo −9.17 ±
+    /// 10.96, LOS 5.05%) these agree with.
+    const CASES: [([u64; 5], [f64; 6]); 5] = [
+        (
+            [34, 54, 63, 64, 75],
+            [
+                55.579780, 27.653430, 57.935600, 28.275376, 0.999970, 2.540887,
+            ],
+        ),
+        (
+            [332, 433, 498, 333, 334],
+            [
+                -8.642667, 10.334194, -9.172914, 10.960459, 0.050470, -4.895121,
+            ],
+        ),
+        (
+            [12, 20, 33, 10, 5],
+            [
+                -52.511566, 41.701192, -69.180329, 53.834712, 0.005890, -1.209162,
+            ],
+        ),
+        (
+            [8, 12, 30, 14, 10],
+            [
+                14.092951, 45.774392, 17.352509, 55.974669, 0.728274, 0.166191,
+            ],
+        ),
+        (
+            [5, 10, 30, 30, 25],
+            [107.538125, 41.921127, 132.373090, 48.151231, 1.0, 2.091183],
+        ),
+    ];
+
+    #[test]
+    fn hand_computed_figures() {
+        let (s0, s1) = (elo::to_score(0.0), elo::to_score(10.0));
+        for (counts, [e, ee, n, ne, los, llr]) in CASES {
+            let p = of(counts);
+            let elo = p.elo();
+            let nelo = p.nelo().unwrap();
+            let got = [
+                elo.elo.unwrap(),
+                elo.error.unwrap(),
+                nelo.elo.unwrap(),
+                nelo.error.unwrap(),
+                p.los().unwrap(),
+                p.llr(s0, s1),
+            ];
+            for (g, want) in got.iter().zip([e, ee, n, ne, los, llr]) {
+                assert!((g - want).abs() < 1e-5, "{counts:?}: {got:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn no_pairs_or_no_variance_have_no_normalized_figures() {
+        let none = Pentanomial::default();
+        assert_eq!(
+            (none.elo().elo, none.nelo(), none.los()),
+            (None, None, None)
+        );
+        assert_eq!(none.llr(0.5, 0.6), 0.0);
+        // Every pair 3/2 points: a score of 0.75 (+190.8 Elo, no error) but no deviation to
+        // normalize by.
+        let same = of([0, 0, 0, 7, 0]);
+        let e = same.elo();
+        assert!(
+            close(e.elo.unwrap(), 190.849) && e.error == Some(0.0),
+            "{e:?}"
+        );
+        assert_eq!((same.nelo(), same.los()), (None, None));
+    }
+
     #[test]
     fn hand_computed_elo() {
         // Pairs [5, 10, 30, 30, 25]: m = 0.65, v = 0.0775, se = sqrt(v/100) = 0.027839;
@@ -174,5 +251,42 @@ mod tests {
         }
         assert_eq!(p.counts, [1, 1, 2, 1, 1]);
         assert_eq!(p.pairs(), 6);
+    }
+
+    /// The first bot's points in each game of a two-bot match, as (round, seat order, points).
+    fn feed(pairs: &mut Pairs, games: &[(u64, usize, f64)]) {
+        for &(round, rotation, points) in games {
+            pairs.add(round, rotation, points);
+        }
+    }
+
+    #[test]
+    fn games_pair_up_by_start_configuration_and_seat_order() {
+        let games = [
+            (0, 0, 1.0),
+            (0, 1, 1.0),
+            (1, 0, 0.0),
+            (1, 1, 0.5),
+            (2, 0, 0.5),
+        ];
+        let mut pairs = Pairs::default();
+        feed(&mut pairs, &games);
+        // Rounds 0 and 1 are pairs (2 and 1/2 points); round 2 waits for its second game.
+        assert_eq!(pairs.counts.counts, [0, 1, 0, 0, 1]);
+        // A stop and resume reads the same games back and goes on: the open pair completes.
+        let mut resumed = Pairs::default();
+        feed(&mut resumed, &games[..3]);
+        assert_eq!(resumed.counts.counts, [0, 0, 0, 0, 1]);
+        feed(&mut resumed, &games[3..]);
+        assert_eq!(resumed, pairs);
+        feed(&mut resumed, &[(2, 1, 1.0)]);
+        assert_eq!(resumed.counts.counts, [0, 1, 0, 1, 1]);
+        // Games of different start configurations, or of the same seat order, are no pair.
+        let mut odd = Pairs::default();
+        feed(
+            &mut odd,
+            &[(0, 0, 1.0), (1, 1, 1.0), (1, 1, 1.0), (2, 0, 0.0)],
+        );
+        assert_eq!(odd.counts.pairs(), 0);
     }
 }
