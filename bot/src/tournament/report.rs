@@ -196,4 +196,33 @@ mod tests {
              b 0 +0 =0 -0 (0.0) vs c 0 +0 =0 -0 (0.0)\n"
         );
     }
+
+    #[test]
+    fn the_pentanomial_line_is_for_two_bots() {
+        let schedule = Schedule::new(2, 2, false);
+        let names = vec!["random".to_string(), "greedy".to_string()];
+        let mut st = Standings::new(&names, &schedule, None);
+        assert_eq!(
+            pentanomial_line(&st).unwrap(),
+            "pentanomial random vs greedy: pairs [0, 0, 0, 0, 0] (random scoring 0, 1/2, 1, \
+             3/2, 2), elo n/a, nelo n/a, los n/a"
+        );
+        assert_eq!(sprt_line(&st), None);
+        // Random scores 1/2 + 0, 1 + 0 and 1 + 1/2 (it sits in seat 0 in even games): pairs of
+        // 1/2, 1 and 3/2 points, m = 0.5, v = 1/24, se = sqrt(v/3) = 0.117851; Elo 0 ± 173.7
+        // (Elo(0.5 ± 1.96·se) = ±173.65), nElo 0 ± 1.96·(800/ln 10)/sqrt(6) = 278.00, LOS 50%.
+        let won = GameResult::Poisoned { loser: 1 };
+        let games = [GameResult::Tie, won, won, won, won, GameResult::Tie];
+        for (i, result) in games.into_iter().enumerate() {
+            st.add(&schedule.slot(i as u64), result, None);
+        }
+        assert_eq!(
+            pentanomial_line(&st).unwrap(),
+            "pentanomial random vs greedy: pairs [0, 1, 1, 1, 0] (random scoring 0, 1/2, 1, \
+             3/2, 2), elo +0.0 ± 173.7, nelo +0.0 ± 278.0, los 50.00%"
+        );
+        let three: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        let st = Standings::new(&three, &Schedule::new(3, 2, false), None);
+        assert_eq!(pentanomial_line(&st), None);
+    }
 }

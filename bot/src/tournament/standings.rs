@@ -260,4 +260,26 @@ mod tests {
         assert_eq!(st.groups[3].tallies, vec![st.groups[3].tallies[0]; 3]);
         assert_eq!(st.games, 2);
     }
+
+    #[test]
+    fn pairs_are_counted_for_two_bots_only_and_once_complete() {
+        let schedule = Schedule::new(2, 2, false);
+        let mut st = Standings::new(&names(2), &schedule, None);
+        assert_eq!(st.sprt(), None);
+        st.add(&schedule.slot(0), GameResult::Poisoned { loser: 1 }, None);
+        // The first game of a pair is not counted on its own.
+        assert_eq!(st.pentanomial().unwrap().pairs(), 0);
+        // Game 1 swaps the seats: bot 0 sits in seat 1 and wins again: 2 points.
+        st.add(&schedule.slot(1), GameResult::Poisoned { loser: 0 }, None);
+        st.add(&schedule.slot(2), GameResult::Tie, None);
+        assert_eq!(st.pentanomial().unwrap().counts, [0, 0, 0, 0, 1]);
+        // Three bots, in two seats or three: no pairs.
+        for players in [2, 3] {
+            let schedule = Schedule::new(3, players, false);
+            let mut st = Standings::new(&names(3), &schedule, None);
+            st.add(&schedule.slot(0), GameResult::Tie, None);
+            st.add(&schedule.slot(1), GameResult::Tie, None);
+            assert_eq!(st.pentanomial(), None);
+        }
+    }
 }
