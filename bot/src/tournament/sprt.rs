@@ -2,7 +2,7 @@
 //! the first bot is `elo0` or `elo1` Elo stronger than the second (logistic Elo).
 //!
 //! It decides on the pentanomial model: the log-likelihood ratio of the pairs of games
-//! ([`Pentanomial::llr`], the normal approximation of the generalized SPRT that Fishtest uses,
+//! (`Pentanomial::llr`, the normal approximation of the generalized SPRT that Fishtest uses,
 //! M. Van den Bergh, "A GSPRT approximation"). The test accepts H1 once `LLR ≥ ln((1 − β)/α)`
 //! and H0 once `LLR ≤ ln(β/(1 − α))`, as fastchess and Fishtest do.
 
