@@ -1,6 +1,7 @@
 //! Runs `jchomp-bot tournament` end to end: the standings, the output directory (every record
-//! replays, seats rotate within each start configuration), determinism across thread counts,
-//! resume after a hard stop, the SPRT stop, and refused flags.
+//! replays, seats rotate within each start configuration), the pentanomial line of a two-bot
+//! match, determinism across thread counts, resume after a hard stop, the SPRT stop, and refused
+//! flags.
 
 // Helpers outside `#[test]` functions panic on purpose when the binary misbehaves.
 #![allow(clippy::expect_used)]
@@ -91,6 +92,51 @@ fn two_bots_write_standings_records_and_rotate_seats() {
 }
 
 #[test]
+fn the_pentanomial_line_is_printed_for_two_bots_only() {
+    let dir = temp_dir("tournament-pentanomial");
+    let (two, three) = (dir.join("two"), dir.join("three"));
+    let (ok, stdout, stderr) = run("--bot random --bot greedy --games 10 --out", &[&two]);
+    assert!(ok, "{stderr}");
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("pentanomial random vs greedy: pairs ["))
+        .unwrap_or_else(|| panic!("no pentanomial line: {stdout}"));
+    assert!(
+        line.contains(", elo ") && line.contains(", nelo ") && line.contains(", los "),
+        "{line}"
+    );
+    // The trinomial table stays.
+    assert!(stdout.contains("±95%") && stdout.contains("elo is relative to random"));
+    let p = &results(&two)["pentanomial"];
+    assert_eq!(p["pairs"], 5);
+    let counts: Vec<u64> = p["counts"]
+        .as_array()
+        .expect("counts")
+        .iter()
+        .map(|c| c.as_u64().expect("a count"))
+        .collect();
+    assert_eq!(counts.iter().sum::<u64>(), 5);
+    let shown = format!(
+        "pairs [{}]",
+        counts
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    assert!(line.contains(&shown), "{line} vs {shown}");
+    for key in ["elo", "elo_error", "nelo", "nelo_error", "los"] {
+        assert!(p.get(key).is_some(), "{key} missing: {p}");
+    }
+    let flags = "--bot random --bot greedy --bot level:1 --players 3 --rounds 1 --out";
+    let (ok, stdout, stderr) = run(flags, &[&three]);
+    assert!(ok, "{stderr}");
+    assert!(!stdout.contains("pentanomial"), "{stdout}");
+    assert!(results(&three)["pentanomial"].is_null());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn fixed_flags_and_openings_fix_the_configurations() {
     let dir = temp_dir("tournament-fixed");
     let flags = "--bot random --bot greedy --bot level:1 --players 3 --size 5x6 --eat 1x2 \
@@ -165,6 +211,8 @@ fn resume_after_a_hard_stop_gives_the_uninterrupted_results() {
     assert!(stdout.contains("19 games played"), "{stdout}");
     assert_eq!(read(&full, "games.jsonl"), read(&cut, "games.jsonl"));
     assert_eq!(read(&full, "results.json"), read(&cut, "results.json"));
+    // The pair cut in two by the stop is counted once, after the resume.
+    assert_eq!(results(&cut)["pentanomial"]["pairs"], 15);
     // Resuming a finished tournament plays nothing more.
     let (ok, stdout, _) = run("--resume", &[&cut]);
     assert!(ok && stdout.contains("0 games played"), "{stdout}");
@@ -180,8 +228,11 @@ fn the_sprt_stops_a_lopsided_match() {
     let (ok, stdout, stderr) = run(flags, &[&dir]);
     assert!(ok, "{stderr}");
     assert!(stdout.contains("H1 accepted"), "{stdout}");
+    assert!(stdout.contains("on the pentanomial model: llr"), "{stdout}");
     let res = results(&dir);
     assert_eq!(res["status"], "decided");
+    assert_eq!(res["sprt"]["model"], "pentanomial");
+    assert_eq!(res["sprt"]["pentanomial"], res["pentanomial"]["counts"]);
     assert_eq!(res["sprt"]["verdict"], "H1");
     let llr = res["sprt"]["llr"].as_f64().expect("llr");
     assert!(llr >= res["sprt"]["upper"].as_f64().expect("upper"));

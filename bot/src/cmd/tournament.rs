@@ -219,7 +219,7 @@ fn catch_ctrl_c(flag: Arc<AtomicBool>) {
     });
 }
 
-/// Prints the standings, the SPRT line and a summary.
+/// Prints the standings, the pentanomial and SPRT lines and a summary.
 fn print(outcome: &Outcome, dir: Option<&PathBuf>, out: &mut impl Write) -> std::io::Result<()> {
     write!(out, "{}", report::table(&outcome.standings))?;
     write!(out, "{}", report::pairings(&outcome.standings))?;
@@ -233,6 +233,9 @@ fn print(outcome: &Outcome, dir: Option<&PathBuf>, out: &mut impl Write) -> std:
         .collect();
     if !engine_failures.is_empty() {
         writeln!(out, "engine failures: {}", engine_failures.join("; "))?;
+    }
+    if let Some(line) = report::pentanomial_line(&outcome.standings) {
+        writeln!(out, "{line}")?;
     }
     if let Some(line) = report::sprt_line(&outcome.standings) {
         writeln!(out, "{line}")?;

@@ -8,7 +8,8 @@ pub const Z95: f64 = 1.959_963_984_540_054;
 
 /// The Elo difference at which the stronger side's expected score is `score` (0 < score < 1).
 pub fn from_score(score: f64) -> Option<f64> {
-    (score > 0.0 && score < 1.0).then(|| -400.0 * (1.0 / score - 1.0).log10())
+    // `+ 0.0` turns the −0 of an even score into 0, which prints as `+0.0`.
+    (score > 0.0 && score < 1.0).then(|| -400.0 * (1.0 / score - 1.0).log10() + 0.0)
 }
 
 /// The expected score at an Elo difference of `elo` (the logistic curve).

@@ -5,14 +5,16 @@
 //! The pieces: [`settings`] (what a tournament is), [`schedule`] (who plays which game index),
 //! [`starts`] (start configurations), `play` (one game in-process, with failures and overruns),
 //! `server` (one game in a room of a running server), `runner` (the worker pool that hands
-//! finished games on in index order), `standings`, `elo`, [`sprt`], `output` (the output
-//! directory and resume), `results` (`results.json`), `progress`, [`report`] (the standings
-//! table), and [`run`] and [`resume`] themselves.
+//! finished games on in index order), `standings`, `elo`, `pentanomial` (the pairs of games of a
+//! two-bot match and their figures), [`sprt`], `output` (the output directory and resume),
+//! `results` (`results.json`), `progress`, [`report`] (the standings table and the pentanomial
+//! and SPRT lines), and [`run`] and [`resume`] themselves.
 
 mod elo;
 mod engines;
 mod output;
 pub mod participant;
+mod pentanomial;
 mod play;
 mod progress;
 pub mod report;

@@ -1,8 +1,9 @@
 //! The standings table printed at the end: rank, bot, games, wins, ties, losses, score, score
-//! percentage, and Elo relative to the first bot with its 95% error bar.
+//! percentage, and Elo relative to the first bot with its 95% error bar; the pairings; and, for
+//! a two-bot match, the pentanomial line and the SPRT's line.
 
 use super::elo::Estimate;
-use super::sprt::Verdict;
+use super::sprt::{Sprt, Verdict};
 use super::standings::Standings;
 use std::fmt::Write;
 
@@ -101,9 +102,37 @@ pub fn pairings(standings: &Standings) -> String {
     out
 }
 
-/// The SPRT's line: parameters, LLR with its bounds, and the verdict (or "undecided").
+/// `+12.3 ± 4.5`, `+12.3` (unbounded interval) or `n/a`.
+fn estimate_text(e: Estimate) -> String {
+    match (e.elo, e.error) {
+        (Some(x), Some(err)) => format!("{x:+.1} ± {err:.1}"),
+        (Some(x), None) => format!("{x:+.1}"),
+        _ => "n/a".to_string(),
+    }
+}
+
+/// The pentanomial figures of a two-bot match, from the first bot's side: the pairs by its
+/// points, Elo and normalized Elo with their 95% error bars, and the likelihood of superiority.
+/// `None` with more than two bots.
+pub fn pentanomial_line(standings: &Standings) -> Option<String> {
+    let p = standings.pentanomial()?;
+    let (a, b) = (&standings.bots[0].name, &standings.bots[1].name);
+    let [c0, c1, c2, c3, c4] = p.counts;
+    let nelo = p.nelo().map_or_else(|| "n/a".to_string(), estimate_text);
+    let los = p
+        .los()
+        .map_or_else(|| "n/a".to_string(), |x| format!("{:.2}%", 100.0 * x));
+    Some(format!(
+        "pentanomial {a} vs {b}: pairs [{c0}, {c1}, {c2}, {c3}, {c4}] ({a} scoring 0, 1/2, 1, \
+         3/2, 2), elo {}, nelo {nelo}, los {los}",
+        estimate_text(p.elo())
+    ))
+}
+
+/// The SPRT's line: parameters, the model it decides on, LLR with its bounds, and the verdict
+/// (or "undecided").
 pub fn sprt_line(standings: &Standings) -> Option<String> {
-    let s = standings.sprt?;
+    let s = standings.sprt()?;
     let (lower, upper) = s.params.bounds();
     let names = (&standings.bots[0].name, &standings.bots[1].name);
     let verdict = match s.verdict() {
@@ -117,19 +146,16 @@ pub fn sprt_line(standings: &Standings) -> Option<String> {
         ),
         None => "undecided".to_string(),
     };
-    let e = s.elo();
-    let elo = match (e.elo, e.error) {
-        (Some(x), Some(err)) => format!("{x:+.1} ± {err:.1}"),
-        (Some(x), None) => format!("{x:+.1}"),
-        _ => "n/a".to_string(),
-    };
     Some(format!(
-        "sprt {}: llr {:.3} (bounds {:.3}, {:.3}) after {} pairs, elo {elo}: {verdict}",
+        "sprt {} on the {} model: llr {:.3} (bounds {:.3}, {:.3}) after {} pairs, elo {}: \
+         {verdict}",
         s.params,
+        Sprt::MODEL,
         s.llr(),
         lower,
         upper,
-        s.pairs()
+        s.pairs(),
+        estimate_text(s.pentanomial.elo())
     ))
 }
 
@@ -169,5 +195,34 @@ mod tests {
              a 1 +1 =0 -0 (1.0) vs c 1 +0 =0 -1 (0.0)\n  \
              b 0 +0 =0 -0 (0.0) vs c 0 +0 =0 -0 (0.0)\n"
         );
+    }
+
+    #[test]
+    fn the_pentanomial_line_is_for_two_bots() {
+        let schedule = Schedule::new(2, 2, false);
+        let names = vec!["random".to_string(), "greedy".to_string()];
+        let mut st = Standings::new(&names, &schedule, None);
+        assert_eq!(
+            pentanomial_line(&st).unwrap(),
+            "pentanomial random vs greedy: pairs [0, 0, 0, 0, 0] (random scoring 0, 1/2, 1, \
+             3/2, 2), elo n/a, nelo n/a, los n/a"
+        );
+        assert_eq!(sprt_line(&st), None);
+        // Random scores 1/2 + 0, 1 + 0 and 1 + 1/2 (it sits in seat 0 in even games): pairs of
+        // 1/2, 1 and 3/2 points, m = 0.5, v = 1/24, se = sqrt(v/3) = 0.117851; Elo 0 ± 173.7
+        // (Elo(0.5 ± 1.96·se) = ±173.65), nElo 0 ± 1.96·(800/ln 10)/sqrt(6) = 278.00, LOS 50%.
+        let won = GameResult::Poisoned { loser: 1 };
+        let games = [GameResult::Tie, won, won, won, won, GameResult::Tie];
+        for (i, result) in games.into_iter().enumerate() {
+            st.add(&schedule.slot(i as u64), result, None);
+        }
+        assert_eq!(
+            pentanomial_line(&st).unwrap(),
+            "pentanomial random vs greedy: pairs [0, 1, 1, 1, 0] (random scoring 0, 1/2, 1, \
+             3/2, 2), elo +0.0 ± 173.7, nelo +0.0 ± 278.0, los 50.00%"
+        );
+        let three: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        let st = Standings::new(&three, &Schedule::new(3, 2, false), None);
+        assert_eq!(pentanomial_line(&st), None);
     }
 }

@@ -1,8 +1,9 @@
 //! The contents of `results.json`: the settings, how the tournament ended, the standings with
-//! Elo, every pairing's tally, and the SPRT.
+//! Elo, every pairing's tally, a two-bot match's pentanomial figures, and the SPRT.
 
+use super::pentanomial::Pentanomial;
 use super::settings::Settings;
-use super::sprt::Verdict;
+use super::sprt::{Sprt, Verdict};
 use super::standings::{Failures, Standings, Tally};
 use serde::Serialize;
 
@@ -32,6 +33,42 @@ pub struct Member {
     pub tally: Tally,
 }
 
+/// The pentanomial figures of a two-bot match in `results.json`, from the first bot's side.
+#[derive(Clone, Debug, Serialize)]
+pub struct PentanomialResult {
+    /// Complete pairs of games.
+    pub pairs: u64,
+    /// Pairs in which the first bot scored 0, 1/2, 1, 3/2 and 2 points.
+    pub counts: Pentanomial,
+    /// The first bot's Elo over the second; `null` when unbounded.
+    pub elo: Option<f64>,
+    /// Half the width of its 95% interval (pentanomial variance); `null` when unbounded.
+    pub elo_error: Option<f64>,
+    /// Normalized Elo; `null` without pairs or variance.
+    pub nelo: Option<f64>,
+    /// Half the width of its 95% interval; `null` with `nelo`.
+    pub nelo_error: Option<f64>,
+    /// The likelihood of superiority of the first bot, in [0, 1]; `null` without pairs or
+    /// variance.
+    pub los: Option<f64>,
+}
+
+impl PentanomialResult {
+    fn new(p: Pentanomial) -> PentanomialResult {
+        let elo = p.elo();
+        let nelo = p.nelo();
+        PentanomialResult {
+            pairs: p.pairs(),
+            counts: p,
+            elo: elo.elo,
+            elo_error: elo.error,
+            nelo: nelo.and_then(|e| e.elo),
+            nelo_error: nelo.and_then(|e| e.error),
+            los: p.los(),
+        }
+    }
+}
+
 /// The SPRT's state in `results.json`.
 #[derive(Clone, Debug, Serialize)]
 pub struct SprtResult {
@@ -57,6 +94,8 @@ pub struct SprtResult {
     pub elo_error: Option<f64>,
     /// `"H0"`, `"H1"`, or `null` while undecided.
     pub verdict: Option<Verdict>,
+    /// The model the LLR is computed on: `"pentanomial"`.
+    pub model: &'static str,
 }
 
 /// The contents of `results.json`.
@@ -74,6 +113,8 @@ pub struct Results<'a> {
     pub pairings: Vec<Vec<Member>>,
     /// The SPRT, if one ran.
     pub sprt: Option<SprtResult>,
+    /// A two-bot match's pentanomial figures; `null` with more bots.
+    pub pentanomial: Option<PentanomialResult>,
 }
 
 impl<'a> Results<'a> {
@@ -112,8 +153,9 @@ impl<'a> Results<'a> {
                         .collect()
                 })
                 .collect(),
-            sprt: standings.sprt.map(|s| {
+            sprt: standings.sprt().map(|s| {
                 let (lower, upper) = s.params.bounds();
+                let elo = s.pentanomial.elo();
                 SprtResult {
                     elo0: s.params.elo0,
                     elo1: s.params.elo1,
@@ -122,12 +164,14 @@ impl<'a> Results<'a> {
                     llr: s.llr(),
                     lower,
                     upper,
-                    pentanomial: s.pentanomial,
-                    elo: s.elo().elo,
-                    elo_error: s.elo().error,
+                    pentanomial: s.pentanomial.counts,
+                    elo: elo.elo,
+                    elo_error: elo.error,
                     verdict: s.verdict(),
+                    model: Sprt::MODEL,
                 }
             }),
+            pentanomial: standings.pentanomial().map(PentanomialResult::new),
         }
     }
 }

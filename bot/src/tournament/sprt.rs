@@ -1,23 +1,15 @@
 //! The sequential probability ratio test that stops a two-bot match once it has decided whether
 //! the first bot is `elo0` or `elo1` Elo stronger than the second (logistic Elo).
 //!
-//! It is the generalized SPRT in the normal approximation that Fishtest uses (M. Van den Bergh,
-//! "A GSPRT approximation"), with the pentanomial model: each start configuration is played
-//! twice with the seats swapped, and the pair's mean score `x ∈ {0, 1/4, 1/2, 3/4, 1}` is one
-//! sample. With `N` pairs of sample mean `m` and variance `v`, the likelihood of a normal
-//! distribution whose mean is fixed at `s` and whose variance is free is largest at variance
-//! `v + (m − s)²`, so the log-likelihood ratio of `s1 = score(elo1)` against `s0 = score(elo0)` is
-//! `LLR = N/2 · ln((v + (m − s0)²) / (v + (m − s1)²))`. Each of the five classes starts with 0.2
-//! pseudo-pairs (one even pair in all): where Fishtest gives only empty classes 0.001, a
-//! handful of identical pairs would have a variance near 0 and decide the test at once. The
-//! test accepts H1 once `LLR ≥ ln((1 − β)/α)` and H0 once `LLR ≤ ln(β/(1 − α))`.
+//! It decides on the pentanomial model: the log-likelihood ratio of the pairs of games
+//! (`Pentanomial::llr`, the normal approximation of the generalized SPRT that Fishtest uses,
+//! M. Van den Bergh, "A GSPRT approximation"). The test accepts H1 once `LLR ≥ ln((1 − β)/α)`
+//! and H0 once `LLR ≤ ln(β/(1 − α))`, as fastchess and Fishtest do.
 
-use super::elo::{self, Estimate, Samples, to_score};
+use super::elo::to_score;
+use super::pentanomial::Pentanomial;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-
-/// Pseudo-pairs every pentanomial class starts with.
-pub(crate) const PRIOR: f64 = 0.2;
 
 /// Why `--sprt` parameters are refused.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -150,73 +142,28 @@ pub(crate) enum Verdict {
     H1,
 }
 
-/// The running test: pentanomial counts of the first bot's points per pair of games.
+/// The running test: its parameters and the pairs counted so far.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
     /// The hypotheses and error rates.
     pub params: SprtParams,
-    /// Pairs in which the first bot scored 0, 1/2, 1, 3/2 and 2 points.
-    pub pentanomial: [u64; 5],
+    /// The pairs of games, by the first bot's points.
+    pub pentanomial: Pentanomial,
 }
 
 impl Sprt {
-    /// A test with no pair yet.
-    pub(crate) fn new(params: SprtParams) -> Sprt {
-        Sprt {
-            params,
-            pentanomial: [0; 5],
-        }
-    }
-
-    /// Adds a pair of games in which the first bot scored `points` (0, 0.5, 1, 1.5 or 2).
-    pub(crate) fn add_pair(&mut self, points: f64) {
-        let class = (points * 2.0).round().clamp(0.0, 4.0) as usize;
-        self.pentanomial[class] += 1;
-    }
+    /// The name of the model the test decides on, as the report and `results.json` give it.
+    pub(crate) const MODEL: &'static str = "pentanomial";
 
     /// Pairs counted.
     pub(crate) fn pairs(&self) -> u64 {
-        self.pentanomial.iter().sum()
+        self.pentanomial.pairs()
     }
 
     /// The log-likelihood ratio of H1 against H0 (0 before any pair).
     pub(crate) fn llr(&self) -> f64 {
-        if self.pairs() == 0 {
-            return 0.0;
-        }
-        let weights = self.pentanomial.map(|c| c as f64 + PRIOR);
-        let n: f64 = weights.iter().sum();
-        let value = |k: usize| k as f64 / 4.0;
-        let mean = weights
-            .iter()
-            .enumerate()
-            .map(|(k, w)| w * value(k))
-            .sum::<f64>()
-            / n;
-        let variance = weights
-            .iter()
-            .enumerate()
-            .map(|(k, w)| w * (value(k) - mean).powi(2))
-            .sum::<f64>()
-            / n;
-        let s0 = to_score(self.params.elo0);
-        let s1 = to_score(self.params.elo1);
-        let r0 = variance + (mean - s0).powi(2);
-        let r1 = variance + (mean - s1).powi(2);
-        n / 2.0 * (r0 / r1).ln()
-    }
-
-    /// The first bot's Elo over the second from the pairs as they are (no pseudo-pairs), with a
-    /// 95% error bar from the pairs' own variance (which the pentanomial model keeps tight).
-    pub(crate) fn elo(&self) -> Estimate {
-        let mut samples = Samples::default();
-        for (class, &count) in self.pentanomial.iter().enumerate() {
-            let x = class as f64 / 4.0;
-            samples.n += count;
-            samples.sum += count as f64 * x;
-            samples.sum_sq += count as f64 * x * x;
-        }
-        elo::estimate(&samples)
+        self.pentanomial
+            .llr(to_score(self.params.elo0), to_score(self.params.elo1))
     }
 
     /// The verdict, once the LLR has crossed a bound.
@@ -247,7 +194,7 @@ mod tests {
                 elo1,
                 ..SprtParams::default()
             },
-            pentanomial: counts,
+            pentanomial: Pentanomial { counts },
         }
     }
 
@@ -296,32 +243,17 @@ mod tests {
         let s = sprt(100.0, [0, 0, 2, 0, 0]);
         assert!(close(s.llr(), -0.5787), "{}", s.llr());
         assert_eq!(s.verdict(), None);
-        assert_eq!(Sprt::new(SprtParams::default()).llr(), 0.0);
+        assert_eq!(sprt(10.0, [0; 5]).llr(), 0.0);
+        assert_eq!(Sprt::MODEL, "pentanomial");
     }
 
     #[test]
-    fn hand_computed_pentanomial_elo() {
-        // Pairs [5, 10, 30, 30, 25]: m = 0.65, v = 0.0775, se = sqrt(v/100) = 0.027839;
-        // Elo(0.65) = 107.54; Elo(0.65 ± 1.96·se) = 67.14 and 150.98: error 41.92.
-        let e = sprt(10.0, [5, 10, 30, 30, 25]).elo();
-        assert!(close(e.elo.unwrap(), 107.538), "{e:?}");
-        assert!(close(e.error.unwrap(), 41.921), "{e:?}");
-        assert_eq!(Sprt::new(SprtParams::default()).elo().elo, None);
-    }
-
-    #[test]
-    fn pairs_are_classed_by_points() {
-        let mut s = Sprt::new(SprtParams::default());
-        for p in [0.0, 0.5, 1.0, 1.0, 1.5, 2.0] {
-            s.add_pair(p);
-        }
-        assert_eq!(s.pentanomial, [1, 1, 2, 1, 1]);
-        assert_eq!(s.pairs(), 6);
-        // A clear loser is sent to H0 eventually.
-        let mut s = Sprt::new(SprtParams::default());
+    fn a_clear_loser_is_sent_to_h0() {
+        let mut s = sprt(10.0, [0; 5]);
         for i in 0..400 {
-            s.add_pair(if i % 4 == 0 { 1.0 } else { 0.0 });
+            s.pentanomial.add_pair(if i % 4 == 0 { 1.0 } else { 0.0 });
         }
+        assert_eq!(s.pairs(), 400);
         assert_eq!(s.verdict(), Some(Verdict::H0));
     }
 }

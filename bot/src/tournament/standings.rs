@@ -1,8 +1,10 @@
 //! Standings: per bot games, wins, ties, losses, score and failures; per group of bots that met
 //! (a pairing, for two players) the same tally; each bot's head-to-head scores against the first
-//! bot, for Elo; and the SPRT's pairs. Scores come from [`jchomp_engine::scoring`], the one definition.
+//! bot, for Elo; and, in a two-bot match, the pairs of games of the pentanomial model (which the
+//! SPRT decides on). Scores come from [`jchomp_engine::scoring`], the one definition.
 
 use super::elo::{self, Estimate, Samples};
+use super::pentanomial::{Pairs, Pentanomial};
 use super::schedule::{Schedule, Slot};
 use super::sprt::{Sprt, SprtParams};
 use jchomp_engine::arena::Failure;
@@ -144,10 +146,10 @@ pub struct Standings {
     pub bots: Vec<BotLine>,
     /// One line per group, in schedule order.
     pub groups: Vec<GroupLine>,
-    /// The SPRT, if one runs.
-    pub sprt: Option<Sprt>,
-    /// The first bot's points in the first game of a pair whose second game is still to come.
-    half_pair: Option<f64>,
+    /// The SPRT's parameters, if one runs.
+    sprt: Option<SprtParams>,
+    /// The pairs of games, in a two-bot match.
+    pairs: Option<Pairs>,
 }
 
 impl Standings {
@@ -172,12 +174,27 @@ impl Standings {
                     tallies: vec![Tally::default(); g.len()],
                 })
                 .collect(),
-            sprt: sprt.map(Sprt::new),
-            half_pair: None,
+            sprt,
+            // Two bots: one group, played in both seat orders per start configuration.
+            pairs: (names.len() == 2 && schedule.orders_per_group() == 2).then(Pairs::default),
         }
     }
 
-    /// Counts one finished game. Games must be added in index order (the SPRT pairs them).
+    /// The complete pairs of games of a two-bot match (`None` with more bots).
+    pub fn pentanomial(&self) -> Option<Pentanomial> {
+        self.pairs.map(|p| p.counts)
+    }
+
+    /// The SPRT, if one runs, on the pairs so far.
+    pub fn sprt(&self) -> Option<Sprt> {
+        Some(Sprt {
+            params: self.sprt?,
+            pentanomial: self.pentanomial().unwrap_or_default(),
+        })
+    }
+
+    /// Counts one finished game. Games must be added in index order (the pairs are made of
+    /// consecutive games).
     pub fn add(&mut self, slot: &Slot, result: GameResult, failure: Option<(Seat, Failure)>) {
         self.games += 1;
         let scores: Vec<f64> = (0..slot.seats.len())
@@ -207,12 +224,8 @@ impl Standings {
         {
             *self.bots[bot].failures.count(kind) += 1;
         }
-        if let (Some(sprt), Some(f)) = (&mut self.sprt, first_seat) {
-            let points = scores[f];
-            match (slot.rotation, self.half_pair.take()) {
-                (1, Some(before)) => sprt.add_pair(before + points),
-                _ => self.half_pair = Some(points),
-            }
+        if let (Some(pairs), Some(f)) = (&mut self.pairs, first_seat) {
+            pairs.add(slot.round, slot.rotation, scores[f]);
         }
     }
 }
@@ -259,7 +272,7 @@ mod tests {
         assert_eq!(b.vs_first.sum, 1.5);
         assert_eq!(st.groups[0].tallies[0].score, 2.5);
         // Pairs: 1 + 0.5 = 1.5 points, then 0 + 1 = 1 point.
-        assert_eq!(st.sprt.unwrap().pentanomial, [0, 0, 1, 1, 0]);
+        assert_eq!(st.sprt().unwrap().pentanomial.counts, [0, 0, 1, 1, 0]);
         assert_eq!(st.bots[0].elo(true).elo, Some(0.0));
     }
 
@@ -280,5 +293,27 @@ mod tests {
         assert_eq!(st.bots[3].vs_first.n, 0);
         assert_eq!(st.groups[3].tallies, vec![st.groups[3].tallies[0]; 3]);
         assert_eq!(st.games, 2);
+    }
+
+    #[test]
+    fn pairs_are_counted_for_two_bots_only_and_once_complete() {
+        let schedule = Schedule::new(2, 2, false);
+        let mut st = Standings::new(&names(2), &schedule, None);
+        assert_eq!(st.sprt(), None);
+        st.add(&schedule.slot(0), GameResult::Poisoned { loser: 1 }, None);
+        // The first game of a pair is not counted on its own.
+        assert_eq!(st.pentanomial().unwrap().pairs(), 0);
+        // Game 1 swaps the seats: bot 0 sits in seat 1 and wins again: 2 points.
+        st.add(&schedule.slot(1), GameResult::Poisoned { loser: 0 }, None);
+        st.add(&schedule.slot(2), GameResult::Tie, None);
+        assert_eq!(st.pentanomial().unwrap().counts, [0, 0, 0, 0, 1]);
+        // Three bots, in two seats or three: no pairs.
+        for players in [2, 3] {
+            let schedule = Schedule::new(3, players, false);
+            let mut st = Standings::new(&names(3), &schedule, None);
+            st.add(&schedule.slot(0), GameResult::Tie, None);
+            st.add(&schedule.slot(1), GameResult::Tie, None);
+            assert_eq!(st.pentanomial(), None);
+        }
     }
 }

@@ -339,7 +339,7 @@ fn drive(
     let limits = limits(&settings);
     let first = standings.games;
     let total = settings.total_games();
-    let decided = |s: &Standings| s.sprt.is_some_and(|t| t.verdict().is_some());
+    let decided = |s: &Standings| s.sprt().is_some_and(|t| t.verdict().is_some());
     let mut progress = Progress::new(options.progress, first, total);
     let mut error: Option<TournamentError> = None;
     let write = out.is_some();
@@ -374,7 +374,7 @@ fn drive(
         };
         let play = |index: u64, clock: Clock<'_>| play_one(&context, index, clock);
         let mut last_flush = Instant::now();
-        let llr = std::cell::Cell::new(standings.sprt.map(|s| s.llr()));
+        let llr = std::cell::Cell::new(standings.sprt().map(|s| s.llr()));
         pool.run(
             play,
             |index, finished: Result<Finished, TournamentError>| {
@@ -387,7 +387,7 @@ fn drive(
                 };
                 let slot: Slot = schedule.slot(index);
                 standings.add(&slot, finished.result, finished.failure);
-                llr.set(standings.sprt.map(|s| s.llr()));
+                llr.set(standings.sprt().map(|s| s.llr()));
                 if let (Some(out), Some(line)) = (&mut out, &finished.line) {
                     // Flushed about once a second, so that a hard stop loses little.
                     let flush = last_flush.elapsed() >= FLUSH_EVERY;
