@@ -1,0 +1,216 @@
+//! The invariants of a fault scenario, judged from the clients' histories, the records stored
+//! in PostgreSQL and the rooms the nodes list at the end: no acknowledged move lost, one history
+//! per game, every game finished and stored once, no finished room listed as playing, no move
+//! answered `unavailable` played; and the longest time a game could not move.
+
+use crate::faults::player::{History, Move, Seen, moves_of};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::time::Duration;
+
+/// What a scenario found.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Distinct `moved` (game, move) that some client was shown and the record lacks.
+    pub lost: usize,
+    /// Distinct messages (a `moved` or a snapshot) the record contradicts.
+    pub forks: usize,
+    /// Games without exactly one finished record in PostgreSQL.
+    pub not_stored_once: usize,
+    /// Games no client saw finished.
+    pub unfinished: usize,
+    /// Rooms of finished games some node lists as playing at the end.
+    pub listed_playing: usize,
+    /// Moves answered `unavailable` that the record holds (the same seat, place and cell).
+    pub unavailable_played: usize,
+    /// Games that ended `abandoned` (a seat that could not get back in time).
+    pub abandoned: usize,
+    /// The longest time a game could not move (between two moves first seen by any client).
+    pub longest_stall: Duration,
+    /// What each violation was, for the reader.
+    pub details: Vec<String>,
+}
+
+impl Report {
+    /// Whether every invariant holds (the stall is judged by the caller).
+    pub fn holds(&self) -> bool {
+        self.lost + self.forks + self.not_stored_once + self.unfinished == 0
+            && self.listed_playing + self.unavailable_played == 0
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "lost {}, forks {}, not stored once {}, unfinished {}, finished listed as playing {}, \
+             unavailable but played {}, abandoned {}, longest stall {:.1} s",
+            self.lost,
+            self.forks,
+            self.not_stored_once,
+            self.unfinished,
+            self.listed_playing,
+            self.unavailable_played,
+            self.abandoned,
+            self.longest_stall.as_secs_f64()
+        )?;
+        for d in &self.details {
+            write!(f, "\n  {d}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A game's final record: its moves and result.
+struct Final {
+    moves: Vec<Move>,
+    result: Value,
+}
+
+/// Judges `histories` of the games in `rooms` against `records` (id, record) and `listed`
+/// (every room any node lists at the end).
+pub fn judge(
+    rooms: &[String],
+    histories: &[History],
+    records: &[(String, Value)],
+    listed: &[Value],
+) -> Report {
+    let mut report = Report::default();
+    for room in rooms {
+        let stored: Vec<&Value> = records
+            .iter()
+            .filter(|(id, _)| id == room)
+            .map(|(_, r)| r)
+            .collect();
+        let of_game: Vec<&History> = histories.iter().filter(|h| &h.room == room).collect();
+        if !of_game.iter().any(|h| h.finished) {
+            report.unfinished += 1;
+            report.details.push(format!("{room}: no client saw it end"));
+        }
+        let [record] = stored[..] else {
+            report.not_stored_once += 1;
+            let n = stored.len();
+            report.details.push(format!("{room}: {n} records"));
+            continue;
+        };
+        let fin = Final {
+            moves: moves_of(&record["moves"]),
+            result: record["result"].clone(),
+        };
+        if fin.result["kind"] == "abandoned" {
+            report.abandoned += 1;
+            report.details.push(format!("{room}: {}", fin.result));
+        }
+        judge_game(room, &fin, &of_game, &mut report);
+    }
+    for r in listed {
+        let mine = r["room"]
+            .as_str()
+            .is_some_and(|id| rooms.iter().any(|x| x == id));
+        let finished = records.iter().any(|(id, _)| r["room"] == id.as_str());
+        if mine && finished && r["status"] == "playing" {
+            report.listed_playing += 1;
+            report
+                .details
+                .push(format!("{} listed as playing", r["room"]));
+        }
+    }
+    report
+}
+
+/// Judges one game's histories against its record.
+fn judge_game(room: &str, fin: &Final, histories: &[&History], report: &mut Report) {
+    let mut lost = BTreeSet::new();
+    let mut forks = BTreeSet::new();
+    // (time, moves known): what each consistent message showed, for the stall.
+    let mut progress = Vec::new();
+    for h in histories {
+        for seen in &h.seen {
+            match seen {
+                Seen::Moved {
+                    at,
+                    version,
+                    index,
+                    mv,
+                    result,
+                } => {
+                    if !fin.moves.contains(mv) {
+                        lost.insert(*mv);
+                    }
+                    let ends = !result.is_null();
+                    let fits = fin.moves.get(*index) == Some(mv)
+                        && (!ends || (*index + 1 == fin.moves.len() && *result == fin.result));
+                    if fits {
+                        progress.push((*at, index + 1));
+                    } else if forks.insert(format!("moved v{version} #{index} {mv:?}")) {
+                        let who = &h.who;
+                        report.details.push(format!(
+                            "{room}: {who} shown moved v{version} as move {index}: {mv:?} at {at:.1?}; record: {:?}",
+                            fin.moves.get(*index)
+                        ));
+                    }
+                }
+                Seen::Snapshot {
+                    at,
+                    version,
+                    moves,
+                    status,
+                    result,
+                } => {
+                    let prefix = fin.moves.starts_with(moves);
+                    let ends = status == "finished";
+                    let fits = prefix
+                        && (!ends || (moves.len() == fin.moves.len() && *result == fin.result));
+                    if fits {
+                        progress.push((*at, moves.len()));
+                    } else if forks.insert(format!("room v{version} {} {status}", moves.len())) {
+                        let who = &h.who;
+                        let n = moves.len();
+                        report.details.push(format!(
+                            "{room}: {who} shown a snapshot v{version} ({n} moves, {status}) at {at:.1?} the record contradicts"
+                        ));
+                    }
+                }
+                Seen::Unavailable { at, index, mv } => {
+                    if fin.moves.get(*index) == Some(mv) {
+                        report.unavailable_played += 1;
+                        let who = &h.who;
+                        report.details.push(format!(
+                            "{room}: {who}'s move {index} {mv:?} answered unavailable at {at:.1?} was played"
+                        ));
+                    }
+                }
+                Seen::Went { .. } => {}
+            }
+        }
+    }
+    for mv in &lost {
+        report.details.push(format!(
+            "{room}: acknowledged move {mv:?} is not in the record"
+        ));
+    }
+    report.lost += lost.len();
+    report.forks += forks.len();
+    let stall = longest_stall(progress);
+    report.longest_stall = report.longest_stall.max(stall);
+}
+
+/// The longest time between the first sightings of two successive move counts.
+fn longest_stall(mut progress: Vec<(Duration, usize)>) -> Duration {
+    progress.sort();
+    let mut first: BTreeMap<usize, Duration> = BTreeMap::new();
+    let mut known = 0;
+    for (at, n) in progress {
+        if n > known {
+            known = n;
+            first.insert(n, at);
+        }
+    }
+    let times: Vec<Duration> = first.into_values().collect();
+    times
+        .windows(2)
+        .map(|w| w[1].saturating_sub(w[0]))
+        .max()
+        .unwrap_or_default()
+}

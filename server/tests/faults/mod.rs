@@ -1,0 +1,140 @@
+//! The fault scenarios' harness: a cluster in network namespaces ([`cluster`]), games opened on
+//! it ([`games`]), clients that play through faults and keep what they were shown
+//! ([`player`]), and the judge of the invariants ([`check`]). [`run`] plays one scenario.
+
+pub mod check;
+pub mod cluster;
+pub mod games;
+pub mod player;
+
+use check::Report;
+use cluster::Cluster;
+use games::Spec;
+use jchomp_testkit::signals::Signal;
+use std::time::{Duration, Instant};
+
+/// A fault, struck at node 0 (the owner of most games) or at Redis.
+#[derive(Debug, Clone, Copy)]
+pub enum Fault {
+    /// Node 0 killed (SIGKILL).
+    OwnerKilled,
+    /// Redis paused (SIGSTOP) this long, then continued.
+    RedisPaused(Duration),
+    /// Node 0 paused this long, then continued.
+    OwnerPaused(Duration),
+    /// Node 0 cut from Redis and PostgreSQL this long (its clients still reach it).
+    OwnerCut(Duration),
+}
+
+/// The games of every scenario: four owned by node 0, one by node 1, long enough that some end
+/// during the fault and some after.
+const GAMES: [Spec; 5] = [
+    Spec {
+        board: "6x9",
+        players: 2,
+        owner: 0,
+    },
+    Spec {
+        board: "8x9",
+        players: 3,
+        owner: 0,
+    },
+    Spec {
+        board: "9x10",
+        players: 4,
+        owner: 0,
+    },
+    Spec {
+        board: "10x11",
+        players: 2,
+        owner: 0,
+    },
+    Spec {
+        board: "7x8",
+        players: 3,
+        owner: 1,
+    },
+];
+
+/// How long the games play before the fault.
+const BEFORE: Duration = Duration::from_secs(3);
+/// How long the clients have, from the start, to see their games end.
+const PLAY: Duration = Duration::from_secs(90);
+
+/// Plays the games through `fault` and judges them; prints and returns the report.
+pub async fn run(fault: Fault) -> Report {
+    let mut cluster = Cluster::start();
+    let t0 = Instant::now();
+    let deadline = t0 + PLAY;
+    let mut rooms = Vec::new();
+    let mut tasks = Vec::new();
+    for (i, spec) in GAMES.iter().enumerate() {
+        let (room, plans) = games::open(&cluster, i, spec, t0, deadline).await;
+        rooms.push(room);
+        tasks.extend(plans.into_iter().map(|p| tokio::spawn(player::run(p))));
+    }
+    tokio::time::sleep(BEFORE).await;
+    let struck = t0.elapsed();
+    strike(&mut cluster, fault).await;
+    let mut histories = Vec::new();
+    for task in tasks {
+        histories.push(task.await.unwrap());
+    }
+    // Time for a stale owner to act on what it held, then the judge.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let report = check::judge(
+        &rooms,
+        &histories,
+        &records(&cluster, &rooms).await,
+        &listed(&cluster).await,
+    );
+    eprintln!("{fault:?} (struck {struck:.1?} after the games started): {report}");
+    if !report.holds() {
+        eprintln!("node 0's log:\n{}", cluster.nodes[0].log());
+    }
+    report
+}
+
+/// Strikes `fault` and, for a pause or a cut, ends it after its time.
+async fn strike(cluster: &mut Cluster, fault: Fault) {
+    match fault {
+        Fault::OwnerKilled => cluster.nodes[0].kill(),
+        Fault::RedisPaused(d) => {
+            cluster.signal_redis(Signal::Stop);
+            tokio::time::sleep(d).await;
+            cluster.signal_redis(Signal::Cont);
+        }
+        Fault::OwnerPaused(d) => {
+            cluster.nodes[0].signal(Signal::Stop);
+            tokio::time::sleep(d).await;
+            cluster.nodes[0].signal(Signal::Cont);
+        }
+        Fault::OwnerCut(d) => {
+            cluster.cut(0);
+            tokio::time::sleep(d).await;
+            cluster.heal(0);
+        }
+    }
+}
+
+/// The records in PostgreSQL, once every game has one (or after 10 s).
+async fn records(cluster: &Cluster, rooms: &[String]) -> Vec<(String, serde_json::Value)> {
+    let started = Instant::now();
+    loop {
+        let records = cluster.records().await;
+        let all = rooms.iter().all(|r| records.iter().any(|(id, _)| id == r));
+        if all || started.elapsed() > Duration::from_secs(10) {
+            return records;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Every room any live node lists.
+async fn listed(cluster: &Cluster) -> Vec<serde_json::Value> {
+    let mut all = Vec::new();
+    for node in &cluster.nodes {
+        all.extend(node.rooms().await.unwrap_or_default());
+    }
+    all
+}

@@ -1,0 +1,418 @@
+//! A client that behaves as a real one through faults and keeps the history of what it was
+//! shown: a seat plays its turns (after a short think), a spectator watches; on a close or a
+//! dropped connection it goes to the next node and sends `resume` (or `spectate`) again; after a
+//! move answered `unavailable` it waits and tries another cell (so that the record tells which
+//! attempt was played); when the game makes no progress for a while it asks `sync`, and then
+//! goes elsewhere. It stops once it has seen the game finished, or at its deadline.
+
+use crate::common::Client;
+use futures_util::{SinkExt, StreamExt};
+use jchomp_protocol::rules::{Cell, Game};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+
+/// How long a seat thinks before it moves.
+const THINK: Duration = Duration::from_millis(150);
+/// How long after an `unavailable` a seat tries again.
+const RETRY: Duration = Duration::from_millis(500);
+/// No progress for this long in a game in play: the client asks `sync`.
+const SYNC_AFTER: Duration = Duration::from_secs(4);
+/// No progress for this long: the client goes to the next node.
+const LEAVE_AFTER: Duration = Duration::from_secs(7);
+/// Requests (resume, spectate) refused in a row before the client gives up.
+const REFUSALS: usize = 8;
+
+/// A move as the protocol shows it: (seat, row, col).
+pub type Move = (u64, u64, u64);
+
+/// What the client is in the game.
+#[derive(Debug, Clone)]
+pub enum Role {
+    /// Seat `seat`, which `token` resumes.
+    Seat {
+        /// The seat.
+        seat: u64,
+        /// Its secret.
+        token: String,
+    },
+    /// A spectator.
+    Spectator,
+}
+
+/// One thing the client was shown or told, `at` since the scenario started.
+#[derive(Debug, Clone)]
+pub enum Seen {
+    /// A `moved`, placed as move `index` of the game the client was shown.
+    Moved {
+        /// When it arrived.
+        at: Duration,
+        /// Its version.
+        version: u64,
+        /// Its place in the client's view (the moves shown before it).
+        index: usize,
+        /// The move.
+        mv: Move,
+        /// Its result (null while playing).
+        result: Value,
+    },
+    /// A `room` snapshot.
+    Snapshot {
+        /// When it arrived.
+        at: Duration,
+        /// Its version.
+        version: u64,
+        /// Its moves.
+        moves: Vec<Move>,
+        /// Its status.
+        status: String,
+        /// Its result.
+        result: Value,
+    },
+    /// A move of this seat answered `unavailable`: it was `index` of the game.
+    Unavailable {
+        /// When the answer came.
+        at: Duration,
+        /// The move's place.
+        index: usize,
+        /// The move.
+        mv: Move,
+    },
+    /// The client went to node `node` (connection lost, or no progress).
+    Went {
+        /// When.
+        at: Duration,
+        /// The node's index.
+        node: usize,
+        /// Why.
+        why: String,
+    },
+}
+
+/// A client's whole history of one game.
+#[derive(Debug, Clone)]
+pub struct History {
+    /// The game's index in the scenario.
+    pub game: usize,
+    /// Its room.
+    pub room: String,
+    /// Who the client was.
+    pub who: String,
+    /// What it saw, in order.
+    pub seen: Vec<Seen>,
+    /// Whether it saw the game finished.
+    pub finished: bool,
+}
+
+/// A client's plan: where it starts (an open connection, already joined or watching) and
+/// what it plays.
+pub struct Plan {
+    /// The game's index.
+    pub game: usize,
+    /// Its room.
+    pub room: String,
+    /// Seat or spectator.
+    pub role: Role,
+    /// The configuration (to choose moves by the rules).
+    pub config: Value,
+    /// Every node's address.
+    pub nodes: Vec<SocketAddr>,
+    /// The node of `client`.
+    pub node: usize,
+    /// The open connection.
+    pub client: Client,
+    /// The scenario's start.
+    pub t0: Instant,
+    /// When to give up.
+    pub deadline: Instant,
+}
+
+/// The client's state while it runs.
+struct Player {
+    plan_room: String,
+    role: Role,
+    config: Value,
+    nodes: Vec<SocketAddr>,
+    node: usize,
+    t0: Instant,
+    history: History,
+    moves: Vec<Move>,
+    to_move: Option<u64>,
+    /// A move sent and not yet answered: its place and cell.
+    awaiting: Option<(usize, Move)>,
+    /// Cells answered `unavailable`, with their place: not tried again there.
+    refused: Vec<(usize, Move)>,
+    next_move_at: Instant,
+    progress_at: Instant,
+    synced: bool,
+    refusals: usize,
+}
+
+/// Runs the client to the end of its game (or its deadline); returns its history.
+pub async fn run(plan: Plan) -> History {
+    let who = match &plan.role {
+        Role::Seat { seat, .. } => format!("seat {seat} on node {}", plan.node),
+        Role::Spectator => format!("spectator on node {}", plan.node),
+    };
+    let mut p = Player {
+        plan_room: plan.room.clone(),
+        role: plan.role,
+        config: plan.config,
+        nodes: plan.nodes,
+        node: plan.node,
+        t0: plan.t0,
+        history: History {
+            game: plan.game,
+            room: plan.room,
+            who,
+            seen: Vec::new(),
+            finished: false,
+        },
+        moves: Vec::new(),
+        to_move: None,
+        awaiting: None,
+        refused: Vec::new(),
+        next_move_at: Instant::now(),
+        progress_at: Instant::now(),
+        synced: false,
+        refusals: 0,
+    };
+    let mut client = Some(plan.client);
+    while !p.history.finished && Instant::now() < plan.deadline && p.refusals < REFUSALS {
+        let c = match client.as_mut() {
+            Some(c) => c,
+            None => {
+                client = p.reconnect().await;
+                continue;
+            }
+        };
+        if !p.step(c).await {
+            client = None;
+        }
+    }
+    p.history
+}
+
+impl Player {
+    /// Now, since the scenario started.
+    fn at(&self) -> Duration {
+        self.t0.elapsed()
+    }
+
+    /// The seat this client holds, if any.
+    fn seat(&self) -> Option<u64> {
+        match &self.role {
+            Role::Seat { seat, .. } => Some(*seat),
+            Role::Spectator => None,
+        }
+    }
+
+    /// One round: move if it is this seat's turn, read what comes for up to 100 ms, ask
+    /// `sync` or give up on the node when there is no progress. `false`: the connection is lost.
+    async fn step(&mut self, c: &mut Client) -> bool {
+        if let Some(mv) = self.due_move() {
+            let text = json!({"type":"move","row":mv.1,"col":mv.2}).to_string();
+            if c.ws.send(Message::text(text)).await.is_err() {
+                return false;
+            }
+            self.awaiting = Some((self.moves.len(), mv));
+        }
+        match tokio::time::timeout(Duration::from_millis(100), c.ws.next()).await {
+            Err(_) => {}
+            Ok(Some(Ok(Message::Text(t)))) => match serde_json::from_str::<Value>(&t) {
+                Ok(v) => self.handle(&v),
+                Err(e) => panic!("not JSON from the server: {e}: {t}"),
+            },
+            Ok(Some(Ok(Message::Close(_)))) | Ok(Some(Err(_))) | Ok(None) => {
+                self.went("connection closed");
+                return false;
+            }
+            Ok(Some(Ok(_))) => {}
+        }
+        let stalled = self.progress_at.elapsed();
+        if stalled > LEAVE_AFTER {
+            self.went("no progress");
+            return false;
+        }
+        if stalled > SYNC_AFTER && !self.synced {
+            self.synced = true;
+            let text = json!({"type":"sync"}).to_string();
+            return c.ws.send(Message::text(text)).await.is_ok();
+        }
+        true
+    }
+
+    /// The move to send now, if it is this seat's turn, its think time is over and no move of
+    /// it is under way.
+    fn due_move(&self) -> Option<Move> {
+        let seat = self.seat()?;
+        if self.to_move != Some(seat) || self.awaiting.is_some() {
+            return None;
+        }
+        if Instant::now() < self.next_move_at {
+            return None;
+        }
+        let mut game = crate::common::local_game(&self.config);
+        for (_, r, c) in &self.moves {
+            game.select(*r as i64, *c as i64).ok()?;
+        }
+        if game.to_move() != Some(seat as u8) {
+            return None;
+        }
+        let index = self.moves.len();
+        candidates(&game)
+            .into_iter()
+            .map(|cell| (seat, u64::from(cell.row), u64::from(cell.col)))
+            .find(|mv| !self.refused.contains(&(index, *mv)))
+    }
+
+    /// Takes in one message.
+    fn handle(&mut self, v: &Value) {
+        match v["type"].as_str() {
+            Some("room") if v["room"] == self.plan_room.as_str() => self.snapshot(v),
+            Some("moved") if v["room"] == self.plan_room.as_str() => self.moved(v),
+            Some("error") if v["code"] == "unavailable" => {
+                if let Some((index, mv)) = self.awaiting.take() {
+                    self.refused.push((index, mv));
+                    let at = self.at();
+                    self.history.seen.push(Seen::Unavailable { at, index, mv });
+                }
+                self.next_move_at = Instant::now() + RETRY;
+            }
+            Some("error") if v["code"] == "bad_token" || v["code"] == "no_such_room" => {
+                self.refusals += 1;
+                self.awaiting = None;
+            }
+            Some("move_rejected") => self.awaiting = None,
+            Some("joined") => self.refusals = 0,
+            _ => {}
+        }
+    }
+
+    fn snapshot(&mut self, v: &Value) {
+        let moves = moves_of(&v["moves"]);
+        if moves.len() != self.moves.len() {
+            self.progressed();
+        }
+        self.moves = moves.clone();
+        self.to_move = v["to_move"].as_u64();
+        self.awaiting = None;
+        self.refusals = 0;
+        self.turn_started();
+        let status = v["status"].as_str().unwrap_or_default().to_string();
+        self.history.finished = status == "finished";
+        self.history.seen.push(Seen::Snapshot {
+            at: self.at(),
+            version: v["version"].as_u64().unwrap_or_default(),
+            moves,
+            status,
+            result: v["result"].clone(),
+        });
+    }
+
+    fn moved(&mut self, v: &Value) {
+        let mv = (
+            v["seat"].as_u64().unwrap_or(99),
+            v["row"].as_u64().unwrap_or(99),
+            v["col"].as_u64().unwrap_or(99),
+        );
+        let index = self.moves.len();
+        self.history.seen.push(Seen::Moved {
+            at: self.at(),
+            version: v["version"].as_u64().unwrap_or_default(),
+            index,
+            mv,
+            result: v["result"].clone(),
+        });
+        self.moves.push(mv);
+        self.to_move = v["to_move"].as_u64();
+        if self.awaiting.is_some_and(|(_, sent)| sent.0 == mv.0) {
+            self.awaiting = None;
+        }
+        self.history.finished = v["status"] == "finished";
+        self.progressed();
+        self.turn_started();
+    }
+
+    fn progressed(&mut self) {
+        self.progress_at = Instant::now();
+        self.synced = false;
+    }
+
+    /// Starts this seat's think time if the turn is its own.
+    fn turn_started(&mut self) {
+        if self.to_move.is_some() && self.to_move == self.seat() {
+            self.next_move_at = Instant::now() + THINK;
+        }
+    }
+
+    /// Notes that the client leaves its node.
+    fn went(&mut self, why: &str) {
+        self.node = (self.node + 1) % self.nodes.len();
+        let (at, node) = (self.at(), self.node);
+        let why = why.to_string();
+        self.history.seen.push(Seen::Went { at, node, why });
+        self.awaiting = None;
+        self.progressed();
+    }
+
+    /// Connects to the current node and sends `resume` (a seat) or `spectate`; `None` (after
+    /// a pause, the next node chosen) if it cannot connect.
+    async fn reconnect(&mut self) -> Option<Client> {
+        let addr = self.nodes[self.node];
+        let url = format!("ws://{addr}/ws");
+        let connect = tokio_tungstenite::connect_async(url);
+        let ws = match tokio::time::timeout(Duration::from_secs(2), connect).await {
+            Ok(Ok((ws, _))) => ws,
+            _ => {
+                self.went("cannot connect");
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                return None;
+            }
+        };
+        let mut client = Client { ws };
+        let request = match &self.role {
+            Role::Seat { token, .. } => json!({"type":"resume","token":token}),
+            Role::Spectator => json!({"type":"spectate","room":self.plan_room}),
+        };
+        client
+            .ws
+            .send(Message::text(request.to_string()))
+            .await
+            .ok()?;
+        Some(client)
+    }
+}
+
+/// The cells a seat tries, best first: the safe selections from the lowest rightmost (long
+/// games), then any selection.
+fn candidates(game: &Game) -> Vec<Cell> {
+    let p = game.position();
+    let mut cells: Vec<Cell> = p
+        .safe_selections(game.config())
+        .iter()
+        .map(Cell::from_index)
+        .collect();
+    cells.reverse();
+    cells.extend(p.selections().iter().map(Cell::from_index));
+    cells
+}
+
+/// The moves of a snapshot or a record.
+pub fn moves_of(moves: &Value) -> Vec<Move> {
+    moves
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|m| {
+                    (
+                        m["seat"].as_u64().unwrap_or(99),
+                        m["row"].as_u64().unwrap_or(99),
+                        m["col"].as_u64().unwrap_or(99),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
