@@ -200,6 +200,15 @@ impl Postgres {
             "initdb failed: {}",
             String::from_utf8_lossy(&out.stderr)
         );
+        if !host.addr.is_loopback() {
+            // initdb trusts loopback only; the namespace a test owns is the fence here.
+            let hba = data.join("pg_hba.conf");
+            let mut text = std::fs::read_to_string(&hba)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", hba.display()));
+            text.push_str("host all all 0.0.0.0/0 trust\n");
+            std::fs::write(&hba, text)
+                .unwrap_or_else(|e| panic!("cannot write {}: {e}", hba.display()));
+        }
         let port = host.port();
         let mut pg = Postgres {
             dir,
@@ -382,7 +391,7 @@ impl Redis {
                 "--save",
                 "",
             ])
-            .args(["--daemonize", "no", "--protected-mode", "yes"])
+            .args(["--daemonize", "no", "--protected-mode", self.protected_mode()])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -407,6 +416,16 @@ impl Redis {
                 "redis-server did not start within {START:?}"
             );
             std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// `yes` on loopback; `no` on another address, where protected mode refuses every client
+    /// that is not local (the namespace a test owns is its fence).
+    fn protected_mode(&self) -> &'static str {
+        if self.host.addr.is_loopback() {
+            "yes"
+        } else {
+            "no"
         }
     }
 

@@ -78,8 +78,9 @@ impl Net {
             members: Vec::new(),
         };
         ip(&["netns", "add", &net.router]);
-        net.in_router(&["link", "set", "lo", "up"]);
-        net.in_router(&["sysctl", "-qw", "net.ipv4.ip_forward=1"]);
+        let r = net.router.as_str();
+        ip(&["-n", r, "link", "set", "lo", "up"]);
+        ip(&["netns", "exec", r, "sysctl", "-qw", "net.ipv4.ip_forward=1"]);
         net.link_root();
         net
     }
@@ -87,13 +88,6 @@ impl Net {
     /// The address `last` in this net's /24.
     fn addr(&self, last: u8) -> Ipv4Addr {
         Ipv4Addr::new(10, self.subnet[0], self.subnet[1], last)
-    }
-
-    /// Runs `args` in the router's namespace (`ip netns exec ROUTER …`).
-    fn in_router(&self, args: &[&str]) {
-        let mut all = vec!["netns", "exec", &self.router];
-        all.extend_from_slice(args);
-        ip(&all);
     }
 
     /// The veth from this namespace to the router (/30 number 0) and the route to the /24.

@@ -28,6 +28,10 @@ pub struct Report {
     pub abandoned: usize,
     /// The longest time a game could not move (between two moves first seen by any client).
     pub longest_stall: Duration,
+    /// `moved` messages judged (what the clients were shown in all).
+    pub moved_seen: usize,
+    /// Times a client went to another node.
+    pub went: usize,
     /// What each violation was, for the reader.
     pub details: Vec<String>,
 }
@@ -44,8 +48,11 @@ impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "lost {}, forks {}, not stored once {}, unfinished {}, finished listed as playing {}, \
-             unavailable but played {}, abandoned {}, longest stall {:.1} s",
+            "{} moved judged, {} changes of node; lost {}, forks {}, not stored once {}, \
+             unfinished {}, finished listed as playing {}, unavailable but played {}, \
+             abandoned {}, longest stall {:.1} s",
+            self.moved_seen,
+            self.went,
             self.lost,
             self.forks,
             self.not_stored_once,
@@ -135,6 +142,7 @@ fn judge_game(room: &str, fin: &Final, histories: &[&History], report: &mut Repo
                     mv,
                     result,
                 } => {
+                    report.moved_seen += 1;
                     if !fin.moves.contains(mv) {
                         lost.insert(*mv);
                     }
@@ -181,7 +189,7 @@ fn judge_game(room: &str, fin: &Final, histories: &[&History], report: &mut Repo
                         ));
                     }
                 }
-                Seen::Went { .. } => {}
+                Seen::Went { .. } => report.went += 1,
             }
         }
     }

@@ -60,17 +60,18 @@ impl Node {
 
     /// The rooms the node lists, or `None` if it does not answer within 5 s.
     pub async fn rooms(&self) -> Option<Vec<Value>> {
-        let addr = self.addr;
+        let url = format!("ws://{}/ws", self.addr);
         let ask = async move {
-            let mut c = Client::connect(addr).await;
+            let (ws, _) = tokio_tungstenite::connect_async(url).await.ok()?;
+            let mut c = Client { ws };
             c.send(json!({"type":"list_rooms"})).await;
-            c.expect("rooms").await["rooms"].as_array().unwrap().clone()
+            Some(c.expect("rooms").await["rooms"].as_array()?.clone())
         };
-        let task = tokio::spawn(ask);
-        tokio::time::timeout(Duration::from_secs(5), task)
+        tokio::time::timeout(Duration::from_secs(5), tokio::spawn(ask))
             .await
             .ok()
             .and_then(Result::ok)
+            .flatten()
     }
 }
 
