@@ -391,7 +391,12 @@ impl Redis {
                 "--save",
                 "",
             ])
-            .args(["--daemonize", "no", "--protected-mode", self.protected_mode()])
+            .args([
+                "--daemonize",
+                "no",
+                "--protected-mode",
+                self.protected_mode(),
+            ])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())

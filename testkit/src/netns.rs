@@ -265,3 +265,61 @@ fn delete_stale() {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::Redis;
+
+    /// Whether `from` opens a TCP connection to `to`'s Redis within 2 s: `Some(true)`
+    /// connected, `Some(false)` refused or unreachable at once, `None` no answer (timed out).
+    fn connects(from: &Member, to: &Member) -> Option<bool> {
+        let script = format!("exec 3<>/dev/tcp/{}/{}", to.addr, 7000);
+        let status = from
+            .command("timeout")
+            .args(["2", "bash", "-c", &script])
+            .status()
+            .unwrap();
+        match status.code() {
+            Some(0) => Some(true),
+            Some(124) => None,
+            _ => Some(false),
+        }
+    }
+
+    fn listed() -> String {
+        let out = Command::new("ip").args(["netns", "list"]).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    #[test]
+    fn a_cut_drops_packets_both_ways_silently_until_healed_and_drop_deletes_all() {
+        let mut net = Net::new();
+        let (a, b) = (net.add("a"), net.add("b"));
+        let redis = Redis::start_on(a.host());
+        assert_eq!(connects(&b, &a), Some(true));
+        net.cut(&a, &b);
+        assert_eq!(connects(&b, &a), None, "a cut must time out, not refuse");
+        // The test's own namespace still reaches a.
+        assert_eq!(redis.command(&["PING"]).as_deref(), Some("+PONG"));
+        net.heal(&a, &b);
+        assert_eq!(connects(&b, &a), Some(true));
+        drop(redis);
+        let names = [net.router.clone(), a.netns.clone(), b.netns.clone()];
+        assert!(names.iter().all(|n| listed().contains(n.as_str())));
+        drop(net);
+        assert!(names.iter().all(|n| !listed().contains(n.as_str())));
+    }
+
+    #[test]
+    fn the_namespaces_of_a_dead_test_process_are_deleted_by_the_next_net() {
+        let mut gone = Command::new("true").spawn().unwrap();
+        let pid = gone.id();
+        gone.wait().unwrap();
+        let stale = format!("{PREFIX}{pid}x0-router");
+        ip(&["netns", "add", &stale]);
+        assert!(listed().contains(stale.as_str()));
+        drop(Net::new());
+        assert!(!listed().contains(stale.as_str()));
+    }
+}

@@ -130,6 +130,7 @@ pub fn judge(
 fn judge_game(room: &str, fin: &Final, histories: &[&History], report: &mut Report) {
     let mut lost = BTreeSet::new();
     let mut forks = BTreeSet::new();
+    let mut went = Vec::new();
     // (time, moves known): what each consistent message showed, for the stall.
     let mut progress = Vec::new();
     for h in histories {
@@ -146,6 +147,8 @@ fn judge_game(room: &str, fin: &Final, histories: &[&History], report: &mut Repo
                     if !fin.moves.contains(mv) {
                         lost.insert(*mv);
                     }
+                    // A `moved` after a gap was not applied: only whether it was kept counts.
+                    let Some(index) = index else { continue };
                     let ends = !result.is_null();
                     let fits = fin.moves.get(*index) == Some(mv)
                         && (!ends || (*index + 1 == fin.moves.len() && *result == fin.result));
@@ -189,7 +192,13 @@ fn judge_game(room: &str, fin: &Final, histories: &[&History], report: &mut Repo
                         ));
                     }
                 }
-                Seen::Went { .. } => report.went += 1,
+                Seen::Went { at, node, why } => {
+                    report.went += 1;
+                    went.push(format!(
+                        "{room}: {} went to node {node} at {at:.1?} ({why})",
+                        h.who
+                    ));
+                }
             }
         }
     }
@@ -197,6 +206,9 @@ fn judge_game(room: &str, fin: &Final, histories: &[&History], report: &mut Repo
         report.details.push(format!(
             "{room}: acknowledged move {mv:?} is not in the record"
         ));
+    }
+    if !lost.is_empty() || !forks.is_empty() {
+        report.details.extend(went);
     }
     report.lost += lost.len();
     report.forks += forks.len();

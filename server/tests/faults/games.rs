@@ -18,11 +18,10 @@ pub struct Spec {
     pub owner: usize,
 }
 
-/// Opens game number `game` of `spec` and returns its room and the plans of its clients (its
+/// Opens a game of `spec` and returns its room and the plans of its clients (its
 /// seats and spectators), which start at `t0` and give up at `deadline`.
 pub async fn open(
     cluster: &Cluster,
-    game: usize,
     spec: &Spec,
     t0: Instant,
     deadline: Instant,
@@ -35,7 +34,6 @@ pub async fn open(
         until_listed(node, &room).await;
     }
     let plan = |role, node, client| Plan {
-        game,
         room: room.clone(),
         role,
         config: config.clone(),

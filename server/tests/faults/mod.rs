@@ -68,8 +68,8 @@ pub async fn run(fault: Fault) -> Report {
     let deadline = t0 + PLAY;
     let mut rooms = Vec::new();
     let mut tasks = Vec::new();
-    for (i, spec) in GAMES.iter().enumerate() {
-        let (room, plans) = games::open(&cluster, i, spec, t0, deadline).await;
+    for spec in &GAMES {
+        let (room, plans) = games::open(&cluster, spec, t0, deadline).await;
         rooms.push(room);
         tasks.extend(plans.into_iter().map(|p| tokio::spawn(player::run(p))));
     }

@@ -1,9 +1,12 @@
-//! A client that behaves as a real one through faults and keeps the history of what it was
-//! shown: a seat plays its turns (after a short think), a spectator watches; on a close or a
-//! dropped connection it goes to the next node and sends `resume` (or `spectate`) again; after a
-//! move answered `unavailable` it waits and tries another cell (so that the record tells which
-//! attempt was played); when the game makes no progress for a while it asks `sync`, and then
-//! goes elsewhere. It stops once it has seen the game finished, or at its deadline.
+//! A client that behaves as the project's clients do through faults, and keeps the history of
+//! what it was shown: a seat plays its turns (after a short think), a spectator watches; a
+//! `moved` whose version skips one is not applied but answered with `sync` (as the web and
+//! terminal clients do); on a close or a dropped connection it goes to the next node and sends
+//! `resume` (or `spectate`) again, and again a second later while that is refused; after a move
+//! answered `unavailable` it tries again half a second later (as the bot does) with another
+//! cell, so that the record tells which attempt was played. It has no timer of its own on a
+//! game that does not move: a node must tell its clients to go elsewhere. It stops once it has
+//! seen the game finished, or at its deadline.
 
 use crate::common::Client;
 use futures_util::{SinkExt, StreamExt};
@@ -17,17 +20,15 @@ use tokio_tungstenite::tungstenite::Message;
 const THINK: Duration = Duration::from_millis(150);
 /// How long after an `unavailable` a seat tries again.
 const RETRY: Duration = Duration::from_millis(500);
-/// No progress for this long in a game in play: the client asks `sync`.
-const SYNC_AFTER: Duration = Duration::from_secs(4);
-/// No progress for this long: the client goes to the next node.
-const LEAVE_AFTER: Duration = Duration::from_secs(7);
+/// How long after a refused `resume` (or `spectate`) the client asks again.
+const ASK_AGAIN: Duration = Duration::from_secs(1);
 /// Requests (resume, spectate) refused in a row before the client gives up.
 const REFUSALS: usize = 8;
 
 /// A move as the protocol shows it: (seat, row, col).
 pub type Move = (u64, u64, u64);
 
-/// What the client is in the game.
+/// What the client is in a game.
 #[derive(Debug, Clone)]
 pub enum Role {
     /// Seat `seat`, which `token` resumes.
@@ -44,14 +45,15 @@ pub enum Role {
 /// One thing the client was shown or told, `at` since the scenario started.
 #[derive(Debug, Clone)]
 pub enum Seen {
-    /// A `moved`, placed as move `index` of the game the client was shown.
+    /// A `moved`, placed as move `index` of the game the client was shown (`None`: its
+    /// version skipped one; the client asked `sync` instead of applying it).
     Moved {
         /// When it arrived.
         at: Duration,
         /// Its version.
         version: u64,
         /// Its place in the client's view (the moves shown before it).
-        index: usize,
+        index: Option<usize>,
         /// The move.
         mv: Move,
         /// Its result (null while playing).
@@ -79,7 +81,7 @@ pub enum Seen {
         /// The move.
         mv: Move,
     },
-    /// The client went to node `node` (connection lost, or no progress).
+    /// The client went to node `node` (its connection was lost or closed).
     Went {
         /// When.
         at: Duration,
@@ -93,8 +95,6 @@ pub enum Seen {
 /// A client's whole history of one game.
 #[derive(Debug, Clone)]
 pub struct History {
-    /// The game's index in the scenario.
-    pub game: usize,
     /// Its room.
     pub room: String,
     /// Who the client was.
@@ -108,9 +108,7 @@ pub struct History {
 /// A client's plan: where it starts (an open connection, already joined or watching) and
 /// what it plays.
 pub struct Plan {
-    /// The game's index.
-    pub game: usize,
-    /// Its room.
+    /// The game's room.
     pub room: String,
     /// Seat or spectator.
     pub role: Role,
@@ -138,14 +136,15 @@ struct Player {
     t0: Instant,
     history: History,
     moves: Vec<Move>,
+    version: u64,
     to_move: Option<u64>,
     /// A move sent and not yet answered: its place and cell.
     awaiting: Option<(usize, Move)>,
     /// Cells answered `unavailable`, with their place: not tried again there.
     refused: Vec<(usize, Move)>,
     next_move_at: Instant,
-    progress_at: Instant,
-    synced: bool,
+    /// When to send `resume` (or `spectate`) again after a refusal.
+    ask_again_at: Option<Instant>,
     refusals: usize,
 }
 
@@ -163,19 +162,18 @@ pub async fn run(plan: Plan) -> History {
         node: plan.node,
         t0: plan.t0,
         history: History {
-            game: plan.game,
             room: plan.room,
             who,
             seen: Vec::new(),
             finished: false,
         },
         moves: Vec::new(),
+        version: 0,
         to_move: None,
         awaiting: None,
         refused: Vec::new(),
         next_move_at: Instant::now(),
-        progress_at: Instant::now(),
-        synced: false,
+        ask_again_at: None,
         refusals: 0,
     };
     let mut client = Some(plan.client);
@@ -208,20 +206,22 @@ impl Player {
         }
     }
 
-    /// One round: move if it is this seat's turn, read what comes for up to 100 ms, ask
-    /// `sync` or give up on the node when there is no progress. `false`: the connection is lost.
+    /// One round: move if it is this seat's turn, ask again if a request was refused, read
+    /// what comes for up to 100 ms and answer it. `false`: the connection is lost.
     async fn step(&mut self, c: &mut Client) -> bool {
+        let mut out = Vec::new();
         if let Some(mv) = self.due_move() {
-            let text = json!({"type":"move","row":mv.1,"col":mv.2}).to_string();
-            if c.ws.send(Message::text(text)).await.is_err() {
-                return false;
-            }
+            out.push(json!({"type":"move","row":mv.1,"col":mv.2}));
             self.awaiting = Some((self.moves.len(), mv));
+        }
+        if self.ask_again_at.is_some_and(|t| Instant::now() >= t) {
+            self.ask_again_at = None;
+            out.push(self.request());
         }
         match tokio::time::timeout(Duration::from_millis(100), c.ws.next()).await {
             Err(_) => {}
             Ok(Some(Ok(Message::Text(t)))) => match serde_json::from_str::<Value>(&t) {
-                Ok(v) => self.handle(&v),
+                Ok(v) => out.extend(self.handle(&v)),
                 Err(e) => panic!("not JSON from the server: {e}: {t}"),
             },
             Ok(Some(Ok(Message::Close(_)))) | Ok(Some(Err(_))) | Ok(None) => {
@@ -230,17 +230,21 @@ impl Player {
             }
             Ok(Some(Ok(_))) => {}
         }
-        let stalled = self.progress_at.elapsed();
-        if stalled > LEAVE_AFTER {
-            self.went("no progress");
-            return false;
-        }
-        if stalled > SYNC_AFTER && !self.synced {
-            self.synced = true;
-            let text = json!({"type":"sync"}).to_string();
-            return c.ws.send(Message::text(text)).await.is_ok();
+        for v in out {
+            if c.ws.send(Message::text(v.to_string())).await.is_err() {
+                self.went("connection lost while sending");
+                return false;
+            }
         }
         true
+    }
+
+    /// What the client sends to get (back) into its game: `resume` or `spectate`.
+    fn request(&self) -> Value {
+        match &self.role {
+            Role::Seat { token, .. } => json!({"type":"resume","token":token}),
+            Role::Spectator => json!({"type":"spectate","room":self.plan_room}),
+        }
     }
 
     /// The move to send now, if it is this seat's turn, its think time is over and no move of
@@ -267,11 +271,11 @@ impl Player {
             .find(|mv| !self.refused.contains(&(index, *mv)))
     }
 
-    /// Takes in one message.
-    fn handle(&mut self, v: &Value) {
+    /// Takes in one message; returns what to answer (a `sync` after a gap).
+    fn handle(&mut self, v: &Value) -> Option<Value> {
         match v["type"].as_str() {
             Some("room") if v["room"] == self.plan_room.as_str() => self.snapshot(v),
-            Some("moved") if v["room"] == self.plan_room.as_str() => self.moved(v),
+            Some("moved") if v["room"] == self.plan_room.as_str() => return self.moved(v),
             Some("error") if v["code"] == "unavailable" => {
                 if let Some((index, mv)) = self.awaiting.take() {
                     self.refused.push((index, mv));
@@ -283,19 +287,19 @@ impl Player {
             Some("error") if v["code"] == "bad_token" || v["code"] == "no_such_room" => {
                 self.refusals += 1;
                 self.awaiting = None;
+                self.ask_again_at = Some(Instant::now() + ASK_AGAIN);
             }
             Some("move_rejected") => self.awaiting = None,
             Some("joined") => self.refusals = 0,
             _ => {}
         }
+        None
     }
 
     fn snapshot(&mut self, v: &Value) {
         let moves = moves_of(&v["moves"]);
-        if moves.len() != self.moves.len() {
-            self.progressed();
-        }
         self.moves = moves.clone();
+        self.version = v["version"].as_u64().unwrap_or_default();
         self.to_move = v["to_move"].as_u64();
         self.awaiting = None;
         self.refusals = 0;
@@ -311,33 +315,34 @@ impl Player {
         });
     }
 
-    fn moved(&mut self, v: &Value) {
+    /// Applies a `moved`, or asks `sync` if its version skips one.
+    fn moved(&mut self, v: &Value) -> Option<Value> {
         let mv = (
             v["seat"].as_u64().unwrap_or(99),
             v["row"].as_u64().unwrap_or(99),
             v["col"].as_u64().unwrap_or(99),
         );
-        let index = self.moves.len();
+        let version = v["version"].as_u64().unwrap_or_default();
+        let fits = version == self.version + 1;
         self.history.seen.push(Seen::Moved {
             at: self.at(),
-            version: v["version"].as_u64().unwrap_or_default(),
-            index,
+            version,
+            index: fits.then_some(self.moves.len()),
             mv,
             result: v["result"].clone(),
         });
+        if !fits {
+            return Some(json!({"type":"sync"}));
+        }
+        self.version = version;
         self.moves.push(mv);
         self.to_move = v["to_move"].as_u64();
         if self.awaiting.is_some_and(|(_, sent)| sent.0 == mv.0) {
             self.awaiting = None;
         }
         self.history.finished = v["status"] == "finished";
-        self.progressed();
         self.turn_started();
-    }
-
-    fn progressed(&mut self) {
-        self.progress_at = Instant::now();
-        self.synced = false;
+        None
     }
 
     /// Starts this seat's think time if the turn is its own.
@@ -354,7 +359,6 @@ impl Player {
         let why = why.to_string();
         self.history.seen.push(Seen::Went { at, node, why });
         self.awaiting = None;
-        self.progressed();
     }
 
     /// Connects to the current node and sends `resume` (a seat) or `spectate`; `None` (after
@@ -372,10 +376,7 @@ impl Player {
             }
         };
         let mut client = Client { ws };
-        let request = match &self.role {
-            Role::Seat { token, .. } => json!({"type":"resume","token":token}),
-            Role::Spectator => json!({"type":"spectate","room":self.plan_room}),
-        };
+        let request = self.request();
         client
             .ws
             .send(Message::text(request.to_string()))
