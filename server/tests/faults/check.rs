@@ -1,7 +1,8 @@
 //! The invariants of a fault scenario, judged from the clients' histories, the records stored
 //! in PostgreSQL and the rooms the nodes list at the end: no acknowledged move lost, one history
 //! per game, every game finished and stored once, no finished room listed as playing, no move
-//! answered `unavailable` played; and the longest time a game could not move.
+//! answered `unavailable` played, no game ended `abandoned` (every seat's client kept trying to
+//! get back in); and the longest time a game could not move, against the scenario's bound.
 
 use crate::faults::player::{History, Move, Seen, moves_of};
 use serde_json::Value;
@@ -37,10 +38,11 @@ pub struct Report {
 }
 
 impl Report {
-    /// Whether every invariant holds (the stall is judged by the caller).
-    pub fn holds(&self) -> bool {
+    /// Whether every invariant holds and no game stalled longer than `stall`.
+    pub fn holds(&self, stall: Duration) -> bool {
         self.lost + self.forks + self.not_stored_once + self.unfinished == 0
-            && self.listed_playing + self.unavailable_played == 0
+            && self.listed_playing + self.unavailable_played + self.abandoned == 0
+            && self.longest_stall <= stall
     }
 }
 
