@@ -109,7 +109,16 @@ pub fn judge(
         };
         if fin.result["kind"] == "abandoned" {
             report.abandoned += 1;
-            report.details.push(format!("{room}: {}", fin.result));
+            let loser = format!("seat {} ", fin.result["loser"]);
+            let story = of_game
+                .iter()
+                .filter(|h| h.who.starts_with(&loser))
+                .map(|h| story(h))
+                .collect::<Vec<_>>()
+                .join("; ");
+            report
+                .details
+                .push(format!("{room}: {}: {story}", fin.result));
         }
         judge_game(room, &fin, &of_game, &mut report);
     }
@@ -194,6 +203,7 @@ fn judge_game(room: &str, fin: &Final, histories: &[&History], report: &mut Repo
                         ));
                     }
                 }
+                Seen::Rejected { .. } => {}
                 Seen::Went { at, node, why } => {
                     report.went += 1;
                     went.push(format!(
@@ -216,6 +226,30 @@ fn judge_game(room: &str, fin: &Final, histories: &[&History], report: &mut Repo
     report.forks += forks.len();
     let stall = longest_stall(progress);
     report.longest_stall = report.longest_stall.max(stall);
+}
+
+/// What happened to a client, in short: its changes of node and its refused moves.
+fn story(h: &History) -> String {
+    let mut went = Vec::new();
+    let mut refused: BTreeMap<&str, (usize, Duration, Duration)> = BTreeMap::new();
+    for seen in &h.seen {
+        match seen {
+            Seen::Went { at, node, why } => {
+                went.push(format!("to node {node} at {at:.1?} ({why})"))
+            }
+            Seen::Rejected { at, reason } => {
+                let e = refused.entry(reason).or_insert((0, *at, *at));
+                e.0 += 1;
+                e.2 = *at;
+            }
+            _ => {}
+        }
+    }
+    let refused: Vec<String> = refused
+        .iter()
+        .map(|(r, (n, a, b))| format!("{n} moves refused {r} from {a:.1?} to {b:.1?}"))
+        .collect();
+    format!("{} went {went:?}, {}", h.who, refused.join(", "))
 }
 
 /// The longest time between the first sightings of two successive move counts.

@@ -1,6 +1,6 @@
-//! The games of a fault scenario: each created on its owner node, its other seats joined from
-//! the other nodes in turn, and a spectator on every node; each client handed over as a
-//! [`Plan`] to play or watch.
+//! The games of a fault scenario: each created on its owner node (its seat 0 then resumed from
+//! another node if the spec says so), its other seats joined from the next nodes in turn, and a
+//! spectator on every node; each client handed over as a [`Plan`] to play or watch.
 
 use crate::common::{Client, config_value};
 use crate::faults::cluster::Cluster;
@@ -16,6 +16,9 @@ pub struct Spec {
     pub players: usize,
     /// The node it is created on.
     pub owner: usize,
+    /// The node seat 0 plays from (it resumes there after creating the room); seat `s` joins
+    /// from node `seat0 + s` (modulo the nodes).
+    pub seat0: usize,
 }
 
 /// Opens a game of `spec` and returns its room and the plans of its clients (its
@@ -43,14 +46,22 @@ pub async fn open(
         t0,
         deadline,
     };
-    let mut plans = vec![plan(Role::Seat { seat: 0, token }, spec.owner, creator)];
+    let mut seats = Vec::new();
     for seat in 1..spec.players {
-        let node = (spec.owner + seat) % nodes.len();
+        let node = (spec.seat0 + seat) % nodes.len();
         let mut c = Client::connect(nodes[node]).await;
         let (s, token, _) = c.join(&room, &format!("p{seat}")).await;
         assert_eq!(s as usize, seat);
-        plans.push(plan(Role::Seat { seat: s, token }, node, c));
+        seats.push(plan(Role::Seat { seat: s, token }, node, c));
     }
+    // Seat tokens resume only games in play: seat 0 moves once the game has started.
+    if spec.seat0 != spec.owner {
+        creator = Client::connect(nodes[spec.seat0]).await;
+        creator.send(json!({"type":"resume","token":token})).await;
+        creator.expect("joined").await;
+    }
+    let mut plans = vec![plan(Role::Seat { seat: 0, token }, spec.seat0, creator)];
+    plans.append(&mut seats);
     for (node, addr) in nodes.iter().enumerate() {
         let mut c = Client::connect(*addr).await;
         c.send(json!({"type":"spectate","room":room})).await;

@@ -41,33 +41,39 @@ impl Fault {
     }
 }
 
-/// The games of every scenario: four owned by node 0, one by node 1, long enough that some end
-/// during the fault and some after.
+/// The games of every scenario: four owned by node 0, one by node 1; two of node 0's are
+/// short and played from the other nodes only (a spectator on node 0), so that they can end on
+/// the node that took them over while node 0 is away; the others last through the fault.
 const GAMES: [Spec; 5] = [
     Spec {
         board: "6x9",
         players: 2,
         owner: 0,
+        seat0: 1,
     },
     Spec {
         board: "8x9",
         players: 3,
         owner: 0,
+        seat0: 0,
     },
     Spec {
         board: "9x10",
         players: 4,
         owner: 0,
+        seat0: 0,
     },
     Spec {
-        board: "10x11",
+        board: "7x7",
         players: 2,
         owner: 0,
+        seat0: 1,
     },
     Spec {
         board: "7x8",
         players: 3,
         owner: 1,
+        seat0: 1,
     },
 ];
 

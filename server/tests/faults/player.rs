@@ -81,6 +81,13 @@ pub enum Seen {
         /// The move.
         mv: Move,
     },
+    /// A move of this seat refused (`move_rejected`).
+    Rejected {
+        /// When.
+        at: Duration,
+        /// The reason given (`not_your_turn`, `not_seated`, …).
+        reason: String,
+    },
     /// The client went to node `node` (its connection was lost or closed).
     Went {
         /// When.
@@ -151,8 +158,8 @@ struct Player {
 /// Runs the client to the end of its game (or its deadline); returns its history.
 pub async fn run(plan: Plan) -> History {
     let who = match &plan.role {
-        Role::Seat { seat, .. } => format!("seat {seat} on node {}", plan.node),
-        Role::Spectator => format!("spectator on node {}", plan.node),
+        Role::Seat { seat, .. } => format!("seat {seat} from node {}", plan.node),
+        Role::Spectator => format!("spectator from node {}", plan.node),
     };
     let mut p = Player {
         plan_room: plan.room.clone(),
@@ -289,7 +296,12 @@ impl Player {
                 self.awaiting = None;
                 self.ask_again_at = Some(Instant::now() + ASK_AGAIN);
             }
-            Some("move_rejected") => self.awaiting = None,
+            Some("move_rejected") => {
+                self.awaiting = None;
+                let reason = v["reason"].as_str().unwrap_or_default().to_string();
+                let at = self.at();
+                self.history.seen.push(Seen::Rejected { at, reason });
+            }
             Some("joined") => self.refusals = 0,
             _ => {}
         }
