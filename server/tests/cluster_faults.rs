@@ -31,28 +31,34 @@ async fn fault_owner_killed() {
     scenario(Fault::OwnerKilled).await;
 }
 
-/// Redis paused (SIGSTOP) for 5 s. Found on 2026-11-26: no move lost, no fork, every game
-/// stored once, longest stall 5.3 s; but 3 moves answered `unavailable` (by the relaying node,
-/// after 2 s) were played once Redis went on (issue 32, item 4).
+/// Redis paused (SIGSTOP) for 5 s. Found on 2026-11-26 (three runs alike): no move lost, no
+/// fork, every game finished and stored once, none listed as playing, longest stall 5.3 s; but
+/// 3 moves that a relaying node answered `unavailable` (after its 2 s) were played once Redis
+/// went on (issue 32, item 4).
 #[allow(dead_code)]
 async fn fault_redis_paused_5s() {
     scenario(Fault::RedisPaused(Duration::from_secs(5))).await;
 }
 
-/// The owner paused (SIGSTOP) for 12 s. Found on 2026-11-26: no move lost, no fork, every
-/// game stored once, longest stall 12.1 s; but one game ended `abandoned` with the seat of a
-/// healthy node (seat 2, relayed from node 2) as loser: its client, connected all along, lost
-/// its place in the takeover (issue 32, item 3).
+/// The owner paused (SIGSTOP) for 12 s. Found on 2026-11-26 (three runs alike): no move lost,
+/// no fork, every game finished and stored once, none listed as playing, longest stall 8.9–12.3
+/// s (within its bound); but the game node 1 owns ended `abandoned`: its seat 2, relayed from
+/// node 0 and connected to it all along, had every move refused `not_seated` from node 0's
+/// return (+15.5 s) until its grace ran out (+65.9 s, 485 moves); node 0 neither re-attached the
+/// seat nor closed the client's connection (a relayed seat of a node that was away loses its
+/// place; compare issue 32, item 3).
 #[allow(dead_code)]
 async fn fault_owner_paused_12s() {
     scenario(Fault::OwnerPaused(Duration::from_secs(12))).await;
 }
 
-/// The owner cut from Redis and PostgreSQL for 15 s, its clients still connected to it.
-/// Found on 2026-11-26: no move lost, no fork, every game stored once; but a game could not
-/// move for 27 s (the cut-off owner told its clients nothing; it closed their connections only
-/// about 12 s after the network was back: issue 32, item 5), and one game ended `abandoned`
-/// with a healthy node's seat (seat 2 on node 2) as loser (item 3).
+/// The owner cut from Redis and PostgreSQL for 15 s, its clients still connected to it. Found
+/// on 2026-11-26 (three runs alike): no move lost, no fork, every game finished and stored
+/// once, none listed as playing; but games could not move for 24.0–27.0 s (bound 6 s): node 0
+/// told its clients nothing while cut off, and stopped its rooms (closing their connections)
+/// only about 12 s after the network was back (issue 32, item 5); and, as when paused, node
+/// 1's game ended `abandoned` with seat 2, relayed from node 0, refused `not_seated` from node
+/// 0's return (+30.3 s) to +65.8 s (341 moves).
 #[allow(dead_code)]
 async fn fault_owner_cut_off_15s() {
     scenario(Fault::OwnerCut(Duration::from_secs(15))).await;
