@@ -78,9 +78,7 @@ impl Node {
 impl Drop for Node {
     fn drop(&mut self) {
         self.kill();
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.dir);
-        }
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
