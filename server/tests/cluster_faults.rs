@@ -19,11 +19,17 @@ use std::time::Duration;
 /// One scenario at a time.
 static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-/// Plays the games through `fault`; panics with the report if anything does not hold.
+/// Plays the games through `fault`, the clients waiting to be told to go elsewhere; panics
+/// with the report if anything does not hold.
 async fn scenario(fault: Fault) {
+    scenario_with(fault, None).await;
+}
+
+/// [`scenario`] with clients that go elsewhere after hearing nothing for `patience`.
+async fn scenario_with(fault: Fault, patience: Option<Duration>) {
     let _one = ONE_AT_A_TIME.lock().await;
-    let (report, holds) = run(fault).await;
-    assert!(holds, "{fault:?}: {report}");
+    let (report, holds) = run(fault, patience).await;
+    assert!(holds, "{fault:?}, patience {patience:?}: {report}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -62,4 +68,27 @@ async fn fault_owner_paused_12s() {
 #[allow(dead_code)]
 async fn fault_owner_cut_off_15s() {
     scenario(Fault::OwnerCut(Duration::from_secs(15))).await;
+}
+
+/// The owner cut off for 15 s, as [`fault_owner_cut_off_15s`], but the clients go to another
+/// node after hearing nothing for 8 s while their game is in play (a client with a timer of
+/// its own). Not yet run.
+#[allow(dead_code)]
+async fn fault_owner_cut_off_15s_impatient_clients() {
+    scenario_with(
+        Fault::OwnerCut(Duration::from_secs(15)),
+        Some(Duration::from_secs(8)),
+    )
+    .await;
+}
+
+/// The owner paused for 12 s, as [`fault_owner_paused_12s`], but the clients go to another
+/// node after hearing nothing for 8 s while their game is in play. Not yet run.
+#[allow(dead_code)]
+async fn fault_owner_paused_12s_impatient_clients() {
+    scenario_with(
+        Fault::OwnerPaused(Duration::from_secs(12)),
+        Some(Duration::from_secs(8)),
+    )
+    .await;
 }

@@ -4,7 +4,7 @@
 
 use crate::common::{Client, config_value};
 use crate::faults::cluster::Cluster;
-use crate::faults::player::{Plan, Role};
+use crate::faults::player::{Clock, Plan, Role};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -22,13 +22,8 @@ pub struct Spec {
 }
 
 /// Opens a game of `spec` and returns its room and the plans of its clients (its
-/// seats and spectators), which start at `t0` and give up at `deadline`.
-pub async fn open(
-    cluster: &Cluster,
-    spec: &Spec,
-    t0: Instant,
-    deadline: Instant,
-) -> (String, Vec<Plan>) {
+/// seats and spectators), which play by `clock`.
+pub async fn open(cluster: &Cluster, spec: &Spec, clock: Clock) -> (String, Vec<Plan>) {
     let config = config_value(&format!("{} players {}", spec.board, spec.players));
     let nodes = cluster.addrs();
     let mut creator = Client::connect(nodes[spec.owner]).await;
@@ -43,8 +38,7 @@ pub async fn open(
         nodes: nodes.clone(),
         node,
         client,
-        t0,
-        deadline,
+        clock,
     };
     let mut seats = Vec::new();
     for seat in 1..spec.players {

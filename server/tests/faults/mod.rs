@@ -82,16 +82,21 @@ const BEFORE: Duration = Duration::from_secs(3);
 /// How long the clients have, from the start, to see their games end.
 const PLAY: Duration = Duration::from_secs(90);
 
-/// Plays the games through `fault` and judges them; prints and returns the report, and
-/// whether it holds (within [`Fault::stall_bound`]).
-pub async fn run(fault: Fault) -> (Report, bool) {
+/// Plays the games through `fault` and judges them, the clients going elsewhere after hearing
+/// nothing for `patience` (if given); prints and returns the report, and whether it holds
+/// (within [`Fault::stall_bound`]).
+pub async fn run(fault: Fault, patience: Option<Duration>) -> (Report, bool) {
     let mut cluster = Cluster::start();
     let t0 = Instant::now();
-    let deadline = t0 + PLAY;
+    let clock = player::Clock {
+        t0,
+        deadline: t0 + PLAY,
+        patience,
+    };
     let mut rooms = Vec::new();
     let mut tasks = Vec::new();
     for spec in &GAMES {
-        let (room, plans) = games::open(&cluster, spec, t0, deadline).await;
+        let (room, plans) = games::open(&cluster, spec, clock).await;
         rooms.push(room);
         tasks.extend(plans.into_iter().map(|p| tokio::spawn(player::run(p))));
     }
@@ -111,7 +116,9 @@ pub async fn run(fault: Fault) -> (Report, bool) {
         &listed(&cluster).await,
     );
     let holds = report.holds(fault.stall_bound());
-    eprintln!("{fault:?} (struck {struck:.1?} after the games started): {report}");
+    eprintln!(
+        "{fault:?}, patience {patience:?} (struck {struck:.1?} after the games started): {report}"
+    );
     if !holds {
         eprintln!("node 0's log:\n{}", cluster.nodes[0].log());
     }

@@ -4,9 +4,11 @@
 //! terminal clients do); on a close or a dropped connection it goes to the next node and sends
 //! `resume` (or `spectate`) again, and again a second later while that is refused; after a move
 //! answered `unavailable` it tries again half a second later (as the bot does) with another
-//! cell, so that the record tells which attempt was played. It has no timer of its own on a
-//! game that does not move: a node must tell its clients to go elsewhere. It stops once it has
-//! seen the game finished, or at its deadline.
+//! cell, so that the record tells which attempt was played. Like the project's clients it has no
+//! timer of its own on a game that does not move (a node must tell its clients to go
+//! elsewhere), unless its [`Clock`] gives it a patience: then, hearing nothing that long while
+//! the game is in play, it goes to the next node. It stops once it has seen the game finished,
+//! or at its deadline.
 
 use crate::common::Client;
 use futures_util::{SinkExt, StreamExt};
@@ -112,6 +114,18 @@ pub struct History {
     pub finished: bool,
 }
 
+/// A scenario's clock, the same for all its clients.
+#[derive(Debug, Clone, Copy)]
+pub struct Clock {
+    /// The scenario's start.
+    pub t0: Instant,
+    /// When clients give up.
+    pub deadline: Instant,
+    /// How long a client hears nothing in a game in play before it goes to the next node
+    /// (`None`: it waits to be told, as the project's clients do).
+    pub patience: Option<Duration>,
+}
+
 /// A client's plan: where it starts (an open connection, already joined or watching) and
 /// what it plays.
 pub struct Plan {
@@ -127,10 +141,8 @@ pub struct Plan {
     pub node: usize,
     /// The open connection.
     pub client: Client,
-    /// The scenario's start.
-    pub t0: Instant,
-    /// When to give up.
-    pub deadline: Instant,
+    /// The scenario's clock.
+    pub clock: Clock,
 }
 
 /// The client's state while it runs.
@@ -140,7 +152,9 @@ struct Player {
     config: Value,
     nodes: Vec<SocketAddr>,
     node: usize,
-    t0: Instant,
+    clock: Clock,
+    /// When the client last heard anything.
+    heard_at: Instant,
     history: History,
     moves: Vec<Move>,
     version: u64,
@@ -167,7 +181,8 @@ pub async fn run(plan: Plan) -> History {
         config: plan.config,
         nodes: plan.nodes,
         node: plan.node,
-        t0: plan.t0,
+        clock: plan.clock,
+        heard_at: Instant::now(),
         history: History {
             room: plan.room,
             who,
@@ -184,7 +199,7 @@ pub async fn run(plan: Plan) -> History {
         refusals: 0,
     };
     let mut client = Some(plan.client);
-    while !p.history.finished && Instant::now() < plan.deadline && p.refusals < REFUSALS {
+    while !p.history.finished && Instant::now() < p.clock.deadline && p.refusals < REFUSALS {
         let c = match client.as_mut() {
             Some(c) => c,
             None => {
@@ -202,7 +217,7 @@ pub async fn run(plan: Plan) -> History {
 impl Player {
     /// Now, since the scenario started.
     fn at(&self) -> Duration {
-        self.t0.elapsed()
+        self.clock.t0.elapsed()
     }
 
     /// The seat this client holds, if any.
@@ -228,7 +243,10 @@ impl Player {
         match tokio::time::timeout(Duration::from_millis(100), c.ws.next()).await {
             Err(_) => {}
             Ok(Some(Ok(Message::Text(t)))) => match serde_json::from_str::<Value>(&t) {
-                Ok(v) => out.extend(self.handle(&v)),
+                Ok(v) => {
+                    self.heard_at = Instant::now();
+                    out.extend(self.handle(&v));
+                }
                 Err(e) => panic!("not JSON from the server: {e}: {t}"),
             },
             Ok(Some(Ok(Message::Close(_)))) | Ok(Some(Err(_))) | Ok(None) => {
@@ -236,6 +254,14 @@ impl Player {
                 return false;
             }
             Ok(Some(Ok(_))) => {}
+        }
+        let impatient = self
+            .clock
+            .patience
+            .is_some_and(|p| self.heard_at.elapsed() > p);
+        if impatient && self.to_move.is_some() {
+            self.went("heard nothing");
+            return false;
         }
         for v in out {
             if c.ws.send(Message::text(v.to_string())).await.is_err() {
@@ -371,6 +397,7 @@ impl Player {
         let why = why.to_string();
         self.history.seen.push(Seen::Went { at, node, why });
         self.awaiting = None;
+        self.heard_at = Instant::now();
     }
 
     /// Connects to the current node and sends `resume` (a seat) or `spectate`; `None` (after
