@@ -72,7 +72,9 @@ async fn fault_owner_cut_off_15s() {
 
 /// The owner cut off for 15 s, as [`fault_owner_cut_off_15s`], but the clients go to another
 /// node after hearing nothing for 8 s while their game is in play (a client with a timer of
-/// its own). Not yet run.
+/// its own). Found on 2026-11-26: no move lost, no fork, every game finished and stored once,
+/// none listed as playing, none abandoned; but a game could not move for 12.8 s (bound 6 s):
+/// the cut-off owner's clients left only on their own timer, 8 s after it went silent.
 #[allow(dead_code)]
 async fn fault_owner_cut_off_15s_impatient_clients() {
     scenario_with(
@@ -83,8 +85,10 @@ async fn fault_owner_cut_off_15s_impatient_clients() {
 }
 
 /// The owner paused for 12 s, as [`fault_owner_paused_12s`], but the clients go to another
-/// node after hearing nothing for 8 s while their game is in play. Not yet run.
-#[allow(dead_code)]
+/// node after hearing nothing for 8 s while their game is in play: the seat relayed from the
+/// paused node gets back in through another node, and everything holds (2026-11-26: longest
+/// stall 8.0 s).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fault_owner_paused_12s_impatient_clients() {
     scenario_with(
         Fault::OwnerPaused(Duration::from_secs(12)),
