@@ -270,3 +270,81 @@ fn longest_stall(mut progress: Vec<(Duration, usize)>) -> Duration {
         .max()
         .unwrap_or_default()
 }
+
+/// The judge itself: each invariant it checks fails on a history that breaks it.
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn record(moves: &[Move]) -> Value {
+        let moves: Vec<Value> = moves
+            .iter()
+            .map(|(s, r, c)| json!({"seat":s,"row":r,"col":c}))
+            .collect();
+        json!({"moves":moves,"result":{"kind":"poisoned","loser":1}})
+    }
+
+    fn history(seen: Vec<Seen>) -> History {
+        History {
+            room: "r".into(),
+            who: "seat 1 from node 2".into(),
+            seen,
+            finished: true,
+        }
+    }
+
+    fn moved(index: usize, mv: Move, at: u64) -> Seen {
+        Seen::Moved {
+            at: Duration::from_secs(at),
+            version: 10 + index as u64,
+            index: Some(index),
+            mv,
+            result: Value::Null,
+        }
+    }
+
+    #[test]
+    fn the_judge_finds_each_kind_of_violation() {
+        let rooms = ["r".to_string()];
+        let stored = [("r".to_string(), record(&[(0, 3, 3), (1, 2, 2), (0, 1, 1)]))];
+        let good = history(vec![moved(0, (0, 3, 3), 1), moved(1, (1, 2, 2), 2)]);
+        let report = judge(&rooms, &[good.clone()], &stored, &[]);
+        assert!(report.holds(Duration::from_secs(1)), "{report}");
+
+        // A move the record does not have, shown as move 1: lost and a fork.
+        let forked = history(vec![moved(0, (0, 3, 3), 1), moved(1, (1, 4, 4), 2)]);
+        let report = judge(&rooms, &[good.clone(), forked], &stored, &[]);
+        assert_eq!((report.lost, report.forks), (1, 1), "{report}");
+
+        // A finished snapshot with another result; a move answered unavailable and played.
+        let snap = Seen::Snapshot {
+            at: Duration::from_secs(3),
+            version: 20,
+            moves: vec![(0, 3, 3), (1, 2, 2), (0, 1, 1)],
+            status: "finished".into(),
+            result: json!({"kind":"abandoned","loser":0}),
+        };
+        let unavailable = Seen::Unavailable {
+            at: Duration::from_secs(1),
+            index: 1,
+            mv: (1, 2, 2),
+        };
+        let report = judge(&rooms, &[history(vec![snap, unavailable])], &stored, &[]);
+        assert_eq!(
+            (report.forks, report.unavailable_played),
+            (1, 1),
+            "{report}"
+        );
+
+        // Not stored, listed as playing, and a stall past the bound.
+        let report = judge(&rooms, &[good.clone()], &[], &[]);
+        assert_eq!(report.not_stored_once, 1, "{report}");
+        let listed = [json!({"room":"r","status":"playing"})];
+        let report = judge(&rooms, &[good.clone()], &stored, &listed);
+        assert_eq!(report.listed_playing, 1, "{report}");
+        let slow = history(vec![moved(0, (0, 3, 3), 1), moved(1, (1, 2, 2), 9)]);
+        let report = judge(&rooms, &[slow], &stored, &[]);
+        assert_eq!(report.longest_stall, Duration::from_secs(8));
+        assert!(!report.holds(Duration::from_secs(6)));
+    }
+}
