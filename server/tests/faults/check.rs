@@ -308,7 +308,7 @@ mod tests {
         let rooms = ["r".to_string()];
         let stored = [("r".to_string(), record(&[(0, 3, 3), (1, 2, 2), (0, 1, 1)]))];
         let good = history(vec![moved(0, (0, 3, 3), 1), moved(1, (1, 2, 2), 2)]);
-        let report = judge(&rooms, &[good.clone()], &stored, &[]);
+        let report = judge(&rooms, std::slice::from_ref(&good), &stored, &[]);
         assert!(report.holds(Duration::from_secs(1)), "{report}");
 
         // A move the record does not have, shown as move 1: lost and a fork.
@@ -337,10 +337,10 @@ mod tests {
         );
 
         // Not stored, listed as playing, and a stall past the bound.
-        let report = judge(&rooms, &[good.clone()], &[], &[]);
+        let report = judge(&rooms, std::slice::from_ref(&good), &[], &[]);
         assert_eq!(report.not_stored_once, 1, "{report}");
         let listed = [json!({"room":"r","status":"playing"})];
-        let report = judge(&rooms, &[good.clone()], &stored, &listed);
+        let report = judge(&rooms, std::slice::from_ref(&good), &stored, &listed);
         assert_eq!(report.listed_playing, 1, "{report}");
         let slow = history(vec![moved(0, (0, 3, 3), 1), moved(1, (1, 2, 2), 9)]);
         let report = judge(&rooms, &[slow], &stored, &[]);
