@@ -1,5 +1,6 @@
 //! Real database servers for tests (feature `engines`): a PostgreSQL ([`Postgres`]) and a Redis
-//! ([`Redis`]) started from Debian's packages in a temporary directory on a free loopback port.
+//! ([`Redis`]) started from Debian's packages in a temporary directory on a free loopback port,
+//! or on a given address inside a network namespace ([`Host`], see `crate::netns`).
 //! PostgreSQL refuses to run as root: run as root, the kit creates an unprivileged system user
 //! ([`SERVICE_USER`]) if it is missing, hands it the directory and starts the programs as that
 //! user (Redis too, for the same reason). Each server can be killed (SIGKILL, a crash) and
@@ -7,7 +8,7 @@
 
 use crate::system::{INITDB, POSTGRES, REDIS_SERVER, require};
 use crate::temp::TempDir;
-use std::net::TcpListener;
+use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -18,26 +19,77 @@ pub const SERVICE_USER: &str = "jchomp-test";
 /// How long a database server may take to start.
 const START: Duration = Duration::from_secs(60);
 
-/// Kills `child` (SIGKILL), if it runs, and waits until its `port` refuses connections.
-fn kill(child: &mut Option<Child>, port: u16) {
-    if let Some(mut child) = child.take() {
-        let _ = child.kill();
-        let _ = child.wait();
-        wait_closed(port);
+/// Where a database server runs: the address it listens on, and the network namespace it runs
+/// in (`None`: this process's own). [`Host::loopback`] is the default of `start`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Host {
+    /// The address the server binds and clients reach it on.
+    pub addr: Ipv4Addr,
+    /// The network namespace the server runs in (through `ip netns exec`), if any.
+    pub netns: Option<String>,
+}
+
+impl Host {
+    /// 127.0.0.1 in this process's network namespace.
+    pub fn loopback() -> Host {
+        Host {
+            addr: Ipv4Addr::LOCALHOST,
+            netns: None,
+        }
+    }
+
+    /// A free TCP port for a server here: any port in a namespace of its own (fresh, so
+    /// [`FIXED_PORT`] is free), a free one on loopback.
+    fn port(&self) -> u16 {
+        match self.netns {
+            Some(_) => FIXED_PORT,
+            None => free_port(),
+        }
+    }
+
+    /// Whether something accepts TCP connections on `port` here (from this process).
+    fn accepts(&self, port: u16) -> bool {
+        let addr = SocketAddr::from((self.addr, port));
+        std::net::TcpStream::connect_timeout(&addr, Duration::from_millis(500)).is_ok()
+    }
+
+    /// Kills `child` (SIGKILL), if it runs, and waits until its `port` refuses connections.
+    fn kill(&self, child: &mut Option<Child>, port: u16) {
+        if let Some(mut child) = child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+            self.wait_closed(port);
+        }
+    }
+
+    /// Waits until nothing accepts connections on `port` any more.
+    fn wait_closed(&self, port: u16) {
+        let started = Instant::now();
+        while self.accepts(port) {
+            assert!(
+                started.elapsed() < START,
+                "port {port} still open {START:?} after its server was killed"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// A command for `program` that runs in this host's namespace (`ip netns exec` executes
+    /// the program itself, so the child is the program).
+    fn command(&self, program: &Path) -> Command {
+        match &self.netns {
+            None => Command::new(program),
+            Some(ns) => {
+                let mut command = Command::new("ip");
+                command.args(["netns", "exec", ns]).arg(program);
+                command
+            }
+        }
     }
 }
 
-/// Waits until nothing accepts connections on `port` any more.
-fn wait_closed(port: u16) {
-    let started = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-        assert!(
-            started.elapsed() < START,
-            "port {port} still open {START:?} after its server was killed"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
+/// The port database servers listen on in a namespace of their own.
+const FIXED_PORT: u16 = 7000;
 
 /// A free TCP port on 127.0.0.1 (free when asked: the caller binds it soon after).
 pub fn free_port() -> u16 {
@@ -88,12 +140,12 @@ fn service_user() -> (String, String) {
     )
 }
 
-/// A command for `program` that runs as [`SERVICE_USER`] when this process is root (through
-/// `setpriv`, which executes the program itself, so that the child is the server), and owns
-/// `dir` for it.
-fn unprivileged(program: &Path, dir: &Path) -> Command {
+/// A command for `program` on `host` that runs as [`SERVICE_USER`] when this process is root
+/// (through `setpriv`, which executes the program itself, so that the child is the server),
+/// and owns `dir` for it.
+fn unprivileged(host: &Host, program: &Path, dir: &Path) -> Command {
     if !is_root() {
-        return Command::new(program);
+        return host.command(program);
     }
     let (uid, gid) = service_user();
     let status = Command::new("chown")
@@ -102,7 +154,8 @@ fn unprivileged(program: &Path, dir: &Path) -> Command {
         .status()
         .unwrap_or_else(|e| panic!("cannot run chown: {e}"));
     assert!(status.success(), "chown of {} failed", dir.display());
-    let mut command = Command::new("setpriv");
+    let setpriv = PathBuf::from("setpriv");
+    let mut command = host.command(&setpriv);
     command
         .arg(format!("--reuid={uid}"))
         .arg(format!("--regid={gid}"))
@@ -113,23 +166,29 @@ fn unprivileged(program: &Path, dir: &Path) -> Command {
 }
 
 /// A PostgreSQL server of its own: a cluster in a temporary directory, listening on
-/// 127.0.0.1 only, with trust authentication for the `postgres` user. Stopped and removed when
-/// dropped.
+/// 127.0.0.1 only (or its [`Host`]'s address), with trust authentication for the `postgres`
+/// user. Stopped and removed when dropped.
 pub struct Postgres {
     dir: TempDir,
+    host: Host,
     port: u16,
     child: Option<Child>,
 }
 
 impl Postgres {
-    /// Creates a cluster (`initdb`) and starts it on a free port; returns once it accepts
-    /// queries. Installs the `postgresql` package first if it is missing.
+    /// Creates a cluster (`initdb`) and starts it on a free loopback port; returns once it
+    /// accepts queries. Installs the `postgresql` package first if it is missing.
     pub fn start() -> Postgres {
+        Postgres::start_on(Host::loopback())
+    }
+
+    /// [`Postgres::start`] on `host`: listening on its address, in its namespace.
+    pub fn start_on(host: Host) -> Postgres {
         let initdb = require(INITDB);
         require(POSTGRES);
         let dir = TempDir::new("postgres");
         let data = dir.path().join("data");
-        let out = unprivileged(&initdb, dir.path())
+        let out = unprivileged(&Host::loopback(), &initdb, dir.path())
             .arg("-D")
             .arg(&data)
             .args(["-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"])
@@ -141,18 +200,37 @@ impl Postgres {
             "initdb failed: {}",
             String::from_utf8_lossy(&out.stderr)
         );
+        if !host.addr.is_loopback() {
+            // initdb trusts loopback only; the namespace a test owns is the fence here.
+            let hba = data.join("pg_hba.conf");
+            let mut text = std::fs::read_to_string(&hba)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", hba.display()));
+            text.push_str("host all all 0.0.0.0/0 trust\n");
+            std::fs::write(&hba, text)
+                .unwrap_or_else(|e| panic!("cannot write {}: {e}", hba.display()));
+        }
+        let port = host.port();
         let mut pg = Postgres {
             dir,
-            port: free_port(),
+            host,
+            port,
             child: None,
         };
         pg.resume();
         pg
     }
 
-    /// `postgres://postgres@127.0.0.1:PORT/postgres`.
+    /// `postgres://postgres@ADDR:PORT/postgres` (ADDR: 127.0.0.1 by default).
     pub fn url(&self) -> String {
-        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+        format!(
+            "postgres://postgres@{}:{}/postgres",
+            self.host.addr, self.port
+        )
+    }
+
+    /// The process id of the server (its postmaster), while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(Child::id)
     }
 
     /// The port it listens on (the same across [`Postgres::kill`] and [`Postgres::resume`]).
@@ -167,7 +245,7 @@ impl Postgres {
     /// Kills the server (SIGKILL: a crash, no shutdown), keeping its data; returns once its
     /// port refuses connections (its other processes end when they see it gone).
     pub fn kill(&mut self) {
-        kill(&mut self.child, self.port);
+        self.host.kill(&mut self.child, self.port);
     }
 
     /// Starts the server again on its data and port (after [`Postgres::kill`]: it recovers
@@ -190,10 +268,15 @@ impl Postgres {
     fn spawn(&mut self) -> bool {
         let postgres = require(POSTGRES);
         let data = self.data();
-        let child = unprivileged(&postgres, self.dir.path())
+        let child = unprivileged(&self.host, &postgres, self.dir.path())
             .arg("-D")
             .arg(&data)
-            .args(["-h", "127.0.0.1", "-p", &self.port.to_string()])
+            .args([
+                "-h",
+                &self.host.addr.to_string(),
+                "-p",
+                &self.port.to_string(),
+            ])
             .arg("-k")
             .arg(self.dir.path())
             .args(["-c", "fsync=off", "-c", "max_connections=100"])
@@ -220,7 +303,7 @@ impl Postgres {
             }
             let ready = std::fs::read_to_string(&pid_file)
                 .is_ok_and(|text| text.lines().nth(7).is_some_and(|l| l.trim() == "ready"));
-            if ready && std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
+            if ready && self.host.accepts(self.port) {
                 return true;
             }
             assert!(
@@ -239,31 +322,44 @@ impl Drop for Postgres {
 }
 
 /// A Redis server of its own: its append-only file in a temporary directory (fsynced on every
-/// write, so that a kill loses nothing acknowledged), listening on 127.0.0.1 only, no password.
-/// Killed and removed when dropped.
+/// write, so that a kill loses nothing acknowledged), listening on 127.0.0.1 only (or its
+/// [`Host`]'s address), no password. Killed and removed when dropped.
 pub struct Redis {
     dir: TempDir,
+    host: Host,
     port: u16,
     child: Option<Child>,
 }
 
 impl Redis {
-    /// Starts a server on a free port; returns once it answers `PING`. Installs the
+    /// Starts a server on a free loopback port; returns once it answers `PING`. Installs the
     /// `redis-server` package first if it is missing.
     pub fn start() -> Redis {
+        Redis::start_on(Host::loopback())
+    }
+
+    /// [`Redis::start`] on `host`: listening on its address, in its namespace.
+    pub fn start_on(host: Host) -> Redis {
         require(REDIS_SERVER);
+        let port = host.port();
         let mut redis = Redis {
             dir: TempDir::new("redis"),
-            port: free_port(),
+            host,
+            port,
             child: None,
         };
         redis.resume();
         redis
     }
 
-    /// `redis://127.0.0.1:PORT/`.
+    /// `redis://ADDR:PORT/` (ADDR: 127.0.0.1 by default).
     pub fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}/", self.port)
+        format!("redis://{}:{}/", self.host.addr, self.port)
+    }
+
+    /// The process id of the server, while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(Child::id)
     }
 
     /// The port it listens on (the same across [`Redis::kill`] and [`Redis::resume`]).
@@ -274,7 +370,7 @@ impl Redis {
     /// Kills the server (SIGKILL: a crash), keeping its data; returns once its port refuses
     /// connections.
     pub fn kill(&mut self) {
-        kill(&mut self.child, self.port);
+        self.host.kill(&mut self.child, self.port);
     }
 
     /// Starts the server again on its data and port (after [`Redis::kill`]: it reloads its
@@ -282,8 +378,9 @@ impl Redis {
     pub fn resume(&mut self) {
         self.kill();
         let redis = require(REDIS_SERVER);
-        let child = unprivileged(&redis, self.dir.path())
-            .args(["--bind", "127.0.0.1", "--port", &self.port.to_string()])
+        let child = unprivileged(&self.host, &redis, self.dir.path())
+            .args(["--bind", &self.host.addr.to_string()])
+            .args(["--port", &self.port.to_string()])
             .arg("--dir")
             .arg(self.dir.path())
             .args([
@@ -294,7 +391,12 @@ impl Redis {
                 "--save",
                 "",
             ])
-            .args(["--daemonize", "no", "--protected-mode", "yes"])
+            .args([
+                "--daemonize",
+                "no",
+                "--protected-mode",
+                self.protected_mode(),
+            ])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -322,11 +424,23 @@ impl Redis {
         }
     }
 
+    /// `yes` on loopback; `no` on another address, where protected mode refuses every client
+    /// that is not local (the namespace a test owns is its fence).
+    fn protected_mode(&self) -> &'static str {
+        if self.host.addr.is_loopback() {
+            "yes"
+        } else {
+            "no"
+        }
+    }
+
     /// Sends one command and returns the first line of the answer (`+PONG`, `$5`, `:1`,
     /// `-ERR …`), or `None` if the server cannot be reached. For tests that look inside.
     pub fn command(&self, args: &[&str]) -> Option<String> {
         use std::io::{BufRead, BufReader, Write};
-        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).ok()?;
+        let addr = SocketAddr::from((self.host.addr, self.port));
+        let mut stream =
+            std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(5)).ok()?;
         stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
         let mut request = format!("*{}\r\n", args.len());
         for arg in args {

@@ -5,9 +5,11 @@
 //! number of seats ([`paranoid`]), classic Chomp solved by its definition ([`classic`]), the
 //! example games of the descriptions of classic Chomp ([`seeds`]), the checks the fuzz targets run ([`checks`]), temporary directories ([`temp`]), programs from the
 //! OS packages installed when missing ([`system`]), Python environments with PyPI packages made
-//! when missing ([`venv`]), with the `engines` feature real database
-//! servers started from them ([`engines`]) and, with the `server` feature, the real server
-//! started in-process on `127.0.0.1:0` with a small test client ([`server`]).
+//! when missing ([`venv`]), with the `engines` feature real database servers started from them
+//! ([`engines`]), with the `netns` feature network namespaces a test owns, to cut a server's
+//! network silently ([`netns`]), signals to pause or kill a child ([`signals`]) and, with the
+//! `server` feature, the real server started in-process on `127.0.0.1:0` with a small test
+//! client ([`server`]).
 //!
 //! Code here may panic on anything unexpected: a panic is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -19,10 +21,13 @@ pub mod classic;
 pub mod engines;
 pub mod fixtures;
 pub mod model;
+#[cfg(feature = "netns")]
+pub mod netns;
 pub mod paranoid;
 pub mod seeds;
 #[cfg(feature = "server")]
 pub mod server;
+pub mod signals;
 pub mod system;
 pub mod temp;
 pub mod venv;

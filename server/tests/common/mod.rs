@@ -148,16 +148,42 @@ pub fn spawn_binary(
     args: &[&str],
     rust_log: &str,
 ) -> (std::process::Child, SocketAddr) {
+    let command = std::process::Command::new(server_binary());
+    spawn_in(
+        command,
+        "127.0.0.1:0",
+        dir,
+        args,
+        rust_log,
+        std::process::Stdio::null(),
+    )
+}
+
+/// The path of the `jchomp-server` binary cargo built for these tests.
+pub fn server_binary() -> &'static str {
+    env!("CARGO_BIN_EXE_jchomp-server")
+}
+
+/// [`spawn_binary`] through `command`, which runs the binary (e.g. `ip netns exec NS
+/// jchomp-server`, see `Member::command`), listening on `addr`, its log (stderr) to `stderr`.
+pub fn spawn_in(
+    mut command: std::process::Command,
+    addr: &str,
+    dir: &std::path::Path,
+    args: &[&str],
+    rust_log: &str,
+    stderr: std::process::Stdio,
+) -> (std::process::Child, SocketAddr) {
     use std::io::{BufRead, BufReader};
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jchomp-server"))
-        .args(["--addr", "127.0.0.1:0"])
+    use std::process::Stdio;
+    let mut child = command
+        .args(["--addr", addr])
         .args(args)
         .arg("--data-dir")
         .arg(dir)
         .env("RUST_LOG", rust_log)
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .unwrap();
     let mut line = String::new();

@@ -1,0 +1,98 @@
+//! A real cluster under faults (as root: network namespaces): three `jchomp-server` nodes,
+//! Redis and PostgreSQL each in a network namespace of its own, five games of 2–4 seats in play
+//! with seats and spectators on every node, every client keeping what it was shown; a fault
+//! strikes the owner of four of them (or Redis), and the invariants are judged from the
+//! clients' histories, the records in PostgreSQL and the rooms listed at the end (see
+//! `faults/check.rs`), with the longest stall against the fault's bound.
+//!
+//! Only the scenarios today's cluster passes are tests; each other scenario is a function
+//! below, saying what it found, to be called from a test once the cluster holds under it
+//! (issue 32). The scenarios run one at a time (they share two cores).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+mod faults;
+
+use faults::{Fault, run};
+use std::time::Duration;
+
+/// One scenario at a time.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Plays the games through `fault`, the clients waiting to be told to go elsewhere; panics
+/// with the report if anything does not hold.
+async fn scenario(fault: Fault) {
+    scenario_with(fault, None).await;
+}
+
+/// [`scenario`] with clients that go elsewhere after hearing nothing for `patience`.
+async fn scenario_with(fault: Fault, patience: Option<Duration>) {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let (report, holds) = run(fault, patience).await;
+    assert!(holds, "{fault:?}, patience {patience:?}: {report}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fault_owner_killed() {
+    scenario(Fault::OwnerKilled).await;
+}
+
+/// Redis paused (SIGSTOP) for 5 s. Found on 2026-11-26 (three runs alike): no move lost, no
+/// fork, every game finished and stored once, none listed as playing, longest stall 5.3 s; but
+/// 3 moves that a relaying node answered `unavailable` (after its 2 s) were played once Redis
+/// went on (issue 32, item 4).
+#[allow(dead_code)]
+async fn fault_redis_paused_5s() {
+    scenario(Fault::RedisPaused(Duration::from_secs(5))).await;
+}
+
+/// The owner paused (SIGSTOP) for 12 s. Found on 2026-11-26 (three runs alike): no move lost,
+/// no fork, every game finished and stored once, none listed as playing, longest stall 8.9–12.3
+/// s (within its bound); but the game node 1 owns ended `abandoned`: its seat 2, relayed from
+/// node 0 and connected to it all along, had every move refused `not_seated` from node 0's
+/// return (+15.5 s) until its grace ran out (+65.9 s, 485 moves); node 0 neither re-attached the
+/// seat nor closed the client's connection (a relayed seat of a node that was away loses its
+/// place; compare issue 32, item 3).
+#[allow(dead_code)]
+async fn fault_owner_paused_12s() {
+    scenario(Fault::OwnerPaused(Duration::from_secs(12))).await;
+}
+
+/// The owner cut from Redis and PostgreSQL for 15 s, its clients still connected to it. Found
+/// on 2026-11-26 (three runs alike): no move lost, no fork, every game finished and stored
+/// once, none listed as playing; but games could not move for 24.0–27.0 s (bound 6 s): node 0
+/// told its clients nothing while cut off, and stopped its rooms (closing their connections)
+/// only about 12 s after the network was back (issue 32, item 5); and, as when paused, node
+/// 1's game ended `abandoned` with seat 2, relayed from node 0, refused `not_seated` from node
+/// 0's return (+30.3 s) to +65.8 s (341 moves).
+#[allow(dead_code)]
+async fn fault_owner_cut_off_15s() {
+    scenario(Fault::OwnerCut(Duration::from_secs(15))).await;
+}
+
+/// The owner cut off for 15 s, as [`fault_owner_cut_off_15s`], but the clients go to another
+/// node after hearing nothing for 8 s while their game is in play (a client with a timer of
+/// its own). Found on 2026-11-26: no move lost, no fork, every game finished and stored once,
+/// none listed as playing, none abandoned; but a game could not move for 12.8 s (bound 6 s):
+/// the cut-off owner's clients left only on their own timer, 8 s after it went silent.
+#[allow(dead_code)]
+async fn fault_owner_cut_off_15s_impatient_clients() {
+    scenario_with(
+        Fault::OwnerCut(Duration::from_secs(15)),
+        Some(Duration::from_secs(8)),
+    )
+    .await;
+}
+
+/// The owner paused for 12 s, as [`fault_owner_paused_12s`], but the clients go to another
+/// node after hearing nothing for 8 s while their game is in play: the seat relayed from the
+/// paused node gets back in through another node, and everything holds (2026-11-26: longest
+/// stall 8.0 s).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fault_owner_paused_12s_impatient_clients() {
+    scenario_with(
+        Fault::OwnerPaused(Duration::from_secs(12)),
+        Some(Duration::from_secs(8)),
+    )
+    .await;
+}
