@@ -46,14 +46,12 @@ async fn fault_redis_paused_5s() {
     scenario(Fault::RedisPaused(Duration::from_secs(5))).await;
 }
 
-/// The owner paused (SIGSTOP) for 12 s. Found on 2026-11-26 (three runs alike): no move lost,
-/// no fork, every game finished and stored once, none listed as playing, longest stall 8.9–12.3
-/// s (within its bound); but the game node 1 owns ended `abandoned`: its seat 2, relayed from
-/// node 0 and connected to it all along, had every move refused `not_seated` from node 0's
-/// return (+15.5 s) until its grace ran out (+65.9 s, 485 moves); node 0 neither re-attached the
-/// seat nor closed the client's connection (a relayed seat of a node that was away loses its
-/// place; compare issue 32, item 3).
-#[allow(dead_code)]
+/// The owner paused (SIGSTOP) for 12 s, its clients waiting to be told. Every invariant holds
+/// and games move again within the pause plus 3 s. (Until 2026-11-26 a seat of another node's
+/// room, relayed through the paused node, was refused `not_seated` from the node's return until
+/// its grace ran out; now the returning node, whose lease had run out, tells such clients to
+/// reconnect and resume.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fault_owner_paused_12s() {
     scenario(Fault::OwnerPaused(Duration::from_secs(12))).await;
 }

@@ -31,6 +31,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use wire::{ALL, Envelope, ReplyBody, channel};
 
 /// How long a node's lease lasts unless renewed.
@@ -255,11 +256,33 @@ impl Cluster {
                 }
                 *lock(&self.healthy_since) = Some(Instant::now());
                 self.check_rooms().await;
+                self.release_relayed();
             }
             Err(e) => {
                 tracing::warn!(error = %e, "cannot renew this node's lease");
                 *lock(&self.healthy_since) = None;
             }
+        }
+    }
+
+    /// After this node's lease had run out, the nodes that own the rooms its clients were
+    /// relayed to have taken those clients for gone (a seat held for `resume`, a spectator
+    /// dropped): each is told to reconnect and resume, rather than go on being refused as a
+    /// stranger in its room until its seat's grace ends.
+    fn release_relayed(&self) {
+        let peers: Vec<Peer> = lock(&self.local).drain().map(|(_, p)| p).collect();
+        if peers.is_empty() {
+            return;
+        }
+        tracing::warn!(
+            clients = peers.len(),
+            "this node's lease had run out: its clients in other nodes' rooms reconnect and resume"
+        );
+        for peer in peers {
+            peer.close(
+                CloseCode::Restart,
+                "this server lost touch with the rest of the cluster; reconnect and resume",
+            );
         }
     }
 
