@@ -144,7 +144,7 @@ impl Timer for Untimed {
 /// `limits[s]` (no limit if `None` or missing). Returns `None` if the timer aborted meanwhile.
 pub fn play_game(
     config: &Config,
-    players: &mut [Box<dyn Player>],
+    players: &mut [Box<dyn Player + '_>],
     limits: &[Option<Duration>],
     timer: &impl Timer,
 ) -> Option<Played> {
@@ -159,7 +159,7 @@ pub fn play_game(
 /// ([`Player::start_game`]) and then plays its turns ([`Player::play`]) knowing the clocks.
 pub fn play_timed(
     config: &Config,
-    players: &mut [Box<dyn Player>],
+    players: &mut [Box<dyn Player + '_>],
     limits: &Limits,
     timer: &impl Timer,
 ) -> Option<Played> {
