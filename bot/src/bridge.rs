@@ -45,7 +45,10 @@ impl EngineSeat {
 #[derive(Debug, thiserror::Error)]
 pub enum BridgeError {
     /// It failed: how, and its last lines.
-    #[error("engine {name} failed ({}):\n  {}", .fault.failure.name(), .fault.lines.join("\n  "))]
+    #[error(
+        "engine {name} failed ({}); why, then its last lines:\n  {}",
+        .fault.failure.name(), .fault.lines.join("\n  ")
+    )]
     Failed {
         /// The engine's name.
         name: String,

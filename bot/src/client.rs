@@ -386,7 +386,7 @@ enum Mover {
         player: Option<Box<dyn Player>>,
         stop: Arc<AtomicBool>,
     },
-    Engine(Bridged),
+    Engine(Box<Bridged>),
 }
 
 impl Mover {
@@ -404,7 +404,7 @@ impl Mover {
             }
             Contestant::Engine(seat) => Bridged::start(seat.clone(), options.seed)
                 .await
-                .map(Mover::Engine)
+                .map(|engine| Mover::Engine(Box::new(engine)))
                 .map_err(ClientError::Engine),
         }
     }
