@@ -140,7 +140,8 @@ impl Timer for Untimed {
     fn stop(&self) {}
 }
 
-/// Plays `config` from its start, seat `s` played by `players[s]`, whose moves may take at most
+/// Plays `config` from its start, seat `s` played by `players[s]` (owned, or borrowed for the
+/// game: a tournament lends the engines its workers keep), whose moves may take at most
 /// `limits[s]` (no limit if `None` or missing). Returns `None` if the timer aborted meanwhile.
 pub fn play_game(
     config: &Config,
