@@ -6,7 +6,7 @@
 //! the bench runs the `jchomp-bot` that Cargo built beside it).
 
 use jchomp_bot::jep::Go;
-use jchomp_bot::jep_runner::{Engine, Io, Launch};
+use jchomp_bot::jep_runner::{Engine, Io, Launch, Stderr};
 use jchomp_engine::{Player, RandomPlayer};
 use jchomp_protocol::json::ConfigJson;
 use jchomp_rules::{Cell, Config, Game};
@@ -68,7 +68,7 @@ fn main() {
     };
     let io = Io {
         label: "random".into(),
-        stderr: None,
+        stderr: Stderr::Discard,
         debug: false,
     };
     let mut engine = Engine::start(&launch, io).expect("the engine starts");

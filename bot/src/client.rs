@@ -1,7 +1,10 @@
 //! The bot client: plays games on a JChomp server through the WebSocket protocol, joining a
-//! room or creating one, thinking off the async threads, resuming its seat with its token when
-//! the connection drops, and playing further games in the same configuration.
+//! room or creating one (and seating server bots in it), thinking off the async threads,
+//! resuming its seat with its token when the connection drops, and playing further games in the
+//! same configuration. The player is a built-in bot or an external engine (through the
+//! [bridge](crate::bridge)).
 
+use crate::bridge::{BridgeError, Bridged, EngineSeat};
 use jchomp_engine::classic::ClassicLibrary;
 use jchomp_engine::player::Player;
 use jchomp_engine::scoring::seat_score;
@@ -59,6 +62,9 @@ pub enum ClientError {
     /// The bot panicked in an earlier turn and is gone.
     #[error("the bot was lost")]
     BotLost,
+    /// The engine failed, or does not play the room's game.
+    #[error("{0}")]
+    Engine(BridgeError),
     /// The bot panicked.
     #[error("the bot failed: it panicked")]
     BotPanicked,
@@ -88,6 +94,15 @@ pub enum Target {
     Create(ConfigJson),
 }
 
+/// Who plays: a built-in bot, or an external engine through the bridge.
+#[derive(Clone, Debug)]
+pub enum Contestant {
+    /// A built-in bot.
+    Bot(BotSpec),
+    /// An external engine, started once for every game.
+    Engine(EngineSeat),
+}
+
 /// What to play, where and how.
 #[derive(Clone, Debug)]
 pub struct PlayOptions {
@@ -97,12 +112,14 @@ pub struct PlayOptions {
     pub target: Target,
     /// The bot's display name.
     pub name: String,
-    /// The bot.
-    pub spec: BotSpec,
+    /// Who plays.
+    pub contestant: Contestant,
+    /// Server bots (their specs) a creator seats in each room it creates (`add_bot`).
+    pub add_bots: Vec<String>,
     /// Games to play. After the first, a creator creates a new room with the same
     /// configuration; a joiner joins a waiting room with the same configuration.
     pub games: u32,
-    /// Seed of the bot's choices.
+    /// Seed of the bot's choices (an engine's `Seed` option, derived per game).
     pub seed: u64,
     /// Longest wait for the server (opponents, moves) before giving up.
     pub wait: Duration,
@@ -170,16 +187,11 @@ pub async fn play(
     options: &PlayOptions,
     log: &mut (dyn FnMut(String) + Send),
 ) -> Result<Vec<Played>, ClientError> {
-    let mut player = options
-        .spec
-        .build_with(options.seed, options.classic.clone());
-    let stop = Arc::new(AtomicBool::new(false));
-    player.set_stop(stop.clone());
-    let mut player = Some(player);
+    let mut mover = Mover::new(options).await?;
     let mut played = Vec::new();
     let mut target = options.target.clone();
     for n in 0..options.games {
-        let (game, config) = one_game(options, &target, &mut player, &stop, log).await?;
+        let (game, config) = one_game(options, &target, &mut mover, log).await?;
         log(format!(
             "game {}: room {} seat {}: {} after {} moves ({})",
             n + 1,
@@ -263,8 +275,7 @@ async fn find_room(
 async fn one_game(
     options: &PlayOptions,
     target: &Target,
-    player: &mut Option<Box<dyn Player>>,
-    stop: &Arc<AtomicBool>,
+    mover: &mut Mover,
     log: &mut (dyn FnMut(String) + Send),
 ) -> Result<(Played, ConfigJson), ClientError> {
     let mut ws = Connection::connect(&options.url).await?;
@@ -287,6 +298,14 @@ async fn one_game(
         }
     };
     log(format!("joined room {room} as seat {seat}"));
+    if matches!(target, Target::Create(_)) {
+        for bot in &options.add_bots {
+            ws.send(&ClientMessage::AddBot {
+                bot: Some(bot.clone()),
+            })
+            .await?;
+        }
+    }
     let mut tracker: Option<Tracker> = None;
     let mut pending = false;
     loop {
@@ -350,13 +369,54 @@ async fn one_game(
             return Ok((played, config));
         }
         if t.status == RoomStatus::Playing && t.game.to_move() == Some(seat) && !pending {
-            let cell = choose(player, stop, t).await?;
+            let cell = mover.choose(&room, t).await?;
             ws.send(&ClientMessage::Move {
                 row: i64::from(cell.row),
                 col: i64::from(cell.col),
             })
             .await?;
             pending = true;
+        }
+    }
+}
+
+/// The player of every game: a bot (taken while it thinks), or an engine on the bridge.
+enum Mover {
+    Bot {
+        player: Option<Box<dyn Player>>,
+        stop: Arc<AtomicBool>,
+    },
+    Engine(Box<Bridged>),
+}
+
+impl Mover {
+    /// The options' bot, or their engine started.
+    async fn new(options: &PlayOptions) -> Result<Mover, ClientError> {
+        match &options.contestant {
+            Contestant::Bot(spec) => {
+                let mut player = spec.build_with(options.seed, options.classic.clone());
+                let stop = Arc::new(AtomicBool::new(false));
+                player.set_stop(stop.clone());
+                Ok(Mover::Bot {
+                    player: Some(player),
+                    stop,
+                })
+            }
+            Contestant::Engine(seat) => Bridged::start(seat.clone(), options.seed)
+                .await
+                .map(|engine| Mover::Engine(Box::new(engine)))
+                .map_err(ClientError::Engine),
+        }
+    }
+
+    /// Its move in room `room`.
+    async fn choose(&mut self, room: &str, t: &Tracker) -> Result<Cell, ClientError> {
+        match self {
+            Mover::Bot { player, stop } => choose(player, stop, t).await,
+            Mover::Engine(engine) => engine
+                .choose(room, &t.game, t.config.move_time_ms)
+                .await
+                .map_err(ClientError::Engine),
         }
     }
 }

@@ -1,8 +1,10 @@
-//! The tools behind `jchomp-bot`: the bot client that plays through a server ([`client`]),
-//! tournaments between bots ([`tournament`]), the engine protocol's lines ([`jep`]) and its
-//! reference engine ([`jep_engine`]), and the subcommands' code. The bots themselves are the
-//! crate `jchomp-engine`.
+//! The tools behind `jchomp-bot`: the bot client that plays through a server ([`client`], and
+//! the [`bridge`] that seats an external engine there), tournaments between bots and engines
+//! ([`tournament`]), the engine protocol's lines ([`jep`]), its reference engine
+//! ([`jep_engine`]) and its runner's side ([`jep_runner`]), and the subcommands' code. The bots
+//! themselves are the crate `jchomp-engine`.
 
+pub mod bridge;
 pub mod client;
 pub mod jep;
 pub mod jep_engine;

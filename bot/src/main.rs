@@ -4,12 +4,10 @@
 
 mod cmd;
 
-use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = cmd::Cli::parse();
-    match cmd::run(cli) {
+    match cmd::run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("jchomp-bot: {e:#}");

@@ -5,7 +5,7 @@
 // Helpers outside `#[test]` functions panic on purpose when the server misbehaves.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use jchomp_bot::client::{PlayOptions, Played, Target, play};
+use jchomp_bot::client::{Contestant, PlayOptions, Played, Target, play};
 use jchomp_engine::BotSpec;
 use jchomp_protocol::wire::{ClientMessage, RoomStatus, ServerMessage};
 use jchomp_testkit::config_json;
@@ -21,7 +21,8 @@ fn options(addr: SocketAddr, target: Target, name: &str, bot: &str, games: u32) 
         url: format!("ws://{addr}/ws"),
         target,
         name: name.to_string(),
-        spec: BotSpec::parse(bot).unwrap(),
+        contestant: Contestant::Bot(BotSpec::parse(bot).unwrap()),
+        add_bots: Vec::new(),
         games,
         seed: 5,
         wait: Duration::from_secs(20),

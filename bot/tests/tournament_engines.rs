@@ -359,3 +359,43 @@ fn resume_after_kill_9_finishes_the_same_games_with_engines() {
     );
     assert_eq!(records(&cut), records(&whole));
 }
+
+#[test]
+fn an_engine_is_kept_from_game_to_game_and_started_again_after_a_failure() {
+    let engines = Engines::new("engines-kept");
+    let play = |behaviour: &str, games: u64, concurrency: u64| {
+        let out = engines.dir.join(behaviour);
+        let mut args = words(&format!(
+            "--bot random --variant classic --size 4x5 --poison 0,0 --st 200ms --games {games} \
+             --concurrency {concurrency} --out"
+        ));
+        args.push(out.display().to_string());
+        args.push("--engine".into());
+        args.push(engines.spec(behaviour, behaviour));
+        let output = run(&args);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        records(&out)
+    };
+    // One process for the check, then one per worker for all of its games.
+    let good = play("good", 40, 2);
+    assert_eq!(good.len(), 40);
+    assert!(good.iter().all(|r| r.failure.is_none()));
+    let pids = engines.pids();
+    assert!(pids.len() <= 3, "a process per game: {pids:?}");
+    // Every game of this engine ends in an illegal answer, and the next starts it again.
+    let illegal = play("illegal", 4, 1);
+    assert!(
+        illegal
+            .iter()
+            .all(|r| r.failure.as_deref() == Some("illegal"))
+    );
+    let all = engines.pids();
+    assert_eq!(all.len() - pids.len(), 1 + 4, "{all:?}");
+    for pid in all {
+        assert!(!alive(pid), "engine process {pid} is left");
+    }
+}

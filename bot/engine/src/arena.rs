@@ -140,11 +140,12 @@ impl Timer for Untimed {
     fn stop(&self) {}
 }
 
-/// Plays `config` from its start, seat `s` played by `players[s]`, whose moves may take at most
+/// Plays `config` from its start, seat `s` played by `players[s]` (owned, or borrowed for the
+/// game: a tournament lends the engines its workers keep), whose moves may take at most
 /// `limits[s]` (no limit if `None` or missing). Returns `None` if the timer aborted meanwhile.
 pub fn play_game(
     config: &Config,
-    players: &mut [Box<dyn Player>],
+    players: &mut [Box<dyn Player + '_>],
     limits: &[Option<Duration>],
     timer: &impl Timer,
 ) -> Option<Played> {
@@ -159,7 +160,7 @@ pub fn play_game(
 /// ([`Player::start_game`]) and then plays its turns ([`Player::play`]) knowing the clocks.
 pub fn play_timed(
     config: &Config,
-    players: &mut [Box<dyn Player>],
+    players: &mut [Box<dyn Player + '_>],
     limits: &Limits,
     timer: &impl Timer,
 ) -> Option<Played> {

@@ -64,6 +64,30 @@ pub struct SearchInfo {
     pub nodes: u64,
 }
 
+/// A player lent for a while (a tournament's engine, kept from game to game by its worker,
+/// lends itself to each game it plays): every call goes to the player borrowed.
+impl<P: Player + ?Sized> Player for &mut P {
+    fn choose(&mut self, config: &Config, position: &Position) -> Option<Cell> {
+        (**self).choose(config, position)
+    }
+
+    fn set_stop(&mut self, stop: Arc<AtomicBool>) {
+        (**self).set_stop(stop);
+    }
+
+    fn start_game(&mut self, config: &Config) -> Result<(), Fault> {
+        (**self).start_game(config)
+    }
+
+    fn play(&mut self, turn: &Turn<'_>) -> Result<Option<Cell>, Fault> {
+        (**self).play(turn)
+    }
+
+    fn last_lines(&self) -> Vec<String> {
+        (**self).last_lines()
+    }
+}
+
 /// Whether the seat to move at `position` has only poison left (it must eat it and lose): the
 /// move that made the position was an immediate win.
 pub(crate) fn only_poison_left(config: &Config, position: &Position) -> bool {

@@ -11,7 +11,7 @@ mod solve;
 mod start;
 mod tournament;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// JChomp bots and analysis tools.
 #[derive(Debug, Parser)]
@@ -46,8 +46,11 @@ enum Command {
     Engine(engine::EngineArgs),
 }
 
-/// Runs one parsed command line, printing to standard output.
-pub fn run(cli: Cli) -> anyhow::Result<()> {
+/// Parses the command line (clap's own message and exit on an error) and runs it, printing to
+/// standard output.
+pub fn run() -> anyhow::Result<()> {
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let mut out = std::io::stdout().lock();
     match cli.command {
         Command::Perft(args) => perft::run(&args, &mut out),
@@ -55,7 +58,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Analyze(args) => analyze::run(&args, &mut out),
         Command::ClassicDb(args) => classic_db::run(&args, &mut out),
         Command::Classic(args) => classic::run(&args, &mut out),
-        Command::Tournament(args) => tournament::run(&args, &mut out),
+        Command::Tournament(args) => {
+            let matches = matches.subcommand_matches("tournament").unwrap_or(&matches);
+            tournament::run(&args, matches, &mut out)
+        }
         Command::Play(args) => play::run(&args, &mut out),
         // The engine writes from two threads: this thread must not hold the lock.
         Command::Engine(args) => {

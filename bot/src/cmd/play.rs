@@ -1,7 +1,11 @@
-//! `jchomp-bot play`: the bot client. Joins a room (or creates one) on a server and plays.
+//! `jchomp-bot play`: the bot client. Joins a room (or creates one) on a server and plays, with
+//! a built-in bot or an external engine (`--engine`, docs/ENGINE.md).
 
 use super::classic_flag::ClassicDbFlag;
-use jchomp_bot::client::{PlayOptions, Target, play, verdict};
+use jchomp_bot::bridge::EngineSeat;
+use jchomp_bot::client::{Contestant, PlayOptions, Target, play, verdict};
+use jchomp_bot::jep_runner::{EngineSetup, Io, Stderr};
+use jchomp_bot::tournament::participant::EngineSpec;
 use jchomp_engine::BotSpec;
 use jchomp_engine::classic::{Availability, answers_for};
 use jchomp_engine::spec::MAX_LEVEL;
@@ -9,6 +13,7 @@ use jchomp_protocol::board_args::BoardArgs;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::server_url::parse_server;
 use std::io::Write;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Flags of `play`.
@@ -44,13 +49,38 @@ pub struct PlayArgs {
     /// The old spelling of --move-time, in milliseconds.
     #[arg(long, value_name = "MS", hide = true, conflicts_with = "move_time")]
     move_time_ms: Option<u64>,
-    /// Display name.
-    #[arg(long, default_value = "jchomp-bot")]
-    name: String,
+    /// Display name [default: jchomp-bot, or the engine's name].
+    #[arg(long)]
+    name: Option<String>,
     /// The bot (random, greedy, search:depth=N, search:nodes=N, search:time=250ms, mcts:nodes=N,
     /// mcts:time=250ms, brs:depth=N, brs:nodes=N, brs:time=250ms, maxn:nodes=N, level:1..5).
     #[arg(long, default_value = "level:3", value_parser = BotSpec::parse)]
     bot: BotSpec,
+    /// Play with an external engine speaking the JChomp engine protocol (docs/ENGINE.md)
+    /// instead of a bot: name=NAME,cmd=COMMAND[,dir=DIR][,arg=ARG…][,option.NAME=VALUE…]. It
+    /// is started once and kept for every game.
+    #[arg(long, value_name = "SPEC", value_parser = EngineSpec::parse, conflicts_with = "bot")]
+    engine: Option<EngineSpec>,
+    /// The engine's time per move in a room without a move timer (in a room with one, the
+    /// timer less --margin-ms).
+    #[arg(long, value_name = "TIME", default_value = "1s", value_parser = jchomp_engine::duration::parse_move_time)]
+    move_time_default: u64,
+    /// Milliseconds of the room's move timer kept for the network: the engine is given the
+    /// rest (at least half the timer).
+    #[arg(long, value_name = "MS", default_value_t = 200)]
+    margin_ms: u64,
+    /// Append the engine's standard error to this file [default: this program's standard
+    /// error].
+    #[arg(long, value_name = "FILE", requires = "engine")]
+    engine_log: Option<PathBuf>,
+    /// Echo every line between this program and the engine to standard error, each after the
+    /// engine's name and the milliseconds since it started.
+    #[arg(long, requires = "engine")]
+    debug: bool,
+    /// With --create: a bot run by the server takes the next free seat of each room created
+    /// (a spec the server knows: random, greedy, level:3, …); repeatable.
+    #[arg(long, value_name = "SPEC", requires = "create")]
+    add_bot: Vec<String>,
     /// Games to play in the same configuration.
     #[arg(long, default_value_t = 1)]
     games: u32,
@@ -62,6 +92,28 @@ pub struct PlayArgs {
     wait_secs: u64,
     #[command(flatten)]
     classic: ClassicDbFlag,
+}
+
+/// How `--engine` is started, logged and timed.
+fn engine_seat(args: &PlayArgs, spec: &EngineSpec) -> anyhow::Result<EngineSeat> {
+    let stderr = match &args.engine_log {
+        Some(path) => Stderr::Append(path.clone()),
+        None => Stderr::Inherit,
+    };
+    Ok(EngineSeat {
+        name: spec.name.clone(),
+        setup: EngineSetup {
+            launch: spec.launch()?,
+            options: spec.options.clone(),
+            io: Io {
+                label: spec.name.clone(),
+                stderr,
+                debug: args.debug,
+            },
+        },
+        move_time_default: Duration::from_millis(args.move_time_default),
+        margin: Duration::from_millis(args.margin_ms),
+    })
 }
 
 /// Plays and prints one line per event; the last line is `played N won W tied T lost L`.
@@ -81,11 +133,19 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<()> {
             ))
         }
     };
+    let (contestant, name) = match &args.engine {
+        Some(spec) => (
+            Contestant::Engine(engine_seat(args, spec)?),
+            spec.name.as_str(),
+        ),
+        None => (Contestant::Bot(args.bot), "jchomp-bot"),
+    };
     let options = PlayOptions {
         url: args.server.clone(),
         target,
-        name: args.name.clone(),
-        spec: args.bot,
+        name: args.name.clone().unwrap_or_else(|| name.to_string()),
+        contestant,
+        add_bots: args.add_bot.clone(),
         games: args.games,
         seed: args.seed,
         wait: Duration::from_secs(args.wait_secs),

@@ -3,6 +3,7 @@
 
 use super::classic_flag::ClassicDbFlag;
 use anyhow::{Context, bail};
+use clap::ArgMatches;
 use jchomp_bot::tournament::participant::{EngineSpec, Participant};
 use jchomp_bot::tournament::report;
 use jchomp_bot::tournament::schedule::Seating;
@@ -129,8 +130,8 @@ impl TournamentArgs {
             || self.server.is_some()
     }
 
-    /// The settings these flags describe.
-    fn settings(&self) -> anyhow::Result<Settings> {
+    /// The settings these flags describe (`matches`: what they were parsed from).
+    fn settings(&self, matches: &ArgMatches) -> anyhow::Result<Settings> {
         let players = self.players.unwrap_or(2);
         let starts = match &self.openings {
             Some(path) => {
@@ -154,7 +155,7 @@ impl TournamentArgs {
             (None, None, None) => Length::Games(tournament::settings::DEFAULT_GAMES),
         };
         Ok(Settings {
-            bots: self.participants(std::env::args()),
+            bots: self.participants(matches),
             gauntlet: self.gauntlet,
             players,
             seating: self.seating.unwrap_or_default(),
@@ -168,33 +169,21 @@ impl TournamentArgs {
         })
     }
 
-    /// The bots and engines in the order their flags were given in `args` (clap keeps each
-    /// flag's values apart); bots first, then engines, if `args` do not hold them all.
-    fn participants(&self, args: impl Iterator<Item = String>) -> Vec<Participant> {
-        let mut bots = self.bots.iter().cloned().map(Participant::Bot);
-        let mut engines = self.engines.iter().cloned().map(Participant::Engine);
-        let order: Vec<bool> = args
-            .take_while(|a| a != "--")
-            .filter_map(|a| match a.split('=').next() {
-                Some("--bot") => Some(false),
-                Some("--engine") => Some(true),
-                _ => None,
-            })
+    /// The bots and engines in the order their flags were given on the command line, read from
+    /// the `matches` these flags were parsed from (a value whose place is unknown comes last).
+    fn participants(&self, matches: &ArgMatches) -> Vec<Participant> {
+        let places = |id: &str| {
+            let known = matches.indices_of(id).into_iter().flatten();
+            known.chain(std::iter::repeat(usize::MAX))
+        };
+        let bots = self.bots.iter().cloned().map(Participant::Bot);
+        let engines = self.engines.iter().cloned().map(Participant::Engine);
+        let mut placed: Vec<(usize, Participant)> = places("bots")
+            .zip(bots)
+            .chain(places("engines").zip(engines))
             .collect();
-        let engine_flags = order.iter().filter(|&&e| e).count();
-        if engine_flags != self.engines.len() || order.len() - engine_flags != self.bots.len() {
-            return bots.chain(engines).collect();
-        }
-        order
-            .into_iter()
-            .filter_map(|is_engine| {
-                if is_engine {
-                    engines.next()
-                } else {
-                    bots.next()
-                }
-            })
-            .collect()
+        placed.sort_by_key(|(place, _)| *place);
+        placed.into_iter().map(|(_, p)| p).collect()
     }
 }
 
@@ -260,8 +249,12 @@ fn print(outcome: &Outcome, dir: Option<&PathBuf>, out: &mut impl Write) -> std:
     }
 }
 
-/// Runs the tournament and prints its standings to `out`.
-pub fn run(args: &TournamentArgs, out: &mut impl Write) -> anyhow::Result<()> {
+/// Runs the tournament of `args` (parsed from `matches`) and prints its standings to `out`.
+pub fn run(
+    args: &TournamentArgs,
+    matches: &ArgMatches,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
     let interrupt = Arc::new(AtomicBool::new(false));
     catch_ctrl_c(Arc::clone(&interrupt));
     let options = Options {
@@ -287,7 +280,7 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> anyhow::Result<()> {
             (tournament::resume(dir, &options)?, Some(dir))
         }
         None => (
-            tournament::run(args.settings()?, &options)?,
+            tournament::run(args.settings(matches)?, &options)?,
             args.out.as_ref(),
         ),
     };
@@ -296,4 +289,45 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> anyhow::Result<()> {
         eprintln!("jchomp-bot: level:5 searched in classic games: {why}");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{CommandFactory, FromArgMatches, Parser};
+
+    #[derive(Parser)]
+    struct Flags {
+        #[command(flatten)]
+        tournament: TournamentArgs,
+    }
+
+    /// The participants' names, in order, of a command line.
+    fn order(line: &str) -> Vec<String> {
+        let argv = std::iter::once("jchomp-bot").chain(line.split_whitespace());
+        let matches = Flags::command().get_matches_from(argv);
+        let flags = Flags::from_arg_matches(&matches).unwrap();
+        let participants = flags.tournament.participants(&matches);
+        participants
+            .iter()
+            .map(|p| match p {
+                Participant::Bot(b) => b.to_string(),
+                Participant::Engine(e) => e.name.clone(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn participants_keep_the_order_of_the_command_line() {
+        assert_eq!(
+            order("--engine name=a,cmd=x --bot random --engine=name=b,cmd=y --bot greedy"),
+            ["a", "random", "b", "greedy"]
+        );
+        assert_eq!(
+            order("--bot level:2 --games 4 --engine name=e,cmd=x --bot=random"),
+            ["level:2", "e", "random"]
+        );
+        assert_eq!(order("--bot random --bot greedy"), ["random", "greedy"]);
+        assert_eq!(order("--engine name=e,cmd=x --bot random"), ["e", "random"]);
+    }
 }

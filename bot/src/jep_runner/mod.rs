@@ -14,4 +14,4 @@ mod reader;
 pub use engine::{Engine, EngineError, EngineInfo, HANDSHAKE_TIME, READY_TIME};
 pub use launch::{Launch, LaunchError};
 pub use player::{EnginePlayer, EngineSetup};
-pub use process::{Io, MAX_BYTES, MAX_LINES, QUIT_GRACE};
+pub use process::{Io, MAX_BYTES, MAX_LINES, QUIT_GRACE, Stderr};

@@ -1,10 +1,10 @@
-//! [`EnginePlayer`]: an engine as a [`Player`], for runners that play games through the arena.
-//! The engine is started for the first game and kept for the next ones (`newgame` between
-//! them); after a failure it is killed, and started again for the next game. It is sent the
-//! whole game and the clocks on every move ([`Player::play`]); without the game
-//! ([`Player::choose`]) it cannot answer.
+//! [`EnginePlayer`]: an engine as a [`Player`], for every runner (a tournament's worker, the
+//! bridge to a server). The engine is started for the first game and kept for the next ones
+//! (its `Seed`, then `newgame` and `isready` between them); after a failure it is killed, and
+//! started again for the next game. It is sent the whole game and the clocks on every move
+//! ([`Player::play`]); without the game ([`Player::choose`]) it cannot answer.
 
-use super::engine::{Engine, EngineError};
+use super::engine::{Engine, EngineError, EngineInfo};
 use super::launch::Launch;
 use super::process::Io;
 use crate::jep::Go;
@@ -51,6 +51,25 @@ impl EnginePlayer {
         self.engine.as_ref().map(Engine::id)
     }
 
+    /// The seed of the next games' `Seed` option (none: it is left alone).
+    pub fn set_seed(&mut self, seed: Option<u64>) {
+        self.seed = seed;
+    }
+
+    /// Starts the engine now if none runs (handshake, options, `isready`), and says what it
+    /// said of itself.
+    pub fn start(&mut self) -> Result<EngineInfo, Fault> {
+        self.with_engine(|engine| Ok(engine.info().clone()))
+    }
+
+    /// Kills the engine, if one runs, so that the next game starts another: after a failure
+    /// its runner judged (an illegal move, an answer past the clock).
+    pub fn kill_engine(&mut self) {
+        if let Some(engine) = self.engine.take() {
+            engine.kill();
+        }
+    }
+
     /// The running engine, started (and its options set) if none runs.
     fn engine(&mut self) -> Result<&mut Engine, EngineError> {
         let engine = match self.engine.take() {
@@ -73,10 +92,8 @@ impl EnginePlayer {
         request: impl FnOnce(&mut Engine) -> Result<T, EngineError>,
     ) -> Result<T, Fault> {
         let done = self.engine().and_then(request);
-        if done.is_err()
-            && let Some(engine) = self.engine.take()
-        {
-            engine.kill();
+        if done.is_err() {
+            self.kill_engine();
         }
         done.map_err(Fault::from)
     }

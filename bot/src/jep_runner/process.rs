@@ -38,13 +38,25 @@ pub enum ReadError {
     Exited(String),
 }
 
+/// Where an engine's standard error goes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Stderr {
+    /// Nowhere.
+    #[default]
+    Discard,
+    /// To the runner's own standard error.
+    Inherit,
+    /// Appended to this file (made if missing).
+    Append(std::path::PathBuf),
+}
+
 /// How the runner sees and logs an engine.
 #[derive(Clone, Debug, Default)]
 pub struct Io {
     /// The name shown in `--debug` lines.
     pub label: String,
-    /// Where the engine's standard error goes (appended); nowhere if `None`.
-    pub stderr: Option<std::path::PathBuf>,
+    /// Where the engine's standard error goes.
+    pub stderr: Stderr,
     /// Echo every line both ways to the runner's standard error.
     pub debug: bool,
 }
@@ -98,9 +110,15 @@ impl Process {
     /// Starts `launch`; the error says why it could not be (no such file, not executable, …).
     pub fn spawn(launch: &Launch, io: Io) -> std::io::Result<Process> {
         let mut command = launch.command();
-        if let Some(path) = &io.stderr {
-            let log = File::options().create(true).append(true).open(path)?;
-            command.stderr(log);
+        match &io.stderr {
+            Stderr::Discard => {}
+            Stderr::Inherit => {
+                command.stderr(std::process::Stdio::inherit());
+            }
+            Stderr::Append(path) => {
+                let log = File::options().create(true).append(true).open(path)?;
+                command.stderr(log);
+            }
         }
         let mut child = command.spawn()?;
         let stdout = child.stdout.take().ok_or(std::io::ErrorKind::BrokenPipe)?;

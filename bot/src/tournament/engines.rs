@@ -1,13 +1,14 @@
-//! The engines of a tournament: checked once before the first game (each must play the
-//! tournament's variants and player count, and declare the options it is given), and each
-//! seat's [`EnginePlayer`], started for its game, its standard error appended to
-//! `engines/NAME.log` in the output directory.
+//! The participants of a tournament as they are seated ([`Entrant`]: a bot's spec, or how an
+//! engine is started, its standard error appended to `engines/NAME.log` in the output
+//! directory); the engines checked once before the first game (each must play the
+//! tournament's variants and player count, and declare the options it is given); and the
+//! engines each worker keeps from game to game ([`Kept`]), quit when the worker ends.
 
 use super::participant::{EngineSpec, Participant};
 use super::settings::Settings;
-use crate::jep_runner::{Engine, EnginePlayer, EngineSetup, Io};
-use jchomp_engine::player::Player;
-use std::path::{Path, PathBuf};
+use crate::jep_runner::{Engine, EnginePlayer, EngineSetup, Io, Stderr};
+use jchomp_engine::spec::BotSpec;
+use std::path::Path;
 
 /// The folder of the engines' logs in an output directory.
 pub const LOG_DIR: &str = "engines";
@@ -22,50 +23,82 @@ pub struct EngineRefused {
     pub why: String,
 }
 
-/// How each participant that is an engine is started (`None` for bots).
+/// One participant as it is seated in a game.
+#[derive(Clone, Debug)]
+pub enum Entrant {
+    /// A built-in bot, built for each game.
+    Bot(BotSpec),
+    /// An external engine, kept by each worker from game to game.
+    Engine(EngineSetup),
+}
+
+/// Every participant of a tournament as it is seated, in the order of the settings.
 #[derive(Debug)]
 pub struct Engines {
-    setups: Vec<Option<EngineSetup>>,
+    entrants: Vec<Entrant>,
 }
 
 impl Engines {
-    /// The setups of `settings`' engines, logging into `out`'s engine folder (made here) and
-    /// echoing their traffic if `debug`.
+    /// The entrants of `settings`, its engines logging into `out`'s engine folder (made here)
+    /// and echoing their traffic if `debug`.
     pub fn new(
         settings: &Settings,
         out: Option<&Path>,
         debug: bool,
     ) -> Result<Engines, EngineRefused> {
         let logs = out.map(|d| d.join(LOG_DIR));
-        let setups = settings
+        let entrants = settings
             .bots
             .iter()
-            .map(|p| {
-                p.engine()
-                    .map(|e| setup(e, logs.as_deref(), debug))
-                    .transpose()
+            .map(|p| match p {
+                Participant::Bot(spec) => Ok(Entrant::Bot(*spec)),
+                Participant::Engine(e) => setup(e, logs.as_deref(), debug).map(Entrant::Engine),
             })
             .collect::<Result<_, _>>()?;
-        Ok(Engines { setups })
+        Ok(Engines { entrants })
     }
 
     /// Starts every engine once and checks it plays what the tournament holds. An engine that
     /// cannot be started, or fails its handshake, is let through (it loses each game it
     /// fails, with the reason in the record); it is said on standard error.
     pub fn check(&self, settings: &Settings) -> Result<(), EngineRefused> {
-        for (setup, participant) in self.setups.iter().zip(&settings.bots) {
-            if let (Some(setup), Participant::Engine(spec)) = (setup, participant) {
+        for (entrant, participant) in self.entrants.iter().zip(&settings.bots) {
+            if let (Entrant::Engine(setup), Participant::Engine(spec)) = (entrant, participant) {
                 check_one(setup, spec, settings)?;
             }
         }
         Ok(())
     }
 
-    /// Participant `index`'s player for one game, if it is an engine; `seed` goes to its
-    /// `Seed` option.
-    pub fn player(&self, index: usize, seed: u64) -> Option<Box<dyn Player>> {
-        let setup = self.setups.get(index)?.clone()?;
-        Some(Box::new(EnginePlayer::new(setup, Some(seed))))
+    /// Participant `index` (a participant of the settings these entrants were made from).
+    pub fn entrant(&self, index: usize) -> &Entrant {
+        &self.entrants[index]
+    }
+}
+
+/// The engines one worker keeps from game to game, one per engine participant (a participant
+/// holds at most one seat of a game: names are unique). Dropping it quits them.
+#[derive(Debug, Default)]
+pub struct Kept {
+    players: Vec<Option<EnginePlayer>>,
+}
+
+impl Kept {
+    /// Participant `index`'s engine, taken out for one game: the one kept, or a new one (its
+    /// process started by its first game).
+    pub fn take(&mut self, index: usize, setup: &EngineSetup) -> EnginePlayer {
+        self.players
+            .get_mut(index)
+            .and_then(Option::take)
+            .unwrap_or_else(|| EnginePlayer::new(setup.clone(), None))
+    }
+
+    /// Keeps participant `index`'s engine for the worker's next games.
+    pub fn put_back(&mut self, index: usize, player: EnginePlayer) {
+        if self.players.len() <= index {
+            self.players.resize_with(index + 1, || None);
+        }
+        self.players[index] = Some(player);
     }
 }
 
@@ -80,12 +113,12 @@ fn setup(
         why,
     };
     let launch = spec.launch().map_err(|e| refused(e.to_string()))?;
-    let stderr: Option<PathBuf> = match logs {
+    let stderr = match logs {
         Some(dir) => {
             std::fs::create_dir_all(dir).map_err(|e| refused(format!("{}: {e}", dir.display())))?;
-            Some(dir.join(format!("{}.log", spec.name)))
+            Stderr::Append(dir.join(format!("{}.log", spec.name)))
         }
-        None => None,
+        None => Stderr::Discard,
     };
     Ok(EngineSetup {
         launch,

@@ -21,6 +21,7 @@ pub mod report;
 mod results;
 mod runner;
 pub mod schedule;
+mod seats;
 mod server;
 pub mod settings;
 pub mod sprt;

@@ -1,6 +1,7 @@
 //! The worker pool: `K` threads take game indices in order, play them, and send them back; the
 //! caller's thread receives them and hands them on strictly in index order, so outputs and
-//! standings never depend on the number of threads or their timing.
+//! standings never depend on the number of threads or their timing. Each worker keeps a state
+//! of its own from game to game (a tournament's engines), dropped when the worker ends.
 
 use super::play::Clock;
 use super::watchdog::Watchdog;
@@ -50,13 +51,15 @@ pub struct Pool {
 }
 
 impl Pool {
-    /// Plays games `start..end` with `play(index, clock)` (which returns `None` if it was
-    /// stopped midway) and hands each result to `consume` in index order; `tick` runs about
-    /// every 100 ms. Returns why it stopped and the number of the first game not handed on.
-    pub fn run<T, P, C, K>(&self, play: P, mut consume: C, mut tick: K) -> (End, u64)
+    /// Plays games `start..end` with `play(state, index, clock)` (which returns `None` if it
+    /// was stopped midway; `state` is the worker's own, made by `W::default()` when it starts)
+    /// and hands each result to `consume` in index order; `tick` runs about every 100 ms.
+    /// Returns why it stopped and the number of the first game not handed on.
+    pub fn run<W, T, P, C, K>(&self, play: P, mut consume: C, mut tick: K) -> (End, u64)
     where
+        W: Default,
         T: Send,
-        P: Fn(u64, Clock<'_>) -> Option<T> + Sync,
+        P: Fn(&mut W, u64, Clock<'_>) -> Option<T> + Sync,
         C: FnMut(u64, T) -> Flow,
         K: FnMut(u64),
     {
@@ -80,6 +83,7 @@ impl Pool {
                         watchdog,
                         alarm: &alarm,
                     };
+                    let mut state = W::default();
                     while !watchdog.aborted() {
                         let index = next.fetch_add(1, Ordering::Relaxed);
                         if index >= end {
@@ -90,7 +94,7 @@ impl Pool {
                         {
                             std::thread::sleep(Duration::from_millis(1));
                         }
-                        match play(index, clock) {
+                        match play(&mut state, index, clock) {
                             Some(result) => {
                                 if tx.send((index, result)).is_err() {
                                     break;
@@ -154,7 +158,7 @@ mod tests {
         for threads in [1, 2, 4] {
             let mut seen = Vec::new();
             let (end, next) = pool(Some(200), threads).run(
-                |i, _| {
+                |_: &mut (), i, _| {
                     // Later games finish first now and then.
                     if i % 7 == 0 {
                         std::thread::yield_now();
@@ -173,10 +177,27 @@ mod tests {
     }
 
     #[test]
+    fn a_worker_keeps_its_state_from_game_to_game() {
+        let mut seen = Vec::new();
+        pool(Some(50), 1).run(
+            |played: &mut u64, _, _| {
+                *played += 1;
+                Some(*played)
+            },
+            |_, n| {
+                seen.push(n);
+                Flow::Continue
+            },
+            |_| {},
+        );
+        assert_eq!(seen, (1..=47).collect::<Vec<_>>());
+    }
+
+    #[test]
     fn the_consumer_stops_an_endless_pool() {
         let mut seen = 0;
         let (end, next) = pool(None, 2).run(
-            |i, _| Some(i),
+            |_: &mut (), i, _| Some(i),
             |i, _| {
                 seen += 1;
                 if i == 50 { Flow::Stop } else { Flow::Continue }
@@ -192,7 +213,7 @@ mod tests {
         let interrupt = Arc::clone(&p.interrupt);
         let mut seen = Vec::new();
         let (end, next) = p.run(
-            |i, clock| {
+            |_: &mut (), i, clock| {
                 if i == 20 {
                     interrupt.store(true, Ordering::Relaxed);
                     // A game in play when the interrupt comes is dropped.

@@ -1,22 +1,23 @@
 //! [`run`] and [`resume`]: a tournament from its settings to its standings, writing the output
 //! directory as games finish, in game-index order.
 
-use super::engines::{EngineRefused, Engines};
+use super::engines::{EngineRefused, Engines, Kept};
 use super::output::{self, OutDir, OutputError};
 use super::play::Clock;
 use super::progress::Progress;
 use super::results::Results;
 use super::runner::{End, Flow, Pool};
 use super::schedule::{Schedule, Slot, derive_seed};
+use super::seats::{Seated, give_back};
 use super::server::{RoomError, play_on_server};
 use super::settings::{Settings, SettingsError};
 use super::standings::Standings;
-use jchomp_engine::arena::{Failure, Limits, play_timed};
+use jchomp_engine::arena::{Failure, Limits, Played, play_timed};
 use jchomp_engine::classic::{ClassicLibrary, answers_for};
 use jchomp_engine::player::Player;
 use jchomp_engine::search::Budget;
 use jchomp_engine::spec::{BotSpec, MAX_LEVEL};
-use jchomp_rules::{ConfigError, GameResult, Seat};
+use jchomp_rules::{Config, ConfigError, GameResult, Seat};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -179,20 +180,25 @@ struct GameContext<'a> {
 }
 
 impl GameContext<'_> {
-    /// The player of participant `index` in one game, seeded with `seed`, its stop flag the
-    /// worker's.
-    fn player(&self, index: usize, seed: u64, clock: Clock<'_>) -> Box<dyn Player> {
-        let mut player = match (
-            self.engines.player(index, seed),
-            self.settings.bots[index].bot(),
-        ) {
-            (Some(engine), _) => engine,
-            (None, Some(bot)) => bot.build_with(seed, self.classic.cloned()),
-            // Every participant is a bot or an engine; an engine always has a player.
-            (None, None) => Box::new(jchomp_engine::RandomPlayer::new(seed)),
-        };
-        player.set_stop(clock.alarm.stop_flag());
-        player
+    /// The seats of game `index`, held by `participants` in seat order: bots built for it,
+    /// engines taken from the worker's `kept`; their stop flag the worker's.
+    fn seat(
+        &self,
+        index: u64,
+        participants: &[usize],
+        clock: Clock<'_>,
+        kept: &mut Kept,
+    ) -> Vec<Seated> {
+        let stop = clock.alarm.stop_flag();
+        participants
+            .iter()
+            .enumerate()
+            .map(|(seat, &p)| {
+                let seed = derive_seed(self.settings.seed, index, seat as u64);
+                let entrant = self.engines.entrant(p);
+                Seated::new(p, entrant, seed, &stop, self.classic, kept)
+            })
+            .collect()
     }
 
     /// The time limits of a game whose seats hold these participants.
@@ -205,9 +211,50 @@ impl GameContext<'_> {
     }
 }
 
+/// Plays game `index` in a room of the server at `url`: bots only (the settings refuse engines
+/// with a server). `Ok(None)` if the tournament stopped meanwhile.
+fn play_there(
+    url: &str,
+    index: u64,
+    config: &Config,
+    seat_names: &[String],
+    seats: Vec<Seated>,
+    limits: &Limits,
+    clock: Clock<'_>,
+) -> Result<Option<Played>, TournamentError> {
+    let mut players: Vec<Box<dyn Player>> = seats
+        .into_iter()
+        .map(Seated::into_bot)
+        .collect::<Option<_>>()
+        .ok_or(TournamentError::Settings(SettingsError::OnServer))?;
+    // On a runtime of its own.
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| TournamentError::Runtime {
+            index,
+            url: url.to_string(),
+            error,
+        })?;
+    rt.block_on(play_on_server(
+        url,
+        config,
+        seat_names,
+        &mut players,
+        &limits.per_move,
+        clock,
+    ))
+    .map_err(|error| TournamentError::Server {
+        index,
+        url: url.to_string(),
+        error,
+    })
+}
+
 /// Plays game `index` in-process, or on the server if the settings name one.
 fn play_one(
     context: &GameContext<'_>,
+    kept: &mut Kept,
     index: u64,
     clock: Clock<'_>,
 ) -> Option<Result<Finished, TournamentError>> {
@@ -226,51 +273,27 @@ fn play_one(
         Ok(c) => c,
         Err(error) => return Some(Err(TournamentError::Start { index, error })),
     };
-    let mut players: Vec<Box<dyn Player>> = slot
-        .seats
-        .iter()
-        .enumerate()
-        .map(|(seat, &bot)| {
-            context.player(bot, derive_seed(settings.seed, index, seat as u64), clock)
-        })
-        .collect();
+    let mut seats = context.seat(index, &slot.seats, clock, kept);
     let limits = context.game_limits(&slot.seats);
     let seat_names: Vec<String> = slot.seats.iter().map(|&b| names[b].clone()).collect();
     let played = match &settings.server {
-        None => play_timed(&config, &mut players, &limits, &clock)?,
-        Some(url) => {
-            // On a runtime of its own.
-            let played = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .map_err(|error| TournamentError::Runtime {
-                    index,
-                    url: url.clone(),
-                    error,
-                })
-                .and_then(|rt| {
-                    rt.block_on(play_on_server(
-                        url,
-                        &config,
-                        &seat_names,
-                        &mut players,
-                        &limits.per_move,
-                        clock,
-                    ))
-                    .map_err(|error| TournamentError::Server {
-                        index,
-                        url: url.clone(),
-                        error,
-                    })
-                });
-            match played {
-                Ok(p) => p?,
-                Err(e) => return Some(Err(e)),
-            }
+        None => {
+            let mut players: Vec<Box<dyn Player + '_>> =
+                seats.iter_mut().map(Seated::lend).collect();
+            let played = play_timed(&config, &mut players, &limits, &clock);
+            drop(players);
+            let failed = played
+                .as_ref()
+                .and_then(|p| p.failure)
+                .map(|(seat, _)| seat);
+            give_back(seats, failed, kept);
+            played?
         }
+        Some(url) => match play_there(url, index, &config, &seat_names, seats, &limits, clock) {
+            Ok(played) => played?,
+            Err(e) => return Some(Err(e)),
+        },
     };
-    // The engines quit before the game is handed on.
-    drop(players);
     let result = played.game.result()?;
     let line = if write {
         match output::record_line(
@@ -372,7 +395,8 @@ fn drive(
             concurrency: options.concurrency,
             interrupt: Arc::clone(&options.interrupt),
         };
-        let play = |index: u64, clock: Clock<'_>| play_one(&context, index, clock);
+        let play =
+            |kept: &mut Kept, index: u64, clock: Clock<'_>| play_one(&context, kept, index, clock);
         let mut last_flush = Instant::now();
         let llr = std::cell::Cell::new(standings.sprt().map(|s| s.llr()));
         pool.run(
