@@ -1,6 +1,7 @@
-//! One search on a thread of its own: the bot chooses with a fresh stop flag, raised by `stop`,
-//! `quit` or the time the `go` allots; the player comes back to the reader, then the search's
-//! `info` line and its `bestmove` are written.
+//! The searches of an engine, on one thread kept for them ([`Searcher`]): the bot chooses with a
+//! fresh stop flag, raised by `stop`, `quit` or the time the `go` allots (one alarm thread, also
+//! kept); the player comes back to the reader, then the search's `info` line and its `bestmove`
+//! are written. Keeping the two threads spares every move two thread starts.
 
 use super::allowance;
 use super::output::Output;
@@ -9,11 +10,11 @@ use jchomp_engine::player::Player;
 use jchomp_engine::search::Budget;
 use jchomp_rules::{Cell, Config, Position};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
-use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::thread;
+use std::time::Instant;
 
 /// What a search is asked.
 pub(crate) struct Request {
@@ -32,33 +33,74 @@ pub(crate) struct Request {
 /// A search under way.
 pub(crate) struct Running {
     stop: Arc<AtomicBool>,
-    back: Receiver<Option<Box<dyn Player>>>,
-    thread: JoinHandle<()>,
+    back: Receiver<Back>,
+    written: Receiver<()>,
 }
 
 /// A player that has been asked for a move, with what it found.
 type Back = Option<Box<dyn Player>>;
 
-impl Running {
-    /// Starts the search of `request`, writing its answer to `out`.
-    pub(crate) fn start(mut request: Request, out: Output) -> Running {
-        let stop = Arc::new(AtomicBool::new(false));
-        request.player.set_stop(Arc::clone(&stop));
-        let (send_back, back) = mpsc::channel();
-        let flag = Arc::clone(&stop);
-        let thread = thread::spawn(move || {
-            let (player, answer) = search(request, &flag);
-            // The player is back before the runner can read `bestmove` and send the next `go`.
-            let _ = send_back.send(player);
-            out.send(&Reply::Info(answer.info));
-            for note in answer.notes {
-                out.say(note);
+/// One search for the search thread: the request, its stop flag, and where the player and the
+/// news that its answer is written go.
+struct Job {
+    request: Request,
+    stop: Arc<AtomicBool>,
+    back: Sender<Back>,
+    written: Sender<()>,
+}
+
+/// The thread that runs the engine's searches, one at a time, and the alarm that stops them.
+pub(crate) struct Searcher {
+    jobs: Sender<Job>,
+}
+
+impl Searcher {
+    /// Starts the search thread and its alarm; searches write their answers to `out`. Both
+    /// threads end once the searcher is dropped.
+    pub(crate) fn new(out: Output) -> Searcher {
+        let (jobs, queue) = mpsc::channel::<Job>();
+        thread::spawn(move || {
+            let alarm = Alarm::start();
+            for job in queue {
+                let (player, answer) = search(job.request, &job.stop, &alarm);
+                // The player is back before the runner can read `bestmove` and send the next
+                // `go`.
+                let _ = job.back.send(player);
+                out.send(&Reply::Info(answer.info));
+                for note in answer.notes {
+                    out.say(note);
+                }
+                out.send(&Reply::BestMove(answer.cell));
+                let _ = job.written.send(());
             }
-            out.send(&Reply::BestMove(answer.cell));
         });
-        Running { stop, back, thread }
+        Searcher { jobs }
     }
 
+    /// Starts the search of `request`.
+    pub(crate) fn start(&self, mut request: Request) -> Running {
+        let stop = Arc::new(AtomicBool::new(false));
+        request.player.set_stop(Arc::clone(&stop));
+        let (back, back_rx) = mpsc::channel();
+        let (written, written_rx) = mpsc::channel();
+        let job = Job {
+            request,
+            stop: Arc::clone(&stop),
+            back,
+            written,
+        };
+        // The thread ends only when the searcher is dropped: a failed send drops the job, and
+        // the search reads as one whose bot is gone.
+        let _ = self.jobs.send(job);
+        Running {
+            stop,
+            back: back_rx,
+            written: written_rx,
+        }
+    }
+}
+
+impl Running {
     /// Asks the search to answer now with its best so far.
     pub(crate) fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
@@ -81,9 +123,9 @@ impl Running {
         self.join(player)
     }
 
-    /// Waits for the thread to write its answer.
+    /// Waits for the search thread to write its answer.
     fn join(self, player: Back) -> Back {
-        let _ = self.thread.join();
+        let _ = self.written.recv();
         player
     }
 }
@@ -97,7 +139,7 @@ struct Answer {
 
 /// Runs the search on this thread: arms the time limit, replaces the budget for this move if
 /// asked, and asks the bot.
-fn search(request: Request, stop: &Arc<AtomicBool>) -> (Back, Answer) {
+fn search(request: Request, stop: &Arc<AtomicBool>, alarm: &Alarm) -> (Back, Answer) {
     let Request {
         mut player,
         config,
@@ -106,7 +148,7 @@ fn search(request: Request, stop: &Arc<AtomicBool>) -> (Back, Answer) {
         own_budget,
     } = request;
     let started = Instant::now();
-    let _alarm = allowance::allotted(&go).map(|after| Alarm::set(after, Arc::clone(stop)));
+    let _armed = allowance::allotted(&go).map(|after| alarm.arm(started + after, stop));
     let mut notes = Vec::new();
     let replaced = match allowance::budget(&go) {
         Some(budget) if player.set_budget(budget) => true,
@@ -167,21 +209,79 @@ fn any_selection(config: &Config, position: &Position) -> Cell {
     first.map_or(Cell::new(0, 0), Cell::from_index)
 }
 
-/// Raises a stop flag after a time, unless dropped first.
+/// The alarm of the searches: one thread that raises the armed search's stop flag at its
+/// deadline.
 struct Alarm {
-    /// Dropped with the alarm, which wakes its thread to end.
-    _cancel: mpsc::Sender<()>,
+    state: Arc<(Mutex<Armed>, Condvar)>,
+}
+
+/// What the alarm waits for.
+#[derive(Default)]
+struct Armed {
+    /// The deadline and the flag it raises; `None` when disarmed.
+    at: Option<(Instant, Arc<AtomicBool>)>,
+    /// The alarm is dropped: its thread ends.
+    done: bool,
 }
 
 impl Alarm {
-    /// Raises `flag` once `after` has passed.
-    fn set(after: Duration, flag: Arc<AtomicBool>) -> Alarm {
-        let (cancel, cancelled) = mpsc::channel::<()>();
-        thread::spawn(move || {
-            if cancelled.recv_timeout(after) == Err(RecvTimeoutError::Timeout) {
-                flag.store(true, Ordering::Relaxed);
+    /// Starts the alarm's thread.
+    fn start() -> Alarm {
+        let state = Arc::new((Mutex::new(Armed::default()), Condvar::new()));
+        let shared = Arc::clone(&state);
+        thread::spawn(move || ring(&shared));
+        Alarm { state }
+    }
+
+    /// Raises `flag` at `at` unless the returned guard is dropped first.
+    fn arm(&self, at: Instant, flag: &Arc<AtomicBool>) -> Disarm<'_> {
+        self.set(Some((at, Arc::clone(flag))));
+        Disarm(self)
+    }
+
+    fn set(&self, at: Option<(Instant, Arc<AtomicBool>)>) {
+        let (lock, wake) = &*self.state;
+        lock.lock().unwrap_or_else(PoisonError::into_inner).at = at;
+        wake.notify_one();
+    }
+}
+
+impl Drop for Alarm {
+    fn drop(&mut self) {
+        let (lock, wake) = &*self.state;
+        lock.lock().unwrap_or_else(PoisonError::into_inner).done = true;
+        wake.notify_one();
+    }
+}
+
+/// Disarms its alarm when dropped.
+struct Disarm<'a>(&'a Alarm);
+
+impl Drop for Disarm<'_> {
+    fn drop(&mut self) {
+        self.0.set(None);
+    }
+}
+
+/// The alarm's thread: waits for a deadline and raises its flag, until the alarm is dropped.
+fn ring(state: &(Mutex<Armed>, Condvar)) {
+    let (lock, wake) = state;
+    let mut armed = lock.lock().unwrap_or_else(PoisonError::into_inner);
+    while !armed.done {
+        armed = match &armed.at {
+            None => wake.wait(armed).unwrap_or_else(PoisonError::into_inner),
+            Some((at, flag)) => {
+                let now = Instant::now();
+                if now >= *at {
+                    flag.store(true, Ordering::Relaxed);
+                    armed.at = None;
+                    continue;
+                }
+                let left = *at - now;
+                wake.wait_timeout(armed, left)
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0
             }
-        });
-        Alarm { _cancel: cancel }
+        };
     }
 }

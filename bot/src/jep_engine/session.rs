@@ -2,7 +2,7 @@
 //! the game and the search under way) and what it does with each command.
 
 use super::output::Output;
-use super::search::{Request, Running};
+use super::search::{Request, Running, Searcher};
 use crate::jep::{Command, Go, OptionDecl, OptionKind, Reply, VERSION};
 use jchomp_engine::classic::ClassicLibrary;
 use jchomp_engine::player::Player;
@@ -33,6 +33,8 @@ pub(crate) struct Session {
     /// The game's bot, built at the game's first `go` (`None` before, or while it searches).
     player: Option<Box<dyn Player>>,
     running: Option<Running>,
+    /// The thread that runs the searches.
+    searcher: Searcher,
     out: Output,
 }
 
@@ -46,6 +48,7 @@ impl Session {
             game: None,
             player: None,
             running: None,
+            searcher: Searcher::new(out.clone()),
             out,
         }
     }
@@ -194,7 +197,7 @@ impl Session {
             go,
             own_budget: self.spec.budget(),
         };
-        self.running = Some(Running::start(request, self.out.clone()));
+        self.running = Some(self.searcher.start(request));
     }
 }
 
