@@ -23,6 +23,18 @@ impl Output {
         let _ = writeln!(out, "{reply}").and_then(|()| out.flush());
     }
 
+    /// Writes replies as consecutive lines in one write (a search's `info` lines and its
+    /// `bestmove` reach the runner together).
+    pub(crate) fn send_all(&self, replies: &[Reply]) {
+        let mut text = String::new();
+        for reply in replies {
+            text.push_str(&reply.to_string());
+            text.push('\n');
+        }
+        let mut out = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    }
+
     /// `info string TEXT`.
     pub(crate) fn say(&self, text: impl Display) {
         self.send(&Reply::Info(Info {

@@ -66,11 +66,15 @@ impl Searcher {
                 // The player is back before the runner can read `bestmove` and send the next
                 // `go`.
                 let _ = job.back.send(player);
-                out.send(&Reply::Info(answer.info));
-                for note in answer.notes {
-                    out.say(note);
-                }
-                out.send(&Reply::BestMove(answer.cell));
+                let mut replies = vec![Reply::Info(answer.info)];
+                replies.extend(answer.notes.into_iter().map(|note| {
+                    Reply::Info(Info {
+                        string: Some(note),
+                        ..Info::default()
+                    })
+                }));
+                replies.push(Reply::BestMove(answer.cell));
+                out.send_all(&replies);
                 let _ = job.written.send(());
             }
         });
