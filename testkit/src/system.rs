@@ -79,15 +79,7 @@ pub fn require(program: Program) -> PathBuf {
     }
     // One installer at a time across test threads and test binaries: apt holds its own lock
     // and refuses a second apt-get instead of waiting for it.
-    let lock_path = std::env::temp_dir().join("jchomp-os-packages.lock");
-    let lock = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .unwrap_or_else(|e| panic!("cannot open {}: {e}", lock_path.display()));
-    lock.lock()
-        .unwrap_or_else(|e| panic!("cannot lock {}: {e}", lock_path.display()));
+    let _lock = exclusive(&std::env::temp_dir().join("jchomp-os-packages.lock"));
     if let Some(path) = find(program) {
         return path;
     }
@@ -98,6 +90,20 @@ pub fn require(program: Program) -> PathBuf {
             program.packages, program.name
         )
     })
+}
+
+/// Opens (creating it if need be) and locks the file at `path` for this process alone, waiting
+/// for any other holder: the lock is held until the returned file is dropped.
+pub(crate) fn exclusive(path: &Path) -> std::fs::File {
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .unwrap_or_else(|e| panic!("cannot open {}: {e}", path.display()));
+    file.lock()
+        .unwrap_or_else(|e| panic!("cannot lock {}: {e}", path.display()));
+    file
 }
 
 /// Where `program` is, if it is installed.

@@ -3,7 +3,6 @@
 //! README's test command does all set-up on a fresh machine and no such test is ever skipped.
 
 use crate::system::{self, Program};
-use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -40,15 +39,7 @@ pub fn python_with(name: &str, packages: &[&str]) -> PathBuf {
     if is_ready() {
         return python;
     }
-    let lock_path = root.join(format!("{name}.lock"));
-    let lock = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .unwrap_or_else(|e| panic!("cannot open {}: {e}", lock_path.display()));
-    lock.lock()
-        .unwrap_or_else(|e| panic!("cannot lock {}: {e}", lock_path.display()));
+    let _lock = system::exclusive(&root.join(format!("{name}.lock")));
     if !is_ready() {
         create(&dir, packages);
         std::fs::write(&ready, &wanted)
