@@ -31,7 +31,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
-use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use wire::{ALL, Envelope, ReplyBody, channel};
 
 /// How long a node's lease lasts unless renewed.
@@ -55,6 +54,17 @@ pub enum ClusterError {
     /// Redis could not be reached, or refused a command at start.
     #[error("{0}")]
     Redis(#[from] redis::RedisError),
+}
+
+/// Whether Redis took a message for another node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sent {
+    /// Redis took it (and delivers it to the node if it listens).
+    Yes,
+    /// It never reached Redis (the connection was refused): nothing was done.
+    No,
+    /// No answer (a timeout, a connection dropped mid-way): Redis may still deliver it, later.
+    Unknown,
 }
 
 /// The key of a node's lease.
@@ -186,25 +196,29 @@ impl Cluster {
             .map_err(|e| e.to_string())
     }
 
-    /// Sends an envelope to a node; whether Redis took it.
-    async fn send(&self, node: &str, envelope: &Envelope) -> bool {
+    /// Sends an envelope to a node: whether Redis took it.
+    async fn send(&self, node: &str, envelope: &Envelope) -> Sent {
         self.publish(&channel(node), envelope).await
     }
 
-    /// Publishes an envelope on a channel; whether Redis took it.
-    async fn publish(&self, channel: &str, envelope: &Envelope) -> bool {
+    /// Publishes an envelope on a channel: whether Redis took it.
+    async fn publish(&self, channel: &str, envelope: &Envelope) -> Sent {
         let Ok(json) = serde_json::to_string(envelope) else {
-            return false;
+            return Sent::No;
         };
         let mut redis = self.redis();
         match redis.publish::<_, _, i64>(channel, json).await {
             Ok(_) => {
                 self.metrics.cluster_sent.inc();
-                true
+                Sent::Yes
+            }
+            Err(e) if e.is_connection_refusal() => {
+                tracing::warn!(to = channel, error = %e, "a message to another node was not sent");
+                Sent::No
             }
             Err(e) => {
-                tracing::warn!(to = channel, error = %e, "a message to another node was lost");
-                false
+                tracing::warn!(to = channel, error = %e, "a message to another node may be lost");
+                Sent::Unknown
             }
         }
     }
@@ -256,33 +270,12 @@ impl Cluster {
                 }
                 *lock(&self.healthy_since) = Some(Instant::now());
                 self.check_rooms().await;
-                self.release_relayed();
+                self.reattach_relayed().await;
             }
             Err(e) => {
                 tracing::warn!(error = %e, "cannot renew this node's lease");
                 *lock(&self.healthy_since) = None;
             }
-        }
-    }
-
-    /// After this node's lease had run out, the nodes that own the rooms its clients were
-    /// relayed to have taken those clients for gone (a seat held for `resume`, a spectator
-    /// dropped): each is told to reconnect and resume, rather than go on being refused as a
-    /// stranger in its room until its seat's grace ends.
-    fn release_relayed(&self) {
-        let peers: Vec<Peer> = lock(&self.local).drain().map(|(_, p)| p).collect();
-        if peers.is_empty() {
-            return;
-        }
-        tracing::warn!(
-            clients = peers.len(),
-            "this node's lease had run out: its clients in other nodes' rooms reconnect and resume"
-        );
-        for peer in peers {
-            peer.close(
-                CloseCode::Restart,
-                "this server lost touch with the rest of the cluster; reconnect and resume",
-            );
         }
     }
 

@@ -5,7 +5,7 @@
 //! ([`Cluster::serve`]).
 
 use super::wire::{Envelope, Frame, Leaving, Op, Refused, ReplyBody};
-use super::{ANSWER, Cluster, RoomTx, TAKEOVER_WAIT, lock};
+use super::{ANSWER, Cluster, RoomTx, Sent, TAKEOVER_WAIT, lock};
 use crate::game::event::{LeaveOutcome, RoomEvent};
 use crate::game::lobby::Lobby;
 use crate::game::outbox::{ConnId, Outgoing, Peer, PeerSignal, next_conn_id};
@@ -14,6 +14,7 @@ use jchomp_protocol::rules::Seat;
 use jchomp_protocol::wire::{ErrorCode, ServerMessage};
 use std::collections::HashSet;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
@@ -121,8 +122,14 @@ impl Cluster {
                             unanswered.push((req, conn, op.clone()));
                         }
                         let unanswerable = req == 0 && op.tells_client();
-                        if !cluster.ask(&owner, conn, &room, req, op).await && unanswerable {
-                            cluster.unreachable(conn);
+                        match cluster.ask(&owner, conn, &room, req, op).await {
+                            Sent::No if unanswerable => cluster.unreachable(conn),
+                            // It may yet be done: the client is shown the room as it is once
+                            // the owner can be asked, rather than told that nothing was done.
+                            Sent::Unknown if unanswerable => {
+                                cluster.clone().resync_later(owner.clone(), conn, room.clone());
+                            }
+                            _ => {}
                         }
                     }
                     changed = route.changed(), if watching => {
@@ -188,8 +195,8 @@ impl Cluster {
         req
     }
 
-    /// Sends a client's request to a room's owner; whether Redis took it.
-    async fn ask(&self, owner: &str, conn: ConnId, room: &str, req: u64, op: Op) -> bool {
+    /// Sends a client's request to a room's owner: whether Redis took it.
+    async fn ask(&self, owner: &str, conn: ConnId, room: &str, req: u64, op: Op) -> Sent {
         let envelope = Envelope::Request {
             from: self.node.clone(),
             conn,
@@ -198,6 +205,50 @@ impl Cluster {
             op,
         };
         self.send(owner, &envelope).await
+    }
+
+    /// After this node's lease had run out, the nodes that own the rooms its clients were
+    /// relayed to may have taken those clients for gone (a seat held for `resume`, a spectator
+    /// dropped): each seat and spectator is asked back on its room's owner (a seat still held
+    /// by the same client is left as it is), rather than go on being refused as a stranger
+    /// until its seat's grace ends.
+    pub(super) async fn reattach_relayed(&self) {
+        let relayed: Vec<(ConnId, String, Role)> = lock(&self.roles)
+            .iter()
+            .map(|(conn, (room, role))| (*conn, room.clone(), *role))
+            .collect();
+        for (conn, room, role) in relayed {
+            let owner = lock(&self.routes).get(&room).map(|o| o.borrow().clone());
+            let Some(owner) = owner else { continue };
+            let op = match role {
+                Role::Seat(seat) => Op::Reattach { seat },
+                Role::Spectator => Op::Spectate,
+            };
+            self.ask(&owner, conn, &room, 0, op).await;
+        }
+    }
+
+    /// After a request of `conn` that Redis may or may not have passed on to `owner`: asks the
+    /// owner, until Redis takes the question, to send the client the room as it is, so that the
+    /// client learns whether its request was done. If Redis takes nothing for [`ANSWER`], the
+    /// client is told to reconnect and resume, which shows it the room as it is then.
+    fn resync_later(self: Arc<Self>, owner: String, conn: ConnId, room: String) {
+        tokio::spawn(async move {
+            let started = Instant::now();
+            while started.elapsed() < ANSWER {
+                if self.ask(&owner, conn, &room, 0, Op::Sync).await == Sent::Yes {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            let peer = lock(&self.local).get(&conn).cloned();
+            if let Some(peer) = peer {
+                peer.close(
+                    CloseCode::Restart,
+                    "the room's server cannot be reached; reconnect and resume",
+                );
+            }
+        });
     }
 
     /// Tells a client of this node that its message for a room of another node could not be

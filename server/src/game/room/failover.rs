@@ -18,6 +18,15 @@ impl Room {
     pub(super) fn reattach(&mut self, peer: Peer, seat: Seat) {
         let i = usize::from(seat);
         if let Some(Some(SeatSlot {
+            occupant: Occupant::Human { peer: Some(p), .. },
+            ..
+        })) = self.seats.get(i)
+            && p.id == peer.id
+        {
+            // Still attached (asked again by a node back from a lapsed lease): nothing to do.
+            return;
+        }
+        if let Some(Some(SeatSlot {
             occupant:
                 Occupant::Human {
                     peer: slot @ None,
