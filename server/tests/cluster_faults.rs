@@ -49,8 +49,8 @@ async fn fault_redis_paused_5s() {
 /// The owner paused (SIGSTOP) for 12 s, its clients waiting to be told. Every invariant holds
 /// and games move again within the pause plus 3 s. (Until 2026-11-26 a seat of another node's
 /// room, relayed through the paused node, was refused `not_seated` from the node's return until
-/// its grace ran out; now the returning node, whose lease had run out, tells such clients to
-/// take them back on their rooms' owners.)
+/// its grace ran out; now the returning node, whose lease had run out, asks such seats back on
+/// their rooms' owners.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fault_owner_paused_12s() {
     scenario(Fault::OwnerPaused(Duration::from_secs(12))).await;
