@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Today's levels against OpenSpiel's MCTS at ten times their time per move (docs/BOTS.md,
-# "Against OpenSpiel's MCTS"). For each level L:
+# "Against OpenSpiel's MCTS"). For each level L and each of three and four players:
 #   1. its time per move: `jchomp-bot engine --bot level:L` as an engine against greedy and
-#      random, three players, every cyclic seat rotation, each board once (--st 60s, never
-#      binding); the median (and max) of its moves' times;
-#   2. a 3-player tournament {level:L, mcts, greedy} and a 4-player one {level:L, mcts, greedy,
-#      random}, every seat order, the boards in turn, with --st = 10 x that median (at least 10 ms:
-#      the log's times are whole milliseconds) for every seat; the level plays in-process.
+#      random (random twice with four players), every cyclic seat rotation, each board once,
+#      --st 60s (never binding); the median and max of its moves' times;
+#   2. a tournament {level:L, mcts, greedy} (three players) or {level:L, mcts, greedy, random}
+#      (four), every seat order, the boards in turn, --st = 10 x that median (at least 10 ms: the
+#      log's times are whole milliseconds) for every seat. The level plays as an engine again, so
+#      the log shows whether --st ever cut it short (its budget is a depth, nodes or one second).
 # A move's time is the runner's, from writing `go` to reading `bestmove` (--debug timestamps).
-# One line per run goes to OUT/summary.tsv, with MCTS's median time and simulations a move and
-# how many of its moves came from a finished search (an `info` line) rather than its fallback.
+# One line per tournament goes to OUT/summary.tsv: the level's measured and in-game median ms,
+# its moves that reached --st, MCTS's median ms and simulations a move, how many of MCTS's moves
+# came from a finished search (an `info` line) rather than its fallback, and the score shares.
 #
 #   scripts/levels_vs_mcts.sh OUT_DIR [OPENSPIEL_PYTHON]
 #
@@ -17,7 +19,8 @@
 # the environment the tests make; clients/engines/openspiel/README.md says how to make one).
 # Environment: LEVELS (default "1 2 3 4 5"); ROUNDS3, ROUNDS4: boards played with three and four
 # players, the first ones of the file in turn (default 5; 0 skips); BOARDS (default
-# scripts/levels_vs_mcts.jsonl); JCHOMP_BOT (default target/release/jchomp-bot).
+# scripts/levels_vs_mcts.jsonl); MARGIN_MS, the runner's --margin-ms (default 500, for a shared
+# machine; a seat's time is still its --st); JCHOMP_BOT (default target/release/jchomp-bot).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -28,6 +31,7 @@ boards=${BOARDS:-scripts/levels_vs_mcts.jsonl}
 levels=${LEVELS:-1 2 3 4 5}
 rounds3=${ROUNDS3:-5}
 rounds4=${ROUNDS4:-5}
+margin=${MARGIN_MS:-500}
 engine=clients/engines/openspiel/engine.py
 
 for need in "$bot" "$python" "$boards"; do
@@ -36,7 +40,9 @@ done
 "$python" -c 'import pyspiel' || { echo "$python has no open_spiel" >&2; exit 1; }
 mkdir -p "$out"
 summary=$out/summary.tsv
-[[ -e $summary ]] || printf 'level\tplayers\tlevel_ms_median\tlevel_ms_max\tst_ms\tmcts_ms_median\tmcts_sims_median\tmcts_searched\tgames\tlevel_pct\tmcts_pct\tgreedy_pct\trandom_pct\tfailures\twall_s\n' >"$summary"
+columns=(level players boards level_ms level_ms_max st_ms level_ms_games level_at_st mcts_ms
+    mcts_sims mcts_searched games level_pct mcts_pct greedy_pct random_pct failures wall_s)
+[[ -e $summary ]] || (IFS=$'\t' && echo "${columns[*]}") >"$summary"
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
@@ -57,53 +63,64 @@ info_field() {
         for (i = 5; i < NF; i++) if ($i == field) print $(i + 1) }' "$3"
 }
 
-# "games level% mcts% greedy% random% failures" from a results.json.
+# "games level% mcts% greedy% random% failures" from a results.json; failures as NAME:COUNT.
 scores() {
     python3 - "$1" "$2" <<'EOF'
 import json, sys
 standings = {s["name"]: s for s in json.load(open(sys.argv[1]))["standings"]}
 pct = lambda n: f'{100 * standings[n]["score"] / standings[n]["games"]:.1f}' if n in standings else "-"
-fails = sum(sum(s["failures"].values()) for s in standings.values())
+fails = [f'{n}:{sum(s["failures"].values())}' for n, s in standings.items() if any(s["failures"].values())]
 names = [sys.argv[2], "mcts", "greedy", "random"]
-print(standings[sys.argv[2]]["games"], *map(pct, names), fails)
+print(standings[sys.argv[2]]["games"], *map(pct, names), ",".join(fails) or "0")
 EOF
 }
 
-# Step 1: level L's median and max ms per move, as an engine.
+# The engine `level:L`, as a --engine argument.
+level_engine() {
+    echo "name=level:$1,cmd=$bot engine --bot level:$1"
+}
+
+# Step 1: level L's "median max count" of ms per move with P players, as an engine.
 measure() {
-    local level=$1 dir=$out/level$1/measure
-    "$bot" tournament --engine "name=level:$level,cmd=$bot engine --bot level:$level" \
-        --bot greedy --bot random --players 3 --openings "$boards" --rounds 5 --st 60s \
+    local level=$1 players=$2 dir=$out/level$1/measure$2 others=(--bot greedy --bot random)
+    ((players == 4)) && others+=(--bot random)
+    "$bot" tournament --engine "$(level_engine "$level")" "${others[@]}" --players "$players" \
+        --openings "$boards" --rounds 5 --st 60s --margin-ms "$margin" \
         --concurrency 1 --quiet --debug --out "$dir" >"$dir.txt" 2>"$dir.debug"
     move_ms "level:$level" "$dir.debug" | stats
 }
 
-# Step 2: one tournament of level L against MCTS (and greedy, random) at --st ST ms.
+# Step 2: level L against MCTS (and greedy, random) with P players on R boards at --st ST ms;
+# appends its line to the summary.
 versus() {
-    local level=$1 players=$2 rounds=$3 st=$4 stats=$5 dir=$out/level$1/p$2 others=(--bot greedy)
+    local level=$1 players=$2 rounds=$3 st=$4 measured=$5 dir=$out/level$1/p$2 others=(--bot greedy)
     ((players == 4)) && others+=(--bot random)
     local start=$SECONDS
-    "$bot" tournament --bot "level:$level" --engine "name=mcts,cmd=$python $engine" "${others[@]}" \
-        --players "$players" --seating all --openings "$boards" --rounds "$rounds" --st "${st}ms" \
-        --concurrency 1 --quiet --debug --out "$dir" >"$dir.txt" 2>"$dir.debug"
-    local mcts_ms mcts_moves mcts_sims searched result
+    "$bot" tournament --engine "$(level_engine "$level")" --engine "name=mcts,cmd=$python $engine" \
+        "${others[@]}" --players "$players" --seating all --openings "$boards" --rounds "$rounds" \
+        --st "${st}ms" --margin-ms "$margin" --concurrency 1 --quiet --debug --out "$dir" \
+        >"$dir.txt" 2>"$dir.debug"
+    local level_ms level_moves at_st mcts_ms mcts_moves mcts_sims searched
+    read -r level_ms _ level_moves < <(move_ms "level:$level" "$dir.debug" | stats)
+    at_st=$(move_ms "level:$level" "$dir.debug" | awk -v st="$st" '$1 >= st' | wc -l)
     read -r mcts_ms _ mcts_moves < <(move_ms mcts "$dir.debug" | stats)
     read -r mcts_sims _ searched < <(info_field mcts nodes "$dir.debug" | stats)
-    result=$(scores "$dir/results.json" "level:$level")
-    printf '%s\t' "$level" "$players" $stats "$st" "$mcts_ms" "$mcts_sims" "$searched/$mcts_moves" \
-        $result "$((SECONDS - start))" | sed 's/\t$/\n/' | tee -a "$summary" >&2
+    # shellcheck disable=SC2046,SC2086 # the two lists are split into columns on purpose
+    printf '%s\t' "$level" "$players" "$rounds" $measured "$st" "$level_ms" "$at_st/$level_moves" \
+        "$mcts_ms" "$mcts_sims" "$searched/$mcts_moves" $(scores "$dir/results.json" "level:$level") \
+        "$((SECONDS - start))" | sed 's/\t$/\n/' | tee -a "$summary" >&2
 }
 
 for level in $levels; do
     mkdir -p "$out/level$level"
-    log "level:$level: measuring its time per move"
-    read -r median max count < <(measure "$level")
-    st=$((10 * (median > 1 ? median : 1)))
-    log "level:$level: median ${median} ms, max ${max} ms over ${count} moves; MCTS gets --st ${st}ms"
     for players in 3 4; do
         rounds=$([[ $players == 3 ]] && echo "$rounds3" || echo "$rounds4")
         ((rounds > 0)) || continue
-        log "level:$level: $players players, $rounds boards, every seat order"
+        log "level:$level, $players players: measuring its time per move"
+        read -r median max count < <(measure "$level" "$players")
+        st=$((10 * (median > 1 ? median : 1)))
+        log "level:$level: median $median ms, max $max ms over $count moves; --st ${st}ms," \
+            "$rounds boards, every seat order"
         versus "$level" "$players" "$rounds" "$st" "$median $max"
     done
 done
