@@ -6,6 +6,7 @@
 //! checks it, so that a node that lost a room to a takeover cannot write it back.
 
 use super::Cluster;
+use super::link::Link;
 use super::state::{CLOSED, CLOSED_AT, OWNERS, live_key, owned_key};
 use super::wire::DirectoryEntry;
 use crate::game::directory::{Change, Ordered};
@@ -13,8 +14,8 @@ use crate::game::outbox::encode;
 use crate::game::token::token_hash;
 use jchomp_protocol::wire::ServerMessage;
 use redis::AsyncCommands;
-use redis::aio::ConnectionManager;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
@@ -54,7 +55,7 @@ return 1
 /// Writes the changes to Redis, in order, each batch in one pipeline (retried while Redis is
 /// away), until the sink is gone.
 pub(super) async fn write(
-    mut redis: ConnectionManager,
+    link: Arc<Link>,
     node: String,
     mut rx: mpsc::UnboundedReceiver<Ordered>,
     written: watch::Sender<u64>,
@@ -119,7 +120,7 @@ pub(super) async fn write(
         // While Redis is away the changes wait (in order), up to the mirror's patience.
         let started = std::time::Instant::now();
         let mut wait = Duration::from_millis(50);
-        while let Err(e) = pipe.query_async::<()>(&mut redis).await {
+        while let Err(e) = pipe.query_async::<()>(&mut link.get()).await {
             if started.elapsed() >= super::state::PATIENCE {
                 tracing::warn!(error = %e, "the room directory could not be updated");
                 break;

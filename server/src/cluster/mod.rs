@@ -7,6 +7,7 @@
 //! played (`state.rs`), and the live nodes take a dead node's rooms over (`takeover.rs`).
 
 mod directory;
+mod link;
 mod relay;
 mod state;
 mod takeover;
@@ -24,8 +25,9 @@ use crate::game::refusal::Refusal;
 use crate::metrics::Metrics;
 use crate::sync::lock;
 use futures_util::StreamExt;
+use link::Link;
 use redis::AsyncCommands;
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::aio::ConnectionManager;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -76,7 +78,8 @@ fn lease_key(node: &str) -> String {
 pub(crate) struct Cluster {
     /// This node's id (random per process).
     pub node: String,
-    redis: ConnectionManager,
+    /// The connection to Redis, replaced when it stops answering.
+    redis: Arc<Link>,
     client: redis::Client,
     lobby: Arc<Lobby>,
     metrics: Arc<Metrics>,
@@ -126,21 +129,16 @@ impl Cluster {
         shutdown: watch::Receiver<bool>,
     ) -> Result<Arc<Cluster>, ClusterError> {
         let client = redis::Client::open(url).map_err(ClusterError::Url)?;
-        let config = ConnectionManagerConfig::new()
-            .set_min_delay(Duration::from_millis(50))
-            .set_max_delay(Duration::from_secs(1))
-            .set_number_of_retries(3)
-            .set_connection_timeout(Some(Duration::from_secs(2)))
-            .set_response_timeout(Some(Duration::from_secs(2)));
-        let mut redis = ConnectionManager::new_with_config(client.clone(), config).await?;
+        let link = Arc::new(Link::open(client.clone()).await?);
+        let mut redis = link.get();
         let node = uuid::Uuid::new_v4().simple().to_string()[..12].to_string();
         let _: () = redis.set_ex(lease_key(&node), 1, LEASE.as_secs()).await?;
         let _: () = redis.sadd(state::NODES, &node).await?;
         let (directory, changes, written) = DirectorySink::new();
-        let mirror = Mirror::new(redis.clone(), node.clone()).await?;
+        let mirror = Mirror::new(link.clone(), node.clone()).await?;
         let cluster = Arc::new(Cluster {
             node,
-            redis,
+            redis: link,
             client,
             lobby,
             metrics,
@@ -181,9 +179,10 @@ impl Cluster {
         lock(&self.healthy_since).map_or(std::time::Duration::ZERO, |t| t.elapsed())
     }
 
-    /// A Redis connection (cheap to clone; reconnects by itself).
+    /// A Redis connection (cheap to clone; reconnects by itself when the connection breaks,
+    /// and is replaced when it stops answering, [`Link::replace`]).
     fn redis(&self) -> ConnectionManager {
-        self.redis.clone()
+        self.redis.get()
     }
 
     /// Whether Redis answers now.
@@ -275,6 +274,9 @@ impl Cluster {
             Err(e) => {
                 tracing::warn!(error = %e, "cannot renew this node's lease");
                 *lock(&self.healthy_since) = None;
+                if e.is_timeout() {
+                    self.redis.replace().await;
+                }
             }
         }
     }

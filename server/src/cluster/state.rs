@@ -15,6 +15,7 @@
 //! was paused, and another node claimed the room) writes nothing more for it, and the room
 //! learns it is [`Mirror::lost`].
 
+use super::link::Link;
 use crate::store::Replica;
 use crate::store::live::{LiveMove, LiveRoom, Stored, Write};
 use crate::sync::lock;
@@ -106,7 +107,7 @@ pub(super) const PATIENCE: Duration = Duration::from_secs(30);
 /// This node's writer of games in play to Redis (cheap to clone).
 #[derive(Clone, Debug)]
 pub(crate) struct Mirror {
-    redis: ConnectionManager,
+    redis: Arc<Link>,
     node: String,
     /// The SHA-1 of [`APPLY`] as Redis knows it (`SCRIPT LOAD`), so that a batch sends the
     /// script's name, not its text.
@@ -117,11 +118,8 @@ pub(crate) struct Mirror {
 
 impl Mirror {
     /// A mirror writing for `node`, its script loaded into Redis.
-    pub(super) async fn new(
-        mut redis: ConnectionManager,
-        node: String,
-    ) -> Result<Mirror, redis::RedisError> {
-        let apply = load(&mut redis).await?;
+    pub(super) async fn new(redis: Arc<Link>, node: String) -> Result<Mirror, redis::RedisError> {
+        let apply = load(&mut redis.get()).await?;
         Ok(Mirror {
             redis,
             node,
@@ -193,7 +191,7 @@ impl Mirror {
         if ids.is_empty() {
             return;
         }
-        let mut redis = self.redis.clone();
+        let mut redis = self.redis.get();
         if let Err(e) = redis.hdel::<_, _, ()>(finished_key(&self.node), ids).await {
             tracing::warn!(error = %e, "cannot forget delivered records in Redis");
         }
@@ -246,7 +244,7 @@ impl Prepared {
         let started = std::time::Instant::now();
         let mut wait = Duration::from_millis(50);
         let applied: Vec<i64> = loop {
-            let mut redis = self.mirror.redis.clone();
+            let mut redis = self.mirror.redis.get();
             match self.pipe.query_async::<Vec<i64>>(&mut redis).await {
                 Ok(a) => break a,
                 // Redis restarted and forgot its scripts: load it again (its name is the same).

@@ -2,6 +2,7 @@
 //! write, line and claim for it, from any node, and is pruned only after it has been kept.
 
 use super::directory::write;
+use super::link::Link;
 use super::state::{CLOSED, CLOSED_AT, Mirror, OWNERS, moves_key};
 use super::takeover::{CLAIM, prune};
 use crate::game::directory::{Change, DirectorySink};
@@ -11,7 +12,7 @@ use jchomp_protocol::wire::{RoomStatus, RoomSummary};
 use jchomp_testkit::config_json;
 use jchomp_testkit::engines::Redis;
 use redis::AsyncCommands;
-use redis::aio::ConnectionManager;
+use std::sync::Arc;
 
 fn live(room: &str) -> LiveRoom {
     LiveRoom {
@@ -53,9 +54,9 @@ async fn apply(mirror: &Mirror, batch: &[Write]) {
 }
 
 /// Writes directory changes as `node` and waits until they are in Redis.
-async fn tell(redis: &ConnectionManager, node: &str, changes: Vec<Change>) {
+async fn tell(link: &Arc<Link>, node: &str, changes: Vec<Change>) {
     let (sink, rx, written) = DirectorySink::new();
-    let task = tokio::spawn(write(redis.clone(), node.to_string(), rx, written));
+    let task = tokio::spawn(write(link.clone(), node.to_string(), rx, written));
     for c in changes {
         sink.tell(c);
     }
@@ -77,15 +78,16 @@ fn summary(room: &str) -> RoomSummary {
 async fn a_closed_room_stays_closed_for_every_node() {
     let server = Redis::start();
     let client = redis::Client::open(server.url()).unwrap();
-    let mut redis = ConnectionManager::new(client).await.unwrap();
-    let n1 = Mirror::new(redis.clone(), "n1".into()).await.unwrap();
+    let link = Arc::new(Link::open(client).await.unwrap());
+    let mut redis = link.get();
+    let n1 = Mirror::new(link.clone(), "n1".into()).await.unwrap();
     apply(&n1, &[Write::Live(Box::new(live("r1")))]).await;
     let owner: Option<String> = redis.hget(OWNERS, "r1").await.unwrap();
     assert_eq!(owner.as_deref(), Some("n1"));
 
     // The room closes on its owner: its tombstone is laid.
     tell(
-        &redis,
+        &link,
         "n1",
         vec![Change::Removed {
             id: "r1".into(),
@@ -97,18 +99,18 @@ async fn a_closed_room_stays_closed_for_every_node() {
     assert_eq!(owner.as_deref(), Some(CLOSED));
 
     // A stale owner's held batch is refused, and the room learns it is lost.
-    let stale = Mirror::new(redis.clone(), "n1".into()).await.unwrap();
+    let stale = Mirror::new(link.clone(), "n1".into()).await.unwrap();
     apply(&stale, &[a_move("r1")]).await;
     assert!(stale.lost("r1"), "a write for a closed room was accepted");
     let moves: bool = redis.exists(moves_key("r1")).await.unwrap();
     assert!(!moves, "a move of a closed room reached Redis");
     // So is another node's first write for it ("a new room, mine").
-    let other = Mirror::new(redis.clone(), "n2".into()).await.unwrap();
+    let other = Mirror::new(link.clone(), "n2".into()).await.unwrap();
     apply(&other, &[Write::Live(Box::new(live("r1")))]).await;
     assert!(other.lost("r1"));
 
     // Nobody writes its directory line again, and nobody claims it.
-    tell(&redis, "n1", vec![Change::Room(summary("r1"))]).await;
+    tell(&link, "n1", vec![Change::Room(summary("r1"))]).await;
     let line: Option<String> = redis.hget(super::directory::ROOMS, "r1").await.unwrap();
     assert_eq!(line, None, "a closed room was listed again");
     let won: i64 = redis::cmd("EVAL")
@@ -148,7 +150,6 @@ async fn requests_for_a_room_being_restored_wait_for_it_and_keep_their_order() {
     use crate::game::lobby::Lobby;
     use crate::metrics::Metrics;
     use futures_util::StreamExt;
-    use std::sync::Arc;
 
     let server = Redis::start();
     let (_stop, shutdown) = tokio::sync::watch::channel(false);
