@@ -3,40 +3,7 @@
 //! played in-process (same seeds, node budgets), in two- and three-player games.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use jchomp_protocol::record::Record;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-/// A fresh directory for one run.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("jchomp-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Runs a tournament with `participants` and `rest`, writing into `out`; returns its records.
-fn tournament(participants: &[String], rest: &str, out: &Path) -> Vec<Record> {
-    let output = Command::new(env!("CARGO_BIN_EXE_jchomp-bot"))
-        .arg("tournament")
-        .arg("--quiet")
-        .args(participants)
-        .args(rest.split_whitespace())
-        .arg("--out")
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    std::fs::read_to_string(out.join("games.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+mod support;
 
 /// The name of the engine that runs `spec` (an engine's name has no `=`).
 fn engine_name(spec: &str) -> String {
@@ -46,7 +13,7 @@ fn engine_name(spec: &str) -> String {
 /// The same bots, once in-process (`--bot SPEC`) and once each as an engine process
 /// (`--engine name=…,cmd=jchomp-bot,arg=engine,arg=--bot,arg=SPEC`).
 fn same_games(name: &str, specs: &[&str], rest: &str) {
-    let dir = temp_dir(name);
+    let dir = support::out_dir(name);
     let bots: Vec<String> = specs.iter().map(|s| format!("--bot={s}")).collect();
     let engines: Vec<String> = specs
         .iter()
@@ -58,8 +25,13 @@ fn same_games(name: &str, specs: &[&str], rest: &str) {
             )
         })
         .collect();
-    let in_process = tournament(&bots, rest, &dir.join("bots"));
-    let through_engines = tournament(&engines, rest, &dir.join("engines"));
+    let run = |participants: &[String], out: &str| {
+        let mut args = participants.to_vec();
+        args.extend(rest.split_whitespace().map(String::from));
+        support::tournament(&args, &dir.join(out)).0
+    };
+    let in_process = run(&bots, "bots");
+    let through_engines = run(&engines, "engines");
     assert!(!in_process.is_empty());
     assert_eq!(in_process.len(), through_engines.len());
     for (a, b) in in_process.iter().zip(&through_engines) {

@@ -22,6 +22,8 @@ use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+mod support;
+
 /// How long a reply may take before the test fails (generous: the machine may be slow).
 const REPLY_TIME: Duration = Duration::from_secs(10);
 
@@ -429,41 +431,18 @@ fn engine_flag(name: &str, program: Program, script: &str) -> String {
 /// Plays a real tournament of both example engines against built-in bots with `rest` (the
 /// runner is `jchomp-bot tournament`); every game ends with no engine failure and replays.
 fn tournament_with_both(name: &str, rest: &str) -> serde_json::Value {
-    let out = std::env::temp_dir().join(format!("jchomp-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_jchomp-bot"))
-        .args(["tournament", "--quiet"])
-        .arg(engine_flag(
-            "py",
-            system::PYTHON3,
-            "clients/engines/python/engine.py",
-        ))
-        .arg(engine_flag(
-            "node",
-            system::NODE,
-            "clients/engines/node/engine.js",
-        ))
-        .args(rest.split_whitespace())
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
-    let mut n = 0;
-    for line in games.lines() {
-        let record: jchomp_protocol::record::Record = serde_json::from_str(line).unwrap();
-        assert_eq!(record.failure, None, "{line}");
+    let out = support::out_dir(name);
+    let mut args = vec![
+        engine_flag("py", system::PYTHON3, "clients/engines/python/engine.py"),
+        engine_flag("node", system::NODE, "clients/engines/node/engine.js"),
+    ];
+    args.extend(rest.split_whitespace().map(String::from));
+    let (records, results) = support::tournament(&args, &out);
+    for record in &records {
+        assert_eq!(record.failure, None, "{record:?}");
         record.replay().unwrap();
-        n += 1;
     }
-    assert!(n >= 12, "{n} games");
-    let results: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    assert!(records.len() >= 12, "{} games", records.len());
     std::fs::remove_dir_all(&out).unwrap();
     assert_eq!(results["status"], "finished", "{results}");
     results

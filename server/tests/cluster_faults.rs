@@ -37,20 +37,17 @@ async fn fault_owner_killed() {
     scenario(Fault::OwnerKilled).await;
 }
 
-/// Redis paused (SIGSTOP) for 5 s. Every invariant holds. (Until 2026-11-26 a relaying node
-/// answered `unavailable` to moves whose message Redis had queued, and which were played once
-/// Redis went on; now a message Redis may still deliver is followed by a fresh snapshot for the
-/// client instead, and `unavailable` is said only of one that never reached Redis.)
+/// Redis paused (SIGSTOP) for 5 s: every invariant holds, among them that no move answered
+/// `unavailable` (a relaying node says it only of a message that never reached Redis) is
+/// played later.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fault_redis_paused_5s() {
     scenario(Fault::RedisPaused(Duration::from_secs(5))).await;
 }
 
-/// The owner paused (SIGSTOP) for 12 s, its clients waiting to be told. Every invariant holds
-/// and games move again within the pause plus 3 s. (Until 2026-11-26 a seat of another node's
-/// room, relayed through the paused node, was refused `not_seated` from the node's return until
-/// its grace ran out; now the returning node, whose lease had run out, asks such seats back on
-/// their rooms' owners.)
+/// The owner paused (SIGSTOP) for 12 s, its clients waiting to be told: every invariant holds
+/// and games move again within the pause plus 3 s, a seat of another node's room relayed through
+/// the paused node included (the returning node asks it back on the room's owner).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fault_owner_paused_12s() {
     scenario(Fault::OwnerPaused(Duration::from_secs(12))).await;
@@ -61,8 +58,7 @@ async fn fault_owner_paused_12s() {
 /// and stored once, none listed as playing, none abandoned; but games could not move for
 /// 26.6 s (bound 6 s): node 0 tells its clients nothing while cut off (it should stop serving
 /// its rooms once its lease has run out by its own clock), and stops its rooms only when it
-/// reaches Redis again (half a second after the network is back, now that an unanswering
-/// connection is replaced; 12 s on 2026-11-26).
+/// reaches Redis again, half a second after the network is back.
 #[allow(dead_code)]
 async fn fault_owner_cut_off_15s() {
     scenario(Fault::OwnerCut(Duration::from_secs(15))).await;
