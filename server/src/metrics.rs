@@ -127,6 +127,8 @@ declare_metrics! {
     cluster_sent: Counter = "jchomp_cluster_messages_sent",
     /// In a cluster: messages received from other nodes.
     cluster_received: Counter = "jchomp_cluster_messages_received",
+    /// In a cluster: times this node stopped serving because its lease could not be proved.
+    cluster_lapses: Counter = "jchomp_cluster_lease_lapses",
     /// Whether the classic Chomp database is loaded (1) or not yet (0).
     classic_db_ready: Gauge = "jchomp_classic_db_ready",
 }

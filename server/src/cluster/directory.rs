@@ -6,6 +6,7 @@
 //! checks it, so that a node that lost a room to a takeover cannot write it back.
 
 use super::Cluster;
+use super::lease::Lease;
 use super::link::Link;
 use super::state::{CLOSED, CLOSED_AT, OWNERS, live_key, owned_key};
 use super::wire::DirectoryEntry;
@@ -26,9 +27,12 @@ pub(super) const ROOMS: &str = "jchomp:rooms";
 /// The hash of token hashes.
 const TOKENS: &str = "jchomp:tokens";
 
-/// Writes a room's line if the room is this node's or nobody's (a new room: it becomes this
-/// node's); a closed room's tombstone ([`CLOSED`]) is somebody's. KEYS: owners, rooms, owned of this node; ARGV: node, room, line.
+/// Writes a room's line if this node's lease holds the epoch and the room is this node's or
+/// nobody's (a new room: it becomes this node's); a closed room's tombstone ([`CLOSED`]) is
+/// somebody's. KEYS: owners, rooms, owned of this node, this node's lease; ARGV: node, room,
+/// line, epoch.
 const LINE: &str = r"
+if redis.call('GET', KEYS[4]) ~= ARGV[4] then return 0 end
 local owner = redis.call('HGET', KEYS[1], ARGV[2])
 if owner and owner ~= ARGV[1] then return 0 end
 if not owner then redis.call('HSET', KEYS[1], ARGV[2], ARGV[1]) end
@@ -38,25 +42,28 @@ return 1
 ";
 
 /// Removes a closed room's line and tokens and lays its tombstone (its owner becomes
-/// [`CLOSED`], with the time in the closed-at set), if the room is this node's. KEYS: owners,
-/// rooms, owned of this node, tokens, closed-at; ARGV: node, room, the tombstone, the time
-/// (ms), token hashes.
+/// [`CLOSED`], with the time in the closed-at set), if this node's lease holds the epoch and
+/// the room is this node's. KEYS: owners, rooms, owned of this node, tokens, closed-at, this
+/// node's lease; ARGV: node, room, the tombstone, the time (ms), the epoch, token hashes.
 const REMOVE: &str = r"
+if redis.call('GET', KEYS[6]) ~= ARGV[5] then return 0 end
 local owner = redis.call('HGET', KEYS[1], ARGV[2])
 if owner and owner ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
 redis.call('ZADD', KEYS[5], ARGV[4], ARGV[2])
 redis.call('HDEL', KEYS[2], ARGV[2])
 redis.call('SREM', KEYS[3], ARGV[2])
-for i = 5, #ARGV do redis.call('HDEL', KEYS[4], ARGV[i]) end
+for i = 6, #ARGV do redis.call('HDEL', KEYS[4], ARGV[i]) end
 return 1
 ";
 
-/// Writes the changes to Redis, in order, each batch in one pipeline (retried while Redis is
-/// away), until the sink is gone.
+/// Writes the changes to Redis, in order, each batch in one pipeline under this node's lease
+/// (retried while Redis is away and the lease holds; a batch the lease no longer covers is
+/// dropped, as Redis would refuse it), until the sink is gone.
 pub(super) async fn write(
     link: Arc<Link>,
     node: String,
+    lease: Arc<Lease>,
     mut rx: mpsc::UnboundedReceiver<Ordered>,
     written: watch::Sender<u64>,
 ) {
@@ -68,6 +75,8 @@ pub(super) async fn write(
             batch.push(next);
         }
         let upto = batch.iter().map(|(_, (_, seq))| seq + 1).max().unwrap_or(0);
+        let epoch = lease.epoch();
+        let lease_key = super::lease_key(&node);
         let mut pipe = redis::pipe();
         for (change, order) in batch {
             match change {
@@ -82,13 +91,15 @@ pub(super) async fn write(
                     if let Ok(json) = serde_json::to_string(&entry) {
                         pipe.cmd("EVAL")
                             .arg(LINE)
-                            .arg(3)
+                            .arg(4)
                             .arg(OWNERS)
                             .arg(ROOMS)
                             .arg(owned_key(&node))
+                            .arg(&lease_key)
                             .arg(&node)
                             .arg(id)
                             .arg(json)
+                            .arg(epoch)
                             .ignore();
                     }
                 }
@@ -96,16 +107,18 @@ pub(super) async fn write(
                     orders.remove(&id);
                     pipe.cmd("EVAL")
                         .arg(REMOVE)
-                        .arg(5)
+                        .arg(6)
                         .arg(OWNERS)
                         .arg(ROOMS)
                         .arg(owned_key(&node))
                         .arg(TOKENS)
                         .arg(CLOSED_AT)
+                        .arg(&lease_key)
                         .arg(&node)
                         .arg(id)
                         .arg(CLOSED)
                         .arg(crate::clock::now_ms())
+                        .arg(epoch)
                         .arg(tokens)
                         .ignore();
                 }
@@ -117,12 +130,11 @@ pub(super) async fn write(
                 }
             }
         }
-        // While Redis is away the changes wait (in order), up to the mirror's patience.
-        let started = std::time::Instant::now();
+        // While Redis is away the changes wait (in order) as long as the lease holds.
         let mut wait = Duration::from_millis(50);
         while let Err(e) = pipe.query_async::<()>(&mut link.get()).await {
-            if started.elapsed() >= super::state::PATIENCE {
-                tracing::warn!(error = %e, "the room directory could not be updated");
+            if !lease.holds(epoch) {
+                tracing::warn!(error = %e, "the room directory could not be updated under this node's lease");
                 break;
             }
             tokio::time::sleep(wait).await;

@@ -7,6 +7,8 @@
 //! played (`state.rs`), and the live nodes take a dead node's rooms over (`takeover.rs`).
 
 mod directory;
+mod lapse;
+mod lease;
 mod link;
 mod relay;
 mod state;
@@ -35,8 +37,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use wire::{ALL, Envelope, ReplyBody, channel};
 
-/// How long a node's lease lasts unless renewed.
-pub(crate) const LEASE: Duration = Duration::from_secs(3);
+pub(crate) use lease::LEASE;
 /// How often a node renews its lease (and checks the leases of the nodes it serves, and
 /// looks for dead nodes whose rooms it may take over).
 const RENEW: Duration = Duration::from_millis(1000);
@@ -106,10 +107,17 @@ pub(crate) struct Cluster {
     /// Messages queued for one client before it is dropped as a slow reader (the settings'
     /// `outgoing_queue`), also for the stand-ins of other nodes' clients.
     outgoing_queue: usize,
-    /// Rooms this node has claimed and is restoring, with the requests of other nodes' clients
-    /// that arrived meanwhile (other nodes may learn the new owner before the room is back):
-    /// they are served, in order, once the room is restored.
+    /// Rooms this node has claimed and is restoring (or, after its lease lapsed, its own rooms
+    /// until it has its lease again and restores them), with the requests of other nodes'
+    /// clients that arrived meanwhile (other nodes may learn the new owner before the room is
+    /// back): they are served, in order, once the room is restored.
     adopting: Mutex<HashMap<String, Vec<relay::Deferred>>>,
+    /// This node's lease: its epoch (every write's fencing token) and until when it holds.
+    lease: Arc<lease::Lease>,
+    /// This node's own rooms to restore from Redis after it took its lease again; the takeover
+    /// task does it, woken by `readopt_now`.
+    readopt: Mutex<Vec<String>>,
+    readopt_now: tokio::sync::Notify,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -132,10 +140,11 @@ impl Cluster {
         let link = Arc::new(Link::open(client.clone()).await?);
         let mut redis = link.get();
         let node = uuid::Uuid::new_v4().simple().to_string()[..12].to_string();
-        let _: () = redis.set_ex(lease_key(&node), 1, LEASE.as_secs()).await?;
-        let _: () = redis.sadd(state::NODES, &node).await?;
+        let sent = Instant::now();
+        let (epoch, _) = lapse::take(&mut redis, &node).await?;
+        let lease = Arc::new(lease::Lease::new(epoch, sent));
         let (directory, changes, written) = DirectorySink::new();
-        let mirror = Mirror::new(link.clone(), node.clone()).await?;
+        let mirror = Mirror::new(link.clone(), node.clone(), lease.clone()).await?;
         let cluster = Arc::new(Cluster {
             node,
             redis: link,
@@ -153,15 +162,20 @@ impl Cluster {
             healthy_since: Mutex::new(Some(Instant::now())),
             outgoing_queue: outgoing_queue.max(1),
             adopting: Mutex::new(HashMap::new()),
+            lease,
+            readopt: Mutex::new(Vec::new()),
+            readopt_now: tokio::sync::Notify::new(),
         });
         let (subscribed_tx, subscribed) = oneshot::channel();
         tokio::spawn(directory::write(
             cluster.redis.clone(),
             cluster.node.clone(),
+            cluster.lease.clone(),
             changes,
             written,
         ));
         tokio::spawn(cluster.clone().listen(shutdown.clone(), subscribed_tx));
+        tokio::spawn(cluster.clone().watch_lease(shutdown.clone()));
         tokio::spawn(cluster.clone().renew(shutdown));
         // Requests sent to this node before it listens would be lost.
         let _ = subscribed.await;
@@ -239,37 +253,28 @@ impl Cluster {
         let _: Result<(), _> = redis.del(lease_key(&self.node)).await;
     }
 
-    /// Renews this node's lease. If it had run out (this node was paused, or Redis was away
-    /// longer than a lease), the rooms another node took over meanwhile are stopped here.
-    async fn renew_once(&self) {
+    /// Renews this node's lease. If it had run out (this node was paused, or cut off from
+    /// Redis, or Redis was away, longer than a lease), the node stops serving its rooms (if its
+    /// own clock had not already made it) and takes a lease again under a fresh epoch.
+    async fn renew_once(self: &Arc<Self>) {
         let mut redis = self.redis();
-        let renewed: Result<Option<String>, _> = redis::cmd("SET")
-            .arg(lease_key(&self.node))
+        let sent = Instant::now();
+        let renewed: Result<i64, _> = redis::cmd("EVAL")
+            .arg(lease::RENEW)
             .arg(1)
-            .arg("XX")
-            .arg("EX")
-            .arg(LEASE.as_secs())
+            .arg(lease_key(&self.node))
+            .arg(self.lease.epoch())
+            .arg(lease::lease_ms())
             .query_async(&mut redis)
             .await;
         match renewed {
-            Ok(Some(_)) => {
+            Ok(1) if self.lease.serving() => {
+                self.lease.renewed(sent);
                 lock(&self.healthy_since).get_or_insert_with(Instant::now);
             }
-            Ok(None) => {
-                tracing::warn!("this node's lease had run out; taking it again");
-                let taken: Result<(), _> = redis::pipe()
-                    .set_ex(lease_key(&self.node), 1, LEASE.as_secs())
-                    .sadd(state::NODES, &self.node)
-                    .query_async(&mut redis)
-                    .await;
-                if let Err(e) = taken {
-                    tracing::warn!(error = %e, "cannot take this node's lease");
-                    *lock(&self.healthy_since) = None;
-                    return;
-                }
-                *lock(&self.healthy_since) = Some(Instant::now());
-                self.check_rooms().await;
-                self.reattach_relayed().await;
+            Ok(_) => {
+                self.lapse("this node's lease had run out").await;
+                self.retake().await;
             }
             Err(e) => {
                 tracing::warn!(error = %e, "cannot renew this node's lease");
@@ -358,7 +363,7 @@ impl Cluster {
                     p.answer(body);
                 }
             }
-            Envelope::Owner { room, owner } => self.rerouted(&room, &owner),
+            Envelope::Owner { room, owner } => self.rerouted(&room, &owner, true),
             Envelope::Out { from, conn, frames } => {
                 if self.stale(&from, conn) {
                     return;

@@ -137,10 +137,9 @@ impl Cluster {
                             watching = false;
                             continue;
                         }
+                        // A new owner, or the same one that restored the room after its lease
+                        // lapsed: either way the client's place is asked back there.
                         let new = route.borrow_and_update().clone();
-                        if new == owner {
-                            continue;
-                        }
                         tracing::info!(room = %room, from = %owner, to = %new, "a relayed room has a new owner");
                         owner = new;
                         let Some(conn) = client else { continue };
@@ -207,27 +206,6 @@ impl Cluster {
         self.send(owner, &envelope).await
     }
 
-    /// After this node's lease had run out, the nodes that own the rooms its clients were
-    /// relayed to may have taken those clients for gone (a seat held for `resume`, a spectator
-    /// dropped): each seat and spectator is asked back on its room's owner (a seat still held
-    /// by the same client is left as it is), rather than go on being refused as a stranger
-    /// until its seat's grace ends.
-    pub(super) async fn reattach_relayed(&self) {
-        let relayed: Vec<(ConnId, String, Role)> = lock(&self.roles)
-            .iter()
-            .map(|(conn, (room, role))| (*conn, room.clone(), *role))
-            .collect();
-        for (conn, room, role) in relayed {
-            let owner = lock(&self.routes).get(&room).map(|o| o.borrow().clone());
-            let Some(owner) = owner else { continue };
-            let op = match role {
-                Role::Seat(seat) => Op::Reattach { seat },
-                Role::Spectator => Op::Spectate,
-            };
-            self.ask(&owner, conn, &room, 0, op).await;
-        }
-    }
-
     /// After a request of `conn` that Redis may or may not have passed on to `owner`: asks the
     /// owner, until Redis takes the question, to send the client the room as it is, so that the
     /// client learns whether its request was done. If Redis takes nothing for [`ANSWER`], the
@@ -277,15 +255,17 @@ impl Cluster {
         tx.subscribe()
     }
 
-    /// `room` has a new owner: its relays re-route.
-    pub(super) fn rerouted(&self, room: &str, owner: &str) {
+    /// `room` has a new owner: its relays re-route. With `restored`, the room was just
+    /// restored there (taken over, or brought back by its own node after a lapse): the relays
+    /// ask their seats back even if the owner is the one they knew.
+    pub(super) fn rerouted(&self, room: &str, owner: &str, restored: bool) {
         if let Some(tx) = lock(&self.routes).get(room) {
             tx.send_if_modified(|o| {
                 let changed = o != owner;
                 if changed {
                     *o = owner.to_string();
                 }
-                changed
+                changed || restored
             });
         }
     }
@@ -307,7 +287,7 @@ impl Cluster {
                 .position(|o| *o == owner)
                 .is_some_and(|i| !alive.get(i).copied().unwrap_or(true));
             if dead && let Some(new) = self.current_owner(&room).await {
-                self.rerouted(&room, &new);
+                self.rerouted(&room, &new, false);
             }
         }
     }
@@ -543,6 +523,11 @@ impl Cluster {
         tokio::spawn(async move {
             let mut frames = Vec::new();
             while let Some(first) = rx.recv().await {
+                if !cluster.serving() {
+                    // This node's rooms stopped at a lapse: what they say as they stop (a
+                    // close) is not theirs to tell a client that keeps its place elsewhere.
+                    continue;
+                }
                 frames.push(first);
                 while frames.len() < FRAMES {
                     match rx.try_recv() {

@@ -10,11 +10,14 @@
 //!   delivered there, so that a node dying between the two loses no record.
 //!
 //! Every batch of [`Write`]s the store commits is also written here, one script per room
-//! (`EVALSHA` of a script loaded once), all in one pipeline (one round trip), before anyone is told; each script first checks that the
-//! room is still this node's (fencing): a node that lost a room (its lease ran out while it
-//! was paused, and another node claimed the room) writes nothing more for it, and the room
-//! learns it is [`Mirror::lost`].
+//! (`EVALSHA` of a script loaded once), all in one pipeline (one round trip), before anyone is
+//! told. Each script first checks (fencing) that this node's lease still holds the epoch the
+//! batch was sent under, and that the room is still this node's: a node whose lease ran out
+//! (paused, cut off) writes nothing more, whenever its writes reach Redis, and a node that lost
+//! a room writes nothing more for it. A room whose writes were refused, or not confirmed while
+//! the lease could still be proved, learns it is [`Mirror::lost`] and stops on this node.
 
+use super::lease::Lease;
 use super::link::Link;
 use crate::store::Replica;
 use crate::store::live::{LiveMove, LiveRoom, Stored, Write};
@@ -72,14 +75,17 @@ pub(super) fn finished_key(node: &str) -> String {
     format!("jchomp:finished:{node}")
 }
 
-/// Applies one room's writes if the room is this node's (or nobody's yet: a game just
-/// started, whose directory line may not be written yet). Returns 1, or 0 if another node
-/// owns the room or it has closed ([`CLOSED`]). KEYS: owners, live, moves, finished of this node; ARGV: node, room, then
-/// the writes as `live JSON`, `move PLY VALUE`, `finished ID JSON`.
+/// Applies one room's writes if this node's lease still holds the epoch the batch was sent
+/// under and the room is this node's (or nobody's yet: a game just started, whose directory
+/// line may not be written yet). Returns 1, or 0 if the lease ran out or was taken again, another
+/// node owns the room, or it has closed ([`CLOSED`]). KEYS: owners, live, moves, finished of
+/// this node, this node's lease; ARGV: node, room, epoch, then the writes as `live JSON`,
+/// `move PLY VALUE`, `finished ID JSON`.
 const APPLY: &str = r"
+if redis.call('GET', KEYS[5]) ~= ARGV[3] then return 0 end
 local owner = redis.call('HGET', KEYS[1], ARGV[2])
 if owner and owner ~= ARGV[1] then return 0 end
-local i = 3
+local i = 4
 while i <= #ARGV do
   local kind = ARGV[i]
   if kind == 'live' then
@@ -100,15 +106,14 @@ end
 return 1
 ";
 
-/// How long a batch waits for Redis before it is acknowledged without it (logged): moves
-/// stall while Redis restarts, but a long outage does not stop every game.
-pub(super) const PATIENCE: Duration = Duration::from_secs(30);
-
 /// This node's writer of games in play to Redis (cheap to clone).
 #[derive(Clone, Debug)]
 pub(crate) struct Mirror {
     redis: Arc<Link>,
     node: String,
+    /// The node's lease: its epoch is every batch's fencing token, and a batch is retried
+    /// only while the lease holds.
+    lease: Arc<Lease>,
     /// The SHA-1 of [`APPLY`] as Redis knows it (`SCRIPT LOAD`), so that a batch sends the
     /// script's name, not its text.
     apply: String,
@@ -118,11 +123,16 @@ pub(crate) struct Mirror {
 
 impl Mirror {
     /// A mirror writing for `node`, its script loaded into Redis.
-    pub(super) async fn new(redis: Arc<Link>, node: String) -> Result<Mirror, redis::RedisError> {
+    pub(super) async fn new(
+        redis: Arc<Link>,
+        node: String,
+        lease: Arc<Lease>,
+    ) -> Result<Mirror, redis::RedisError> {
         let apply = load(&mut redis.get()).await?;
         Ok(Mirror {
             redis,
             node,
+            lease,
             apply,
             lost: Arc::default(),
         })
@@ -165,21 +175,25 @@ impl Mirror {
         if rooms.is_empty() {
             return None;
         }
+        let epoch = self.lease.epoch();
         let mut pipe = redis::pipe();
         for (room, args) in &rooms {
             pipe.cmd("EVALSHA")
                 .arg(&self.apply)
-                .arg(4)
+                .arg(5)
                 .arg(OWNERS)
                 .arg(live_key(room))
                 .arg(moves_key(room))
                 .arg(finished_key(&self.node))
+                .arg(super::lease_key(&self.node))
                 .arg(&self.node)
                 .arg(*room)
+                .arg(epoch)
                 .arg(args);
         }
         Some(Prepared {
             pipe,
+            epoch,
             rooms: rooms.into_iter().map(|(r, _)| r.to_string()).collect(),
             writes: batch.len(),
             mirror: self.clone(),
@@ -204,9 +218,9 @@ impl Mirror {
 }
 
 impl Replica for Mirror {
-    fn prepare(&self, batch: &[Write], records: bool) -> Option<BoxFuture<'static, ()>> {
+    fn prepare(&self, batch: &[Write], records: bool) -> Option<BoxFuture<'static, Vec<String>>> {
         self.pipeline(batch, records)
-            .map(|p| -> BoxFuture<'static, ()> { Box::pin(p.send()) })
+            .map(|p| -> BoxFuture<'static, Vec<String>> { Box::pin(p.send()) })
     }
 
     fn delivered<'a>(&'a self, ids: &'a [String]) -> BoxFuture<'a, ()> {
@@ -232,49 +246,62 @@ async fn load(redis: &mut ConnectionManager) -> Result<String, redis::RedisError
 /// A batch ready to go to Redis ([`Mirror::pipeline`]).
 pub(crate) struct Prepared {
     pipe: redis::Pipeline,
+    /// The epoch it is sent under.
+    epoch: u64,
     rooms: Vec<String>,
     writes: usize,
     mirror: Mirror,
 }
 
 impl Prepared {
-    /// Sends the batch in one round trip, retrying while Redis does not answer, up to
-    /// [`PATIENCE`]; rooms whose script was refused are marked lost.
-    pub(crate) async fn send(self) {
-        let started = std::time::Instant::now();
+    /// Sends the batch in one round trip, retrying while Redis does not answer and the lease
+    /// holds by this node's clock. Returns the rooms whose writes were not applied — refused
+    /// (the lease ran out, or another node owns the room), or not confirmed before the lease
+    /// could no longer be proved — each marked lost: their writes must not be acknowledged
+    /// here, and the rooms stop on this node.
+    pub(crate) async fn send(self) -> Vec<String> {
         let mut wait = Duration::from_millis(50);
+        let lease = self.mirror.lease.clone();
         let applied: Vec<i64> = loop {
             let mut redis = self.mirror.redis.get();
+            let held = lease.holds(self.epoch);
             match self.pipe.query_async::<Vec<i64>>(&mut redis).await {
                 Ok(a) => break a,
                 // Redis restarted and forgot its scripts: load it again (its name is the same).
-                Err(e) if e.code() == Some("NOSCRIPT") && started.elapsed() < PATIENCE => {
+                Err(e) if e.code() == Some("NOSCRIPT") && held => {
                     if let Err(e) = load(&mut redis).await {
                         tracing::warn!(error = %e, "cannot load the games-in-play script");
                         tokio::time::sleep(wait).await;
                     }
                 }
-                Err(e) if started.elapsed() < PATIENCE => {
+                Err(e) if held => {
                     tracing::warn!(error = %e, "cannot write games in play to Redis; retrying");
                     tokio::time::sleep(wait).await;
                     wait = (wait * 2).min(Duration::from_secs(1));
                 }
                 Err(e) => {
-                    tracing::error!(error = %e, writes = self.writes, "games in play are not in Redis: another node cannot take them over");
-                    return;
+                    tracing::warn!(error = %e, writes = self.writes, "games in play could not be written to Redis under this node's lease; their rooms stop here");
+                    break Vec::new();
                 }
             }
         };
-        let refused = self
+        let refused: Vec<String> = self
             .rooms
             .into_iter()
-            .zip(applied)
-            .filter(|(_, ok)| *ok == 0)
-            .map(|(room, _)| {
-                tracing::warn!(room, "another node owns this room now; this node stops it");
-                room
-            });
-        self.mirror.mark_lost(refused);
+            .enumerate()
+            .filter(|(i, _)| applied.get(*i).is_none_or(|ok| *ok == 0))
+            .map(|(_, room)| room)
+            .collect();
+        if !applied.is_empty() {
+            for room in &refused {
+                tracing::warn!(
+                    room,
+                    "a write was refused: this node's lease ran out or another node owns the room; it stops here"
+                );
+            }
+        }
+        self.mirror.mark_lost(refused.iter().cloned());
+        refused
     }
 }
 

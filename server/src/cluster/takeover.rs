@@ -7,22 +7,27 @@
 //! in play, and delivers the records the dead node had finished but not yet put in PostgreSQL.
 
 use super::directory::ROOMS;
+use super::lease::FORGET;
 use super::state::{
     CLOSED, CLOSED_AT, NODES, OWNERS, PRUNE, TOMBSTONE_KEEP, finished_key, live_key, moves_key,
     owned_key, read_room,
 };
 use super::wire::{ALL, Envelope};
-use super::{Cluster, LEASE, RENEW, lease_key, lock};
+use super::{Cluster, LEASE, lease_key, lock};
 use crate::game::room::RoomContext;
 use crate::store::PgRecords;
 use redis::AsyncCommands;
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
-/// Moves a room from a dead owner to this node, if the dead node still owns it. KEYS: owners,
-/// owned of the dead node, owned of this node; ARGV: room, dead node, this node. Returns 1 if
-/// this node won the room.
+/// Moves a room from a dead owner to this node, if the dead node's lease is gone and it still
+/// owns the room, and this node's lease holds its epoch. KEYS: owners, owned of the dead node,
+/// owned of this node, the dead node's lease, this node's lease; ARGV: room, dead node, this
+/// node, this node's epoch. Returns 1 if this node won the room.
 pub(super) const CLAIM: &str = r"
+if redis.call('EXISTS', KEYS[4]) == 1 then return 0 end
+if redis.call('GET', KEYS[5]) ~= ARGV[4] then return 0 end
 if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then
   redis.call('SREM', KEYS[2], ARGV[1])
   return 0
@@ -32,6 +37,11 @@ redis.call('SMOVE', KEYS[2], KEYS[3], ARGV[1])
 return 1
 ";
 
+/// How often a node looks for dead nodes.
+const LOOK: Duration = Duration::from_millis(500);
+/// How long a room that stopped at a lapse may take to close before it is restored.
+const CLOSING: Duration = Duration::from_secs(5);
+
 /// What a takeover needs of the server: rooms are rebuilt in its context, and records go to
 /// PostgreSQL (if the server uses it).
 pub(super) struct Takeovers {
@@ -40,19 +50,21 @@ pub(super) struct Takeovers {
 }
 
 impl Cluster {
-    /// Starts looking for dead nodes once a second and taking their rooms over, until the
-    /// server shuts down.
+    /// Starts looking for dead nodes twice a second and taking their rooms over, and restoring
+    /// this node's own rooms after it took its lease again, until the server shuts down.
     pub(crate) fn start_takeovers(self: &Arc<Self>, ctx: RoomContext, records: Option<PgRecords>) {
         let cluster = self.clone();
         let mut shutdown = ctx.shutdown.clone();
         let takeovers = Takeovers { ctx, records };
         tokio::spawn(async move {
-            let mut tick = tokio::time::interval(RENEW);
+            let mut tick = tokio::time::interval(LOOK);
             loop {
                 tokio::select! {
                     _ = crate::shutdown::shutting_down(&mut shutdown) => break,
                     _ = tick.tick() => {}
+                    () = cluster.readopt_now.notified() => {}
                 }
+                cluster.readopt(&takeovers).await;
                 // Right after Redis came back, the other nodes may not have renewed their
                 // leases yet: they are not taken for dead before a whole lease has passed.
                 if cluster.healthy_for() >= LEASE
@@ -104,13 +116,16 @@ impl Cluster {
         for room in rooms {
             let won: i64 = redis::cmd("EVAL")
                 .arg(CLAIM)
-                .arg(3)
+                .arg(5)
                 .arg(OWNERS)
                 .arg(owned_key(dead))
                 .arg(owned_key(&self.node))
+                .arg(lease_key(dead))
+                .arg(lease_key(&self.node))
                 .arg(&room)
                 .arg(dead)
                 .arg(&self.node)
+                .arg(self.lease.epoch())
                 .query_async(&mut redis)
                 .await?;
             if won == 1 {
@@ -123,8 +138,17 @@ impl Cluster {
         let delivered = self.deliver_records(dead, t).await?;
         let left: usize = redis.scard(owned_key(dead)).await?;
         if left == 0 && delivered {
-            let _: () = redis.srem(NODES, dead).await?;
-            tracing::info!(node = dead, "nothing of a dead node is left");
+            let forgotten: i64 = redis::cmd("EVAL")
+                .arg(FORGET)
+                .arg(2)
+                .arg(NODES)
+                .arg(lease_key(dead))
+                .arg(dead)
+                .query_async(&mut redis)
+                .await?;
+            if forgotten == 1 {
+                tracing::info!(node = dead, "nothing of a dead node is left");
+            }
         }
         Ok(())
     }
@@ -156,7 +180,7 @@ impl Cluster {
                 },
             )
             .await;
-            self.rerouted(room, &self.node);
+            self.rerouted(room, &self.node, true);
         } else {
             let _: () = redis::pipe()
                 .hdel(ROOMS, room)
@@ -208,36 +232,27 @@ impl Cluster {
         prune(&mut redis, crate::clock::now_ms()).await.map(drop)
     }
 
-    /// After this node's lease had run out (it was paused, or Redis was away): the rooms it
-    /// runs that another node owns now are told to stop.
-    pub(super) async fn check_rooms(&self) {
-        let ids = self.lobby.ids();
-        if ids.is_empty() {
-            return;
-        }
-        let mut redis = self.redis();
-        let owners: Vec<Option<String>> = match redis::cmd("HMGET")
-            .arg(OWNERS)
-            .arg(&ids)
-            .query_async(&mut redis)
-            .await
-        {
-            Ok(o) => o,
-            Err(e) => {
-                tracing::warn!(error = %e, "cannot check this node's rooms");
-                return;
+    /// Restores this node's own rooms from Redis after it took its lease again (`lapse.rs`),
+    /// each once its stopped task here has closed.
+    async fn readopt(self: &Arc<Self>, t: &Takeovers) {
+        let rooms = std::mem::take(&mut *lock(&self.readopt));
+        for room in rooms {
+            let closing = tokio::time::Instant::now() + CLOSING;
+            while self.lobby.room(&room).is_some() && tokio::time::Instant::now() < closing {
+                tokio::time::sleep(Duration::from_millis(20)).await;
             }
-        };
-        let lost: Vec<String> = ids
-            .into_iter()
-            .zip(owners)
-            .filter(|(_, o)| o.as_ref().is_some_and(|o| *o != self.node))
-            .map(|(id, _)| id)
-            .collect();
-        self.mirror.mark_lost(lost.iter().cloned());
-        for id in lost {
-            if let Some(tx) = self.lobby.room(&id) {
-                let _ = tx.send(crate::game::event::RoomEvent::Lost).await;
+            if self.lobby.room(&room).is_some() {
+                tracing::error!(
+                    room,
+                    "a room stopped at a lapse has not closed; it is not restored"
+                );
+                lock(&self.adopting).remove(&room);
+                continue;
+            }
+            let adopted = self.adopt(&room, t).await;
+            self.adopted(&room).await;
+            if let Err(e) = adopted {
+                tracing::warn!(room, error = %e, "a room of this node could not be restored from Redis");
             }
         }
     }

@@ -1,8 +1,13 @@
 //! The cluster's scripts against a real Redis: a closed room's tombstone refuses every later
-//! write, line and claim for it, from any node, and is pruned only after it has been kept.
+//! write, line and claim for it, from any node, and is pruned only after it has been kept; a
+//! write, line or claim sent under a lease that ran out or was taken again is refused.
 
 use super::directory::write;
+use super::lapse::take;
+use super::lease::{FORGET, Lease};
+use super::lease_key;
 use super::link::Link;
+use super::state::NODES;
 use super::state::{CLOSED, CLOSED_AT, Mirror, OWNERS, moves_key};
 use super::takeover::{CLAIM, prune};
 use crate::game::directory::{Change, DirectorySink};
@@ -53,10 +58,50 @@ async fn apply(mirror: &Mirror, batch: &[Write]) {
     }
 }
 
-/// Writes directory changes as `node` and waits until they are in Redis.
-async fn tell(link: &Arc<Link>, node: &str, changes: Vec<Change>) {
+/// `node`'s lease, taken in Redis.
+async fn lease(link: &Arc<Link>, node: &str) -> Arc<Lease> {
+    let now = tokio::time::Instant::now();
+    let (epoch, _) = take(&mut link.get(), node).await.unwrap();
+    Arc::new(Lease::new(epoch, now))
+}
+
+/// A mirror writing for `node` under `lease`.
+async fn mirror(link: &Arc<Link>, node: &str, lease: &Arc<Lease>) -> Mirror {
+    Mirror::new(link.clone(), node.into(), lease.clone())
+        .await
+        .unwrap()
+}
+
+/// Claims `room` of `dead` for `node` under `epoch`: whether it won.
+async fn claim(link: &Arc<Link>, room: &str, dead: &str, node: &str, epoch: u64) -> bool {
+    let won: i64 = redis::cmd("EVAL")
+        .arg(CLAIM)
+        .arg(5)
+        .arg(OWNERS)
+        .arg(format!("jchomp:owned:{dead}"))
+        .arg(format!("jchomp:owned:{node}"))
+        .arg(lease_key(dead))
+        .arg(lease_key(node))
+        .arg(room)
+        .arg(dead)
+        .arg(node)
+        .arg(epoch)
+        .query_async(&mut link.get())
+        .await
+        .unwrap();
+    won == 1
+}
+
+/// Writes directory changes as `node` under `lease` and waits until they are in Redis.
+async fn tell(link: &Arc<Link>, node: &str, lease: &Arc<Lease>, changes: Vec<Change>) {
     let (sink, rx, written) = DirectorySink::new();
-    let task = tokio::spawn(write(link.clone(), node.to_string(), rx, written));
+    let task = tokio::spawn(write(
+        link.clone(),
+        node.to_string(),
+        lease.clone(),
+        rx,
+        written,
+    ));
     for c in changes {
         sink.tell(c);
     }
@@ -80,7 +125,8 @@ async fn a_closed_room_stays_closed_for_every_node() {
     let client = redis::Client::open(server.url()).unwrap();
     let link = Arc::new(Link::open(client).await.unwrap());
     let mut redis = link.get();
-    let n1 = Mirror::new(link.clone(), "n1".into()).await.unwrap();
+    let l1 = lease(&link, "n1").await;
+    let n1 = mirror(&link, "n1", &l1).await;
     apply(&n1, &[Write::Live(Box::new(live("r1")))]).await;
     let owner: Option<String> = redis.hget(OWNERS, "r1").await.unwrap();
     assert_eq!(owner.as_deref(), Some("n1"));
@@ -89,6 +135,7 @@ async fn a_closed_room_stays_closed_for_every_node() {
     tell(
         &link,
         "n1",
+        &l1,
         vec![Change::Removed {
             id: "r1".into(),
             tokens: vec![],
@@ -99,33 +146,23 @@ async fn a_closed_room_stays_closed_for_every_node() {
     assert_eq!(owner.as_deref(), Some(CLOSED));
 
     // A stale owner's held batch is refused, and the room learns it is lost.
-    let stale = Mirror::new(link.clone(), "n1".into()).await.unwrap();
-    apply(&stale, &[a_move("r1")]).await;
-    assert!(stale.lost("r1"), "a write for a closed room was accepted");
+    apply(&n1, &[a_move("r1")]).await;
+    assert!(n1.lost("r1"), "a write for a closed room was accepted");
     let moves: bool = redis.exists(moves_key("r1")).await.unwrap();
     assert!(!moves, "a move of a closed room reached Redis");
     // So is another node's first write for it ("a new room, mine").
-    let other = Mirror::new(link.clone(), "n2".into()).await.unwrap();
+    let l2 = lease(&link, "n2").await;
+    let other = mirror(&link, "n2", &l2).await;
     apply(&other, &[Write::Live(Box::new(live("r1")))]).await;
     assert!(other.lost("r1"));
 
     // Nobody writes its directory line again, and nobody claims it.
-    tell(&link, "n1", vec![Change::Room(summary("r1"))]).await;
+    tell(&link, "n1", &l1, vec![Change::Room(summary("r1"))]).await;
     let line: Option<String> = redis.hget(super::directory::ROOMS, "r1").await.unwrap();
     assert_eq!(line, None, "a closed room was listed again");
-    let won: i64 = redis::cmd("EVAL")
-        .arg(CLAIM)
-        .arg(3)
-        .arg(OWNERS)
-        .arg("jchomp:owned:n1")
-        .arg("jchomp:owned:n3")
-        .arg("r1")
-        .arg("n1")
-        .arg("n3")
-        .query_async(&mut redis)
-        .await
-        .unwrap();
-    assert_eq!(won, 0);
+    let l3 = lease(&link, "n3").await;
+    let _: () = redis.del(lease_key("n1")).await.unwrap();
+    assert!(!claim(&link, "r1", "n1", "n3", l3.epoch()).await);
     let owner: Option<String> = redis.hget(OWNERS, "r1").await.unwrap();
     assert_eq!(owner.as_deref(), Some(CLOSED));
 
@@ -141,6 +178,84 @@ async fn a_closed_room_stays_closed_for_every_node() {
     // A live room of another node is untouched by all of this.
     apply(&other, &[Write::Live(Box::new(live("r2")))]).await;
     assert!(!other.lost("r2"));
+}
+
+#[tokio::test]
+async fn nothing_is_written_or_claimed_under_a_lease_that_ran_out_or_was_taken_again() {
+    let server = Redis::start();
+    let client = redis::Client::open(server.url()).unwrap();
+    let link = Arc::new(Link::open(client).await.unwrap());
+    let mut redis = link.get();
+    let old = lease(&link, "n1").await;
+    let n1 = mirror(&link, "n1", &old).await;
+    // As on a node: the room's line first, then its game.
+    tell(&link, "n1", &old, vec![Change::Room(summary("r1"))]).await;
+    apply(&n1, &[Write::Live(Box::new(live("r1")))]).await;
+    apply(&n1, &[a_move("r1")]).await;
+    assert!(!n1.lost("r1"));
+
+    // Another node cannot claim the room while n1's lease lives, nor under an epoch that is
+    // not its lease's.
+    let l2 = lease(&link, "n2").await;
+    assert!(!claim(&link, "r1", "n1", "n2", l2.epoch()).await);
+    let _: () = redis.del(lease_key("n1")).await.unwrap();
+    assert!(!claim(&link, "r1", "n1", "n2", l2.epoch() + 100).await);
+
+    // n1's lease ran out in Redis (its node paused or cut off): a batch it held is refused,
+    // whatever its own clock says, and so is its directory line.
+    let held = Mirror::new(link.clone(), "n1".into(), old.clone())
+        .await
+        .unwrap();
+    let mut late = a_move("r1");
+    if let Write::Move { ply, .. } = &mut late {
+        *ply = 1;
+    }
+    apply(&held, std::slice::from_ref(&late)).await;
+    assert!(held.lost("r1"), "a write under a lapsed lease was taken");
+    let _: () = redis.hdel(super::directory::ROOMS, "r1").await.unwrap();
+    tell(&link, "n1", &old, vec![Change::Room(summary("r1"))]).await;
+    let line: Option<String> = redis.hget(super::directory::ROOMS, "r1").await.unwrap();
+    assert_eq!(line, None, "a line under a lapsed lease was written");
+
+    // n1 takes its lease again under a fresh epoch, and gets its room back from Redis: a
+    // batch sent under the old epoch is still refused; under the new one it is taken.
+    let (epoch, rooms) = take(&mut link.get(), "n1").await.unwrap();
+    assert!(epoch > old.epoch());
+    assert_eq!(rooms, vec!["r1".to_string()]);
+    apply(&held, std::slice::from_ref(&late)).await;
+    assert!(held.lost("r1"), "a write under an old epoch was taken");
+    let fresh = Arc::new(Lease::new(epoch, tokio::time::Instant::now()));
+    let n1 = mirror(&link, "n1", &fresh).await;
+    apply(&n1, std::slice::from_ref(&late)).await;
+    assert!(!n1.lost("r1"));
+    let moves: usize = redis.hlen(moves_key("r1")).await.unwrap();
+    assert_eq!(moves, 2);
+
+    // A node is forgotten only while its lease is gone; once it is, a claim wins the room,
+    // and the old owner, taking its lease again, is not given it.
+    let forget = |node: &'static str| {
+        let link = link.clone();
+        async move {
+            let forgotten: i64 = redis::cmd("EVAL")
+                .arg(FORGET)
+                .arg(2)
+                .arg(NODES)
+                .arg(lease_key(node))
+                .arg(node)
+                .query_async(&mut link.get())
+                .await
+                .unwrap();
+            forgotten == 1
+        }
+    };
+    assert!(!forget("n1").await);
+    let _: () = redis.del(lease_key("n1")).await.unwrap();
+    assert!(claim(&link, "r1", "n1", "n2", l2.epoch()).await);
+    assert!(forget("n1").await);
+    let (_, rooms) = take(&mut link.get(), "n1").await.unwrap();
+    assert!(rooms.is_empty(), "{rooms:?}");
+    let owned: Vec<String> = redis.smembers("jchomp:owned:n1").await.unwrap();
+    assert!(owned.is_empty());
 }
 
 #[tokio::test]

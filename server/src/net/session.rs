@@ -116,6 +116,12 @@ impl Session {
             );
             return self.error(ErrorCode::InvalidConfig, message);
         }
+        if let Some(cluster) = &self.ctx.cluster
+            && !cluster.serving()
+        {
+            let message = "this server cannot reach the cluster now; nothing was done: try again or use another server";
+            return self.error(ErrorCode::Unavailable, message.to_string());
+        }
         if !self.vacate().await {
             return;
         }
@@ -366,7 +372,7 @@ impl Session {
         let cluster = self.ctx.cluster.as_ref()?;
         let owner = cluster.owner_of(room).await?;
         if owner == cluster.node {
-            return self.ctx.lobby.room(room);
+            return cluster.own_room(room).await;
         }
         Some(cluster.relay(room.to_string(), owner, self.ctx.settings.room_queue))
     }

@@ -83,6 +83,14 @@ pub(crate) enum Write {
 }
 
 impl Write {
+    /// The room the write is for.
+    pub(crate) fn room(&self) -> &str {
+        match self {
+            Write::Live(live) => &live.room,
+            Write::Move { room, .. } | Write::Finished { room, .. } => room,
+        }
+    }
+
     /// Whether this write stores a finished game.
     pub(crate) fn is_finished(&self) -> bool {
         matches!(self, Write::Finished { .. })

@@ -9,8 +9,10 @@ use futures_util::future::BoxFuture;
 pub(crate) trait Replica: Send + Sync + std::fmt::Debug {
     /// One batch's writes (in the store's order) ready to send, or `None` if none is for the
     /// replica. With `records`, finished records are kept there until [`Replica::delivered`]
-    /// (they go on to PostgreSQL). The future gives up by itself after its own patience.
-    fn prepare(&self, batch: &[Write], records: bool) -> Option<BoxFuture<'static, ()>>;
+    /// (they go on to PostgreSQL). The future gives up by itself after its own patience, and
+    /// gives the rooms whose writes the replica did not take: those writes are not this
+    /// node's to keep, deliver or acknowledge (the rooms are [`Replica::lost`]).
+    fn prepare(&self, batch: &[Write], records: bool) -> Option<BoxFuture<'static, Vec<String>>>;
 
     /// Finished records PostgreSQL holds now need no copy in the replica.
     fn delivered<'a>(&'a self, ids: &'a [String]) -> BoxFuture<'a, ()>;

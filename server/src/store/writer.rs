@@ -286,16 +286,30 @@ impl Writer {
     /// writes become durable. If the append fails (logged and counted), the rooms are answered
     /// all the same, as they were when a database commit failed, and the writes still go to
     /// the database at the next checkpoint.
-    async fn durable(&mut self, batch: Vec<Write>, mut waiters: Vec<(oneshot::Sender<()>, bool)>) {
+    ///
+    /// The writes of rooms the replica did not take (their rooms are another node's now, or
+    /// this node's lease could not be proved) are kept and delivered nowhere; a batch that ends
+    /// a game goes to the replica first, so that a record it refused is not even journaled.
+    async fn durable(
+        &mut self,
+        mut batch: Vec<Write>,
+        mut waiters: Vec<(oneshot::Sender<()>, bool)>,
+    ) {
+        let outbox = self.pg.is_some();
+        let mut replicated = self
+            .replica
+            .as_ref()
+            .and_then(|m| m.prepare(&batch, outbox));
+        if batch.iter().any(Write::is_finished)
+            && let Some(send) = replicated.take()
+        {
+            let refused = send.await;
+            drop_rooms(&mut batch, &refused);
+        }
         let games = batch.iter().filter(|w| w.is_finished()).count();
         let journal = self.journal.take();
         let dir = self.store.dir().to_path_buf();
         let generation = self.next_segment;
-        let outbox = self.pg.is_some();
-        let replicated = self
-            .replica
-            .as_ref()
-            .and_then(|m| m.prepare(&batch, outbox));
         let counted = self.policy.append_seconds.clone();
         let sync_counted = self.policy.sync_seconds.clone();
         let sync = self.policy.durability == Durability::Always
@@ -321,13 +335,15 @@ impl Writer {
             tracing::debug!(writes = batch.len(), secs, "journal append");
             (res, batch)
         });
-        let (joined, ()) = tokio::join!(append, async {
-            if let Some(send) = replicated {
-                send.await;
+        let (joined, refused) = tokio::join!(append, async {
+            match replicated {
+                Some(send) => send.await,
+                None => Vec::new(),
             }
         });
         match joined {
-            Ok((Ok(journal), batch)) => {
+            Ok((Ok(journal), mut batch)) => {
+                drop_rooms(&mut batch, &refused);
                 self.next_segment = journal.generation() + 1;
                 self.journal = Some(journal);
                 self.dirty = !sync;
@@ -343,7 +359,8 @@ impl Writer {
                 }
                 self.accept(batch);
             }
-            Ok((Err(e), batch)) => {
+            Ok((Err(e), mut batch)) => {
+                drop_rooms(&mut batch, &refused);
                 // A segment that failed mid-append may end in a torn record: the next batch
                 // goes to a new segment, and this one is removed once its writes (all still
                 // here) are in the database.
@@ -534,6 +551,13 @@ impl Writer {
         )
         .await;
         !self.backlog
+    }
+}
+
+/// Drops the writes of `rooms` from a batch.
+fn drop_rooms(batch: &mut Vec<Write>, rooms: &[String]) {
+    if !rooms.is_empty() {
+        batch.retain(|w| !rooms.iter().any(|r| r == w.room()));
     }
 }
 

@@ -187,6 +187,7 @@ pub(super) fn rebuild(
         held: Vec::new(),
         greeting: None,
         empty: false,
+        given_up: false,
         games_played: live.games_played,
         rematch: vec![false; players],
     };

@@ -49,14 +49,17 @@ impl Room {
         peer.close(CloseCode::Library(4001), "seat resumed elsewhere");
     }
 
-    /// Another node owns this room now: nothing held back is sent (it is not this node's to
-    /// tell), bots stop, and every connection is closed with 1012 (service restart) so that
-    /// its client reconnects and resumes on the new owner. The room closes after.
+    /// The room is not this node's to run any more (another node owns it, or this node's lease
+    /// could not be proved): nothing held back is sent (it is not this node's to tell), bots
+    /// stop, and every connection is closed with 1012 (service restart) so that its client
+    /// reconnects and resumes wherever the room runs next. The room closes after, leaving the
+    /// directory as it is.
     pub(super) fn give_up(&mut self) {
-        tracing::warn!(room = %self.id, "this room is another node's now; stopping it here");
+        tracing::warn!(room = %self.id, "this room is not this node's to run now; stopping it here");
         self.pending.clear();
         self.held.clear();
-        let reason = "this room moved to another node; reconnect and resume";
+        self.given_up = true;
+        let reason = "this room's server cannot run it now; reconnect and resume";
         for slot in self.seats.iter_mut().flatten() {
             match &mut slot.occupant {
                 Occupant::Human { peer, .. } => {

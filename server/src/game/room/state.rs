@@ -96,6 +96,10 @@ pub(crate) struct Room {
     pub(super) greeting: Option<String>,
     /// Set when nobody is left to play or watch.
     pub(super) empty: bool,
+    /// Set when the room stops on this node because it is not this node's to run any more (in
+    /// a cluster: another node owns it, or this node's lease lapsed): it closes without a
+    /// tombstone in the directory, which is not this node's to lay.
+    pub(super) given_up: bool,
     /// Games finished in this room (the first game's record has the room's id, the n-th
     /// rematch's `ID-n+1`).
     pub(super) games_played: u32,
@@ -155,6 +159,7 @@ impl Room {
             held: Vec::new(),
             greeting: Some(token),
             empty: false,
+            given_up: false,
             games_played: 0,
             rematch: vec![false; usize::from(config.players())],
         }
@@ -337,8 +342,8 @@ impl Room {
             .flatten()
             .filter_map(|s| s.token_hash.clone())
             .collect();
-        if self.ctx.shutting_down() && self.status == RoomStatus::Playing {
-            // Kept for the next start (or, in a cluster, for another node to take over).
+        if self.given_up || (self.ctx.shutting_down() && self.status == RoomStatus::Playing) {
+            // Kept for the next start (or, in a cluster, for whichever node runs it next).
             self.ctx.lobby.forget(&self.id, &tokens);
         } else {
             self.ctx.lobby.remove(&self.id, &tokens);
@@ -348,7 +353,7 @@ impl Room {
                 stop.store(true, Ordering::Relaxed);
             }
         }
-        if !self.ctx.shutting_down() {
+        if !self.ctx.shutting_down() && !self.given_up {
             self.send_all(&encode(&ServerMessage::Left {
                 room: self.id.clone(),
             }));
