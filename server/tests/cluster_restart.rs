@@ -1,9 +1,13 @@
-//! A cluster whose Redis or PostgreSQL restarts under play (two nodes, real engines): while
-//! Redis is away longer than a lease, a move waits (its `moved` comes once the move is in Redis
-//! again), `/healthz` says Redis is unreachable, and when Redis is back no node takes another's
-//! rooms for dead; a move sent from another node meanwhile is refused `unavailable` and played
-//! when sent again. While PostgreSQL is away games still end, `list_games` fails, and once it
-//! is back every finished game is there once. No finished game is lost either way.
+//! A cluster whose Redis or PostgreSQL restarts under play (two nodes, real engines). While
+//! Redis is away longer than a lease, `/healthz` says Redis is unreachable; a move that cannot
+//! be made durable is never acknowledged: once its node can no longer prove its lease, the
+//! room stops there and its clients are closed with 1012 (service restart), and no room can be
+//! created (`unavailable`); a move sent from another node meanwhile is refused `unavailable`,
+//! and nothing is played. When Redis is back each node takes a lease again and restores its
+//! own rooms from Redis (none takes another's for dead): the players resume where the last
+//! acknowledged move left them and play on. While PostgreSQL is away games still end,
+//! `list_games` fails, and once it is back every finished game is there once. No finished game
+//! is lost either way.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -29,25 +33,69 @@ async fn node(redis: &Redis, pg: &Postgres) -> TestServer {
 
 /// A started two-seat room: the creator on `a`, the other player on `b`.
 async fn room(a: &TestServer, b: &TestServer, cfg: &Value) -> (String, Client, Client) {
+    let (room, alice, bob, _) = room_with_tokens(a, b, cfg).await;
+    (room, alice, bob)
+}
+
+/// [`room`], with the players' seat tokens.
+async fn room_with_tokens(
+    a: &TestServer,
+    b: &TestServer,
+    cfg: &Value,
+) -> (String, Client, Client, [String; 2]) {
     let mut alice = a.client().await;
-    let (room, _) = alice.create("alice", cfg.clone()).await;
+    let (room, alice_token) = alice.create("alice", cfg.clone()).await;
     let mut bob = b.client().await;
     // The directory line may take a moment to reach Redis.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
-    loop {
+    let bob_token = loop {
         bob.send(json!({"type":"join_room","room":room,"name":"bob"}))
             .await;
         let v = bob.recv().await;
         if v["type"] == "joined" {
-            break;
+            break v["token"].as_str().unwrap().to_string();
         }
         assert_eq!(v["code"], "no_such_room", "{v}");
         assert!(tokio::time::Instant::now() < deadline);
         tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    };
     bob.expect("room").await;
     alice.expect("room").await;
-    (room, alice, bob)
+    (room, alice, bob, [alice_token, bob_token])
+}
+
+/// Waits for the server to close `client` with 1012 (service restart).
+async fn closed_for_restart(client: &mut Client) {
+    let (_, frame) = client.until_closed().await;
+    let code = frame.map(|f| u16::from(f.code));
+    assert_eq!(code, Some(1012), "closed with {code:?}");
+}
+
+/// Reads what the server sends until it is silent for 300 ms (the snapshots that tell a
+/// player of the others resuming).
+async fn drain(client: &mut Client) {
+    use futures_util::StreamExt;
+    while tokio::time::timeout(Duration::from_millis(300), client.ws.next())
+        .await
+        .is_ok()
+    {}
+}
+
+/// Resumes the seat of `token` through `server`, asking again while the room is not back
+/// (up to 15 s); returns the client and the room's snapshot.
+async fn resume(server: &TestServer, token: &str) -> (Client, Value) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
+    loop {
+        let mut c = server.client().await;
+        c.send(json!({"type":"resume","token":token})).await;
+        let v = c.recv().await;
+        if v["type"] == "joined" {
+            let snap = c.expect("room").await;
+            return (c, snap);
+        }
+        assert!(tokio::time::Instant::now() < deadline, "not resumed: {v}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 }
 
 /// The seat to move plays one move; both players see it.
@@ -113,53 +161,64 @@ async fn redis_or_postgres_restarted_under_play_loses_no_game() {
     let cfg = config_value("4x5 poison 0,0");
 
     // Redis goes away for longer than a lease in the middle of a game played on node 1.
-    let (first, mut alice, mut bob) = room(&n1, &n1, &cfg).await;
+    let (first, mut alice, mut bob, tokens) = room_with_tokens(&n1, &n1, &cfg).await;
     let mut game = local_game(&cfg);
     one_move(&mut game, &mut [&mut alice, &mut bob]).await;
     // And one played from both nodes, where it is the turn of the player on node 2.
-    let (_, mut carol, mut dave) = room(&n1, &n2, &cfg).await;
+    let (_, mut carol, mut dave, relayed_tokens) = room_with_tokens(&n1, &n2, &cfg).await;
     let mut relayed = local_game(&cfg);
     one_move(&mut relayed, &mut [&mut carol, &mut dave]).await;
     redis.kill();
+    // A move node 2 cannot pass on to the room's node is refused (`unavailable`: nothing is
+    // played), unless node 2 stops serving first and closes the connection (1012) before it
+    // has given up on Redis.
+    let cell2 = pick(&relayed);
+    dave.send(json!({"type":"move","row":cell2.row,"col":cell2.col}))
+        .await;
+    let (told, frame) = dave.until_closed().await;
+    assert!(told.iter().all(|v| v["code"] == "unavailable"), "{told:?}");
+    assert_eq!(frame.map(|f| u16::from(f.code)), Some(1012));
     let (_, health) = n1.http_get("/healthz").await;
     assert!(health.contains("redis: unreachable"), "{health}");
-    // A move waits for Redis: no `moved` until the move is in Redis again.
-    let seat = game.to_move().unwrap();
+    // A move node 1 cannot make durable is never acknowledged: once node 1 can no longer
+    // prove its lease (within a lease), the room stops and its players are told to go
+    // elsewhere; so are the relayed player's.
     let cell = pick(&game);
+    let seat = game.to_move().unwrap();
     let mover = if seat == 0 { &mut alice } else { &mut bob };
     mover
         .send(json!({"type":"move","row":cell.row,"col":cell.col}))
         .await;
-    game.select(cell.row.into(), cell.col.into()).unwrap();
-    alice.expect_silence(Duration::from_secs(4)).await;
-    // A move node 2 cannot pass on to the room's node is refused at once, and nothing is
-    // played: sent again once Redis is back, it is.
-    let cell2 = pick(&relayed);
-    let again = json!({"type":"move","row":cell2.row,"col":cell2.col});
-    dave.send(again.clone()).await;
-    dave.expect_error("unavailable").await;
-    redis.resume();
-    for p in [&mut alice, &mut bob] {
-        let m = p.expect("moved").await;
-        assert_eq!(m["row"].as_u64(), Some(cell.row.into()));
+    for c in [&mut alice, &mut bob, &mut carol] {
+        closed_for_restart(c).await;
     }
-    dave.send(again).await;
-    relayed.select(cell2.row.into(), cell2.col.into()).unwrap();
-    for p in [&mut carol, &mut dave] {
-        // Nothing between: the player on node 2 kept its seat through the outage.
-        let m = p.expect("moved").await;
-        assert_eq!(m["row"].as_u64(), Some(cell2.row.into()));
-        assert_eq!(m["seat"].as_u64(), Some(1), "{m}");
+    // No room is created while the node cannot prove its lease: nothing is done.
+    let mut erin = n1.client().await;
+    erin.send(json!({"type":"create_room","name":"erin","config":cfg}))
+        .await;
+    erin.expect_error("unavailable").await;
+
+    // Redis is back: each node takes a lease again and restores its own rooms from it; the
+    // players resume where the last acknowledged move left them (the unacknowledged move is
+    // not there) and play on.
+    redis.resume();
+    let (mut alice, snap) = resume(&n2, &tokens[0]).await;
+    assert_eq!(snap["moves"].as_array().unwrap().len(), 1, "{snap}");
+    let (mut bob, _) = resume(&n1, &tokens[1]).await;
+    let (mut carol, snap) = resume(&n1, &relayed_tokens[0]).await;
+    assert_eq!(snap["moves"].as_array().unwrap().len(), 1, "{snap}");
+    let (mut dave, _) = resume(&n2, &relayed_tokens[1]).await;
+    for c in [&mut alice, &mut bob, &mut carol, &mut dave] {
+        drain(c).await;
     }
     finish(&mut relayed, &mut [&mut carol, &mut dave]).await;
-    // Every lease ran out with Redis away; the nodes take theirs again, and nobody takes a
-    // live node's room for dead: the game goes on on node 1 to its end.
     let (_, health) = n1.http_get("/healthz").await;
     assert!(health.contains("redis: reachable"), "{health}");
+    // Node 1 restored its two rooms; node 2 took nothing for dead.
     tokio::time::sleep(Duration::from_secs(4)).await;
-    for n in [&n1, &n2] {
-        assert_eq!(n.metric("jchomp_games_restored_total").await, 0);
-    }
+    assert_eq!(n1.metric("jchomp_games_restored_total").await, 2);
+    assert_eq!(n2.metric("jchomp_games_restored_total").await, 0);
+    assert!(n1.metric("jchomp_cluster_lease_lapses_total").await >= 1);
     finish(&mut game, &mut [&mut alice, &mut bob]).await;
     stored(&n2, &first).await;
 

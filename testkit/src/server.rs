@@ -119,16 +119,7 @@ impl TestServer {
 
     /// One plain HTTP GET; returns the status line and the body.
     pub async fn http_get(&self, path: &str) -> (String, String) {
-        let mut s = TcpStream::connect(self.addr).await.unwrap();
-        let req = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
-        s.write_all(req.as_bytes()).await.unwrap();
-        let mut buf = String::new();
-        tokio::time::timeout(WAIT, s.read_to_string(&mut buf))
-            .await
-            .unwrap()
-            .unwrap();
-        let (head, body) = buf.split_once("\r\n\r\n").unwrap();
-        (head.lines().next().unwrap().to_string(), body.to_string())
+        http_get(self.addr, path).await
     }
 
     /// The value of one metric line (name with labels) from `/metrics`.
@@ -322,4 +313,18 @@ impl Client {
             snap,
         )
     }
+}
+
+/// `GET path` of the server at `addr`: its status line and body.
+pub async fn http_get(addr: std::net::SocketAddr, path: &str) -> (String, String) {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let req = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut buf = String::new();
+    tokio::time::timeout(WAIT, s.read_to_string(&mut buf))
+        .await
+        .unwrap()
+        .unwrap();
+    let (head, body) = buf.split_once("\r\n\r\n").unwrap();
+    (head.lines().next().unwrap().to_string(), body.to_string())
 }

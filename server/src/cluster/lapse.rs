@@ -129,8 +129,15 @@ impl Cluster {
     }
 
     /// After a lapse: takes a lease under a fresh epoch, and has the rooms Redis still gives
-    /// this node restored from Redis. If Redis cannot be reached, the next renewal tries again.
+    /// this node restored from Redis. If Redis cannot be reached, or this node is not
+    /// subscribed to its channel yet, the next renewal tries again.
     pub(super) async fn retake(self: &Arc<Self>) {
+        // Other nodes send requests to a node whose lease lives: it must hear them first
+        // (Redis keeps no message for a node that is not subscribed).
+        if !*self.listening.borrow() {
+            tracing::info!("this node takes a lease again once it hears its channel");
+            return;
+        }
         let mut redis = self.redis();
         let sent = Instant::now();
         let (epoch, rooms) = match take(&mut redis, &self.node).await {

@@ -41,6 +41,8 @@ pub(crate) use lease::LEASE;
 /// How often a node renews its lease (and checks the leases of the nodes it serves, and
 /// looks for dead nodes whose rooms it may take over).
 const RENEW: Duration = Duration::from_millis(1000);
+/// How long a request waits for this node to hear its channel again before it is refused.
+const HEAR: Duration = Duration::from_secs(1);
 /// How long a client's request waits for the owner's answer.
 const ANSWER: Duration = Duration::from_secs(5);
 /// How long a client's request for a room whose owner died waits, beyond [`ANSWER`], for
@@ -118,6 +120,9 @@ pub(crate) struct Cluster {
     /// task does it, woken by `readopt_now`.
     readopt: Mutex<Vec<String>>,
     readopt_now: tokio::sync::Notify,
+    /// Whether this node is subscribed to its channel now: a request is sent to another node
+    /// only while its answer can be heard.
+    listening: watch::Sender<bool>,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -165,6 +170,7 @@ impl Cluster {
             lease,
             readopt: Mutex::new(Vec::new()),
             readopt_now: tokio::sync::Notify::new(),
+            listening: watch::channel(false).0,
         });
         let (subscribed_tx, subscribed) = oneshot::channel();
         tokio::spawn(directory::write(
@@ -209,8 +215,20 @@ impl Cluster {
             .map_err(|e| e.to_string())
     }
 
-    /// Sends an envelope to a node: whether Redis took it.
+    /// Sends an envelope to a node: whether Redis took it. A request is not sent while this
+    /// node cannot hear the answer (its subscription is being made again, after Redis was
+    /// away), waiting up to [`HEAR`] for it: then nothing was done.
     async fn send(&self, node: &str, envelope: &Envelope) -> Sent {
+        if matches!(envelope, Envelope::Request { .. }) {
+            let mut listening = self.listening.subscribe();
+            let heard = tokio::time::timeout(HEAR, listening.wait_for(|l| *l)).await;
+            if !matches!(heard, Ok(Ok(_))) {
+                tracing::warn!(
+                    "a request to another node was not sent: this node cannot hear answers now"
+                );
+                return Sent::No;
+            }
+        }
         self.publish(&channel(node), envelope).await
     }
 
@@ -315,6 +333,7 @@ impl Cluster {
                         if let Some(s) = subscribed.take() {
                             let _ = s.send(());
                         }
+                        self.listening.send_replace(true);
                         let mut messages = pubsub.on_message();
                         loop {
                             tokio::select! {
@@ -332,6 +351,7 @@ impl Cluster {
                                 },
                             }
                         }
+                        self.listening.send_replace(false);
                     }
                 }
                 Err(e) => tracing::warn!(error = %e, "cannot reach Redis to listen"),

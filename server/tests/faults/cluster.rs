@@ -58,6 +58,29 @@ impl Node {
         let _ = self.child.wait();
     }
 
+    /// Whether the node reaches Redis again by itself and has stopped serving at least once
+    /// (its lease lapsed): waits up to `within` for its `/healthz` to say so.
+    pub async fn rejoined(&self, within: Duration) -> bool {
+        let deadline = std::time::Instant::now() + within;
+        loop {
+            let (_, health) = jchomp_testkit::server::http_get(self.addr, "/healthz").await;
+            let (_, metrics) = jchomp_testkit::server::http_get(self.addr, "/metrics").await;
+            let lapses = metrics
+                .lines()
+                .find_map(|l| l.strip_prefix("jchomp_cluster_lease_lapses_total "))
+                .and_then(|v| v.parse::<u64>().ok())
+                .unwrap_or(0);
+            if health.contains("redis: reachable") && lapses > 0 {
+                return true;
+            }
+            if std::time::Instant::now() >= deadline {
+                eprintln!("node 0 has not rejoined: {health} (lease lapses: {lapses})");
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
     /// The rooms the node lists, or `None` if it does not answer within 5 s.
     pub async fn rooms(&self) -> Option<Vec<Value>> {
         let url = format!("ws://{}/ws", self.addr);
@@ -127,6 +150,26 @@ impl Cluster {
     pub fn heal(&self, i: usize) {
         self.net.heal(&self.nodes[i].member, &self.redis_at);
         self.net.heal(&self.nodes[i].member, &self.pg_at);
+    }
+
+    /// Stops Redis (SIGKILL: what it has not made durable is lost; it syncs every write).
+    pub fn kill_redis(&mut self) {
+        self.redis.kill();
+    }
+
+    /// Starts Redis again on its data.
+    pub fn restart_redis(&mut self) {
+        self.redis.resume();
+    }
+
+    /// Stops PostgreSQL.
+    pub fn kill_pg(&mut self) {
+        self.pg.kill();
+    }
+
+    /// Starts PostgreSQL again on its data.
+    pub fn restart_pg(&mut self) {
+        self.pg.resume();
     }
 
     /// Sends Redis `signal` (a pause is SIGSTOP, its end SIGCONT).
