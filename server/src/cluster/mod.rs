@@ -41,6 +41,9 @@ pub(crate) use lease::LEASE;
 /// How often a node renews its lease (and checks the leases of the nodes it serves, and
 /// looks for dead nodes whose rooms it may take over).
 const RENEW: Duration = Duration::from_millis(1000);
+/// How long this node's subscription may hear nothing (its own heartbeat comes every
+/// [`RENEW`]) before it is made again.
+const SILENCE: Duration = Duration::from_secs(4);
 /// How long a request waits for this node to hear its channel again before it is refused.
 const HEAR: Duration = Duration::from_secs(1);
 /// How long a client's request waits for the owner's answer.
@@ -264,6 +267,7 @@ impl Cluster {
                 _ = tick.tick() => {}
             }
             self.renew_once().await;
+            self.send(&self.node, &Envelope::Heartbeat).await;
             self.forget_dead_nodes().await;
             self.reroute_dead_owners().await;
         }
@@ -338,6 +342,10 @@ impl Cluster {
                         loop {
                             tokio::select! {
                                 _ = crate::shutdown::shutting_down(&mut shutdown) => return,
+                                () = tokio::time::sleep(SILENCE) => {
+                                    tracing::warn!("this node's subscription has heard nothing, not even its own heartbeat; subscribing again");
+                                    break;
+                                }
                                 msg = messages.next() => match msg {
                                     Some(msg) => {
                                         let payload: String = msg.get_payload().unwrap_or_default();
@@ -384,6 +392,7 @@ impl Cluster {
                 }
             }
             Envelope::Owner { room, owner } => self.rerouted(&room, &owner, true),
+            Envelope::Heartbeat => {}
             Envelope::Out { from, conn, frames } => {
                 if self.stale(&from, conn) {
                     return;

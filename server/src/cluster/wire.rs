@@ -49,6 +49,9 @@ pub(crate) enum Envelope {
         /// The frames.
         frames: Vec<Frame>,
     },
+    /// From a node to itself, once per lease renewal: its subscription still delivers (a
+    /// silent network cut leaves a subscription that hears nothing without breaking it).
+    Heartbeat,
     /// To every node ([`ALL`]): a room has a new owner (it took the room over from a dead
     /// node), so relays to the room go there now.
     Owner {
@@ -233,6 +236,7 @@ mod tests {
                 room: "abc".into(),
                 owner: "n2".into(),
             },
+            Envelope::Heartbeat,
             Envelope::Request {
                 from: "n1".into(),
                 conn: 7,
