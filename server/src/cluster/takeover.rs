@@ -37,6 +37,21 @@ redis.call('SMOVE', KEYS[2], KEYS[3], ARGV[1])
 return 1
 ";
 
+/// Closes a room that came to this node without a game in play (waiting, or finished): its
+/// line goes, its tombstone is laid, if this node's lease holds its epoch and the room is this
+/// node's. KEYS: owners, rooms, closed-at, owned of this node, live, moves, this node's lease;
+/// ARGV: room, this node, its epoch, the tombstone, the time (ms). Returns 1 if it was closed.
+pub(super) const BURY: &str = r"
+if redis.call('GET', KEYS[7]) ~= ARGV[3] then return 0 end
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
+redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
+redis.call('SREM', KEYS[4], ARGV[1])
+redis.call('DEL', KEYS[5], KEYS[6])
+return 1
+";
+
 /// How often a node looks for dead nodes.
 const LOOK: Duration = Duration::from_millis(500);
 /// How long a room that stopped at a lapse may take to close before it is restored.
@@ -182,12 +197,21 @@ impl Cluster {
             .await;
             self.rerouted(room, &self.node, true);
         } else {
-            let _: () = redis::pipe()
-                .hdel(ROOMS, room)
-                .hset(OWNERS, room, CLOSED)
-                .zadd(CLOSED_AT, room, crate::clock::now_ms())
-                .srem(owned_key(&self.node), room)
-                .del(&[live_key(room), moves_key(room)])
+            let _: i64 = redis::cmd("EVAL")
+                .arg(BURY)
+                .arg(7)
+                .arg(OWNERS)
+                .arg(ROOMS)
+                .arg(CLOSED_AT)
+                .arg(owned_key(&self.node))
+                .arg(live_key(room))
+                .arg(moves_key(room))
+                .arg(lease_key(&self.node))
+                .arg(room)
+                .arg(&self.node)
+                .arg(self.lease.epoch())
+                .arg(CLOSED)
+                .arg(crate::clock::now_ms())
                 .query_async(&mut redis)
                 .await?;
         }

@@ -9,7 +9,7 @@ use super::lease_key;
 use super::link::Link;
 use super::state::NODES;
 use super::state::{CLOSED, CLOSED_AT, Mirror, OWNERS, moves_key};
-use super::takeover::{CLAIM, prune};
+use super::takeover::{BURY, CLAIM, prune};
 use crate::game::directory::{Change, DirectorySink};
 use crate::store::Replica;
 use crate::store::live::{LiveMove, LiveRoom, LiveSeat, Write};
@@ -320,4 +320,50 @@ async fn requests_for_a_room_being_restored_wait_for_it_and_keep_their_order() {
         .serve("n2".into(), 1, "r8".into(), 7, Op::Spectate)
         .await;
     assert_eq!(next_answer().await.0, 7);
+}
+
+#[tokio::test]
+async fn a_room_without_a_game_is_buried_only_by_its_owner_under_its_lease() {
+    let server = Redis::start();
+    let client = redis::Client::open(server.url()).unwrap();
+    let link = Arc::new(Link::open(client).await.unwrap());
+    let mut redis = link.get();
+    let old = lease(&link, "n1").await;
+    tell(&link, "n1", &old, vec![Change::Room(summary("r1"))]).await;
+    let bury = |epoch: u64| {
+        let link = link.clone();
+        async move {
+            let buried: i64 = redis::cmd("EVAL")
+                .arg(BURY)
+                .arg(7)
+                .arg(OWNERS)
+                .arg(super::directory::ROOMS)
+                .arg(CLOSED_AT)
+                .arg("jchomp:owned:n1")
+                .arg(super::state::live_key("r1"))
+                .arg(moves_key("r1"))
+                .arg(lease_key("n1"))
+                .arg("r1")
+                .arg("n1")
+                .arg(epoch)
+                .arg(CLOSED)
+                .arg(1)
+                .query_async(&mut link.get())
+                .await
+                .unwrap();
+            buried == 1
+        }
+    };
+    // Under an epoch that is not the lease's (taken again since), nothing happens.
+    let (epoch, _) = take(&mut link.get(), "n1").await.unwrap();
+    assert!(!bury(old.epoch()).await);
+    let line: Option<String> = redis.hget(super::directory::ROOMS, "r1").await.unwrap();
+    assert!(line.is_some());
+    // Under the lease's epoch the room is closed for good.
+    assert!(bury(epoch).await);
+    let owner: Option<String> = redis.hget(OWNERS, "r1").await.unwrap();
+    assert_eq!(owner.as_deref(), Some(CLOSED));
+    let line: Option<String> = redis.hget(super::directory::ROOMS, "r1").await.unwrap();
+    assert_eq!(line, None);
+    assert!(!bury(epoch).await, "a tombstone is nobody's to bury again");
 }
