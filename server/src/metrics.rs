@@ -105,7 +105,7 @@ declare_metrics! {
     games_finished: Family<Label, Counter> = "jchomp_games_finished",
     /// Game records committed to the database.
     games_stored: Counter = "jchomp_games_stored",
-    /// Games in play brought back from the database at start.
+    /// Games in play brought back: from the database at start, or in a cluster from Redis.
     games_restored: Counter = "jchomp_games_restored",
     /// Game records that could not be stored.
     store_errors: Counter = "jchomp_store_errors",
