@@ -281,10 +281,12 @@ async fn one_game(
     let mut ws = Connection::connect(&options.url).await?;
     ws.send(&match target {
         Target::Join(room) => ClientMessage::JoinRoom {
+            seat: None,
             room: room.clone(),
             name: options.name.clone(),
         },
         Target::Create(config) => ClientMessage::CreateRoom {
+            bots: None,
             name: options.name.clone(),
             config: config.clone(),
         },
@@ -301,6 +303,7 @@ async fn one_game(
     if matches!(target, Target::Create(_)) {
         for bot in &options.add_bots {
             ws.send(&ClientMessage::AddBot {
+                seat: None,
                 bot: Some(bot.clone()),
             })
             .await?;

@@ -40,25 +40,36 @@ pub fn check_name(name: &str) -> Result<&str, BadName> {
 pub enum ClientMessage {
     /// Asks for the list of rooms.
     ListRooms,
-    /// Creates a room; the creator takes seat 0 and becomes its host.
+    /// Creates a room; the creator takes seat 0 and becomes its host. With `bots`, every seat
+    /// is a server bot instead and the game starts at once, the creator watching it.
     CreateRoom {
         /// The creator's display name.
         name: String,
         /// The game configuration (with an optional `move_time_ms`).
         config: ConfigJson,
+        /// One bot spec per seat, in seat order, for a game between server bots.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bots: Option<Vec<String>>,
     },
-    /// Takes the next free seat of a room.
+    /// Takes a free seat of a room: `seat`, or the lowest free one.
     JoinRoom {
         /// The room id.
         room: String,
         /// The joiner's display name.
         name: String,
+        /// The seat wanted (absent: the lowest free seat).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<u8>,
     },
-    /// Host only: a bot run by the server takes the next free seat.
+    /// Host only: a bot run by the server takes a free seat: `seat`, or the lowest free one.
     AddBot {
-        /// The bot spec (`random`, `greedy`, `level:3`, …); absent means the server's default.
+        /// The bot spec (`random`, `greedy`, `level:3`, `level:3,seed=7`, …); absent means the
+        /// server's default.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         bot: Option<String>,
+        /// The seat wanted (absent: the lowest free seat).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<u8>,
     },
     /// Watches a room without a seat.
     Spectate {

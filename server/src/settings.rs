@@ -62,6 +62,9 @@ pub struct Settings {
     /// Most rooms held at once (waiting, playing and finished).
     #[arg(long, default_value_t = Settings::default().max_rooms)]
     pub max_rooms: usize,
+    /// Most games between server bots alone (`create_room` with `bots`) in play at once.
+    #[arg(long, default_value_t = Settings::default().max_bot_games)]
+    pub max_bot_games: usize,
     /// Most TCP connections served at once (WebSocket and HTTP).
     #[arg(long, default_value_t = Settings::default().max_connections)]
     pub max_connections: usize,
@@ -174,6 +177,7 @@ impl Default for Settings {
             handshake_timeout: Duration::from_secs(10),
             write_timeout: Duration::from_secs(10),
             max_rooms: 1000,
+            max_bot_games: 16,
             max_connections: 4096,
             max_connections_per_address: 128,
             outgoing_queue: 256,

@@ -130,6 +130,16 @@ async fn a_room_is_joinable_from_another_node_as_soon_as_its_creator_has_its_id(
         let joined = bob.expect("joined").await;
         assert_eq!(joined["seat"], 1, "room {i}");
     }
+    // A seat asked for is given across nodes too.
+    let mut alice = n1.client().await;
+    let (room, _) = alice
+        .create("alice", config_value("4x5 poison 0,0 players 3"))
+        .await;
+    let mut carol = n2.client().await;
+    carol
+        .send(json!({"type":"join_room","room":room,"name":"carol","seat":2}))
+        .await;
+    assert_eq!(carol.expect("joined").await["seat"], 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -196,6 +196,7 @@ async fn seat_bots(
 ) -> Result<(), RoomError> {
     conns[0]
         .send(&ClientMessage::CreateRoom {
+            bots: None,
             name: seat_name(&names[0]),
             config: ConfigJson::new(config, move_time_ms),
         })
@@ -203,6 +204,7 @@ async fn seat_bots(
     let (room, _) = joined(&mut conns[0]).await?;
     for (s, conn) in conns.iter_mut().enumerate().skip(1) {
         conn.send(&ClientMessage::JoinRoom {
+            seat: None,
             room: room.clone(),
             name: seat_name(&names[s]),
         })

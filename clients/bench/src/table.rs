@@ -101,6 +101,7 @@ pub(crate) async fn play(
                     tokio::time::sleep(JOIN_AGAIN).await;
                 }
                 let msg = ClientMessage::JoinRoom {
+                    seat: None,
                     room: t.room.clone(),
                     name: format!("t{}s{k}", t.run.ix),
                 };
@@ -220,6 +221,7 @@ impl<'a, 't> Table<'a, 't> {
     async fn create(&mut self, sink: &mut Ws) -> bool {
         self.phase = Phase::Creating;
         let msg = ClientMessage::CreateRoom {
+            bots: None,
             name: format!("t{}s0", self.run.ix),
             config: self.run.json.clone(),
         };

@@ -24,6 +24,7 @@ async fn rooms_lists_rooms_as_json_and_as_a_table() {
         .unwrap();
     let args = jchomp_tui::cli::CreateArgs::parse_form("--size 5x6 --eat 1x2 --players 3").unwrap();
     let msg = jchomp_protocol::wire::ClientMessage::CreateRoom {
+        bots: None,
         name: "zoe".into(),
         config: args.config_json().unwrap(),
     };

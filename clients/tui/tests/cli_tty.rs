@@ -218,6 +218,7 @@ async fn room_with_zoe(url: &str) -> (Connection, String) {
     let mut zoe = Connection::connect(url).await.unwrap();
     let config = config_json("4x5 poison 0,0");
     let msg = ClientMessage::CreateRoom {
+        bots: None,
         name: "zoe".into(),
         config,
     };

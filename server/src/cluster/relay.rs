@@ -300,9 +300,14 @@ impl Cluster {
             peer.id
         };
         Some(match ev {
-            RoomEvent::Join { peer, name, reply } => (
+            RoomEvent::Join {
+                peer,
+                name,
+                seat,
+                reply,
+            } => (
                 register(&peer),
-                Op::Join { name },
+                Op::Join { name, seat },
                 Some(Waiting::Seat(reply)),
             ),
             RoomEvent::Spectate { peer, reply } => {
@@ -314,7 +319,9 @@ impl Cluster {
                 Some(Waiting::Seat(reply)),
             ),
             RoomEvent::Move { peer, row, col } => (register(&peer), Op::Move { row, col }, None),
-            RoomEvent::AddBot { peer, spec } => (register(&peer), Op::AddBot { spec }, None),
+            RoomEvent::AddBot { peer, spec, seat } => {
+                (register(&peer), Op::AddBot { spec, seat }, None)
+            }
             RoomEvent::Sync { peer } => (register(&peer), Op::Sync, None),
             RoomEvent::Rematch { peer } => (register(&peer), Op::Rematch, None),
             RoomEvent::Leave {
@@ -414,7 +421,7 @@ impl Cluster {
         };
         let peer = self.proxy(&from, conn, &room);
         let (ev, answer) = match op {
-            Op::Join { name } => {
+            Op::Join { name, seat } => {
                 let (reply, rx) = oneshot::channel();
                 let answer = Box::pin(async move {
                     rx.await
@@ -422,7 +429,12 @@ impl Cluster {
                         .map(|r: Result<Seat, Refusal>| ReplyBody::Seat(r.map_err(Refused::from)))
                 });
                 (
-                    RoomEvent::Join { peer, name, reply },
+                    RoomEvent::Join {
+                        peer,
+                        name,
+                        seat,
+                        reply,
+                    },
                     Some(answer_of(answer)),
                 )
             }
@@ -462,7 +474,7 @@ impl Cluster {
                 (ev, Some(answer_of(answer)))
             }
             Op::Move { row, col } => (RoomEvent::Move { peer, row, col }, None),
-            Op::AddBot { spec } => (RoomEvent::AddBot { peer, spec }, None),
+            Op::AddBot { spec, seat } => (RoomEvent::AddBot { peer, spec, seat }, None),
             Op::Sync => (RoomEvent::Sync { peer }, None),
             Op::Rematch => (RoomEvent::Rematch { peer }, None),
             Op::Reattach { seat } => (RoomEvent::Reattach { peer, seat }, None),

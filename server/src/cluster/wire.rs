@@ -66,10 +66,13 @@ pub(crate) enum Envelope {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub(crate) enum Op {
-    /// Take the next free seat.
+    /// Take a free seat.
     Join {
         /// The display name.
         name: String,
+        /// The seat asked for (the lowest free one if absent).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
     },
     /// Watch the room.
     Spectate,
@@ -89,6 +92,9 @@ pub(crate) enum Op {
     AddBot {
         /// Its spec.
         spec: Option<String>,
+        /// The seat asked for (the lowest free one if absent).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
     },
     /// A snapshot, please.
     Sync,

@@ -30,6 +30,8 @@ pub(crate) enum RoomEvent {
         peer: Peer,
         /// Its display name.
         name: String,
+        /// The seat asked for (the lowest free one if `None`).
+        seat: Option<Seat>,
         /// The seat taken, or why not.
         reply: oneshot::Sender<Result<Seat, Refusal>>,
     },
@@ -64,6 +66,8 @@ pub(crate) enum RoomEvent {
         peer: Peer,
         /// The bot spec, if any.
         spec: Option<String>,
+        /// The seat asked for (the lowest free one if `None`).
+        seat: Option<Seat>,
     },
     /// The room's position after `index` moves (the current one when `None`), to analyse,
     /// if the room allows it.

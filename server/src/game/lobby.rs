@@ -234,6 +234,21 @@ impl Lobby {
         text
     }
 
+    /// Rooms whose every seat is a server bot and whose game is not over.
+    pub(crate) fn bot_games(&self) -> usize {
+        self.lock()
+            .rooms
+            .values()
+            .filter(|e| {
+                e.summary.status != RoomStatus::Finished
+                    && e.summary
+                        .seats
+                        .iter()
+                        .all(|s| s.as_ref().is_some_and(|s| s.bot))
+            })
+            .count()
+    }
+
     /// Rooms by status.
     pub(crate) fn counts(&self) -> RoomCounts {
         let mut counts = RoomCounts::default();

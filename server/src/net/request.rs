@@ -110,7 +110,10 @@ mod tests {
         );
         assert_eq!(
             parse(r#"{"type":"add_bot"}"#),
-            Ok(ClientMessage::AddBot { bot: None })
+            Ok(ClientMessage::AddBot {
+                bot: None,
+                seat: None
+            })
         );
         assert_eq!(parse(r#"{"type":"rematch"}"#), Ok(ClientMessage::Rematch));
     }

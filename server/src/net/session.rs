@@ -73,11 +73,14 @@ impl Session {
     async fn handle(&mut self, msg: ClientMessage) {
         match msg {
             ClientMessage::ListRooms => self.list_rooms().await,
-            ClientMessage::CreateRoom { name, config } => self.create(name, config).await,
-            ClientMessage::JoinRoom { room, name } => self.join(room, name).await,
-            ClientMessage::AddBot { bot } => {
+            ClientMessage::CreateRoom { name, config, bots } => {
+                self.create(name, config, bots).await;
+            }
+            ClientMessage::JoinRoom { room, name, seat } => self.join(room, name, seat).await,
+            ClientMessage::AddBot { bot, seat } => {
                 let peer = self.peer.clone();
-                self.tell_room(RoomEvent::AddBot { peer, spec: bot }).await;
+                let spec = bot;
+                self.tell_room(RoomEvent::AddBot { peer, spec, seat }).await;
             }
             ClientMessage::Spectate { room } => self.spectate(room).await,
             ClientMessage::Move { row, col } => self.play(row, col).await,
@@ -97,7 +100,7 @@ impl Session {
         }
     }
 
-    async fn create(&mut self, name: String, config: ConfigJson) {
+    async fn create(&mut self, name: String, config: ConfigJson, bots: Option<Vec<String>>) {
         let name = match checked_name(&name) {
             Ok(n) => n,
             Err(e) => return self.bad_request(e.to_string()),
@@ -122,23 +125,30 @@ impl Session {
             let message = "this server cannot reach the cluster now; nothing was done: try again or use another server";
             return self.error(ErrorCode::Unavailable, message.to_string());
         }
+        if bots.is_some() && self.ctx.lobby.bot_games() >= s.max_bot_games {
+            let message = format!(
+                "the server plays its maximum of {} games between bots; try again later",
+                s.max_bot_games
+            );
+            return self.error(ErrorCode::ServerFull, message);
+        }
         if !self.vacate().await {
             return;
         }
         let canonical = config.canonical(&valid);
-        match room::create(
-            self.ctx.room_context(),
-            valid,
-            canonical,
-            self.peer.clone(),
-            name,
-        ) {
+        let ctx = self.ctx.room_context();
+        let peer = self.peer.clone();
+        let created = match bots {
+            Some(specs) => room::create_exhibition(ctx, valid, canonical, peer, &specs),
+            None => room::create(ctx, valid, canonical, peer, name),
+        };
+        match created {
             Ok((room, tx)) => self.member = Some(Member { room, tx }),
             Err(r) => self.refused(r),
         }
     }
 
-    async fn join(&mut self, room: String, name: String) {
+    async fn join(&mut self, room: String, name: String, seat: Option<u8>) {
         let name = match checked_name(&name) {
             Ok(n) => n,
             Err(e) => return self.bad_request(e.to_string()),
@@ -152,7 +162,17 @@ impl Session {
         let peer = self.peer.clone();
         let (reply, rx) = oneshot::channel();
         if let Ok(Some(_seat)) = self
-            .ask(&room, &tx, RoomEvent::Join { peer, name, reply }, rx)
+            .ask(
+                &room,
+                &tx,
+                RoomEvent::Join {
+                    peer,
+                    name,
+                    seat,
+                    reply,
+                },
+                rx,
+            )
             .await
         {
             self.member = Some(Member { room, tx });

@@ -91,12 +91,18 @@ impl App {
             PromptKind::Bot => {
                 let text = text.trim();
                 if text.is_empty() {
-                    self.send(ClientMessage::AddBot { bot: None });
+                    self.send(ClientMessage::AddBot {
+                        seat: None,
+                        bot: None,
+                    });
                 } else {
                     match parse_bot(text) {
                         Ok(spec) => {
                             self.notice = None;
-                            self.send(ClientMessage::AddBot { bot: Some(spec) })
+                            self.send(ClientMessage::AddBot {
+                                seat: None,
+                                bot: Some(spec),
+                            })
                         }
                         Err(e) => self.say(e.to_string(), Style::Bad),
                     }
@@ -284,6 +290,7 @@ impl App {
         self.screen = Screen::Room(Box::new(screen));
         self.notice = None;
         self.send(ClientMessage::CreateRoom {
+            bots: None,
             name: self.name.clone(),
             config,
         });
@@ -566,6 +573,7 @@ mod tests {
         assert_eq!(
             app.take_outbox(),
             vec![ClientMessage::JoinRoom {
+                seat: None,
                 room: "r2".into(),
                 name: "me".into()
             }]
@@ -593,6 +601,7 @@ mod tests {
         assert_eq!(
             app.take_outbox(),
             vec![ClientMessage::AddBot {
+                seat: None,
                 bot: Some("level:3".into())
             }]
         );

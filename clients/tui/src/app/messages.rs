@@ -195,7 +195,7 @@ impl App {
         let narrow = format!("Seat {seat} of room {room} is yours (resume command on quit).");
         self.notice = Some(Notice::with_command(text, command, narrow, Style::Good));
         for bot in std::mem::take(&mut self.pending_bots) {
-            self.send(ClientMessage::AddBot { bot });
+            self.send(ClientMessage::AddBot { seat: None, bot });
         }
     }
 
@@ -430,7 +430,7 @@ mod tests {
         let mut app = App::new("s", "me", Start::Create(args));
         let out = app.take_outbox();
         assert!(
-            matches!(&out[..], [ClientMessage::CreateRoom { name, config }]
+            matches!(&out[..], [ClientMessage::CreateRoom { name, config, .. }]
             if name == "me" && config.rows == 5 && config.players == 3)
         );
         app.on_message(
@@ -445,9 +445,11 @@ mod tests {
             app.take_outbox(),
             vec![
                 ClientMessage::AddBot {
+                    seat: None,
                     bot: Some("greedy".into())
                 },
                 ClientMessage::AddBot {
+                    seat: None,
                     bot: Some("level:2".into())
                 }
             ]

@@ -269,6 +269,7 @@ impl App {
                 screen.host = true;
                 self.screen = Screen::Room(Box::new(screen));
                 self.send(ClientMessage::CreateRoom {
+                    bots: None,
                     name: self.name.clone(),
                     config,
                 });
@@ -287,6 +288,7 @@ impl App {
     fn join_now(&mut self, room: String) {
         self.screen = Screen::Room(Box::new(RoomScreen::new(Some(room.clone()))));
         self.send(ClientMessage::JoinRoom {
+            seat: None,
             room,
             name: self.name.clone(),
         });

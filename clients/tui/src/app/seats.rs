@@ -238,6 +238,7 @@ mod tests {
         assert_eq!(
             app.take_outbox(),
             vec![ClientMessage::JoinRoom {
+                seat: None,
                 room: "r1".into(),
                 name: "me".into()
             }]

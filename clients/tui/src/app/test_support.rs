@@ -37,6 +37,7 @@ pub(crate) fn seated(seat: u8) -> App {
     assert_eq!(
         app.take_outbox(),
         vec![ClientMessage::JoinRoom {
+            seat: None,
             room: "r1".into(),
             name: "me".into()
         }]

@@ -15,25 +15,54 @@ use tokio::time::Instant;
 /// The spec used when `add_bot` names none.
 pub(crate) const DEFAULT_SPEC: &str = "random";
 
-/// Builds the bot a spec names (`jchomp_engine::BotSpec` syntax) for a game of `config`, with a
-/// random seed; returns its canonical name and the player, whose stop flag is `stop`. A
-/// `level:5` bot plays perfectly from the classic database where it answers (the standard
-/// classic game), and starts loading it now if that is this game, so that it is likely ready
-/// by the bot's first turn (until then the bot searches).
+/// Builds the bot a spec names for a game of `config`: `jchomp_engine::BotSpec` syntax, with a
+/// random seed, or followed by `,seed=N` to play the same moves in the same positions every
+/// time (with a budget of depth or nodes, not of time). Returns its canonical name (with the
+/// seed, if one was given) and the player, whose stop flag is `stop`. A `level:5` bot plays
+/// perfectly from the classic database where it answers (the standard classic game), and
+/// starts loading it now if that is this game, so that it is likely ready by the bot's first
+/// turn (until then the bot searches).
 pub(crate) fn build(
     spec: &str,
     stop: Arc<AtomicBool>,
     config: &Config,
     classic: &Arc<ClassicLibrary>,
 ) -> Result<(String, Box<dyn Player>), SpecError> {
-    let spec = BotSpec::parse(spec)?;
-    let seed = uuid::Uuid::new_v4().as_u128() as u64;
-    let mut player = spec.build_with(seed, Some(classic.clone()));
-    if spec == BotSpec::Level(MAX_LEVEL) && answers_for(config) {
+    let (bot, seed) = seeded(spec)?;
+    let parsed = BotSpec::parse(bot).map_err(|e| SpecError {
+        given: spec.to_string(),
+        ..e
+    })?;
+    let mut player = parsed.build_with(
+        seed.unwrap_or_else(|| uuid::Uuid::new_v4().as_u128() as u64),
+        Some(classic.clone()),
+    );
+    if parsed == BotSpec::Level(MAX_LEVEL) && answers_for(config) {
         let _ = classic.get();
     }
     player.set_stop(stop);
-    Ok((spec.to_string(), player))
+    let name = match seed {
+        Some(seed) => format!("{parsed},seed={seed}"),
+        None => parsed.to_string(),
+    };
+    Ok((name, player))
+}
+
+/// Splits a `,seed=N` off a spec: the bot's spec and the seed, if one was given.
+fn seeded(spec: &str) -> Result<(&str, Option<u64>), SpecError> {
+    let Some((bot, seed)) = spec.trim().rsplit_once(",seed=") else {
+        return Ok((spec, None));
+    };
+    match seed.parse::<u64>() {
+        Ok(seed) => Ok((bot, Some(seed))),
+        Err(_) => Err(SpecError {
+            given: spec.to_string(),
+            reason: format!(
+                "the seed must be a whole number 0–{}, got {seed:?}",
+                u64::MAX
+            ),
+        }),
+    }
 }
 
 /// A random player to stand in for a bot that failed.
@@ -155,6 +184,45 @@ mod tests {
     fn build(spec: &str, stop: Arc<AtomicBool>) -> Result<(String, Box<dyn Player>), SpecError> {
         let config: Config = "4x4 poison 0,0".parse().unwrap();
         super::build(spec, stop, &config, &ClassicLibrary::with_box(None, 4, 4))
+    }
+
+    /// The moves a bot of `spec` chooses over a game against itself on a 7×7 board.
+    fn game_of(spec: &str) -> Vec<Cell> {
+        let config: Config = "7x7 poison 3,3".parse().unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let library = ClassicLibrary::with_box(None, 4, 4);
+        let (_, mut player) = super::build(spec, stop, &config, &library).unwrap();
+        let mut game = jchomp_protocol::rules::Game::new(config);
+        let mut moves = Vec::new();
+        while game.to_move().is_some() {
+            let cell = player.choose(&config, game.position()).unwrap();
+            game.select(cell.row.into(), cell.col.into()).unwrap();
+            moves.push(cell);
+        }
+        moves
+    }
+
+    #[test]
+    fn a_seed_in_the_spec_makes_a_bot_replay_its_moves() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let (name, _) = build("random,seed=7", stop.clone()).unwrap();
+        assert_eq!(name, "random,seed=7");
+        let (name, _) = build("level:3,seed=0", stop.clone()).unwrap();
+        assert_eq!(name, "level:3,seed=0");
+        assert_eq!(game_of("random,seed=7"), game_of("random,seed=7"));
+        assert_eq!(game_of("level:2,seed=9"), game_of("level:2,seed=9"));
+        // Another seed plays another game (the first of these seeds that differs is found
+        // within a few: a random bot on 48 cells has many games).
+        assert!((8..16).any(|s| game_of(&format!("random,seed={s}")) != game_of("random,seed=7")));
+        for bad in [
+            "random,seed=",
+            "random,seed=x",
+            "random,seed=-1",
+            "nobot,seed=3",
+        ] {
+            let e = build(bad, stop.clone()).err().unwrap();
+            assert_eq!(e.given, bad);
+        }
     }
 
     #[test]

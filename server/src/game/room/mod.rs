@@ -44,6 +44,52 @@ pub(crate) fn create(
     Ok(opened)
 }
 
+/// Creates a room whose every seat is a server bot (`specs`, in seat order), watched by
+/// `watcher`; its game starts at once. Returns the room id and channel; a spec that does not
+/// parse is refused before anything is made.
+pub(crate) fn create_exhibition(
+    ctx: RoomContext,
+    config: Config,
+    config_json: ConfigJson,
+    watcher: Peer,
+    specs: &[String],
+) -> Result<(String, mpsc::Sender<RoomEvent>), Refusal> {
+    if specs.len() != usize::from(config.players()) {
+        return Err(Refusal::new(
+            ErrorCode::InvalidConfig,
+            format!(
+                "bots must name one bot per seat: {} for this game, got {}",
+                config.players(),
+                specs.len()
+            ),
+        ));
+    }
+    let seats = specs
+        .iter()
+        .map(|spec| state::SeatSlot::bot(spec, &config, &ctx.classic))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (tx, rx) = mpsc::channel(ctx.settings.room_queue.max(1));
+    let id = ctx
+        .lobby
+        .register(ctx.settings.max_rooms, tx.clone(), |id| {
+            state::initial_summary(id, &config, &config_json)
+        })
+        .map_err(|_| full_server(ctx.settings.max_rooms))?;
+    ctx.metrics.rooms_created.inc();
+    let room = Room::exhibition(id, ctx, tx, config, config_json, seats, watcher);
+    let opened = (room.id.clone(), room.me.clone());
+    tokio::spawn(run_room(room, rx));
+    Ok(opened)
+}
+
+/// The refusal when the server holds its maximum of rooms.
+fn full_server(max_rooms: usize) -> Refusal {
+    Refusal::new(
+        ErrorCode::ServerFull,
+        format!("the server holds its maximum of {max_rooms} rooms; try again later"),
+    )
+}
+
 /// Registers a new room and builds its state, with `creator` in seat 0 as host; returns it with
 /// its channel's receiving end, for a task (or a test) to drive.
 fn open(
@@ -60,12 +106,7 @@ fn open(
         .register(max_rooms, tx.clone(), |id| {
             state::initial_summary(id, &config, &config_json)
         })
-        .map_err(|_| {
-            Refusal::new(
-                ErrorCode::ServerFull,
-                format!("the server holds its maximum of {max_rooms} rooms; try again later"),
-            )
-        })?;
+        .map_err(|_| full_server(max_rooms))?;
     ctx.metrics.rooms_created.inc();
     let room = Room::new(id, ctx, tx, config, config_json, creator, name);
     Ok((room, rx))
@@ -78,6 +119,12 @@ async fn run_room(mut room: Room, mut rx: mpsc::Receiver<RoomEvent>) {
     // node can join it as soon as its creator has its id.
     room.ctx().lobby.directory_written().await;
     room.start();
+    // A game between bots alone starts at once: its start is made durable before its first
+    // move is asked for.
+    if room.settle().await {
+        room.close();
+        return;
+    }
     // The shutdown waiter and the timer live as long as the loop: registering them afresh for
     // every event cost more than handling a move. The timer is reset only when the room's
     // next deadline changes.

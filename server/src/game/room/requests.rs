@@ -10,22 +10,23 @@ use crate::game::token::new_token;
 use crate::game::token::token_hash;
 use jchomp_protocol::rules::{GameResult, Rejection, Seat};
 use jchomp_protocol::wire::{ErrorCode, RejectReason, RoomStatus, ServerMessage};
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 impl Room {
-    /// Seats a connection in the lowest free seat and sends it `joined`.
-    pub(super) fn join(&mut self, peer: Peer, name: String) -> Result<Seat, Refusal> {
+    /// Seats a connection in `seat` (or the lowest free seat) and sends it `joined`.
+    pub(super) fn join(
+        &mut self,
+        peer: Peer,
+        name: String,
+        seat: Option<Seat>,
+    ) -> Result<Seat, Refusal> {
         if let Some(seat) = self.seat_of(peer.id) {
             return Err(Refusal::new(
                 ErrorCode::Forbidden,
                 format!("you already hold seat {seat} in room {}", self.id),
             ));
         }
-        let Some(i) = self.free_seat_index() else {
-            return Err(self.full());
-        };
+        let i = self.seat_for(seat)?;
         self.spectators.retain(|p| p.id != peer.id);
         let token = new_token();
         let hash = token_hash(&token);
@@ -152,31 +153,25 @@ impl Room {
         }
     }
 
-    /// Host only: a bot takes the next free seat.
-    pub(super) fn add_bot(&mut self, peer: &Peer, spec: Option<String>) -> Result<(), Refusal> {
-        let seat = self.seat_of(peer.id);
-        if seat.is_none() || seat.map(usize::from) != self.host {
+    /// Host only: a bot takes `seat` (or the lowest free seat).
+    pub(super) fn add_bot(
+        &mut self,
+        peer: &Peer,
+        spec: Option<String>,
+        seat: Option<Seat>,
+    ) -> Result<(), Refusal> {
+        let host = self.seat_of(peer.id);
+        if host.is_none() || host.map(usize::from) != self.host {
             return Err(Refusal::new(
                 ErrorCode::Forbidden,
                 format!("only the host of room {} may add bots", self.id),
             ));
         }
-        let Some(i) = self.free_seat_index() else {
-            return Err(self.full());
-        };
+        let i = self.seat_for(seat)?;
         let spec = spec.unwrap_or_else(|| bots::DEFAULT_SPEC.to_string());
-        let stop = Arc::new(AtomicBool::new(false));
-        let (spec, player) = bots::build(&spec, stop.clone(), &self.config, &self.ctx.classic)
-            .map_err(|e| Refusal::new(ErrorCode::BadRequest, e.to_string()))?;
-        self.seats[i] = Some(SeatSlot {
-            name: spec.clone(),
-            token_hash: None,
-            occupant: Occupant::Bot {
-                player: Some(player),
-                stop,
-            },
-        });
-        tracing::info!(room = %self.id, seat = i, bot = %spec, "bot added");
+        let slot = SeatSlot::bot(&spec, &self.config, &self.ctx.classic)?;
+        tracing::info!(room = %self.id, seat = i, bot = %slot.name, "bot added");
+        self.seats[i] = Some(slot);
         self.seats_changed();
         Ok(())
     }

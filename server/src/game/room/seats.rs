@@ -84,6 +84,35 @@ impl Room {
         self.seats.iter().position(Option::is_none)
     }
 
+    /// The seat a join or a bot takes: `asked` if it is a seat of the room and free, else the
+    /// lowest free seat when none was asked; or why none.
+    pub(super) fn seat_for(&self, asked: Option<Seat>) -> Result<usize, Refusal> {
+        let Some(seat) = asked else {
+            return self.free_seat_index().ok_or_else(|| self.full());
+        };
+        let i = usize::from(seat);
+        if i >= self.seats.len() {
+            return Err(Refusal::new(
+                ErrorCode::BadRequest,
+                format!(
+                    "seat must be 0–{} in room {}, got {seat}",
+                    self.seats.len() - 1,
+                    self.id
+                ),
+            ));
+        }
+        if self.status != RoomStatus::Waiting {
+            return Err(self.full());
+        }
+        if self.seats[i].is_some() {
+            return Err(Refusal::new(
+                ErrorCode::RoomFull,
+                format!("seat {seat} of room {} is taken", self.id),
+            ));
+        }
+        Ok(i)
+    }
+
     /// The refusal for a room with no free seat.
     pub(super) fn full(&self) -> Refusal {
         let message = match self.status {

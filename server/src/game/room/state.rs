@@ -2,14 +2,16 @@
 //! timers and lifecycle. Only the room task touches it; sending to peers never waits. The
 //! handlers live in `requests.rs`, `play.rs`, `seats.rs` and `view.rs`.
 
-use super::{RoomContext, RoomEvent};
+use super::{Refusal, RoomContext, RoomEvent};
 use crate::game::outbox::{Peer, encode};
 use crate::game::token::new_token;
 use crate::game::token::token_hash;
 use crate::store::live::Write;
 use jchomp_engine::Player;
+use jchomp_engine::classic::ClassicLibrary;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::rules::{Config, Game, GameResult, Seat};
+use jchomp_protocol::wire::ErrorCode;
 use jchomp_protocol::wire::{RoomStatus, RoomSummary, SeatInfo, ServerMessage};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -42,6 +44,26 @@ pub(super) struct SeatSlot {
 }
 
 impl SeatSlot {
+    /// A seat for the server bot `spec` names (its canonical spec is the seat's name), or why
+    /// the spec is refused.
+    pub(super) fn bot(
+        spec: &str,
+        config: &Config,
+        classic: &Arc<ClassicLibrary>,
+    ) -> Result<SeatSlot, Refusal> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let (name, player) = super::bots::build(spec, stop.clone(), config, classic)
+            .map_err(|e| Refusal::new(ErrorCode::BadRequest, e.to_string()))?;
+        Ok(SeatSlot {
+            name,
+            token_hash: None,
+            occupant: Occupant::Bot {
+                player: Some(player),
+                stop,
+            },
+        })
+    }
+
     pub(super) fn peer(&self) -> Option<&Peer> {
         match &self.occupant {
             Occupant::Human { peer, .. } => peer.as_ref(),
@@ -165,6 +187,42 @@ impl Room {
         }
     }
 
+    /// A room whose every seat is a server bot (`seats`), watched by `watcher`; its game starts
+    /// when the room does. Nobody is its host.
+    pub(crate) fn exhibition(
+        id: String,
+        ctx: RoomContext,
+        me: mpsc::Sender<RoomEvent>,
+        config: Config,
+        config_json: ConfigJson,
+        seats: Vec<SeatSlot>,
+        watcher: Peer,
+    ) -> Room {
+        Room {
+            id,
+            ctx,
+            me,
+            game: Game::new(config),
+            config,
+            config_json,
+            seats: seats.into_iter().map(Some).collect(),
+            spectators: vec![watcher],
+            host: None,
+            status: RoomStatus::Waiting,
+            version: 1,
+            turn_deadline: None,
+            close_at: None,
+            started_ms: None,
+            pending: Vec::new(),
+            held: Vec::new(),
+            greeting: None,
+            empty: false,
+            given_up: false,
+            games_played: 0,
+            rematch: vec![false; usize::from(config.players())],
+        }
+    }
+
     /// What the room sees of the server.
     pub(crate) fn ctx(&self) -> &RoomContext {
         &self.ctx
@@ -181,14 +239,25 @@ impl Room {
                 peer.send_msg(&ServerMessage::Room(self.snapshot()));
             }
         }
+        if self.status == RoomStatus::Waiting && self.seats.iter().all(Option::is_some) {
+            // Every seat taken from the start: a game between bots alone.
+            tracing::info!(room = %self.id, players = self.config.players(), "room of bots created");
+            self.seats_changed();
+            return;
+        }
         self.maybe_bot();
     }
 
     /// Handles one event.
     pub(crate) fn handle(&mut self, ev: RoomEvent) {
         match ev {
-            RoomEvent::Join { peer, name, reply } => {
-                let _ = reply.send(self.join(peer, name));
+            RoomEvent::Join {
+                peer,
+                name,
+                seat,
+                reply,
+            } => {
+                let _ = reply.send(self.join(peer, name, seat));
             }
             RoomEvent::Spectate { peer, reply } => {
                 let _ = reply.send(self.spectate(peer));
@@ -197,8 +266,8 @@ impl Room {
                 let _ = reply.send(self.resume(peer, &token));
             }
             RoomEvent::Move { peer, row, col } => self.human_move(&peer, row, col),
-            RoomEvent::AddBot { peer, spec } => {
-                if let Err(r) = self.add_bot(&peer, spec) {
+            RoomEvent::AddBot { peer, spec, seat } => {
+                if let Err(r) = self.add_bot(&peer, spec, seat) {
                     peer.send_msg(&ServerMessage::Error {
                         code: r.code,
                         message: r.message,

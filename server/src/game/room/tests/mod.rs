@@ -303,9 +303,25 @@ pub(super) trait Requests {
 
     /// A `join` and its answer.
     async fn join(&mut self, peer: &TestPeer, name: &str) -> Result<Seat, Refusal> {
+        self.join_seat(peer, name, None).await
+    }
+
+    /// A `join` asking for `seat`, and its answer.
+    async fn join_seat(
+        &mut self,
+        peer: &TestPeer,
+        name: &str,
+        seat: Option<Seat>,
+    ) -> Result<Seat, Refusal> {
         let (reply, rx) = oneshot::channel();
         let (peer, name) = (peer.peer.clone(), name.to_string());
-        self.deliver(RoomEvent::Join { peer, name, reply }).await;
+        self.deliver(RoomEvent::Join {
+            peer,
+            name,
+            seat,
+            reply,
+        })
+        .await;
         rx.await.unwrap()
     }
 
@@ -339,8 +355,13 @@ pub(super) trait Requests {
 
     /// An `add_bot` from `peer`.
     async fn add_bot(&mut self, peer: &TestPeer, spec: Option<&str>) {
+        self.add_bot_at(peer, spec, None).await;
+    }
+
+    /// An `add_bot` from `peer` asking for `seat`.
+    async fn add_bot_at(&mut self, peer: &TestPeer, spec: Option<&str>, seat: Option<Seat>) {
         let (peer, spec) = (peer.peer.clone(), spec.map(str::to_string));
-        self.deliver(RoomEvent::AddBot { peer, spec }).await;
+        self.deliver(RoomEvent::AddBot { peer, spec, seat }).await;
     }
 
     /// An `analyze` of the room at `index` and its answer.

@@ -251,6 +251,40 @@ async fn only_the_host_adds_bots_and_only_known_ones_to_free_seats() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_join_or_a_bot_may_ask_for_a_seat_of_its_own() {
+    let h = Harness::new();
+    let (mut room, mut a) = h.hosted(&config(4, 4, 4));
+    let id = room.id();
+    let mut b = h.peer();
+    assert_eq!(room.join_seat(&b, "b", Some(3)).await, Ok(3));
+    assert_eq!(b.take("joined")["seat"], 3);
+    b.take("room");
+    a.take("room");
+    // A taken seat and a seat the room does not have are refused, in words.
+    let c = h.peer();
+    let taken = room.join_seat(&c, "c", Some(3)).await;
+    let message = format!("seat 3 of room {id} is taken");
+    assert_eq!(taken, refusal(ErrorCode::RoomFull, message));
+    let beyond = room.join_seat(&c, "c", Some(4)).await;
+    let message = format!("seat must be 0–3 in room {id}, got 4");
+    assert_eq!(beyond, refusal(ErrorCode::BadRequest, message));
+    // The host seats a bot in seat 2; a join asking for nothing takes the lowest free seat.
+    room.add_bot_at(&a, Some("greedy"), Some(2)).await;
+    let snap = a.take("room");
+    assert_eq!(snap["seats"][2]["bot"], true);
+    assert_eq!(snap["seats"][1], Value::Null);
+    room.add_bot_at(&a, Some("greedy"), Some(0)).await;
+    let e = a.take_error("room_full");
+    assert_eq!(e["message"], format!("seat 0 of room {id} is taken"));
+    assert_eq!(room.join(&c, "c").await, Ok(1));
+    assert_eq!(a.take("room")["status"], "playing");
+    let d = h.peer();
+    let late = room.join_seat(&d, "d", Some(1)).await;
+    let message = format!("room {id} has started; every seat is taken");
+    assert_eq!(late, refusal(ErrorCode::RoomFull, message));
+}
+
+#[tokio::test(start_paused = true)]
 async fn the_host_role_passes_on_when_the_host_leaves_a_waiting_room() {
     let h = Harness::new();
     let (mut room, mut a) = h.hosted(&config(4, 4, 3));
