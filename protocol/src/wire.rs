@@ -107,8 +107,9 @@ pub enum ClientMessage {
         game: String,
     },
     /// Asks for the value of every valid selection of a position: a room's (which must allow
-    /// it) or a stored game's. Exactly one of `room` and `game` is given. Answered by an
-    /// [`Analysis`].
+    /// it), a stored game's, or one given outright (`config` and the `moves` that reach it from
+    /// the start, an analysis board's). Exactly one of `room`, `game` and `config` is given.
+    /// Answered by an [`Analysis`].
     Analyze {
         /// The room whose position is analysed.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -116,8 +117,14 @@ pub enum ClientMessage {
         /// The stored game whose position is analysed.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         game: Option<String>,
-        /// The position after this many moves; absent: the room's current position, or the
-        /// stored game's last.
+        /// The rules of a position given outright.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        config: Option<ConfigJson>,
+        /// With `config`: the moves, `[row, col]` each, that reach the position from the start.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        moves: Option<Vec<[i64; 2]>>,
+        /// The position after this many moves; absent: the room's current position, the
+        /// stored game's last, or the one `moves` reach.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         index: Option<i64>,
     },
@@ -410,12 +417,16 @@ mod tests {
             ClientMessage::Analyze {
                 room: Some("k3v9x2mq7a".into()),
                 game: None,
+                config: None,
+                moves: None,
                 index: None
             }
         );
         let game = ClientMessage::Analyze {
             room: None,
             game: Some("g".into()),
+            config: None,
+            moves: None,
             index: Some(-3),
         };
         let text = serde_json::to_string(&game).unwrap();

@@ -210,6 +210,43 @@ async fn a_game_played_with_analysis_keeps_it_in_its_record() {
 }
 
 #[tokio::test]
+async fn a_position_given_outright_is_analysed_as_the_same_position_of_a_stored_game() {
+    let server = patient_server().await;
+    for notation in ["4x5 eat 1x1 poison 0,0", "3x5 variant classic poison 0,0"] {
+        let cfg = config_value(notation);
+        let (room, record, _players) = stored_game(&server, &cfg).await;
+        let moves: Vec<Value> = record["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| json!([m["row"], m["col"]]))
+            .collect();
+        let mut c = server.client().await;
+        for index in [0, 1, moves.len() / 2] {
+            let stored =
+                analysis(&mut c, json!({"type":"analyze","game":room,"index":index})).await;
+            // The moves up to the position, or all of them and an index: the same answer.
+            let given = analysis(
+                &mut c,
+                json!({"type":"analyze","config":cfg,"moves":moves[..index]}),
+            )
+            .await;
+            let stepped = analysis(
+                &mut c,
+                json!({"type":"analyze","config":cfg,"moves":moves,"index":index}),
+            )
+            .await;
+            for a in [&given, &stepped] {
+                assert_eq!(a["moves"], stored["moves"], "{notation} at {index}");
+                assert_eq!(a["to_move"], stored["to_move"]);
+                assert_eq!(a["index"], index);
+                assert!(a.get("room").is_none() && a.get("game").is_none(), "{a}");
+            }
+        }
+    }
+}
+
+#[tokio::test]
 async fn bad_requests_are_refused_in_words() {
     let server = TestServer::start().await;
     let (room, record, _players) =
@@ -219,8 +256,7 @@ async fn bad_requests_are_refused_in_words() {
     let out_of_range = |what: &str, index: &dyn std::fmt::Display| {
         format!("index must be 0–{n} (the moves played in {what} {room}), got {index}")
     };
-    let exactly_one =
-        r#"analyze names a room or a stored game: give exactly one of "room" and "game""#;
+    let exactly_one = r#"analyze names a room, a stored game or a position: give exactly one of "room", "game" and "config""#;
     let cases = [
         (
             json!({"game":room,"index":n + 1}),
@@ -258,6 +294,34 @@ async fn bad_requests_are_refused_in_words() {
             exactly_one.to_string(),
         ),
         (json!({"index":0}), "bad_request", exactly_one.to_string()),
+        (
+            json!({"room":room,"config":config_value("4x4 eat 1x1 poison 0,0")}),
+            "bad_request",
+            exactly_one.to_string(),
+        ),
+        // A position given outright: its rules, then each move, are checked.
+        (
+            json!({"config":{"rows":4,"cols":4,"players":2,"poison":[[0,0]]}}),
+            "invalid_config",
+            "JChomp needs an eat size: eat must be 1–3 rows by 1–3 columns, such as [1,2]"
+                .to_string(),
+        ),
+        (
+            json!({"config":config_value("4x4 eat 1x1 poison 0,0"),"moves":[[3,3],[3,3]]}),
+            "bad_request",
+            "move 1 (3,3) is refused: part of the 1×1 selection at (3,3) is already eaten"
+                .to_string(),
+        ),
+        (
+            json!({"config":config_value("4x4 eat 1x1 poison 0,0"),"moves":[[3,3]],"index":2}),
+            "bad_request",
+            "index must be 0–1 (the moves played in the position given), got 2".to_string(),
+        ),
+        (
+            json!({"config":config_value("4x4 eat 1x1 poison 0,0 players 3")}),
+            "analysis_unavailable",
+            "analysis covers two-player games only; the position given has 3 players".to_string(),
+        ),
     ];
     for (mut request, code, expected) in cases {
         request["type"] = json!("analyze");

@@ -108,6 +108,18 @@ impl Lease {
         lock(&self.state).serving
     }
 
+    /// The moment the lease of `epoch` can no longer be proved by this node's clock: now, if
+    /// it cannot already (the node lapsed, or holds another epoch). A write waits for Redis no
+    /// longer than this.
+    pub(crate) fn deadline(&self, epoch: u64) -> Instant {
+        let state = lock(&self.state);
+        if state.serving && self.epoch() == epoch {
+            state.valid_until
+        } else {
+            Instant::now()
+        }
+    }
+
     /// A renewal sent at `sent` was confirmed.
     pub(super) fn renewed(&self, sent: Instant) {
         let mut state = lock(&self.state);
@@ -155,6 +167,7 @@ mod tests {
         lease.renewed(Instant::now());
         tokio::time::advance(Duration::from_millis(2600)).await;
         assert!(lease.holds(7) && !lease.expired());
+        assert_eq!(lease.deadline(7), t0 + Duration::from_millis(4200));
         tokio::time::advance(Duration::from_millis(150)).await;
         assert!(!lease.holds(7) && lease.expired());
         // An old renewal confirmed late does not move the time back, nor forward past itself.
@@ -163,6 +176,11 @@ mod tests {
         assert!(lease.lapse(), "the first to see the lapse acts");
         assert!(!lease.lapse());
         assert!(!lease.serving() && !lease.expired());
+        assert_eq!(
+            lease.deadline(7),
+            Instant::now(),
+            "a lapsed lease waits for nothing"
+        );
         // A renewal of the lapsed lease does not bring it back: only a new epoch does.
         lease.renewed(Instant::now());
         assert!(!lease.holds(7));

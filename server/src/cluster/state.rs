@@ -263,26 +263,35 @@ impl Prepared {
         let mut wait = Duration::from_millis(50);
         let lease = self.mirror.lease.clone();
         let applied: Vec<i64> = loop {
+            // Nothing is sent, and nothing waited for, past the lease by this node's clock:
+            // an answer after it could not make the writes this node's to acknowledge.
+            let deadline = lease.deadline(self.epoch);
+            if tokio::time::Instant::now() >= deadline {
+                tracing::warn!(
+                    writes = self.writes,
+                    "games in play could not be written to Redis under this node's lease; their rooms stop here"
+                );
+                break Vec::new();
+            }
             let mut redis = self.mirror.redis.get();
-            let held = lease.holds(self.epoch);
-            match self.pipe.query_async::<Vec<i64>>(&mut redis).await {
-                Ok(a) => break a,
+            let answered =
+                tokio::time::timeout_at(deadline, self.pipe.query_async::<Vec<i64>>(&mut redis))
+                    .await;
+            match answered {
+                Ok(Ok(a)) => break a,
                 // Redis restarted and forgot its scripts: load it again (its name is the same).
-                Err(e) if e.code() == Some("NOSCRIPT") && held => {
+                Ok(Err(e)) if e.code() == Some("NOSCRIPT") => {
                     if let Err(e) = load(&mut redis).await {
                         tracing::warn!(error = %e, "cannot load the games-in-play script");
                         tokio::time::sleep(wait).await;
                     }
                 }
-                Err(e) if held => {
+                Ok(Err(e)) => {
                     tracing::warn!(error = %e, "cannot write games in play to Redis; retrying");
                     tokio::time::sleep(wait).await;
                     wait = (wait * 2).min(Duration::from_secs(1));
                 }
-                Err(e) => {
-                    tracing::warn!(error = %e, writes = self.writes, "games in play could not be written to Redis under this node's lease; their rooms stop here");
-                    break Vec::new();
-                }
+                Err(_) => {}
             }
         };
         let refused: Vec<String> = self

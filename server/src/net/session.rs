@@ -16,6 +16,18 @@ use jchomp_protocol::wire::{ClientMessage, ErrorCode, RejectReason, ServerMessag
 use std::sync::Arc;
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
+/// What an `analyze` asks about.
+enum Asked {
+    /// A room's position.
+    Room(String),
+    /// A stored game's.
+    Game(String),
+    /// A position given outright: its rules and the moves that reach it.
+    Position(ConfigJson, Vec<[i64; 2]>),
+    /// Not exactly one of these.
+    Unclear,
+}
+
 /// The room a connection is in.
 struct Member {
     room: String,
@@ -96,7 +108,23 @@ impl Session {
             ClientMessage::Leave => self.leave().await,
             ClientMessage::ListGames { limit } => self.list_games(limit).await,
             ClientMessage::GetGame { game } => self.get_game(game).await,
-            ClientMessage::Analyze { room, game, index } => self.analyze(room, game, index).await,
+            ClientMessage::Analyze {
+                room,
+                game,
+                config,
+                moves,
+                index,
+            } => {
+                let asked = match (room, game, config) {
+                    (Some(room), None, None) => Asked::Room(room),
+                    (None, Some(game), None) => Asked::Game(game),
+                    (None, None, Some(config)) => {
+                        Asked::Position(config, moves.unwrap_or_default())
+                    }
+                    _ => Asked::Unclear,
+                };
+                self.analyze(asked, index).await;
+            }
         }
     }
 
@@ -303,7 +331,7 @@ impl Session {
 
     /// Starts an analysis of a room's position or a stored game's; the answer comes later,
     /// from the analyst (see [`crate::game::analysis`]).
-    async fn analyze(&mut self, room: Option<String>, game: Option<String>, index: Option<i64>) {
+    async fn analyze(&mut self, asked: Asked, index: Option<i64>) {
         let Ok(permit) = self.analyses.clone().try_acquire_owned() else {
             let n = self.ctx.settings.analyses_per_connection.max(1);
             let message = format!(
@@ -311,11 +339,12 @@ impl Session {
             );
             return self.error(ErrorCode::AnalysisUnavailable, message);
         };
-        let subject = match (room, game) {
-            (Some(room), None) => self.room_subject(room, index).await,
-            (None, Some(game)) => self.game_subject(game, index).await,
-            _ => {
-                let message = "analyze names a room or a stored game: give exactly one of \"room\" and \"game\"";
+        let subject = match asked {
+            Asked::Room(room) => self.room_subject(room, index).await,
+            Asked::Game(game) => self.game_subject(game, index).await,
+            Asked::Position(config, moves) => self.given_subject(&config, &moves, index),
+            Asked::Unclear => {
+                let message = "analyze names a room, a stored game or a position: give exactly one of \"room\", \"game\" and \"config\"";
                 return self.bad_request(message.to_string());
             }
         };
@@ -330,6 +359,29 @@ impl Session {
         let (reply, rx) = oneshot::channel();
         let ev = RoomEvent::Analyze { index, reply };
         self.ask(&room, &tx, ev, rx).await.ok().flatten()
+    }
+
+    /// A position given outright to analyse, or `None` with the refusal sent.
+    fn given_subject(
+        &self,
+        config: &ConfigJson,
+        moves: &[[i64; 2]],
+        index: Option<i64>,
+    ) -> Option<Subject> {
+        let config = match config.validate() {
+            Ok(c) => c,
+            Err(e) => {
+                self.error(ErrorCode::InvalidConfig, e.to_string());
+                return None;
+            }
+        };
+        match Subject::given(config, moves, index) {
+            Ok(s) => Some(s),
+            Err(r) => {
+                self.refused(r);
+                None
+            }
+        }
     }
 
     /// A stored game's position to analyse, or `None` with the refusal sent.

@@ -33,6 +33,9 @@ pub struct Report {
     pub moved_seen: usize,
     /// Times a client went to another node.
     pub went: usize,
+    /// Clients of a node the fault did not strike that had to go elsewhere (a seat or
+    /// spectator relayed from a healthy node must keep its place through a takeover).
+    pub displaced: usize,
     /// What each violation was, for the reader.
     pub details: Vec<String>,
 }
@@ -42,6 +45,7 @@ impl Report {
     pub fn holds(&self, stall: Duration) -> bool {
         self.lost + self.forks + self.not_stored_once + self.unfinished == 0
             && self.listed_playing + self.unavailable_played + self.abandoned == 0
+            && self.displaced == 0
             && self.longest_stall <= stall
     }
 }
@@ -52,7 +56,7 @@ impl fmt::Display for Report {
             f,
             "{} moved judged, {} changes of node; lost {}, forks {}, not stored once {}, \
              unfinished {}, finished listed as playing {}, unavailable but played {}, \
-             abandoned {}, longest stall {:.1} s",
+             abandoned {}, displaced {}, longest stall {:.1} s",
             self.moved_seen,
             self.went,
             self.lost,
@@ -62,6 +66,7 @@ impl fmt::Display for Report {
             self.listed_playing,
             self.unavailable_played,
             self.abandoned,
+            self.displaced,
             self.longest_stall.as_secs_f64()
         )?;
         for d in &self.details {
@@ -77,15 +82,43 @@ struct Final {
     result: Value,
 }
 
+/// Whose clients a fault may send elsewhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MayGo {
+    /// Every node's (every node stopped serving).
+    Anyone,
+    /// Those of the node struck; a client of another node must keep its place.
+    Node(usize),
+    /// Nobody's.
+    Nobody,
+}
+
 /// Judges `histories` of the games in `rooms` against `records` (id, record) and `listed`
-/// (every room any node lists at the end).
+/// (every room any node lists at the end), clients going elsewhere as `may_go` allows.
 pub fn judge(
     rooms: &[String],
     histories: &[History],
     records: &[(String, Value)],
     listed: &[Value],
+    may_go: MayGo,
 ) -> Report {
     let mut report = Report::default();
+    for h in histories {
+        let allowed = match may_go {
+            MayGo::Anyone => true,
+            MayGo::Node(node) => h.node == node,
+            MayGo::Nobody => false,
+        };
+        if !allowed && h.seen.iter().any(|s| matches!(s, Seen::Went { .. })) {
+            report.displaced += 1;
+            report.details.push(format!(
+                "{}: {} lost its place: {}",
+                h.room,
+                h.who,
+                story(h)
+            ));
+        }
+    }
     for room in rooms {
         let stored: Vec<&Value> = records
             .iter()
@@ -288,6 +321,7 @@ mod tests {
         History {
             room: "r".into(),
             who: "seat 1 from node 2".into(),
+            node: 2,
             seen,
             finished: true,
         }
@@ -308,12 +342,24 @@ mod tests {
         let rooms = ["r".to_string()];
         let stored = [("r".to_string(), record(&[(0, 3, 3), (1, 2, 2), (0, 1, 1)]))];
         let good = history(vec![moved(0, (0, 3, 3), 1), moved(1, (1, 2, 2), 2)]);
-        let report = judge(&rooms, std::slice::from_ref(&good), &stored, &[]);
+        let report = judge(
+            &rooms,
+            std::slice::from_ref(&good),
+            &stored,
+            &[],
+            MayGo::Node(0),
+        );
         assert!(report.holds(Duration::from_secs(1)), "{report}");
 
         // A move the record does not have, shown as move 1: lost and a fork.
         let forked = history(vec![moved(0, (0, 3, 3), 1), moved(1, (1, 4, 4), 2)]);
-        let report = judge(&rooms, &[good.clone(), forked], &stored, &[]);
+        let report = judge(
+            &rooms,
+            &[good.clone(), forked],
+            &stored,
+            &[],
+            MayGo::Node(0),
+        );
         assert_eq!((report.lost, report.forks), (1, 1), "{report}");
 
         // A finished snapshot with another result; a move answered unavailable and played.
@@ -329,7 +375,13 @@ mod tests {
             index: 1,
             mv: (1, 2, 2),
         };
-        let report = judge(&rooms, &[history(vec![snap, unavailable])], &stored, &[]);
+        let report = judge(
+            &rooms,
+            &[history(vec![snap, unavailable])],
+            &stored,
+            &[],
+            MayGo::Node(0),
+        );
         assert_eq!(
             (report.forks, report.unavailable_played),
             (1, 1),
@@ -337,14 +389,61 @@ mod tests {
         );
 
         // Not stored, listed as playing, and a stall past the bound.
-        let report = judge(&rooms, std::slice::from_ref(&good), &[], &[]);
+        let report = judge(
+            &rooms,
+            std::slice::from_ref(&good),
+            &[],
+            &[],
+            MayGo::Node(0),
+        );
         assert_eq!(report.not_stored_once, 1, "{report}");
         let listed = [json!({"room":"r","status":"playing"})];
-        let report = judge(&rooms, std::slice::from_ref(&good), &stored, &listed);
+        let report = judge(
+            &rooms,
+            std::slice::from_ref(&good),
+            &stored,
+            &listed,
+            MayGo::Node(0),
+        );
         assert_eq!(report.listed_playing, 1, "{report}");
         let slow = history(vec![moved(0, (0, 3, 3), 1), moved(1, (1, 2, 2), 9)]);
-        let report = judge(&rooms, &[slow], &stored, &[]);
+        let report = judge(&rooms, &[slow], &stored, &[], MayGo::Node(0));
         assert_eq!(report.longest_stall, Duration::from_secs(8));
         assert!(!report.holds(Duration::from_secs(6)));
+
+        // A client of a node the fault did not strike that had to go elsewhere.
+        let went = Seen::Went {
+            at: Duration::from_secs(2),
+            node: 0,
+            why: "connection closed".into(),
+        };
+        let moved_on = history(vec![moved(0, (0, 3, 3), 1), went.clone()]);
+        let report = judge(
+            &rooms,
+            std::slice::from_ref(&moved_on),
+            &stored,
+            &[],
+            MayGo::Node(0),
+        );
+        assert_eq!(report.displaced, 1, "{report}");
+        assert!(!report.holds(Duration::from_secs(6)));
+        let report = judge(
+            &rooms,
+            std::slice::from_ref(&moved_on),
+            &stored,
+            &[],
+            MayGo::Node(2),
+        );
+        assert_eq!(report.displaced, 0, "{report}");
+        let report = judge(
+            &rooms,
+            std::slice::from_ref(&moved_on),
+            &stored,
+            &[],
+            MayGo::Anyone,
+        );
+        assert_eq!(report.displaced, 0, "{report}");
+        let report = judge(&rooms, &[moved_on], &stored, &[], MayGo::Nobody);
+        assert_eq!(report.displaced, 1, "{report}");
     }
 }

@@ -7,7 +7,7 @@ pub mod cluster;
 pub mod games;
 pub mod player;
 
-use check::Report;
+use check::{MayGo, Report};
 use cluster::Cluster;
 use games::Spec;
 use jchomp_testkit::signals::Signal;
@@ -45,6 +45,16 @@ impl Fault {
             }
             // Games in play do not need PostgreSQL: only their records wait for it.
             Fault::PostgresRestarted(_) => TAKEOVER + CLIENT,
+        }
+    }
+
+    /// Whose clients the fault may send elsewhere: those of the node it strikes (with Redis
+    /// away every node stops serving, and every client may go; PostgreSQL away stops none).
+    fn may_go(self) -> MayGo {
+        match self {
+            Fault::OwnerKilled | Fault::OwnerPaused(_) | Fault::OwnerCut(_) => MayGo::Node(0),
+            Fault::RedisPaused(_) | Fault::RedisRestarted(_) => MayGo::Anyone,
+            Fault::PostgresRestarted(_) => MayGo::Nobody,
         }
     }
 
@@ -137,6 +147,7 @@ pub async fn run(fault: Fault, patience: Option<Duration>) -> (Report, bool) {
         &histories,
         &records(&cluster, &rooms).await,
         &listed(&cluster).await,
+        fault.may_go(),
     );
     // A node that lived through the fault reconnects by itself (long since, by now).
     let rejoined = !fault.lapses_node0() || cluster.nodes[0].rejoined(REJOIN).await;

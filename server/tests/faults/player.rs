@@ -108,6 +108,8 @@ pub struct History {
     pub room: String,
     /// Who the client was.
     pub who: String,
+    /// The node it was connected to at first.
+    pub node: usize,
     /// What it saw, in order.
     pub seen: Vec<Seen>,
     /// Whether it saw the game finished.
@@ -186,6 +188,7 @@ pub async fn run(plan: Plan) -> History {
         history: History {
             room: plan.room,
             who,
+            node: plan.node,
             seen: Vec::new(),
             finished: false,
         },

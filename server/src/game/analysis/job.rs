@@ -98,6 +98,7 @@ impl Analyst {
         let (room, game) = match about {
             About::Room(id) => (Some(id), None),
             About::Game(id) => (None, Some(id)),
+            About::Position => (None, None),
         };
         Some(Analysis {
             room,

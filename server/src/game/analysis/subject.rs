@@ -13,6 +13,8 @@ pub(crate) enum About {
     Room(String),
     /// A stored game, by id.
     Game(String),
+    /// A position given outright (its rules and the moves that reach it).
+    Position,
 }
 
 impl fmt::Display for About {
@@ -20,6 +22,7 @@ impl fmt::Display for About {
         match self {
             About::Room(id) => write!(f, "room {id}"),
             About::Game(id) => write!(f, "game {id}"),
+            About::Position => write!(f, "the position given"),
         }
     }
 }
@@ -38,6 +41,44 @@ pub(crate) struct Subject {
 }
 
 impl Subject {
+    /// A position given outright: `config`'s game after `moves` (each checked by the rules,
+    /// in order), analysed after `index` of them (all when `None`); or why not, in words.
+    pub(crate) fn given(
+        config: Config,
+        moves: &[[i64; 2]],
+        index: Option<i64>,
+    ) -> Result<Subject, Refusal> {
+        let cells = usize::from(config.rows()) * usize::from(config.cols());
+        if moves.len() > cells {
+            return Err(Refusal::new(
+                ErrorCode::BadRequest,
+                format!(
+                    "moves must be at most {cells} on this board, got {}",
+                    moves.len()
+                ),
+            ));
+        }
+        let mut game = Game::new(config);
+        for (i, [row, col]) in moves.iter().enumerate() {
+            if game.to_move().is_none() {
+                return Err(Refusal::new(
+                    ErrorCode::BadRequest,
+                    format!("move {i} ({row},{col}) comes after the game is over"),
+                ));
+            }
+            if let Err(why) = game.select(*row, *col) {
+                return Err(Refusal::new(
+                    ErrorCode::BadRequest,
+                    format!(
+                        "move {i} ({row},{col}) is refused: {}",
+                        why.explain(&config, *row, *col)
+                    ),
+                ));
+            }
+        }
+        Subject::of(About::Position, &game, index)
+    }
+
     /// The position of `game` after `index` of its moves (all of them when `None`), or why it
     /// cannot be analysed: not two players (`analysis_unavailable`), or an index out of range
     /// (`bad_request`).
