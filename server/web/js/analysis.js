@@ -112,6 +112,7 @@ export class AnalysisView {
     const i = this.inputs, classic = i.variant.value === 'classic';
     const [lo, hi] = SIZE[classic ? 'classic' : 'jchomp'];
     const size = (input) => Math.min(hi, Math.max(lo, Math.round(+input.value) || lo));
+    const before = JSON.stringify(this.config);
     this.config = { rows: size(i.rows), cols: size(i.cols), poison: [[0, 0]] };
     if (classic) this.config.variant = 'classic';
     else this.config.eat = [Math.min(3, Math.max(1, Math.round(+i.eatRows.value) || 1)), Math.min(3, Math.max(1, Math.round(+i.eatCols.value) || 1))];
@@ -120,6 +121,8 @@ export class AnalysisView {
     i.cols.value = this.config.cols;
     this.eatBox.hidden = classic;
     this.lengthBox.hidden = !classic;
+    // A field's second `change` (on leaving it) keeps the position set up since.
+    if (this.board && JSON.stringify(this.config) === before) return;
     this.edit([]);
   }
 
