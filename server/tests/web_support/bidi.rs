@@ -9,6 +9,7 @@ use jchomp_testkit::system::{self, FIREFOX};
 use jchomp_testkit::temp::TempDir;
 use serde_json::{Value, json};
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// Preferences of the test profile: no first-run pages, updates or telemetry; the light colour
@@ -40,6 +41,8 @@ pub struct Bidi {
     pub child: Child,
     _profile: TempDir,
     rpc: Rpc,
+    /// The tab in front (brought there by the last input or screenshot), if known.
+    front: Mutex<Option<String>>,
 }
 
 impl Bidi {
@@ -74,6 +77,7 @@ impl Bidi {
             child,
             _profile: profile,
             rpc,
+            front: Mutex::new(None),
         };
         bidi.call("session.new", json!({"capabilities": {}})).await;
         bidi.call("session.subscribe", json!({"events": ["log.entryAdded"]}))
@@ -103,6 +107,7 @@ impl Bidi {
         context
     }
 
+    /// A new tab in `context`, brought to the front (as a person opening it would).
     pub async fn new_tab(&self, context: &str) -> Tab {
         let tab = self
             .call(
@@ -111,6 +116,7 @@ impl Bidi {
             )
             .await;
         let id = tab["context"].as_str().unwrap().to_string();
+        *self.front.lock().unwrap() = Some(id.clone());
         Tab {
             target: id.clone(),
             id,
@@ -120,6 +126,7 @@ impl Bidi {
     pub async fn close(&self, tab: &Tab) {
         self.call("browsingContext.close", json!({"context": tab.id}))
             .await;
+        *self.front.lock().unwrap() = None;
     }
 
     pub async fn navigate(&self, tab: &Tab, url: &str) {
@@ -161,8 +168,12 @@ impl Bidi {
 
     /// Brings the tab to the front: input goes to the front tab, and only it draws frames.
     async fn activate(&self, tab: &Tab) {
+        if self.front.lock().unwrap().as_deref() == Some(tab.id.as_str()) {
+            return;
+        }
         self.call("browsingContext.activate", json!({"context": tab.id}))
             .await;
+        *self.front.lock().unwrap() = Some(tab.id.clone());
     }
 
     async fn act(&self, tab: &Tab, source: Value) {
