@@ -149,9 +149,14 @@ pub struct Page<'b> {
 }
 
 impl Page<'_> {
+    /// Opens `url` (without waiting for anything in it).
+    pub async fn navigate(&self, url: &str) {
+        drive!(self.browser, navigate(&self.tab, url));
+    }
+
     /// Opens `url` and waits until its document has loaded.
     pub async fn goto(&self, url: &str) {
-        drive!(self.browser, navigate(&self.tab, url));
+        self.navigate(url).await;
         self.wait("document.readyState === 'complete' && !!document.querySelector('#main > :not(.loading)')", "the page loads")
             .await;
     }
