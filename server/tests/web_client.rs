@@ -1,11 +1,13 @@
-//! The web client in real headless browsers (Chromium and Firefox, each scenario in both) against the real server on 127.0.0.1:0: a whole
-//! game against a bot by clicks with a dropped connection and a reload in the middle, and a
-//! rematch; the preview against the test
-//! kit's model of the rules, cell by cell, with the refusal reasons, the poison's second click
-//! and keyboard play; two people playing each other to the end while a spectator sees every
-//! move; the replay of the stored game step by step; the annotations against the engine's own
+//! The web client in real headless browsers, every scenario in Chromium and in Firefox, against
+//! the real server on 127.0.0.1:0: a whole game against a bot by clicks with a dropped
+//! connection and a reload in the middle, and a rematch; the preview against the test kit's
+//! model of the rules, cell by cell, with the refusal reasons, the poison's second click and
+//! keyboard play; two people playing each other to the end while a spectator sees every move;
+//! the replay of the stored game step by step; the annotations against the engine's own
 //! analysis; small classic bars (3×5, one row, one column) made by the form, drawn to fit and
-//! played to the end; screenshots for the README; and no console error on any page.
+//! played to the end, and named in the (1,1) bottom-left notation; the analysis board (row
+//! lengths, clicks, JChomp bites, the best line) against the engine; screenshots for the README;
+//! and no console error on any page.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;

@@ -42,7 +42,9 @@ export class Scratch {
     this.pump();
   }
 
+  /** Leaves the room (its game ends at once rather than after the seats' grace) and hangs up. */
   close() {
+    if (this.room) this.leave();
     for (const net of this.seats) net.close();
   }
 
