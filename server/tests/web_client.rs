@@ -1028,6 +1028,8 @@ async fn the_analysis_board_sets_positions_up_and_steps_through_the_best_line(en
     )
     .await;
     assert!(cell_y(&page, 0, 0).await > cell_y(&page, 2, 0).await);
+    page.screenshot(&screenshots(engine).join("analysis-1280x800.png"))
+        .await;
     let label = page
         .eval(&format!(
             "document.querySelector('{}').getAttribute('aria-label')",

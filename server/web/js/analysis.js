@@ -1,6 +1,6 @@
 // The analysis board (`#/analysis`): any two-player position set up without a game — a classic
 // bar by clicking cells (eat from a cell, or give an eaten cell back) or by its row lengths
-// (`[5,4,3]`: the top row, the poison's, first), a JChomp board by placing and removing bites —
+// (`[5,4,3]`: the poison's row first), a JChomp board by placing and removing bites —
 // with every selection annotated by the server, and the best line stepped through.
 
 import { h } from './dom.js';
@@ -26,10 +26,10 @@ export function rowLengths(b) {
 export function parseLengths(text) {
   const parts = text.replace(/[[\]]/g, ' ').split(/[\s,]+/).filter(Boolean).map(Number);
   if (!parts.length || parts.length > 15 || parts.some((n) => !Number.isInteger(n) || n < 0 || n > 15)) {
-    return { error: 'give 1–15 row lengths of 0–15, the top row first: [5,4,3]' };
+    return { error: 'give 1–15 row lengths of 0–15, the poison\'s row first: [5,4,3]' };
   }
   if (parts[0] < 1 || parts.some((n, i) => i > 0 && n > parts[i - 1])) {
-    return { error: 'row lengths must not grow downwards, and the top row keeps the poison: [5,4,3]' };
+    return { error: 'row lengths must not grow away from the poison\'s row, which keeps its poison: [5,4,3]' };
   }
   return { lengths: parts };
 }
@@ -64,13 +64,13 @@ export class AnalysisView {
     this.notes = null;
     this.el = h('div', { class: 'analysis' });
     this.inputs = {
-      variant: h('select', { id: 'a-variant', onchange: () => this.resize() },
+      variant: h('select', { id: 'a-variant', 'aria-label': 'game', onchange: () => this.resize() },
         h('option', { value: 'classic' }, 'classic'), h('option', { value: 'jchomp' }, 'JChomp')),
-      rows: h('input', { id: 'a-rows', type: 'number', min: 1, max: 15, value: 4, onchange: () => this.resize() }),
-      cols: h('input', { id: 'a-cols', type: 'number', min: 1, max: 15, value: 7, onchange: () => this.resize() }),
-      eatRows: h('input', { id: 'a-eat-rows', type: 'number', min: 1, max: 3, value: 1, onchange: () => this.resize() }),
-      eatCols: h('input', { id: 'a-eat-cols', type: 'number', min: 1, max: 3, value: 2, onchange: () => this.resize() }),
-      lengths: h('input', { id: 'lengths', type: 'text', placeholder: '[5,4,3]', 'aria-label': 'row lengths, top row first' }),
+      rows: h('input', { id: 'a-rows', 'aria-label': 'rows', type: 'number', min: 1, max: 15, value: 4, onchange: () => this.resize() }),
+      cols: h('input', { id: 'a-cols', 'aria-label': 'columns', type: 'number', min: 1, max: 15, value: 7, onchange: () => this.resize() }),
+      eatRows: h('input', { id: 'a-eat-rows', 'aria-label': 'eat rows', type: 'number', min: 1, max: 3, value: 1, onchange: () => this.resize() }),
+      eatCols: h('input', { id: 'a-eat-cols', 'aria-label': 'eat columns', type: 'number', min: 1, max: 3, value: 2, onchange: () => this.resize() }),
+      lengths: h('input', { id: 'lengths', type: 'text', placeholder: '[5,4,3]', 'aria-label': 'row lengths, the poison\'s row first' }),
     };
     const i = this.inputs;
     this.eatBox = h('span', { hidden: true }, ' eat ', i.eatRows, '×', i.eatCols);
@@ -84,7 +84,7 @@ export class AnalysisView {
     const btn = (id, label, text, go) => h('button', { type: 'button', id, 'aria-label': label, onclick: go }, text);
     this.el.append(
       h('div', { class: 'bar' }, h('a', { href: '#/', class: 'back' }, '← Lobby'), h('h2', {}, 'Analysis board'), this.notation.el),
-      h('p', { class: 'info' }, i.variant, ' ', i.rows, '×', i.cols, this.eatBox, ' ', this.lengthBox),
+      h('div', { class: 'setup' }, i.variant, h('span', {}, i.rows, ' × ', i.cols), this.eatBox, this.lengthBox),
       this.error,
       h('div', { class: 'play' },
         h('div', { class: 'main-col' }, this.status, this.boardBox,
