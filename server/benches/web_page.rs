@@ -11,7 +11,7 @@ mod web_support;
 use jchomp_testkit::model::Model;
 use jchomp_testkit::server::{Client, TestServer, config_value};
 use serde_json::{Value, json};
-use web_support::Browser;
+use web_support::{Browser, Engine};
 
 /// Fresh page loads of each kind.
 const LOADS: usize = 15;
@@ -25,7 +25,7 @@ fn median(v: &mut [f64]) -> f64 {
 /// in ms from the start of navigation.
 async fn first_paint(browser: &Browser, url: &str) -> f64 {
     let page = browser.page().await;
-    page.call("Page.navigate", json!({"url": url})).await;
+    page.navigate(url).await;
     page.wait(
         "performance.getEntriesByName('first-contentful-paint').length > 0",
         "a first paint",
@@ -44,7 +44,7 @@ async fn main() {
         return;
     }
     let server = TestServer::start().await;
-    let browser = Browser::launch().await;
+    let browser = Browser::launch(Engine::Chromium).await;
     let url = format!("http://{}/", server.addr);
 
     // What a first visit downloads.

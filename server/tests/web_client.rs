@@ -1,11 +1,13 @@
-//! The web client in a real headless Chromium against the real server on 127.0.0.1:0: a whole
-//! game against a bot by clicks with a dropped connection and a reload in the middle, and a
-//! rematch; the preview against the test
-//! kit's model of the rules, cell by cell, with the refusal reasons, the poison's second click
-//! and keyboard play; two people playing each other to the end while a spectator sees every
-//! move; the replay of the stored game step by step; the annotations against the engine's own
+//! The web client in real headless browsers, every scenario in Chromium and in Firefox, against
+//! the real server on 127.0.0.1:0: a whole game against a bot by clicks with a dropped
+//! connection and a reload in the middle, and a rematch; the preview against the test kit's
+//! model of the rules, cell by cell, with the refusal reasons, the poison's second click and
+//! keyboard play; two people playing each other to the end while a spectator sees every move;
+//! the replay of the stored game step by step; the annotations against the engine's own
 //! analysis; small classic bars (3×5, one row, one column) made by the form, drawn to fit and
-//! played to the end; screenshots for the README; and no console error on any page.
+//! played to the end, and named in the (1,1) bottom-left notation; the analysis board (row
+//! lengths, clicks, JChomp bites, the best line) against the engine; screenshots for the README;
+//! and no console error on any page.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -20,7 +22,32 @@ use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
-use web_support::{Browser, Page};
+use web_support::{Browser, Engine, Page};
+
+/// Runs each browser scenario as one test per browser: `NAME::chromium` and `NAME::firefox`.
+macro_rules! in_both_browsers {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            use super::*;
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn chromium() {
+                super::$name(Engine::Chromium).await
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn firefox() {
+                super::$name(Engine::Firefox).await
+            }
+        }
+    )*};
+}
+
+in_both_browsers!(
+    a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_reload,
+    small_classic_bars_are_made_by_the_form_drawn_to_fit_and_played_to_the_end,
+    the_preview_is_exactly_what_the_rules_eat_and_a_refused_cell_says_why,
+    two_people_play_to_the_end_a_spectator_sees_every_move_and_the_replay_steps_through,
+    the_analysis_board_sets_positions_up_and_steps_through_the_best_line,
+);
 
 /// What the lobby's form is given.
 struct Form<'a> {
@@ -157,21 +184,24 @@ fn board_of(notation: &str) -> Config {
     jchomp_testkit::board(notation)
 }
 
-/// Where the screenshots go: the test's scratch directory, or the README's pictures in
-/// `docs/screenshots/` when `JCHOMP_UPDATE_SCREENSHOTS=1` asks for them to be rewritten (so a
-/// plain test run leaves the tracked files alone).
-fn screenshots() -> PathBuf {
-    if std::env::var_os("JCHOMP_UPDATE_SCREENSHOTS").is_some_and(|v| v == "1") {
+/// Where the screenshots go: the test's scratch directory (Firefox's in its `firefox/`), or —
+/// Chromium's — the README's pictures in `docs/screenshots/` when `JCHOMP_UPDATE_SCREENSHOTS=1`
+/// asks for them to be rewritten (so a plain test run leaves the tracked files alone).
+fn screenshots(engine: Engine) -> PathBuf {
+    if engine == Engine::Firefox {
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("screenshots/firefox")
+    } else if std::env::var_os("JCHOMP_UPDATE_SCREENSHOTS").is_some_and(|v| v == "1") {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/screenshots")
     } else {
         PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("screenshots")
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_reload() {
+async fn a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_reload(
+    engine: Engine,
+) {
     let server = TestServer::start().await;
-    let browser = Browser::launch().await;
+    let browser = Browser::launch(engine).await;
     let page = browser.page().await;
     page.goto(&url(&server)).await;
     create(
@@ -394,10 +424,11 @@ async fn drawn_cells(page: &Page<'_>) -> Value {
     .await
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn small_classic_bars_are_made_by_the_form_drawn_to_fit_and_played_to_the_end() {
+async fn small_classic_bars_are_made_by_the_form_drawn_to_fit_and_played_to_the_end(
+    engine: Engine,
+) {
     let server = TestServer::start().await;
-    let browser = Browser::launch().await;
+    let browser = Browser::launch(engine).await;
     // The form's range follows the variant; the poison alone is refused before sending.
     let page = browser.page().await;
     page.goto(&url(&server)).await;
@@ -456,13 +487,38 @@ async fn small_classic_bars_are_made_by_the_form_drawn_to_fit_and_played_to_the_
             }
             play_one(&page, &config).await;
         }
+        if (rows, cols) == (3, 5) {
+            bottom_left_names_the_moves(&page, rows).await;
+        }
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_preview_is_exactly_what_the_rules_eat_and_a_refused_cell_says_why() {
+/// The bottom-left notation in a finished game: the move list and the hover text name cells
+/// from (1,1) at the bottom-left, (row ↑, column →).
+async fn bottom_left_names_the_moves(page: &Page<'_>, rows: u32) {
+    let wire = listed_moves(page).await;
+    page.click("#notation").await;
+    page.wait(
+        "document.querySelector('.board.flipped')",
+        "the flipped board",
+    )
+    .await;
+    let named: Vec<(i64, i64)> = wire
+        .iter()
+        .map(|&(r, c)| (i64::from(rows) - r, c + 1))
+        .collect();
+    assert_eq!(listed_moves(page).await, named);
+    page.hover(&cell(i64::from(rows) - 1, 0)).await;
+    page.wait(
+        "document.querySelector('#preview').textContent === 'Refused: the cell (1,1) is already eaten.'",
+        "the hover text in the bottom-left notation",
+    )
+    .await;
+}
+
+async fn the_preview_is_exactly_what_the_rules_eat_and_a_refused_cell_says_why(engine: Engine) {
     let server = TestServer::start().await;
-    let browser = Browser::launch().await;
+    let browser = Browser::launch(engine).await;
     for (notation, eat, more_poison) in [
         (
             "5x6 eat 2x2 poison 0,0 poison 2,4",
@@ -628,15 +684,16 @@ async fn listed_moves(page: &Page<'_>) -> Vec<(i64, i64)> {
         .collect()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_people_play_to_the_end_a_spectator_sees_every_move_and_the_replay_steps_through() {
+async fn two_people_play_to_the_end_a_spectator_sees_every_move_and_the_replay_steps_through(
+    engine: Engine,
+) {
     // Exact analyses of these small boards take a while in a debug build: give them time.
     let server = TestServer::start_with(Settings {
         analysis_time: Duration::from_secs(10),
         ..common::settings()
     })
     .await;
-    let browser = Browser::launch().await;
+    let browser = Browser::launch(engine).await;
     let notation = "5x6 variant classic poison 0,0";
     let config = board_of(notation);
     let ada = browser.page().await;
@@ -757,7 +814,7 @@ async fn two_people_play_to_the_end_a_spectator_sees_every_move_and_the_replay_s
             .await;
             let moves = listed_moves(&ada).await;
             assert_eq!(page_notes(&ada).await, engine_notes(&config, &moves));
-            ada.screenshot(&screenshots().join("game-1280x800.png"))
+            ada.screenshot(&screenshots(engine).join("game-1280x800.png"))
                 .await;
             bob.resize(390, 844, false).await;
             let wide = bob
@@ -769,7 +826,7 @@ async fn two_people_play_to_the_end_a_spectator_sees_every_move_and_the_replay_s
                 wide[0].as_f64() <= wide[1].as_f64(),
                 "nothing wider than a phone: {wide}"
             );
-            bob.screenshot(&screenshots().join("game-390x844.png"))
+            bob.screenshot(&screenshots(engine).join("game-390x844.png"))
                 .await;
         }
     }
@@ -794,7 +851,7 @@ async fn two_people_play_to_the_end_a_spectator_sees_every_move_and_the_replay_s
         "the finished game listed",
     )
     .await;
-    eve.screenshot(&screenshots().join("lobby-1280x800.png"))
+    eve.screenshot(&screenshots(engine).join("lobby-1280x800.png"))
         .await;
     eve.click("#games a.replay").await;
     eve.wait(
@@ -849,8 +906,13 @@ async fn two_people_play_to_the_end_a_spectator_sees_every_move_and_the_replay_s
         page_notes(&eve).await,
         engine_notes(&config, &moves[..moves.len() - 1])
     );
-    eve.dark(true).await;
-    eve.screenshot(&screenshots().join("replay-dark-1280x800.png"))
+    // Firefox ESR 153 cannot emulate the dark scheme over BiDi: its picture stays light.
+    let scheme = if eve.dark(true).await {
+        "dark"
+    } else {
+        "light"
+    };
+    eve.screenshot(&screenshots(engine).join(format!("replay-{scheme}-1280x800.png")))
         .await;
     browser.assert_no_console_errors();
 }
@@ -860,4 +922,155 @@ async fn shown_replay(page: &Page<'_>) -> Value {
         "({ eaten: [...document.querySelectorAll('.board .cell.eaten')].map(c => [+c.dataset.r, +c.dataset.c]) })",
     )
     .await
+}
+
+/// The analysis board's state: the classic position's row lengths, the best line's step, and
+/// whether the shown position's analysis has arrived.
+async fn analysis_board(page: &Page<'_>) -> Value {
+    page.eval(
+        "(() => { const a = document.querySelector('.analysis'); return {
+            position: a.dataset.position, step: +a.dataset.step, ready: a.dataset.ready === 'true',
+            line: [...document.querySelectorAll('#line li')].map(li => li.textContent) }; })()",
+    )
+    .await
+}
+
+/// Waits until the analysis board shows `position` (row lengths) with its analysis.
+async fn analysed(page: &Page<'_>, position: &str) {
+    page.wait(
+        &format!(
+            "document.querySelector('.analysis').dataset.position === '{position}' && document.querySelector('.analysis').dataset.ready === 'true'"
+        ),
+        &format!("the analysis of {position}"),
+    )
+    .await;
+}
+
+/// The vertical centre of a cell on screen.
+async fn cell_y(page: &Page<'_>, r: i64, c: i64) -> f64 {
+    let sel = serde_json::to_string(&cell(r, c)).unwrap();
+    page.eval(&format!(
+        "(() => {{ const b = document.querySelector({sel}).getBoundingClientRect(); return b.y + b.height / 2; }})()"
+    ))
+    .await
+    .as_f64()
+    .unwrap()
+}
+
+async fn the_analysis_board_sets_positions_up_and_steps_through_the_best_line(engine: Engine) {
+    let server = TestServer::start_with(Settings {
+        analysis_time: Duration::from_secs(10),
+        ..common::settings()
+    })
+    .await;
+    let browser = Browser::launch(engine).await;
+    let page = browser.page().await;
+    page.goto(&format!("{}#/analysis", url(&server))).await;
+    analysed(&page, "[7,7,7,7]").await;
+    // A position by its row lengths (Games::Chomp's representation), annotated exactly.
+    let config = board_of("3x5 variant classic poison 0,0");
+    page.fill("#lengths", "[5,4,3]").await;
+    page.click("#set-lengths").await;
+    analysed(&page, "[5,4,3]").await;
+    assert_eq!(
+        page_notes(&page).await,
+        engine_notes(&config, &[(1, 4), (2, 3)])
+    );
+    // A click eats from a cell; a click on an eaten cell gives it (and what it needs) back.
+    page.click(&cell(0, 3)).await;
+    analysed(&page, "[3,3,3]").await;
+    assert_eq!(page_notes(&page).await, engine_notes(&config, &[(0, 3)]));
+    page.click(&cell(1, 4)).await;
+    analysed(&page, "[5,5,3]").await;
+    assert_eq!(page_notes(&page).await, engine_notes(&config, &[(2, 3)]));
+    // The best line: each move is the best of its position, so the counts fall by one a move.
+    let first = engine_notes(&config, &[(2, 3)]);
+    // The quickest win, else the longest loss.
+    let wins = first.iter().filter(|n| n.2 == "win").map(|n| n.3.unwrap());
+    let losses = first.iter().filter(|n| n.2 == "loss").map(|n| n.3.unwrap());
+    let best = wins.min().or(losses.max()).unwrap();
+    let mut plies = Vec::new();
+    loop {
+        let before = analysis_board(&page).await;
+        page.click("#line-forward").await;
+        let step = before["step"].as_u64().unwrap() + 1;
+        let moved = format!(
+            "+document.querySelector('.analysis').dataset.step === {step} && document.querySelector('.analysis').dataset.ready === 'true'"
+        );
+        if before["line"].as_array().unwrap().len() as u64 >= step || plies.last() != Some(&2) {
+            page.wait(&moved, "one move along the best line").await;
+        } else {
+            // The line ends before the poison: forward does nothing there.
+            assert_eq!(analysis_board(&page).await["step"], before["step"]);
+            break;
+        }
+        let line = analysis_board(&page).await["line"].clone();
+        let last = line[step as usize - 1].as_str().unwrap().to_string();
+        plies.push(last.rsplit(' ').next().unwrap().parse::<u64>().unwrap());
+    }
+    assert_eq!(plies[0], best, "{plies:?}");
+    assert!(plies.windows(2).all(|w| w[1] + 1 == w[0]), "{plies:?}");
+    page.click("#line-back").await;
+    page.wait(
+        &format!(
+            "+document.querySelector('.analysis').dataset.step === {} && document.querySelector('.analysis').dataset.ready === 'true'",
+            plies.len() - 1
+        ),
+        "one move back",
+    )
+    .await;
+    // The bottom-left notation: the board drawn upside down, cells named from (1,1).
+    assert!(cell_y(&page, 0, 0).await < cell_y(&page, 2, 0).await);
+    page.click("#notation").await;
+    page.wait(
+        "document.querySelector('.board.flipped') && document.querySelector('.analysis').dataset.ready === 'true'",
+        "the flipped board",
+    )
+    .await;
+    assert!(cell_y(&page, 0, 0).await > cell_y(&page, 2, 0).await);
+    page.screenshot(&screenshots(engine).join("analysis-1280x800.png"))
+        .await;
+    let label = page
+        .eval(&format!(
+            "document.querySelector('{}').getAttribute('aria-label')",
+            cell(0, 0).replace('\'', "\\'")
+        ))
+        .await;
+    assert!(
+        label
+            .as_str()
+            .unwrap()
+            .starts_with("cell (3,1): uneaten, poison, loses in 1"),
+        "{label}"
+    );
+    // The choice is kept in the browser.
+    page.reload().await;
+    page.wait(
+        "document.querySelector('#notation').checked && document.querySelector('.board.flipped')",
+        "the notation kept",
+    )
+    .await;
+    // A JChomp board: bites placed by clicks, annotated by the server's engine.
+    page.choose("#a-variant", "jchomp").await;
+    page.fill("#a-rows", "4").await;
+    page.fill("#a-cols", "4").await;
+    page.click(&cell(3, 2)).await;
+    page.click(&cell(0, 2)).await;
+    page.wait(
+        "document.querySelectorAll('.board .cell.eaten').length === 4 && document.querySelector('.analysis').dataset.ready === 'true'",
+        "two bites analysed",
+    )
+    .await;
+    let jchomp = board_of("4x4 eat 1x2 poison 0,0");
+    assert_eq!(
+        page_notes(&page).await,
+        engine_notes(&jchomp, &[(3, 2), (0, 2)])
+    );
+    assert_eq!(
+        page.eval("!!document.querySelector('.board.flipped')")
+            .await,
+        json!(false),
+        "JChomp boards keep the wire's notation"
+    );
+    browser.assert_no_console_errors();
 }

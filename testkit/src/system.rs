@@ -28,6 +28,13 @@ pub const CHROMIUM: Program = Program {
     dirs: &[],
 };
 
+/// Debian's Firefox ESR, driven headless over WebDriver BiDi by the browser tests.
+pub const FIREFOX: Program = Program {
+    name: "firefox-esr",
+    packages: &["firefox-esr"],
+    dirs: &[],
+};
+
 /// The WebDriver server for Debian's Chromium.
 pub const CHROMEDRIVER: Program = Program {
     name: "chromedriver",

@@ -49,6 +49,9 @@ const FILES: &[File] = &[
     file!("/js/lobby.js", JS, "../../web/js/lobby.js"),
     file!("/js/game.js", JS, "../../web/js/game.js"),
     file!("/js/replay.js", JS, "../../web/js/replay.js"),
+    file!("/js/notation.js", JS, "../../web/js/notation.js"),
+    file!("/js/analysis.js", JS, "../../web/js/analysis.js"),
+    file!("/js/scratch.js", JS, "../../web/js/scratch.js"),
 ];
 
 /// The page for a path that holds nothing.

@@ -1,12 +1,14 @@
 // The page's entry: the connection, the seat kept in the browser's storage for this server,
 // and the three views behind the address's fragment: the lobby (`#/`), a room to play or
-// watch (`#/room/ID`) and the replay of a stored game (`#/game/ID`).
+// watch (`#/room/ID`), the replay of a stored game (`#/game/ID`) and the analysis board
+// (`#/analysis`).
 
 import { h } from './dom.js';
 import { Net } from './net.js';
 import { LobbyView } from './lobby.js';
 import { GameView } from './game.js';
 import { ReplayView } from './replay.js';
+import { AnalysisView } from './analysis.js';
 
 /** The seat this browser holds on this server, if any: `{room, token}`. */
 function storedSeat() {
@@ -58,6 +60,7 @@ function route() {
   main.replaceChildren();
   if (m && m[1] === 'room') app.view = new GameView(app, decodeURIComponent(m[2]));
   else if (m && m[1] === 'game') app.view = new ReplayView(app, decodeURIComponent(m[2]));
+  else if (location.hash === '#/analysis') app.view = new AnalysisView(app);
   else app.view = new LobbyView(app);
   main.append(app.view.el);
   app.view.start();

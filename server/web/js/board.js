@@ -4,6 +4,7 @@
 
 import { h } from './dom.js';
 import { isPoison } from './rules.js';
+import { flipped, cellName } from './notation.js';
 
 const VERDICT = { win: 'win', loss: 'loss', tie: 'tie', unknown: 'unknown' };
 
@@ -19,6 +20,9 @@ export class BoardView {
     this.el = h('div', { class: 'board', role: 'grid', 'aria-label': `board, ${b.rows} rows by ${b.cols} columns` });
     this.el.style.setProperty('--rows', b.rows);
     this.el.style.setProperty('--cols', b.cols);
+    // Drawn upside down in the bottom-left notation: row 0 (the poison's) at the bottom.
+    this.flip = flipped(b);
+    this.el.classList.toggle('flipped', this.flip);
     this.cells = [];
     this.notes = new Map();
     this.cursor = 0;
@@ -81,7 +85,8 @@ export class BoardView {
     const d = moves[e.key];
     if (d) {
       e.preventDefault();
-      r = Math.min(rows - 1, Math.max(0, r + d[0]));
+      const up = this.flip ? -d[0] : d[0];
+      r = Math.min(rows - 1, Math.max(0, r + up));
       c = Math.min(cols - 1, Math.max(0, c + d[1]));
       this.hover(r, c);
       this.cells[r * cols + c].focus();
@@ -155,7 +160,8 @@ export class BoardView {
 
   label(i) {
     const r = Math.floor(i / this.b.cols), c = i % this.b.cols;
-    let text = `row ${r}, column ${c}: ${this.b.eaten[i] ? 'eaten' : 'uneaten'}`;
+    const at = this.flip ? `cell ${cellName(this.b, r, c)}` : `row ${r}, column ${c}`;
+    let text = `${at}: ${this.b.eaten[i] ? 'eaten' : 'uneaten'}`;
     if (this.b.poison.includes(i)) text += ', poison';
     const n = this.notes.get(i);
     if (n) {

@@ -5,6 +5,7 @@
 import { h } from './dom.js';
 import { BoardView, legend } from './board.js';
 import { newBoard, check, play, refusal, describe, outcome } from './rules.js';
+import { cellName, notationToggle } from './notation.js';
 
 export class GameView {
   constructor(app, room) {
@@ -25,12 +26,13 @@ export class GameView {
     this.noteBox = h('div', { class: 'notes', hidden: true });
     this.noteToggle = h('input', { type: 'checkbox', id: 'annotate', onchange: () => this.toggleNotes() });
     this.noteLabel = h('label', { class: 'check', hidden: true }, this.noteToggle, ' annotations');
+    this.notation = notationToggle(() => this.renotate());
     this.leaveBtn = h('button', { type: 'button', id: 'leave', onclick: () => this.leave() }, 'Leave');
     this.rematchBtn = h('button', { type: 'button', id: 'rematch', class: 'primary', hidden: true, onclick: () => this.app.send({ type: 'rematch' }) }, 'Play again');
     this.rematchNote = h('p', { class: 'rematch', id: 'rematch-note', hidden: true });
     this.replayLink = h('a', { class: 'replay', id: 'replay-link', hidden: true }, 'Replay this game');
     this.el.append(
-      h('div', { class: 'bar' }, h('a', { href: '#/', class: 'back' }, '← Lobby'), this.heading, this.noteLabel, this.leaveBtn),
+      h('div', { class: 'bar' }, h('a', { href: '#/', class: 'back' }, '← Lobby'), this.heading, this.notation.el, this.noteLabel, this.leaveBtn),
       this.info,
       h('div', { class: 'play' },
         h('div', { class: 'main-col' }, this.turn, h('div', { class: 'again' }, this.rematchBtn, this.replayLink, this.rematchNote), this.boardBox, this.say, this.noteBox),
@@ -110,21 +112,11 @@ export class GameView {
     this.snap = s;
     if (fresh) {
       this.board = newBoard(s.config);
-      this.view = new BoardView(this.board, {
-        onHover: (r, c) => this.preview(r, c),
-        onLeave: () => this.unpreview(),
-        onSelect: (r, c) => this.select(r, c),
-      });
-      this.boardBox.replaceChildren(this.view.el);
-      this.info.textContent = `${describe(s.config)} · poison ${s.config.poison.map(([r, c]) => `(${r},${c})`).join(' ')}${s.config.move_time_ms ? ` · ${s.config.move_time_ms / 1000} s a move` : ''}`;
+      this.drawBoard();
     }
-    // The eaten cells are the server's; the last move's cells come from replaying the moves.
-    const replayed = newBoard(s.config);
-    let last = [];
-    for (const m of s.moves) last = play(replayed, m.row, m.col);
     this.board.eaten.fill(0);
     for (const [r, c] of s.eaten) this.board.eaten[r * this.board.cols + c] = 1;
-    this.view.redraw(last);
+    this.drawPosition();
     // The clocks run from what the server says is left (a page that joins or reloads mid-turn
     // shows the right time).
     const now = performance.now();
@@ -133,6 +125,36 @@ export class GameView {
     this.turnStart = limit && left != null ? now - (limit - left) : now;
     this.graceEnds = s.seats.map((seat) => (seat && seat.grace_left_ms != null ? now + seat.grace_left_ms : null));
     this.drawAll();
+  }
+
+  /** A new board view for the board (its notation may have changed), and the board's line. */
+  drawBoard() {
+    const s = this.snap;
+    this.view = new BoardView(this.board, {
+      onHover: (r, c) => this.preview(r, c),
+      onLeave: () => this.unpreview(),
+      onSelect: (r, c) => this.select(r, c),
+    });
+    this.boardBox.replaceChildren(this.view.el);
+    this.notation.show(this.board);
+    this.info.textContent = `${describe(s.config)} · poison ${s.config.poison.map(([r, c]) => cellName(this.board, r, c)).join(' ')}${s.config.move_time_ms ? ` · ${s.config.move_time_ms / 1000} s a move` : ''}`;
+  }
+
+  /** Draws the board's eaten cells; the last move's cells come from replaying the moves. */
+  drawPosition() {
+    const replayed = newBoard(this.snap.config);
+    let last = [];
+    for (const m of this.snap.moves) last = play(replayed, m.row, m.col);
+    this.view.redraw(last);
+  }
+
+  /** Redraws what names cells after the notation changed. */
+  renotate() {
+    if (!this.snap) return;
+    this.drawBoard();
+    this.drawPosition();
+    this.moves.replaceChildren(...this.snap.moves.map((m, i) => this.moveItem(i, m)));
+    this.askNotes();
   }
 
   moved(m) {
@@ -175,7 +197,7 @@ export class GameView {
   }
 
   moveItem(i, m) {
-    return h('li', {}, `${this.name(m.seat)}: (${m.row},${m.col})`);
+    return h('li', {}, `${this.name(m.seat)}: ${cellName(this.board, m.row, m.col)}`);
   }
 
   drawTurn() {
@@ -254,7 +276,7 @@ export class GameView {
     const res = check(this.board, r, c);
     this.view.preview(res);
     if (res.ok) {
-      const eats = `(${r},${c}) eats ${res.cells.length} cell${res.cells.length === 1 ? '' : 's'}`;
+      const eats = `${cellName(this.board, r, c)} eats ${res.cells.length} cell${res.cells.length === 1 ? '' : 's'}`;
       this.say.textContent = res.poison ? `${eats} including the poison: whoever takes it loses.` : `${eats}.`;
       this.say.dataset.kind = res.poison ? 'poison' : 'ok';
       this.say.dataset.reason = '';
@@ -300,7 +322,7 @@ export class GameView {
     const i = r * this.board.cols + c;
     if (res.poison && this.armed !== i) {
       this.armed = i;
-      this.say.textContent = `(${r},${c}) eats the poison and you lose. Click it again (or press Enter) to take it anyway.`;
+      this.say.textContent = `${cellName(this.board, r, c)} eats the poison and you lose. Click it again (or press Enter) to take it anyway.`;
       this.say.dataset.kind = 'confirm';
       return;
     }

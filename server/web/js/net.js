@@ -39,7 +39,7 @@ export class Net {
       this.onMessage(msg);
     };
     ws.onclose = (ev) => {
-      if (this.ws !== ws) return;
+      if (this.ws !== ws || this.closed) return;
       const was = this.up;
       this.up = false;
       // 4001: this seat was resumed from another window; taking it back at once would make
@@ -58,6 +58,13 @@ export class Net {
       this.stopped = false;
       this.connect();
     }
+  }
+
+  /** Closes the connection for good: no new one follows. */
+  close() {
+    this.closed = true;
+    this.queue = [];
+    this.ws?.close();
   }
 
   /** Sends a message now, or once the connection is up. */

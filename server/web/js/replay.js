@@ -4,6 +4,7 @@
 import { h } from './dom.js';
 import { BoardView, legend } from './board.js';
 import { newBoard, play, describe, outcome } from './rules.js';
+import { cellName, notationToggle } from './notation.js';
 
 export class ReplayView {
   constructor(app, game) {
@@ -27,8 +28,9 @@ export class ReplayView {
     this.noteToggle = h('input', { type: 'checkbox', id: 'annotate', onchange: () => this.toggleNotes() });
     this.noteBox = h('div', { class: 'notes', hidden: true });
     this.moves = h('ol', { class: 'moves', id: 'moves' });
+    this.notation = notationToggle(() => this.record && this.load(this.record, this.index));
     this.el.append(
-      h('div', { class: 'bar' }, h('a', { href: '#/', class: 'back' }, '← Lobby'), h('h2', {}, 'Game ', h('code', {}, game))),
+      h('div', { class: 'bar' }, h('a', { href: '#/', class: 'back' }, '← Lobby'), h('h2', {}, 'Game ', h('code', {}, game)), this.notation.el),
       this.info,
       h('div', { class: 'play' },
         h('div', { class: 'main-col' }, this.step, this.boardBox, this.controls,
@@ -56,17 +58,19 @@ export class ReplayView {
     else if (msg.type === 'error') this.step.textContent = msg.message;
   }
 
-  load(record) {
+  /** Draws a record's board and moves, at its last position or at `index`. */
+  load(record, index = record.moves.length) {
     this.record = record;
     this.board = newBoard(record.config);
     this.view = new BoardView(this.board);
     this.boardBox.replaceChildren(this.view.el);
+    this.notation.show(this.board);
     this.slider.max = record.moves.length;
     this.info.textContent = `${describe(record.config)} · ${record.seats.join(' vs ')} · ${outcome(record.result, record.seats)}`;
     this.moves.replaceChildren(...record.moves.map((m, i) => h('li', {},
-      h('button', { type: 'button', class: 'link', onclick: () => this.show(i + 1) }, `${record.seats[m.seat] ?? m.seat}: (${m.row},${m.col})`))));
+      h('button', { type: 'button', class: 'link', onclick: () => this.show(i + 1) }, `${record.seats[m.seat] ?? m.seat}: ${cellName(this.board, m.row, m.col)}`))));
     this.noteToggle.disabled = record.config.players !== 2;
-    this.show(record.moves.length);
+    this.show(index);
   }
 
   /** Draws the position after `index` moves. */
@@ -83,7 +87,7 @@ export class ReplayView {
     this.el.dataset.index = this.index;
     [...this.moves.children].forEach((li, i) => li.classList.toggle('current', i === this.index - 1));
     const m = this.record.moves[this.index - 1];
-    this.step.textContent = this.index === 0 ? `Start: ${n} moves in all.` : `Move ${this.index} of ${n}: ${this.record.seats[m.seat] ?? m.seat} took (${m.row},${m.col}).${this.index === n ? ` ${outcome(this.record.result, this.record.seats)}.` : ''}`;
+    this.step.textContent = this.index === 0 ? `Start: ${n} moves in all.` : `Move ${this.index} of ${n}: ${this.record.seats[m.seat] ?? m.seat} took ${cellName(this.board, m.row, m.col)}.${this.index === n ? ` ${outcome(this.record.result, this.record.seats)}.` : ''}`;
     this.askNotes();
   }
 

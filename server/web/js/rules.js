@@ -2,6 +2,8 @@
 // or why it is refused (out of range, then already eaten — the order of the server's checks),
 // and the board, a refusal and a game's end in words.
 
+import { cellName } from './notation.js';
+
 /** A board to play on: the configuration and the eaten cells (row-major, 1 = eaten). */
 export function newBoard(config) {
   const rows = config.rows, cols = config.cols;
@@ -59,7 +61,7 @@ export function play(b, r, c) {
  * `Rejection::explain`, which the server sends with `move_rejected`.
  */
 export function refusal(b, r, c, reason) {
-  const at = `(${r},${c})`;
+  const at = cellName(b, r, c);
   if (reason === 'out_of_range') {
     return b.classic
       ? `the cell ${at} is outside the ${b.rows}×${b.cols} board`
