@@ -197,6 +197,16 @@ async fn redis_or_postgres_restarted_under_play_loses_no_game() {
     erin.send(json!({"type":"create_room","name":"erin","config":cfg}))
         .await;
     erin.expect_error("unavailable").await;
+    // Nor is a seat looked up: its token is not "no seat", but "not now".
+    let mut early = n2.client().await;
+    early
+        .send(json!({"type":"resume","token":tokens[0]}))
+        .await;
+    early.expect_error("unavailable").await;
+    early
+        .send(json!({"type":"join_room","room":first,"name":"frank"}))
+        .await;
+    early.expect_error("unavailable").await;
 
     // Redis is back: each node takes a lease again and restores its own rooms from it; the
     // players resume where the last acknowledged move left them (the unacknowledged move is

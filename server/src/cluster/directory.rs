@@ -148,19 +148,22 @@ impl Cluster {
     /// The owner of a room, if its lease is alive. If the owner died with a game in play, this
     /// waits (up to a takeover's time) for another node to take the room over, so that a
     /// player of a dead node who reconnects at once finds the room on its new owner.
-    pub(crate) async fn owner_of(&self, room: &str) -> Option<String> {
+    /// `None` if the room is not in play anywhere; the error if Redis cannot be asked.
+    pub(crate) async fn owner_of(&self, room: &str) -> Result<Option<String>, redis::RedisError> {
         let deadline = Instant::now() + super::TAKEOVER_WAIT;
         loop {
-            let owner = self.current_owner(room).await;
-            if owner.is_some() {
-                return owner;
-            }
             let mut redis = self.redis();
-            let owned: Option<String> = redis.hget(OWNERS, room).await.ok()?;
-            owned.as_ref()?;
-            let in_play: bool = redis.exists(live_key(room)).await.ok()?;
+            let owned: Option<String> = redis.hget(OWNERS, room).await?;
+            let Some(owner) = owned.filter(|o| o != CLOSED) else {
+                return Ok(None);
+            };
+            let alive: bool = redis.exists(super::lease_key(&owner)).await?;
+            if alive {
+                return Ok(Some(owner));
+            }
+            let in_play: bool = redis.exists(live_key(room)).await?;
             if !in_play || Instant::now() >= deadline {
-                return None;
+                return Ok(None);
             }
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
@@ -175,10 +178,14 @@ impl Cluster {
         alive.first().copied().unwrap_or(false).then_some(owner)
     }
 
-    /// The room a seat token belongs to, anywhere in the cluster.
-    pub(crate) async fn room_of_token(&self, token: &str) -> Option<String> {
+    /// The room a seat token belongs to, anywhere in the cluster (`None`: no room), or the
+    /// error if Redis cannot be asked.
+    pub(crate) async fn room_of_token(
+        &self,
+        token: &str,
+    ) -> Result<Option<String>, redis::RedisError> {
         let mut redis = self.redis();
-        redis.hget(TOKENS, token_hash(token)).await.ok()?
+        redis.hget(TOKENS, token_hash(token)).await
     }
 
     /// The `rooms` message: every room of every node whose lease is alive, oldest first — the

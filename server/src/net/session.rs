@@ -16,6 +16,9 @@ use jchomp_protocol::wire::{ClientMessage, ErrorCode, RejectReason, ServerMessag
 use std::sync::Arc;
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
+/// The cluster could not be asked (the client was told `unavailable`).
+struct Unreachable;
+
 /// What an `analyze` asks about.
 enum Asked {
     /// A room's position.
@@ -233,10 +236,20 @@ impl Session {
         if found.is_none()
             && plausible_id(&token)
             && let Some(cluster) = &self.ctx.cluster
-            && let Some(room) = cluster.room_of_token(&token).await
-            && let Some(tx) = self.remote_room(&room).await
         {
-            found = Some((room, tx));
+            match cluster.room_of_token(&token).await {
+                Ok(Some(room)) => match self.remote_room(&room).await {
+                    Ok(Some(tx)) => found = Some((room, tx)),
+                    Ok(None) => {}
+                    Err(Unreachable) => return,
+                },
+                Ok(None) => {}
+                // Not "no such seat": the seat may well be there, once the cluster answers.
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot look a seat token up in the cluster");
+                    return self.unreachable();
+                }
+            }
         }
         let Some((room, tx)) = found else {
             return self.error(ErrorCode::BadToken, "the token matches no seat".to_string());
@@ -423,30 +436,51 @@ impl Session {
     }
 
     /// The channel of a room — of this node, or in a cluster a relay to the node playing it —
-    /// or `no_such_room` sent.
+    /// or `no_such_room` (or, if the cluster cannot be asked, `unavailable`) sent.
     async fn find_room(&self, room: &str) -> Option<mpsc::Sender<RoomEvent>> {
-        let mut tx = if plausible_id(room) {
-            self.ctx.lobby.room(room)
-        } else {
-            None
-        };
-        if tx.is_none() && plausible_id(room) {
-            tx = self.remote_room(room).await;
+        if plausible_id(room) {
+            if let Some(tx) = self.ctx.lobby.room(room) {
+                return Some(tx);
+            }
+            match self.remote_room(room).await {
+                Ok(Some(tx)) => return Some(tx),
+                Ok(None) => {}
+                Err(Unreachable) => return None,
+            }
         }
-        if tx.is_none() {
-            self.error(ErrorCode::NoSuchRoom, format!("no room has id {room:?}"));
-        }
-        tx
+        self.error(ErrorCode::NoSuchRoom, format!("no room has id {room:?}"));
+        None
     }
 
-    /// In a cluster, a relay to the room on the node that plays it.
-    async fn remote_room(&self, room: &str) -> Option<mpsc::Sender<RoomEvent>> {
-        let cluster = self.ctx.cluster.as_ref()?;
-        let owner = cluster.owner_of(room).await?;
+    /// In a cluster, a relay to the room on the node that plays it (`None`: no node plays it);
+    /// if Redis cannot be asked, `unavailable` is sent.
+    async fn remote_room(
+        &self,
+        room: &str,
+    ) -> Result<Option<mpsc::Sender<RoomEvent>>, Unreachable> {
+        let Some(cluster) = self.ctx.cluster.as_ref() else {
+            return Ok(None);
+        };
+        let owner = match cluster.owner_of(room).await {
+            Ok(Some(owner)) => owner,
+            Ok(None) => return Ok(None),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot look a room's node up in the cluster");
+                self.unreachable();
+                return Err(Unreachable);
+            }
+        };
         if owner == cluster.node {
-            return cluster.own_room(room).await;
+            return Ok(cluster.own_room(room).await);
         }
-        Some(cluster.relay(room.to_string(), owner, self.ctx.settings.room_queue))
+        let queue = self.ctx.settings.room_queue;
+        Ok(Some(cluster.relay(room.to_string(), owner, queue)))
+    }
+
+    /// Tells the client the cluster cannot be asked now: nothing was done.
+    fn unreachable(&self) {
+        let message = "the cluster cannot be reached now; nothing was done: send it again";
+        self.error(ErrorCode::Unavailable, message.to_string());
     }
 
     /// Answers `list_rooms`: this node's rooms, or in a cluster every node's (this node's alone
