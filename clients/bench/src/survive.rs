@@ -65,6 +65,8 @@ struct Chair {
     /// Moves of the room this seat has been shown (by index).
     view: usize,
     version: u64,
+    /// A `moved` skipped a version: its view is behind until a snapshot.
+    stale: bool,
     finished: bool,
     heard: Instant,
     /// When it last asked `sync` because the room stopped moving.
@@ -110,6 +112,8 @@ struct Survivor<'a, 't> {
     players: Vec<RandomPlayer>,
     chairs: Vec<Chair>,
     room: String,
+    /// The node the room was created on (latencies of seats there are kept apart).
+    room_node: usize,
     phase: Phase,
     phase_since: Instant,
     game: Game,
@@ -214,6 +218,7 @@ impl<'a, 't> Survivor<'a, 't> {
                 token: None,
                 view: 0,
                 version: 0,
+                stale: false,
                 finished: false,
                 heard: now,
                 synced: now,
@@ -230,6 +235,7 @@ impl<'a, 't> Survivor<'a, 't> {
             players,
             chairs,
             room: String::new(),
+            room_node: 0,
             phase: Phase::Creating,
             phase_since: now,
             ledger: Ledger::default(),
@@ -248,6 +254,7 @@ impl<'a, 't> Survivor<'a, 't> {
             c.token = None;
             c.view = 0;
             c.version = 0;
+            c.stale = false;
             c.finished = false;
             c.asked = None;
             c.sent = None;
@@ -438,6 +445,7 @@ impl<'a, 't> Survivor<'a, 't> {
         match self.phase {
             Phase::Creating if i == 0 => {
                 self.room = room;
+                self.room_node = self.chairs[0].node;
                 self.chairs[0].token = Some(token);
                 if self.chairs.len() > 1 {
                     self.set_phase(Phase::Joining(1));
@@ -479,6 +487,7 @@ impl<'a, 't> Survivor<'a, 't> {
         }
         let c = &mut self.chairs[i];
         c.asked = None;
+        c.stale = false;
         c.version = snap.version;
         if matches!(self.phase, Phase::Joining(_)) && snap.status != RoomStatus::Waiting {
             self.start_game();
@@ -487,8 +496,11 @@ impl<'a, 't> Survivor<'a, 't> {
             return After::Nothing;
         }
         let (added, found) = self.ledger.snapshot(&snap.moves, snap.version);
-        if let Some(f) = found.into_iter().next() {
-            return self.found(f);
+        if !found.is_empty() {
+            for f in found {
+                self.found(f);
+            }
+            return After::Restart;
         }
         let shown: Vec<MoveJson> = self
             .ledger
@@ -527,11 +539,14 @@ impl<'a, 't> Survivor<'a, 't> {
             col: m.col,
         };
         let c = &mut self.chairs[i];
-        if c.version != 0 && m.version != c.version + 1 {
-            // Something was missed: this move's index is not known; a snapshot will say.
+        if c.stale || (c.version != 0 && m.version != c.version + 1) {
+            // Something was missed: this move's index is not known until a snapshot says.
             self.ledger.floating(mv, m.version);
             c.version = m.version;
-            self.ask(i, Ask::Sync);
+            if !c.stale {
+                c.stale = true;
+                self.ask(i, Ask::Sync);
+            }
             return After::Nothing;
         }
         c.version = m.version;
@@ -553,6 +568,11 @@ impl<'a, 't> Survivor<'a, 't> {
             let now = Instant::now();
             if self.window.contains(now) {
                 self.tally.latencies.record(now - at);
+                if c.node == self.room_node {
+                    self.tally.owner_node_latencies.record(now - at);
+                } else {
+                    self.tally.other_node_latencies.record(now - at);
+                }
             }
         }
         if m.status == RoomStatus::Finished {
@@ -642,6 +662,11 @@ impl<'a, 't> Survivor<'a, 't> {
                 After::Nothing
             }
             _ if self.phase != Phase::Playing => After::Restart,
+            // The game is over (every move of it shown): a room that closed since, or a seat
+            // freed with it, has nothing more to show this seat.
+            ErrorCode::BadToken | ErrorCode::NoSuchRoom if self.game.result().is_some() => {
+                self.finished(i)
+            }
             _ => {
                 self.tally.errors.add(
                     format!("error in a game in play: {}", code_name(&code)),
@@ -690,5 +715,88 @@ impl<'a, 't> Survivor<'a, 't> {
             }
         }
         Some(silent)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jchomp_testkit::board;
+    use jchomp_testkit::fixtures::{SnapshotFixture, moved, snapshot};
+
+    fn sent(t: &mut Survivor<'_, '_>) -> Vec<(usize, ClientMessage)> {
+        t.outbox.drain(..).collect()
+    }
+
+    #[test]
+    fn seats_go_on_from_snapshots_and_a_snapshot_lacking_an_acknowledged_move_is_a_loss() {
+        let config = board("4x4 poison 0,0");
+        let json = ConfigJson::new(&config, None);
+        let live = Live::default();
+        let now = Instant::now();
+        let window = Window {
+            start: now,
+            end: now + Duration::from_secs(60),
+        };
+        let run = SurviveRun {
+            ix: 0,
+            config,
+            json: &json,
+            live: &live,
+            seed: 1,
+            targets: &[],
+            nodes: vec![0, 1],
+            fault_at: Some(now),
+        };
+        let mut tally = Tally::default();
+        let mut t = Survivor::new(run, window, &mut tally);
+        t.new_game();
+        assert!(matches!(
+            sent(&mut t)[..],
+            [(0, ClientMessage::CreateRoom { .. })]
+        ));
+        assert_eq!(t.on_joined(0, "r".into(), 0, "a".into()), After::Nothing);
+        assert!(matches!(
+            sent(&mut t)[..],
+            [(1, ClientMessage::JoinRoom { .. })]
+        ));
+        assert_eq!(t.on_joined(1, "r".into(), 1, "b".into()), After::Nothing);
+        assert_eq!(t.phase, Phase::Playing);
+        // The snapshot of the game begun: seat 0 is to move, and moves.
+        let playing = Snapshot {
+            status: RoomStatus::Playing,
+            to_move: Some(0),
+            ..snapshot("r", "4x4 poison 0,0").version(2)
+        };
+        t.on_snapshot(0, &playing);
+        t.on_snapshot(1, &playing);
+        let moves = sent(&mut t);
+        let [(0, ClientMessage::Move { row, col })] = moves[..] else {
+            panic!("{moves:?}")
+        };
+        // Both seats are shown it; seat 1 moves next.
+        let first = moved("r", 3, 0, (row, col));
+        assert_eq!(t.on_moved(0, &first), After::Nothing);
+        assert_eq!(t.on_moved(1, &first), After::Nothing);
+        assert!(matches!(
+            sent(&mut t)[..],
+            [(1, ClientMessage::Move { .. })]
+        ));
+        assert_eq!((t.tally.answered, t.ledger.len()), (1, 1));
+        assert_eq!(
+            t.stalls.recovery.map(|d| d < Duration::from_secs(5)),
+            Some(true)
+        );
+        // A moved skipping a version: seat 0 asks for a snapshot, and ignores what follows.
+        assert_eq!(t.on_moved(0, &moved("r", 5, 1, (3, 3))), After::Nothing);
+        assert!(matches!(sent(&mut t)[..], [(0, ClientMessage::Sync)]));
+        assert_eq!(t.on_moved(0, &moved("r", 6, 0, (2, 3))), After::Nothing);
+        assert_eq!(t.ledger.len(), 1);
+        // A resumed seat's snapshot lacking the acknowledged first move (and the two moves
+        // seat 0 was shown since): three lost.
+        let empty = playing.clone().version(7);
+        assert_eq!(t.on_snapshot(1, &empty), After::Restart);
+        assert_eq!((t.tally.survival.lost, t.tally.survival.forks), (3, 0));
+        assert_eq!(t.tally.errors.total(), 3);
     }
 }
