@@ -95,8 +95,13 @@ impl fmt::Display for Fault {
     }
 }
 
-/// Sends `signal` (`-KILL`, `-STOP`, `-CONT`) to `pid` with `kill`; says why it failed.
+/// Sends `signal` (`-KILL`, `-STOP`, `-CONT`) to process `pid` with `kill`; says why it
+/// failed. Only one process: 0 and ids that `kill` would read as negative (a process group, or
+/// every process for -1) are refused.
 fn signal(pid: u32, signal: &str) -> Result<(), String> {
+    if pid == 0 || i32::try_from(pid).is_err() {
+        return Err(format!("{pid} is not one process's id"));
+    }
     match Command::new("kill")
         .arg(signal)
         .arg(pid.to_string())
@@ -181,6 +186,9 @@ mod tests {
         strike(kill, pid, Instant::now()).await.unwrap();
         let status = child.wait().await.unwrap();
         assert!(!status.success());
-        assert!(strike(kill, u32::MAX, Instant::now()).await.is_err());
+        // Never a process group or every process (`kill -KILL -1`).
+        for group in [0, u32::MAX, 1 << 31] {
+            assert!(signal(group, "-CONT").is_err(), "{group}");
+        }
     }
 }
