@@ -134,8 +134,8 @@ impl Ledger {
     }
 }
 
-/// A room's longest wait between two moves first seen (within the window), and the first move
-/// after the fault.
+/// A room's longest wait between two moves first seen (within the window), and its first move
+/// sent after the fault.
 #[derive(Debug)]
 pub(crate) struct Stalls {
     window: (Instant, Instant),
@@ -143,7 +143,7 @@ pub(crate) struct Stalls {
     last: Option<Instant>,
     /// The longest gap so far.
     pub longest: Duration,
-    /// Time from the fault to the first move after it, once there was one.
+    /// Time from the fault to the first move sent after it being seen, once there was one.
     pub recovery: Option<Duration>,
 }
 
@@ -159,13 +159,14 @@ impl Stalls {
         }
     }
 
-    /// A move first seen at `now`.
-    pub(crate) fn moved(&mut self, now: Instant) {
+    /// A move first seen at `now`, sent at `sent` if known (a move shown in a snapshot may
+    /// have been sent before a fault: it does not end the room's wait).
+    pub(crate) fn moved(&mut self, now: Instant, sent: Option<Instant>) {
         self.gap_until(now);
         self.last = Some(now);
-        if let Some(f) = self.fault
+        if let (Some(f), Some(sent)) = (self.fault, sent)
             && self.recovery.is_none()
-            && now >= f
+            && sent >= f
         {
             self.recovery = Some(now - f);
         }
@@ -237,15 +238,19 @@ mod tests {
         let t0 = Instant::now();
         let s = |n: u64| t0 + Duration::from_secs(n);
         let mut st = Stalls::new((s(10), s(30)), Some(s(15)));
-        st.moved(s(5));
-        st.moved(s(12)); // 7 s apart, but only 2 s of it in the window
+        st.moved(s(5), Some(s(5)));
+        st.moved(s(12), Some(s(12))); // 7 s apart, but only 2 s of it in the window
         assert_eq!(st.longest, Duration::from_secs(2));
-        st.moved(s(14));
+        st.moved(s(14), Some(s(14)));
         assert_eq!(st.recovery, None);
-        st.moved(s(20));
-        assert_eq!(st.longest, Duration::from_secs(6));
+        // A move sent before the fault, seen after it, is not the room moving again.
+        st.moved(s(16), Some(s(14)));
+        st.moved(s(17), None);
+        assert_eq!(st.recovery, None);
+        st.moved(s(20), Some(s(20)));
+        assert_eq!(st.longest, Duration::from_secs(3));
         assert_eq!(st.recovery, Some(Duration::from_secs(5)));
-        st.moved(s(21));
+        st.moved(s(21), Some(s(21)));
         assert_eq!(st.recovery, Some(Duration::from_secs(5)));
         st.end(s(40)); // the open wait counts up to the window's end
         assert_eq!(st.longest, Duration::from_secs(9));

@@ -174,6 +174,12 @@ pub struct Survival {
     pub recoveries: Vec<Duration>,
     /// Tables that made no move after the fault.
     pub unrecovered: u64,
+    /// Games begun (both seats shown the game in play) that were gone, with no move played,
+    /// when a seat came back: their start had not reached Redis before their node died.
+    pub vanished: u64,
+    /// Seats whose game was one move from its end when their node died and that were then
+    /// refused (`bad_token`, `no_such_room`) instead of shown the end.
+    pub ended_unseen: u64,
 }
 
 impl Survival {
@@ -187,6 +193,8 @@ impl Survival {
         self.longest_stall = self.longest_stall.max(other.longest_stall);
         self.recoveries.append(&mut other.recoveries);
         self.unrecovered += other.unrecovered;
+        self.vanished += other.vanished;
+        self.ended_unseen += other.ended_unseen;
     }
 }
 

@@ -29,12 +29,14 @@ const RECONNECT_FOR: Duration = Duration::from_secs(60);
 const AGAIN: Duration = Duration::from_millis(300);
 /// A room that made no move for this long has each seat ask `sync`.
 const IDLE: Duration = Duration::from_secs(2);
-/// A seat whose `sync` gets no answer (and hears nothing) for this long reconnects.
-const SYNC_PATIENCE: Duration = Duration::from_secs(5);
+/// A seat whose `sync` gets no answer (and hears nothing) for this long reconnects (a `sync`
+/// relayed to a dead owner is never answered).
+const SYNC_PATIENCE: Duration = Duration::from_secs(3);
 /// The same for a `resume` (answered once a takeover is done, within about 13 s).
 const RESUME_PATIENCE: Duration = Duration::from_secs(15);
-/// A room not yet in play after this long is given up and started again.
-const SETUP_PATIENCE: Duration = Duration::from_secs(15);
+/// A room not yet in play after this long is given up and started again (a request to a
+/// waiting room whose node died is answered `no_such_room` within about 5 s).
+const SETUP_PATIENCE: Duration = Duration::from_secs(8);
 /// Times a seat asks again to join a room its node does not know (yet).
 const JOINS_AGAIN: u32 = 250;
 /// How often the table looks for silent seats and due retries.
@@ -123,6 +125,8 @@ struct Survivor<'a, 't> {
     progress: Instant,
     joins_again: u32,
     in_game: bool,
+    /// A seat dropped before the game began: the room is given up.
+    room_lost: bool,
     outbox: VecDeque<(usize, ClientMessage)>,
     tally: &'t mut Tally,
 }
@@ -145,6 +149,9 @@ pub(crate) async fn play(
         t.new_game();
     }
     'run: while !stopping || t.in_game {
+        if std::mem::take(&mut t.room_lost) {
+            after = After::Restart;
+        }
         match after {
             After::Nothing => {}
             After::GameOver if stopping => break,
@@ -242,6 +249,7 @@ impl<'a, 't> Survivor<'a, 't> {
             progress: now,
             joins_again: 0,
             in_game: false,
+            room_lost: false,
             outbox: VecDeque::new(),
             tally,
         }
@@ -320,6 +328,11 @@ impl<'a, 't> Survivor<'a, 't> {
     /// Opens seat `i`'s connection again on the next node that answers and resumes its seat
     /// (or asks again for what it was asking); false if no node answers for a long time.
     async fn reopen(&mut self, i: usize, conns: &mut [Ws]) -> bool {
+        if self.phase != Phase::Playing {
+            // A waiting room frees a dropped seat at once (and is gone with its node).
+            self.room_lost = true;
+            return true;
+        }
         self.tally.survival.reconnects += 1;
         if !self.connect_next(i, conns).await {
             return false;
@@ -508,7 +521,7 @@ impl<'a, 't> Survivor<'a, 't> {
             .skip(self.ledger.len() - added)
             .collect();
         for mv in shown {
-            if let Err(after) = self.first_seen(mv, None) {
+            if let Err(after) = self.first_seen(mv, None, None) {
                 return after;
             }
         }
@@ -553,7 +566,12 @@ impl<'a, 't> Survivor<'a, 't> {
         let index = c.view;
         match self.ledger.moved(index, mv, m.version) {
             Ok(true) => {
-                if let Err(after) = self.first_seen(mv, Some(index)) {
+                let sent = self
+                    .chairs
+                    .get(usize::from(m.seat))
+                    .and_then(|c| c.sent)
+                    .and_then(|(ix, at)| (ix == index).then_some(at));
+                if let Err(after) = self.first_seen(mv, Some(index), sent) {
                     return after;
                 }
             }
@@ -584,8 +602,14 @@ impl<'a, 't> Survivor<'a, 't> {
         After::Nothing
     }
 
-    /// A move new to the room: the local game makes it, and it counts as answered.
-    fn first_seen(&mut self, mv: MoveJson, index: Option<usize>) -> Result<(), After> {
+    /// A move new to the room (sent at `sent`, if known): the local game makes it, and it
+    /// counts as answered.
+    fn first_seen(
+        &mut self,
+        mv: MoveJson,
+        index: Option<usize>,
+        sent: Option<Instant>,
+    ) -> Result<(), After> {
         if i64::from(self.game.to_move().unwrap_or(u8::MAX)) != mv.seat
             || self.game.select(mv.row, mv.col).is_err()
         {
@@ -596,7 +620,7 @@ impl<'a, 't> Survivor<'a, 't> {
             return Err(After::Restart);
         }
         let now = Instant::now();
-        self.stalls.moved(now);
+        self.stalls.moved(now, sent);
         self.progress = now;
         self.tally.answered += 1;
         self.run.live.answered.fetch_add(1, Ordering::Relaxed);
@@ -667,10 +691,32 @@ impl<'a, 't> Survivor<'a, 't> {
             ErrorCode::BadToken | ErrorCode::NoSuchRoom if self.game.result().is_some() => {
                 self.finished(i)
             }
+            // The game was one move from its end (every move left eats poison): the move sent
+            // as the node died ended it, and the finished room is gone for this seat.
+            ErrorCode::BadToken | ErrorCode::NoSuchRoom
+                if self
+                    .game
+                    .position()
+                    .safe_selections(&self.run.config)
+                    .is_empty() =>
+            {
+                self.tally.survival.ended_unseen += 1;
+                self.finished(i)
+            }
+            // A game begun on a node that died before its start reached Redis: the room is
+            // gone as a waiting room would be; nothing was played in it.
+            ErrorCode::BadToken | ErrorCode::NoSuchRoom if self.ledger.len() == 0 => {
+                self.tally.survival.vanished += 1;
+                After::Restart
+            }
             _ => {
                 self.tally.errors.add(
                     format!("error in a game in play: {}", code_name(&code)),
-                    format!("room {}, seat {i}: {message}", self.room),
+                    format!(
+                        "room {}, seat {i}, after {} moves shown: {message}",
+                        self.room,
+                        self.ledger.len()
+                    ),
                 );
                 After::Restart
             }

@@ -95,6 +95,12 @@ async fn a_node_killed_mid_run_loses_nothing_and_stalls_within_the_lease() {
         "longest stall {stall} s: {all}"
     );
     assert!(figure(&text, "s, max") < 10.0, "{all}");
-    // Moves went on after the fault.
-    assert!(figure(&text, "in the 10 s from it,") > 0.0, "{all}");
+    // Moves went on to the end of the window.
+    let seconds = text
+        .split("each second: [")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .unwrap_or_else(|| panic!("no seconds in {all}"));
+    let last: u64 = seconds.rsplit(", ").next().unwrap().parse().unwrap();
+    assert!(last > 0, "{all}");
 }
