@@ -4,6 +4,7 @@
 
 use super::cluster::{self, SpawnedCluster};
 use super::echo;
+use super::fault::{Fault, Strike};
 use super::plan::{Load, Shape};
 use super::process::{self, Child, ProcessError, ServerLaunch};
 use super::report::{RunReports, describe, summarize};
@@ -39,6 +40,15 @@ pub struct Args {
     /// cluster (in alternating order), and the summary compares them.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(2..=16))]
     pub spawn_cluster: Option<u16>,
+    /// With --spawn-cluster: strike a fault during the window — `kill@5s` (the first node is
+    /// killed with SIGKILL 5 s into the window), `pause=12s@5s` (it is paused with SIGSTOP for
+    /// 12 s, then continued) or `redis-pause=5s@5s` (the cluster's Redis is paused). Most rooms
+    /// are then created on the first node; the players reconnect to the next node and resume
+    /// their seats, and the run reports the longest stall, the time to the first move after
+    /// the fault, the reconnects, and any acknowledged move lost or view forked (the exit
+    /// status is then non-zero). Moves are sent as fast as the server answers (no --rate).
+    #[arg(long, value_name = "FAULT", requires = "spawn_cluster", conflicts_with_all = ["spawn_server", "rate"])]
+    pub fault: Option<Fault>,
     /// The redis-server binary for --spawn-cluster (default: `redis-server` on the PATH, from
     /// Debian's redis-server package).
     #[arg(long, value_name = "PATH")]
@@ -369,7 +379,11 @@ async fn run(args: &Args) -> anyhow::Result<ExitCode> {
         };
         let mut game_on = async |split: bool| -> anyhow::Result<LoadReport> {
             let (servers, started) = servers_for_run(args, rooms, split).await?;
-            let r = run_load(servers, game.clone(), shape.clone()).await;
+            let shape = Shape {
+                fault: started.strike(args.fault),
+                ..shape.clone()
+            };
+            let r = run_load(servers, game.clone(), shape).await;
             drop(started);
             let name = if split { "cluster " } else { "" };
             println!("run {run} {name}{}", describe(&r));
@@ -410,6 +424,19 @@ async fn run(args: &Args) -> anyhow::Result<ExitCode> {
 struct Started {
     _one: Option<Child>,
     _cluster: Option<SpawnedCluster>,
+}
+
+impl Started {
+    /// `fault` aimed at the spawned cluster's first node or its Redis.
+    fn strike(&self, fault: Option<Fault>) -> Option<Strike> {
+        let (fault, cluster) = (fault?, self._cluster.as_ref()?);
+        let pid = if fault.strikes_redis() {
+            cluster.redis.pid
+        } else {
+            cluster.nodes.first()?.pid
+        };
+        Some(Strike { fault, pid })
+    }
 }
 
 /// The servers of one game run and the processes to watch: the ones given, a fresh server, or

@@ -2,6 +2,7 @@
 //! (`node_of`), and what its tasks share while it runs: the `Stage` every table follows and
 //! the `Live` counters the sampler reads each second.
 
+use super::fault::Strike;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::rules::Config;
 use std::future::Future;
@@ -81,6 +82,9 @@ pub struct Shape {
     pub drain: Duration,
     /// Seeds the scripted players' choices.
     pub seed: u64,
+    /// A fault struck during the window (`--fault`): the players then reconnect and resume
+    /// (see `survive`), and most rooms are created on the node struck ([`fault_node_of`]).
+    pub fault: Option<Strike>,
 }
 
 impl Default for Shape {
@@ -94,6 +98,7 @@ impl Default for Shape {
             connect_deadline: Duration::from_secs(120),
             drain: Duration::from_secs(10),
             seed: 1,
+            fault: None,
         }
     }
 }
@@ -113,6 +118,20 @@ impl Shape {
 /// two or more nodes every room has players on two nodes and every move crosses between them.
 pub(crate) fn node_of(table: usize, seat: usize, nodes: usize) -> usize {
     (table + seat) % nodes.max(1)
+}
+
+/// [`node_of`] for a fault run (`--fault`), which strikes the first node: seat 0 of every even
+/// table creates its room there, the odd tables' rooms are spread over every node, and each
+/// next seat joins from the next node. With three nodes, two rooms in three are the first
+/// node's and every room has a seat on another node.
+pub(crate) fn fault_node_of(table: usize, seat: usize, nodes: usize) -> usize {
+    let nodes = nodes.max(1);
+    let creator = if table.is_multiple_of(2) {
+        0
+    } else {
+        (table / 2) % nodes
+    };
+    (creator + seat) % nodes
 }
 
 /// Whether `seat` of any table connects to another node than the one its room is played on
@@ -237,6 +256,17 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn under_a_fault_most_rooms_are_created_on_the_first_node() {
+        let creators: Vec<usize> = (0..12).map(|t| fault_node_of(t, 0, 3)).collect();
+        assert_eq!(creators, [0, 0, 0, 1, 0, 2, 0, 0, 0, 1, 0, 2]);
+        assert_eq!(creators.iter().filter(|&&n| n == 0).count(), 8);
+        // Each next seat on the next node.
+        assert_eq!((fault_node_of(3, 1, 3), fault_node_of(3, 2, 3)), (2, 0));
+        assert!((0..20).all(|t| fault_node_of(t, 1, 2) != fault_node_of(t, 0, 2)));
+        assert_eq!(fault_node_of(5, 1, 1), 0);
     }
 
     #[tokio::test]

@@ -1,6 +1,7 @@
 //! The load generator's words: one run's [`LoadReport`] as text ([`describe`]) and the medians
 //! of several runs with the ratio to the echo baseline ([`summarize`]).
 
+use super::fault_report;
 use super::run::LoadReport;
 use super::stats::median;
 use std::fmt::Write as _;
@@ -59,6 +60,9 @@ pub fn describe(r: &LoadReport) -> String {
     redis(&mut out, r, w);
     if w.game {
         games(&mut out, r);
+    }
+    if let Some(fault) = r.fault {
+        fault_report::describe(&mut out, r, fault);
     }
     trouble(&mut out, r, w);
     memory(&mut out, r);
@@ -539,6 +543,7 @@ mod tests {
             client_cores: Some(0.75),
             durability: None,
             cpus: 2,
+            fault: None,
         }
     }
 
@@ -591,6 +596,7 @@ mod tests {
                 wait_p99: Some(f64::INFINITY),
             }),
             cpus: 2,
+            fault: None,
         }
     }
 

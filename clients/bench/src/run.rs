@@ -5,10 +5,12 @@
 use super::cluster::RedisCounter;
 use super::durability::{self, Durability, Scrape};
 use super::echo;
-use super::plan::{Live, Load, Shape, Stage, StageWatch, Window, node_of};
+use super::fault::{self, Fault};
+use super::plan::{Live, Load, Shape, Stage, StageWatch, Window, fault_node_of, node_of};
 use super::process::{cpu_time, rss_kib};
 use super::socket::{ConnectError, Target, Ws, connect};
 use super::stats::{LatencySummary, Tally};
+use super::survive::{self, SurviveRun};
 use super::table::{self, TableRun};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -128,6 +130,9 @@ pub struct LoadReport {
     pub(crate) cpus: usize,
     /// CPU cores this load generator used over the window.
     pub(crate) client_cores: Option<f64>,
+    /// The fault struck during the window, if any (what the players lived through is in
+    /// `tally.survival`).
+    pub fault: Option<Fault>,
 }
 
 impl LoadReport {
@@ -219,6 +224,10 @@ pub async fn run_load(servers: Servers, load: Load, shape: Shape) -> LoadReport 
         end: start + ctx.shape.duration,
     };
     let _ = stage_tx.send(Stage::Run(window));
+    let struck = ctx
+        .shape
+        .fault
+        .map(|s| tokio::spawn(fault::strike(s.fault, s.pid, start + s.fault.at)));
     tokio::time::sleep_until(start).await;
     let me = std::process::id();
     let scrapes0 = scrape_all(&ctx.targets).await;
@@ -272,6 +281,13 @@ pub async fn run_load(servers: Servers, load: Load, shape: Shape) -> LoadReport 
     };
     let _ = stage_tx.send(Stage::Stop);
     let mut tally = Tally::default();
+    if let Some(struck) = struck {
+        match struck.await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tally.errors.add("fault not struck", e),
+            Err(e) => tally.errors.add("fault not struck", e),
+        }
+    }
     let drain_until = Instant::now() + ctx.shape.drain;
     collect(&mut set, &mut tally, drain_until).await;
     let _ = stage_tx.send(Stage::Halt);
@@ -310,6 +326,7 @@ pub async fn run_load(servers: Servers, load: Load, shape: Shape) -> LoadReport 
         client_cores,
         durability,
         cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        fault: ctx.shape.fault.map(|s| s.fault),
     }
 }
 
@@ -342,10 +359,16 @@ async fn table_task(ix: usize, ctx: Arc<Ctx>, stage: watch::Receiver<Stage>) -> 
     let live = &ctx.live;
     let mut tally = Tally::default();
     let mut conns: Vec<Ws> = Vec::with_capacity(seats);
-    for s in 0..seats {
+    let nodes: Vec<usize> = (0..seats)
+        .map(|s| match ctx.shape.fault {
+            Some(_) => fault_node_of(ix, s, ctx.targets.len()),
+            None => node_of(ix, s, ctx.targets.len()),
+        })
+        .collect();
+    for &node in &nodes {
         let opened = match ctx.connect_slots.acquire().await {
-            Ok(_permit) => match ctx.targets.get(node_of(ix, s, ctx.targets.len())) {
-                Some(target) => connect(target, ix * seats + s).await,
+            Ok(_permit) => match ctx.targets.get(node) {
+                Some(target) => connect(target, ix * seats + conns.len()).await,
                 None => Err(ConnectError::NoServer),
             },
             Err(_) => Err(ConnectError::SlotsClosed),
@@ -384,6 +407,19 @@ async fn table_task(ix: usize, ctx: Arc<Ctx>, stage: watch::Receiver<Stage>) -> 
             .pause()
             .map(|p| (p / seats as u32, Instant::now()));
         match &ctx.load {
+            Load::Game { config, json } if ctx.shape.fault.is_some() => {
+                let run = SurviveRun {
+                    ix,
+                    config: **config,
+                    json,
+                    live,
+                    seed: ctx.shape.seed,
+                    targets: &ctx.targets,
+                    nodes,
+                    fault_at: ctx.shape.fault.map(|s| window.start + s.fault.at),
+                };
+                survive::play(run, conns, window, &mut stage, &mut tally).await;
+            }
             Load::Game { config, json } => {
                 let run = TableRun {
                     ix,

@@ -1,5 +1,6 @@
 //! What the load generator counts: latency samples with their percentiles (`Latencies`,
-//! [`LatencySummary`]), errors by kind ([`Errors`]) and one table's totals ([`Tally`]).
+//! [`LatencySummary`]), errors by kind ([`Errors`]), one table's totals ([`Tally`]) and what a fault
+//! run lived through ([`Survival`]).
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -127,6 +128,8 @@ pub struct Tally {
     /// Joins asked again because the seat's node did not know the room yet (against
     /// several nodes: the room was created on another node a moment before).
     pub(crate) joins_again: u64,
+    /// Under a fault (`--fault`): what the scripted players lived through.
+    pub(crate) survival: Survival,
     /// What went wrong.
     pub errors: Errors,
 }
@@ -144,7 +147,54 @@ impl Tally {
         self.owner_node_latencies.merge(other.owner_node_latencies);
         self.other_node_latencies.merge(other.other_node_latencies);
         self.joins_again += other.joins_again;
+        self.survival.merge(other.survival);
         self.errors.merge(other.errors);
+    }
+}
+
+/// What the tables of a fault run lived through (all zero in a run without a fault).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Survival {
+    /// Connections opened again after a close, a drop or a silent server.
+    pub reconnects: u64,
+    /// Tables that gave up their room and started again with fresh connections (a waiting
+    /// room whose node died, a seat that could not be resumed).
+    pub restarts: u64,
+    /// Moves the server refused (a move sent again after a snapshot, which was played already).
+    pub refused: u64,
+    /// Acknowledged moves (`moved`) that a later snapshot of the room lacks or contradicts.
+    pub lost: u64,
+    /// Moves or snapshots that contradict another client's view of the same room.
+    pub forks: u64,
+    /// The longest time a room made no move (between two moves first seen by any of its
+    /// clients, within the window).
+    pub longest_stall: Duration,
+    /// For each table that moved again after the fault: the time from the fault to its first
+    /// move after it.
+    pub recoveries: Vec<Duration>,
+    /// Tables that made no move after the fault.
+    pub unrecovered: u64,
+    /// Games begun (both seats shown the game in play) that were gone, with no move played,
+    /// when a seat came back: their start had not reached Redis before their node died.
+    pub vanished: u64,
+    /// Seats whose game was one move from its end when their node died and that were then
+    /// refused (`bad_token`, `no_such_room`) instead of shown the end.
+    pub ended_unseen: u64,
+}
+
+impl Survival {
+    /// Adds `other` to this.
+    pub(crate) fn merge(&mut self, mut other: Survival) {
+        self.reconnects += other.reconnects;
+        self.restarts += other.restarts;
+        self.refused += other.refused;
+        self.lost += other.lost;
+        self.forks += other.forks;
+        self.longest_stall = self.longest_stall.max(other.longest_stall);
+        self.recoveries.append(&mut other.recoveries);
+        self.unrecovered += other.unrecovered;
+        self.vanished += other.vanished;
+        self.ended_unseen += other.ended_unseen;
     }
 }
 
