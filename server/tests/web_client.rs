@@ -1073,4 +1073,26 @@ async fn the_analysis_board_sets_positions_up_and_steps_through_the_best_line(en
         "JChomp boards keep the wire's notation"
     );
     browser.assert_no_console_errors();
+    // All over the page's one connection, without a room or a stored game, before or after.
+    assert_eq!(server.metric("jchomp_connections_open").await, 1);
+    no_room_nor_game(&server).await;
+    page.close().await;
+    let deadline = tokio::time::Instant::now() + web_support::WAIT;
+    while server.metric("jchomp_connections_open").await > 0 {
+        assert!(tokio::time::Instant::now() < deadline, "the page's connection stays open");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    no_room_nor_game(&server).await;
+}
+
+/// Asserts that no room was ever made on `server` and no game stored, and that the lobby's list
+/// of rooms and the list of games (asked over a WebSocket of the test's own) are empty.
+async fn no_room_nor_game(server: &TestServer) {
+    assert_eq!(server.metric("jchomp_rooms_created_total").await, 0);
+    assert_eq!(server.metric("jchomp_games_stored_total").await, 0);
+    let mut c = Client::connect(server.addr).await;
+    c.send(json!({"type":"list_rooms"})).await;
+    assert_eq!(c.expect("rooms").await["rooms"], json!([]));
+    c.send(json!({"type":"list_games"})).await;
+    assert_eq!(c.expect("games").await["games"], json!([]));
 }
