@@ -6,7 +6,8 @@
 //! the replay of the stored game step by step; the annotations against the engine's own
 //! analysis; small classic bars (3×5, one row, one column) made by the form, drawn to fit and
 //! played to the end, and named in the (1,1) bottom-left notation; the analysis board (row
-//! lengths, clicks, JChomp bites, the best line) against the engine; screenshots for the README;
+//! lengths, clicks, JChomp bites, the best line) against the engine, over the page's one
+//! connection with no room opened and no game stored; screenshots for the README;
 //! and no console error on any page.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -1079,7 +1080,10 @@ async fn the_analysis_board_sets_positions_up_and_steps_through_the_best_line(en
     page.close().await;
     let deadline = tokio::time::Instant::now() + web_support::WAIT;
     while server.metric("jchomp_connections_open").await > 0 {
-        assert!(tokio::time::Instant::now() < deadline, "the page's connection stays open");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the page's connection stays open"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     no_room_nor_game(&server).await;
