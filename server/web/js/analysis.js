@@ -96,6 +96,7 @@ export class AnalysisView {
     );
     // One question at a time: `asked` is under way, `want` the one the page shows next.
     this.asked = null;
+    this.sentOn = null;
     this.want = null;
   }
 
@@ -103,13 +104,18 @@ export class AnalysisView {
     this.resize();
   }
 
-  /** The question under way was lost with the connection: ask it again. */
+  /** The connection is up: a question lost with the last one is asked again (one that waited
+   * in the connection's queue has just been sent, and must not be answered twice). */
   online() {
-    if (this.asked) this.app.send(this.asked);
+    if (!this.asked) return;
+    if (this.sentOn === null) this.sentOn = this.app.net.ws;
+    else if (this.sentOn !== this.app.net.ws) this.ask(this.asked);
   }
 
   onMessage(msg) {
     if (!this.asked || (msg.type !== 'analysis' && msg.type !== 'error')) return;
+    // Not an answer to this board: a room's or a game's analysis, or another position's.
+    if (msg.type === 'analysis' && (msg.room || msg.game || msg.index !== this.asked.moves.length)) return;
     const answered = this.asked;
     this.asked = null;
     if (answered === this.want) {
@@ -124,8 +130,10 @@ export class AnalysisView {
     if (!this.asked) this.ask(this.want);
   }
 
+  /** Sends a question; `sentOn` is the socket it went on (null: queued until one is up). */
   ask(question) {
     this.asked = question;
+    this.sentOn = this.app.net.up ? this.app.net.ws : null;
     this.app.send(question);
   }
 
