@@ -6,7 +6,8 @@
 //! the replay of the stored game step by step; the annotations against the engine's own
 //! analysis; small classic bars (3×5, one row, one column) made by the form, drawn to fit and
 //! played to the end, and named in the (1,1) bottom-left notation; the analysis board (row
-//! lengths, clicks, JChomp bites, the best line) against the engine; screenshots for the README;
+//! lengths, clicks, JChomp bites, the best line) against the engine, over the page's one
+//! connection with no room opened and no game stored; screenshots for the README;
 //! and no console error on any page.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -1073,4 +1074,29 @@ async fn the_analysis_board_sets_positions_up_and_steps_through_the_best_line(en
         "JChomp boards keep the wire's notation"
     );
     browser.assert_no_console_errors();
+    // All over the page's one connection, without a room or a stored game, before or after.
+    assert_eq!(server.metric("jchomp_connections_open").await, 1);
+    no_room_nor_game(&server).await;
+    page.close().await;
+    let deadline = tokio::time::Instant::now() + web_support::WAIT;
+    while server.metric("jchomp_connections_open").await > 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the page's connection stays open"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    no_room_nor_game(&server).await;
+}
+
+/// Asserts that no room was ever made on `server` and no game stored, and that the lobby's list
+/// of rooms and the list of games (asked over a WebSocket of the test's own) are empty.
+async fn no_room_nor_game(server: &TestServer) {
+    assert_eq!(server.metric("jchomp_rooms_created_total").await, 0);
+    assert_eq!(server.metric("jchomp_games_stored_total").await, 0);
+    let mut c = Client::connect(server.addr).await;
+    c.send(json!({"type":"list_rooms"})).await;
+    assert_eq!(c.expect("rooms").await["rooms"], json!([]));
+    c.send(json!({"type":"list_games"})).await;
+    assert_eq!(c.expect("games").await["games"], json!([]));
 }

@@ -51,7 +51,6 @@ const FILES: &[File] = &[
     file!("/js/replay.js", JS, "../../web/js/replay.js"),
     file!("/js/notation.js", JS, "../../web/js/notation.js"),
     file!("/js/analysis.js", JS, "../../web/js/analysis.js"),
-    file!("/js/scratch.js", JS, "../../web/js/scratch.js"),
 ];
 
 /// The page for a path that holds nothing.

@@ -1,13 +1,13 @@
 // The analysis board (`#/analysis`): any two-player position set up without a game — a classic
 // bar by clicking cells (eat from a cell, or give an eaten cell back) or by its row lengths
 // (`[5,4,3]`: the poison's row first), a JChomp board by placing and removing bites —
-// with every selection annotated by the server, and the best line stepped through.
+// with every selection annotated by the server (`analyze` of the position given outright, over
+// the page's one connection: no room, no game), and the best line stepped through.
 
 import { h } from './dom.js';
 import { BoardView, legend } from './board.js';
 import { newBoard, check, play, describe } from './rules.js';
 import { cellName, notationToggle } from './notation.js';
-import { Scratch } from './scratch.js';
 
 const SIZE = { classic: [1, 15], jchomp: [4, 15] };
 
@@ -94,18 +94,54 @@ export class AnalysisView {
           h('div', { class: 'notes' }, legend())),
         h('aside', { class: 'side' }, h('h3', {}, 'Best line'), this.lineList)),
     );
-    this.scratch = new Scratch((msg) => this.analysed(msg), (text) => { this.error.textContent = text; });
+    // One question at a time: `asked` is under way, `want` the one the page shows next.
+    this.asked = null;
+    this.sentOn = null;
+    this.want = null;
   }
 
   start() {
     this.resize();
   }
 
-  close() {
-    this.scratch.close();
+  /** The connection is up: a question lost with the last one is asked again (one that waited
+   * in the connection's queue has just been sent, and must not be answered twice). */
+  online() {
+    if (!this.asked) return;
+    if (this.sentOn === null) this.sentOn = this.app.net.ws;
+    else if (this.sentOn !== this.app.net.ws) this.ask(this.asked);
   }
 
-  onMessage() {}
+  onMessage(msg) {
+    if (!this.asked || (msg.type !== 'analysis' && msg.type !== 'error')) return;
+    // Not an answer to this board: a room's or a game's analysis, or another position's.
+    if (msg.type === 'analysis' && (msg.room || msg.game || msg.index !== this.asked.moves.length)) return;
+    const answered = this.asked;
+    this.asked = null;
+    if (answered === this.want) {
+      if (msg.type === 'analysis') this.analysed(msg);
+      else this.refused(msg.message);
+    } else if (this.want) this.ask(this.want);
+  }
+
+  /** Asks for the analysis of the position `moves` (`{row, col}`) reach from the start. */
+  analyze(moves) {
+    this.want = { type: 'analyze', config: { ...this.config, players: 2 }, moves: moves.map((m) => [m.row, m.col]) };
+    if (!this.asked) this.ask(this.want);
+  }
+
+  /** Sends a question; `sentOn` is the socket it went on (null: queued until one is up). */
+  ask(question) {
+    this.asked = question;
+    this.sentOn = this.app.net.up ? this.app.net.ws : null;
+    this.app.send(question);
+  }
+
+  /** The server would not analyse the position: its reason, in words. */
+  refused(text) {
+    this.error.textContent = text;
+    this.status.textContent = `${describe(this.config)}: not analysed.`;
+  }
 
   /** A fresh full board from the size inputs. */
   resize() {
@@ -174,7 +210,7 @@ export class AnalysisView {
       h('button', { type: 'button', class: 'link', onclick: () => this.go(k + 1) }, `${cellName(this.board, m.row, m.col)} ${m.value} ${m.plies ?? ''}`.trim()))));
     this.notes = null;
     this.status.textContent = `${describe(this.config)}: analysing…`;
-    this.scratch.analyze(this.config, [...this.setup, ...this.line.slice(0, this.step)]);
+    this.analyze([...this.setup, ...this.line.slice(0, this.step)]);
   }
 
   analysed(msg) {
