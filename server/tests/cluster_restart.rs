@@ -199,9 +199,7 @@ async fn redis_or_postgres_restarted_under_play_loses_no_game() {
     erin.expect_error("unavailable").await;
     // Nor is a seat looked up: its token is not "no seat", but "not now".
     let mut early = n2.client().await;
-    early
-        .send(json!({"type":"resume","token":tokens[0]}))
-        .await;
+    early.send(json!({"type":"resume","token":tokens[0]})).await;
     early.expect_error("unavailable").await;
     early
         .send(json!({"type":"join_room","room":first,"name":"frank"}))

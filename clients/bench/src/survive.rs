@@ -300,10 +300,12 @@ impl<'a, 't> Survivor<'a, 't> {
     fn ask(&mut self, i: usize, ask: Ask) {
         let msg = match ask {
             Ask::Create => ClientMessage::CreateRoom {
+                bots: None,
                 name: format!("t{}s0", self.run.ix),
                 config: self.run.json.clone(),
             },
             Ask::Join => ClientMessage::JoinRoom {
+                seat: None,
                 room: self.room.clone(),
                 name: format!("t{}s{i}", self.run.ix),
             },
