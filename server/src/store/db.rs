@@ -70,7 +70,7 @@ db_err!(
 /// The game database, and the directory its journal segments are in.
 #[derive(Debug)]
 pub(crate) struct Store {
-    db: Database,
+    pub(super) db: Database,
     dir: PathBuf,
     /// The generation of the next journal segment (after every one found at opening).
     next_segment: u64,
@@ -88,6 +88,7 @@ impl Store {
         txn.open_table(LIVE)?;
         txn.open_table(LIVE_MOVES)?;
         txn.open_table(OUTBOX)?;
+        super::accounts::create_tables(&txn)?;
         txn.commit()?;
         let next_segment = journal::segments(dir)?
             .last()

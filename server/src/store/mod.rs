@@ -2,8 +2,10 @@
 //! them. Rooms hold a [`StoreHandle`]; one writer task ([`writer`]) appends their writes to the
 //! journal ([`journal`]), copies them to a [`Replica`] when there is one, and takes them into the
 //! database ([`db`]) at checkpoints; finished records may go on to PostgreSQL ([`postgres`]).
+//! Accounts and their tokens are in the same database ([`accounts`]).
 //! Nothing here knows about rooms, connections or the cluster.
 
+pub(crate) mod accounts;
 mod db;
 mod handle;
 mod journal;
