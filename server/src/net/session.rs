@@ -2,6 +2,8 @@
 //! handling of each client message. Room requests go to the room's task; answers about the
 //! room come back through the connection's outgoing queue.
 
+mod account;
+
 use crate::game::analysis::{About, Subject};
 use crate::game::event::{LeaveOutcome, RoomEvent};
 use crate::game::outbox::Peer;
@@ -9,6 +11,7 @@ use crate::game::refusal::Refusal;
 use crate::game::room;
 use crate::net::request::{checked_name, parse, plausible_id};
 use crate::net::shared::Shared;
+use account::Login;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::record::Record;
 use jchomp_protocol::rules::Seat;
@@ -29,11 +32,15 @@ pub(crate) struct Session {
     member: Option<Member>,
     /// This connection's analyses under way, one permit each.
     analyses: Arc<Semaphore>,
+    /// The client's address, as the login throttle counts it.
+    address: String,
+    /// The account the connection acts as; none for a guest.
+    login: Option<Login>,
 }
 
 impl Session {
-    /// A session outside any room.
-    pub(crate) fn new(peer: Peer, ctx: Arc<Shared>) -> Self {
+    /// A guest's session outside any room, for a client at `address`.
+    pub(crate) fn new(peer: Peer, ctx: Arc<Shared>, address: std::net::IpAddr) -> Self {
         let analyses = Arc::new(Semaphore::new(
             ctx.settings.analyses_per_connection.clamp(1, 1024),
         ));
@@ -42,6 +49,8 @@ impl Session {
             ctx,
             member: None,
             analyses,
+            address: address.to_string(),
+            login: None,
         }
     }
 
@@ -94,11 +103,19 @@ impl Session {
             ClientMessage::ListGames { limit } => self.list_games(limit).await,
             ClientMessage::GetGame { game } => self.get_game(game).await,
             ClientMessage::Analyze { room, game, index } => self.analyze(room, game, index).await,
+            msg @ (ClientMessage::Register { .. }
+            | ClientMessage::Login { .. }
+            | ClientMessage::Authenticate { .. }
+            | ClientMessage::Logout { .. }
+            | ClientMessage::ChangePassword { .. }
+            | ClientMessage::DeleteAccount { .. }
+            | ClientMessage::CreateBot { .. }
+            | ClientMessage::RenewBotToken { .. }) => self.account_request(msg).await,
         }
     }
 
     async fn create(&mut self, name: String, config: ConfigJson) {
-        let name = match checked_name(&name) {
+        let name = match checked_name(&self.seat_name(name)) {
             Ok(n) => n,
             Err(e) => return self.bad_request(e.to_string()),
         };
@@ -133,7 +150,7 @@ impl Session {
     }
 
     async fn join(&mut self, room: String, name: String) {
-        let name = match checked_name(&name) {
+        let name = match checked_name(&self.seat_name(name)) {
             Ok(n) => n,
             Err(e) => return self.bad_request(e.to_string()),
         };

@@ -13,6 +13,7 @@
 //! outbox to PostgreSQL and empties it. While PostgreSQL is unreachable the outbox grows and is
 //! delivered, each record once, when it is back.
 
+use super::accounts::AccountStore;
 use super::db::{Store, StoreError, summary, summary_of};
 #[cfg(test)]
 use super::live::Stored;
@@ -112,6 +113,11 @@ impl StoreHandle {
             wait: options.timings.map(|t| t.wait),
         };
         (handle, writer)
+    }
+
+    /// The accounts kept beside the games.
+    pub(crate) fn accounts(&self) -> Arc<dyn AccountStore> {
+        self.store.clone()
     }
 
     /// Makes `writes` durable, in order, and returns once they are (or their journal append
