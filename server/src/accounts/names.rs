@@ -41,10 +41,7 @@ pub(crate) fn check_account_name(name: &str) -> Result<(), BadAccountName> {
     Ok(())
 }
 
-/// The key an account is stored under: its name in lower case.
-pub(crate) fn key_of(name: &str) -> String {
-    name.to_ascii_lowercase()
-}
+pub(crate) use crate::store::accounts::key_of;
 
 #[cfg(test)]
 mod tests {

@@ -123,6 +123,9 @@ impl Session {
             Ok(c) => c,
             Err(e) => return self.error(ErrorCode::InvalidConfig, e.to_string()),
         };
+        if config.rated && !self.may_sit_rated("a rated room") {
+            return;
+        }
         let s = &self.ctx.settings;
         if let Some(ms) = config.move_time_ms
             && !(s.min_move_time_ms..=s.max_move_time_ms).contains(&ms)
@@ -157,6 +160,9 @@ impl Session {
         let Some(tx) = self.find_room(&room).await else {
             return;
         };
+        if self.ctx.lobby.is_rated(&room) && !self.may_sit_rated(&format!("room {room}")) {
+            return;
+        }
         if !self.vacate().await {
             return;
         }

@@ -14,6 +14,12 @@ const TOKENS: TableDefinition<&str, &str> = TableDefinition::new("account_tokens
 /// (account key, token hash) → nothing: the tokens of each account, to revoke them together.
 const TOKENS_OF: TableDefinition<(&str, &str), ()> = TableDefinition::new("account_tokens_of");
 
+/// The key an account is stored under: its name in lower case (names are unique ignoring
+/// case).
+pub(crate) fn key_of(name: &str) -> String {
+    name.to_ascii_lowercase()
+}
+
 /// Who an account is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -89,6 +89,7 @@ impl Store {
         txn.open_table(LIVE_MOVES)?;
         txn.open_table(OUTBOX)?;
         super::accounts::create_tables(&txn)?;
+        super::ratings::create_tables(&txn)?;
         txn.commit()?;
         let next_segment = journal::segments(dir)?
             .last()
@@ -142,6 +143,7 @@ impl Store {
     /// replaces the old one; a finished game's state in play and moves are removed with it.
     /// With `outbox` (PostgreSQL), records go to the outbox instead of the games table, but
     /// for those whose ids it lists as delivered already (PostgreSQL has them).
+    /// A rated game's record is rated in the same transaction, unless it was already.
     /// Applying the same writes again leaves the same state (a checkpoint interrupted after its
     /// commit is taken in again at the next start).
     pub(crate) fn apply<'a>(
@@ -186,6 +188,9 @@ impl Store {
                         // (it started and ended between two checkpoints).
                         let room = room.as_str();
                         moves.retain_in((room, 0u32)..=(room, u32::MAX), |_, _| false)?;
+                        // A rated game not rated yet (a crash cut its rating off) is rated
+                        // with its record, in this transaction.
+                        super::ratings::rate_in(&txn, record)?;
                     }
                 }
             }

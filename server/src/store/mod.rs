@@ -2,7 +2,8 @@
 //! them. Rooms hold a [`StoreHandle`]; one writer task ([`writer`]) appends their writes to the
 //! journal ([`journal`]), copies them to a [`Replica`] when there is one, and takes them into the
 //! database ([`db`]) at checkpoints; finished records may go on to PostgreSQL ([`postgres`]).
-//! Accounts and their tokens are in the same database ([`accounts`]).
+//! Accounts and their tokens are in the same database ([`accounts`]), and so are ratings,
+//! updated with each rated game's record, once ([`ratings`]).
 //! Nothing here knows about rooms, connections or the cluster.
 
 pub(crate) mod accounts;
@@ -11,6 +12,7 @@ mod handle;
 mod journal;
 pub(crate) mod live;
 mod postgres;
+mod ratings;
 mod replica;
 mod writer;
 

@@ -76,6 +76,18 @@ impl Session {
             .map_or(typed, |l| l.identity.name.clone())
     }
 
+    /// Whether the connection may sit in a rated room (`what`, in words); a guest is told why
+    /// not.
+    pub(super) fn may_sit_rated(&self, what: &str) -> bool {
+        if self.login.is_none() {
+            let message = format!(
+                "{what} is rated: only players with accounts may sit; log in or authenticate first"
+            );
+            self.error(ErrorCode::Forbidden, message);
+        }
+        self.login.is_some()
+    }
+
     /// Acts as the holder of `token`.
     async fn authenticate(&mut self, token: String) -> Result<ServerMessage, AccountError> {
         let identity = self.ctx.accounts.authenticate(&token).await?;
