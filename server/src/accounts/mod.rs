@@ -2,7 +2,9 @@
 //! [`AccountStore`] (the embedded store today). Passwords are hashed with Argon2id off the
 //! async workers ([`password`]), logins are throttled per account and per address
 //! ([`throttle`]), names follow one rule ([`names`]), and tokens are kept only as hashes.
+//! Profiles and leaderboards are read here too ([`board`]).
 
+pub(crate) mod board;
 mod error;
 pub(crate) mod names;
 pub(crate) mod password;
@@ -246,7 +248,7 @@ impl Accounts {
     }
 
     /// The account under `key`.
-    async fn account(&self, key: &str) -> Result<Option<Account>, AccountError> {
+    pub(super) async fn account(&self, key: &str) -> Result<Option<Account>, AccountError> {
         let store = self.store.clone();
         let key = key.to_string();
         blocking(move || store.account(&key)).await

@@ -4,6 +4,7 @@
 //! the game records once checkpointed); a PostgreSQL implementation slots in beside it.
 
 use super::db::{Store, StoreError};
+use super::ratings::RatingStore;
 use redb::{ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
@@ -76,7 +77,7 @@ pub(crate) struct Token {
 
 /// Where accounts and tokens are kept. Every method is blocking (call it off the async
 /// workers) and each change is durable when it returns.
-pub(crate) trait AccountStore: Send + Sync + std::fmt::Debug {
+pub(crate) trait AccountStore: RatingStore + Send + Sync + std::fmt::Debug {
     /// Stores a new account under `key`; false (nothing changed) if the key is taken.
     fn create(&self, key: &str, account: &Account) -> Result<bool, StoreError>;
     /// The account under `key`.

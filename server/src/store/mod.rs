@@ -12,7 +12,7 @@ mod handle;
 mod journal;
 pub(crate) mod live;
 mod postgres;
-mod ratings;
+pub(crate) mod ratings;
 mod replica;
 mod writer;
 

@@ -102,9 +102,20 @@ impl Store {
         txn.commit()?;
         Ok(n)
     }
+}
 
+/// Where ratings are read. Every method is blocking (call it off the async workers).
+pub(crate) trait RatingStore {
     /// Every rating of the account `key`, by category.
-    pub(crate) fn ratings_of(&self, key: &str) -> Result<Vec<(String, Rating)>, StoreError> {
+    fn ratings_of(&self, key: &str) -> Result<Vec<(String, Rating)>, StoreError>;
+    /// The history of `key`'s rating in `category`, oldest first.
+    fn history(&self, key: &str, category: &str) -> Result<Vec<Point>, StoreError>;
+    /// Every account's rating in `category`, by account key.
+    fn ratings_in(&self, category: &str) -> Result<Vec<(String, Rating)>, StoreError>;
+}
+
+impl RatingStore for Store {
+    fn ratings_of(&self, key: &str) -> Result<Vec<(String, Rating)>, StoreError> {
         let txn = self.db.begin_read()?;
         let table = txn.open_table(RATINGS)?;
         let mut out = Vec::new();
@@ -119,8 +130,7 @@ impl Store {
         Ok(out)
     }
 
-    /// The history of `key`'s rating in `category`, oldest first.
-    pub(crate) fn history(&self, key: &str, category: &str) -> Result<Vec<Point>, StoreError> {
+    fn history(&self, key: &str, category: &str) -> Result<Vec<Point>, StoreError> {
         let txn = self.db.begin_read()?;
         let table = txn.open_table(HISTORY)?;
         let mut out = Vec::new();
@@ -131,6 +141,20 @@ impl Store {
                 break;
             }
             out.push(serde_json::from_str(json.value())?);
+        }
+        Ok(out)
+    }
+
+    fn ratings_in(&self, category: &str) -> Result<Vec<(String, Rating)>, StoreError> {
+        let txn = self.db.begin_read()?;
+        let table = txn.open_table(RATINGS)?;
+        let mut out = Vec::new();
+        for entry in table.iter()? {
+            let (k, json) = entry?;
+            let (account, cat) = k.value();
+            if cat == category {
+                out.push((account.to_string(), serde_json::from_str(json.value())?));
+            }
         }
         Ok(out)
     }
