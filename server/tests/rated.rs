@@ -112,7 +112,10 @@ async fn a_rated_game_between_a_person_and_a_bot_account_rates_both_once() {
     assert_eq!(r["history"].as_array().unwrap().len(), 1);
     let recent = ann_profile["recent"].as_array().unwrap();
     assert_eq!(recent.len(), 1, "{ann_profile}");
-    assert!(recent[0].as_str().unwrap().starts_with(&room), "{ann_profile}");
+    assert!(
+        recent[0].as_str().unwrap().starts_with(&room),
+        "{ann_profile}"
+    );
     assert_eq!(ann_profile["bot"], false);
     let bot_profile = api(&server, "/api/players/AnnBot", "200").await;
     let b = &bot_profile["ratings"][0];
