@@ -32,6 +32,21 @@ pub(crate) enum Outcome {
     Tie,
 }
 
+/// One point of a rating's history: the rating after one game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Point {
+    /// The game.
+    pub game: String,
+    /// When it ended, milliseconds since the epoch.
+    pub when_ms: u64,
+    /// The rating after it.
+    pub rating: f64,
+    /// The deviation after it.
+    pub deviation: f64,
+    /// What the game was for this player.
+    pub outcome: Outcome,
+}
+
 /// A player's rating in one category, with their counts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Rating {

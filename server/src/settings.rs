@@ -196,7 +196,7 @@ impl Default for Settings {
             analysis_threads: std::thread::available_parallelism()
                 .map_or(1, |n| (n.get() / 2).max(1)),
             analyses_per_connection: 4,
-            session_ttl: crate::accounts::SESSION_TTL,
+            session_ttl: Duration::from_secs(30 * 24 * 60 * 60),
             echo_path: None,
             database: None,
             cluster: None,

@@ -4,9 +4,8 @@
 
 use super::{AccountError, Accounts, blocking};
 use crate::clock::now_ms;
-use crate::ratings::{Rating, provisional};
+use crate::ratings::{Point, Rating, provisional};
 use crate::store::accounts::{AccountKind, key_of};
-use crate::store::ratings::Point;
 use serde::Serialize;
 use std::time::Duration;
 

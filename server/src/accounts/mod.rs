@@ -24,9 +24,6 @@ use std::sync::Arc;
 use std::time::Duration;
 use throttle::{Limit, Throttle};
 
-/// How long a login session lasts unless the server is told otherwise.
-pub(crate) const SESSION_TTL: Duration = Duration::from_secs(30 * 24 * 60 * 60);
-
 /// The built-in levels, which have accounts of their own on every server.
 pub(crate) const BUILT_IN: [&str; 7] = [
     "level:1", "level:2", "level:3", "level:4", "level:5", "random", "greedy",

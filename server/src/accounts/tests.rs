@@ -4,6 +4,9 @@ use super::*;
 use crate::store::Store;
 use jchomp_testkit::temp::TempDir;
 
+/// Sessions as long as the server's default.
+const SESSION_TTL: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
 fn accounts(dir: &TempDir, ttl: Duration) -> Accounts {
     let store = Store::open(dir.path()).unwrap();
     Accounts::new(Arc::new(store), ttl)

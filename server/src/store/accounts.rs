@@ -3,23 +3,13 @@
 //! [`Store`]. Every change is one redb transaction, fsynced before it returns (the durability of
 //! the game records once checkpointed); a PostgreSQL implementation slots in beside it.
 
-use super::db::{Store, StoreError};
+use super::db::Store;
+use super::error::StoreError;
 use super::ratings::RatingStore;
-use redb::{ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
+pub(crate) use super::schema::key_of;
+use super::schema::{ACCOUNTS, TOKENS, TOKENS_OF};
+use redb::{ReadableDatabase, ReadableTable, WriteTransaction};
 use serde::{Deserialize, Serialize};
-
-/// Account key (the name in lower case) → [`Account`] as JSON.
-const ACCOUNTS: TableDefinition<&str, &str> = TableDefinition::new("accounts");
-/// Token hash (SHA-256, hex) → [`Token`] as JSON.
-const TOKENS: TableDefinition<&str, &str> = TableDefinition::new("account_tokens");
-/// (account key, token hash) → nothing: the tokens of each account, to revoke them together.
-const TOKENS_OF: TableDefinition<(&str, &str), ()> = TableDefinition::new("account_tokens_of");
-
-/// The key an account is stored under: its name in lower case (names are unique ignoring
-/// case).
-pub(crate) fn key_of(name: &str) -> String {
-    name.to_ascii_lowercase()
-}
 
 /// Who an account is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -96,14 +86,6 @@ pub(crate) trait AccountStore: RatingStore + Send + Sync + std::fmt::Debug {
     fn revoke_all(&self, key: &str, kind: Option<TokenKind>) -> Result<usize, StoreError>;
     /// Marks the account deleted, forgets its password and revokes its tokens, in one change.
     fn delete(&self, key: &str) -> Result<(), StoreError>;
-}
-
-/// Creates the account tables (at opening).
-pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
-    txn.open_table(ACCOUNTS)?;
-    txn.open_table(TOKENS)?;
-    txn.open_table(TOKENS_OF)?;
-    Ok(())
 }
 
 /// Removes the tokens of `key` (of `kind`, or all) inside `txn`.

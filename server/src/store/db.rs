@@ -7,9 +7,10 @@
 //! Records are stored as the foundation's JSON record format. A game in play is its state
 //! ([`LiveRoom`], JSON) and its moves, one small row each.
 
+use super::error::StoreError;
 use super::journal;
 use super::live::{LiveMove, LiveRoom, Stored, Write};
-use super::postgres::PgError;
+use super::schema;
 use jchomp_protocol::record::Record;
 use jchomp_protocol::wire::GameSummary;
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
@@ -29,43 +30,6 @@ const OUTBOX: TableDefinition<&str, &str> = TableDefinition::new("records_outbox
 
 /// The database file's name inside the data directory.
 pub const DB_FILE: &str = "games.redb";
-
-/// Why the store failed.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// The data directory could not be created.
-    #[error("{0}")]
-    Io(#[from] std::io::Error),
-    /// The database failed.
-    #[error("{0}")]
-    Db(#[from] redb::Error),
-    /// A stored record is not valid JSON.
-    #[error("corrupt record: {0}")]
-    Json(#[from] serde_json::Error),
-    /// The blocking task reading the database failed.
-    #[error("{0}")]
-    Task(#[from] tokio::task::JoinError),
-    /// PostgreSQL failed or is unreachable.
-    #[error("PostgreSQL: {0}")]
-    Postgres(#[from] PgError),
-}
-
-macro_rules! db_err {
-    ($($t:ty),*) => {$(
-        impl From<$t> for StoreError {
-            fn from(e: $t) -> Self {
-                StoreError::Db(e.into())
-            }
-        }
-    )*};
-}
-db_err!(
-    redb::DatabaseError,
-    redb::TransactionError,
-    redb::TableError,
-    redb::StorageError,
-    redb::CommitError
-);
 
 /// The game database, and the directory its journal segments are in.
 #[derive(Debug)]
@@ -88,8 +52,7 @@ impl Store {
         txn.open_table(LIVE)?;
         txn.open_table(LIVE_MOVES)?;
         txn.open_table(OUTBOX)?;
-        super::accounts::create_tables(&txn)?;
-        super::ratings::create_tables(&txn)?;
+        schema::create_tables(&txn)?;
         txn.commit()?;
         let next_segment = journal::segments(dir)?
             .last()
@@ -190,7 +153,7 @@ impl Store {
                         moves.retain_in((room, 0u32)..=(room, u32::MAX), |_, _| false)?;
                         // A rated game not rated yet (a crash cut its rating off) is rated
                         // with its record, in this transaction.
-                        super::ratings::rate_in(&txn, record)?;
+                        schema::rate_in(&txn, record)?;
                     }
                 }
             }

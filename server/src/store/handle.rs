@@ -14,7 +14,8 @@
 //! delivered, each record once, when it is back.
 
 use super::accounts::AccountStore;
-use super::db::{Store, StoreError, summary, summary_of};
+use super::db::{Store, summary, summary_of};
+use super::error::StoreError;
 #[cfg(test)]
 use super::live::Stored;
 use super::live::Write;

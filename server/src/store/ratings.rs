@@ -1,94 +1,13 @@
-//! Ratings in the embedded store: each account's rating per category, its history, and the
-//! rated games already counted. A rated game's record is rated inside the transaction that
-//! counts it ([`rate_in`]), once: the game's id is kept with the new ratings, so rating it
-//! again (after the journal is taken in twice, or live and then at a checkpoint) changes
-//! nothing, and a record whose rating a crash cut off is rated when the journal is taken in.
+//! Ratings in the embedded store: [`Store::rate`] rates finished rated games at once (in one
+//! transaction, each once: see [`rate_in`]), and [`RatingStore`] reads ratings and their
+//! history for profiles and leaderboards.
 
-use super::accounts::key_of;
-use super::db::{Store, StoreError};
-use crate::ratings::{self, Rating};
+use super::db::Store;
+use super::error::StoreError;
+use super::schema::{HISTORY, RATINGS, rate_in};
+use crate::ratings::{Point, Rating};
 use jchomp_protocol::record::Record;
-use redb::{ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
-use serde::{Deserialize, Serialize};
-
-/// (account key, category) → [`Rating`] as JSON.
-const RATINGS: TableDefinition<(&str, &str), &str> = TableDefinition::new("ratings");
-/// (account key, category, game end ms, game id) → [`Point`] as JSON: a rating's history.
-const HISTORY: TableDefinition<(&str, &str, u64, &str), &str> =
-    TableDefinition::new("rating_history");
-/// Game id → category: the rated games already counted.
-const RATED: TableDefinition<&str, &str> = TableDefinition::new("rated_games");
-
-/// One point of a rating's history: the rating after one game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Point {
-    /// The game.
-    pub game: String,
-    /// When it ended, milliseconds since the epoch.
-    pub when_ms: u64,
-    /// The rating after it.
-    pub rating: f64,
-    /// The deviation after it.
-    pub deviation: f64,
-    /// What the game was for this player.
-    pub outcome: ratings::Outcome,
-}
-
-/// Creates the rating tables (at opening).
-pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
-    txn.open_table(RATINGS)?;
-    txn.open_table(HISTORY)?;
-    txn.open_table(RATED)?;
-    Ok(())
-}
-
-/// Rates `record` inside `txn` if it is a finished rated game not rated yet; returns whether
-/// it did.
-pub(super) fn rate_in(txn: &WriteTransaction, record: &Record) -> Result<bool, StoreError> {
-    let (Some(id), Some(result)) = (&record.id, &record.result) else {
-        return Ok(false);
-    };
-    if !record.config.rated {
-        return Ok(false);
-    }
-    let mut rated = txn.open_table(RATED)?;
-    if rated.get(id.as_str())?.is_some() {
-        return Ok(false);
-    }
-    let category = ratings::category(&record.config);
-    let keys: Vec<String> = record.seats.iter().map(|s| key_of(s)).collect();
-    let mut table = txn.open_table(RATINGS)?;
-    let mut before = Vec::new();
-    for key in &keys {
-        before.push(match table.get((key.as_str(), category.as_str()))? {
-            Some(json) => serde_json::from_str(json.value())?,
-            None => ratings::initial(&category),
-        });
-    }
-    let outcomes = ratings::outcomes(result, keys.len());
-    let when = record.finished_ms.unwrap_or_default();
-    let after = ratings::rate(&category, &before, &outcomes, when);
-    let mut history = txn.open_table(HISTORY)?;
-    for ((key, r), outcome) in keys.iter().zip(&after).zip(&outcomes) {
-        table.insert(
-            (key.as_str(), category.as_str()),
-            serde_json::to_string(r)?.as_str(),
-        )?;
-        let point = Point {
-            game: id.clone(),
-            when_ms: when,
-            rating: r.rating,
-            deviation: r.deviation,
-            outcome: *outcome,
-        };
-        history.insert(
-            (key.as_str(), category.as_str(), when, id.as_str()),
-            serde_json::to_string(&point)?.as_str(),
-        )?;
-    }
-    rated.insert(id.as_str(), category.as_str())?;
-    Ok(true)
-}
+use redb::{ReadableDatabase, ReadableTable};
 
 impl Store {
     /// Rates the rated games among `records` not rated yet, in one transaction; returns how
@@ -191,7 +110,7 @@ mod tests {
         assert!(once[0].1.rating > 1500.0 && once[0].1.wins == 1);
         let history = store.history("level:3", "jchomp:2").unwrap();
         assert_eq!(history.len(), 1);
-        assert_eq!(history[0].outcome, ratings::Outcome::Loss);
+        assert_eq!(history[0].outcome, crate::ratings::Outcome::Loss);
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! their rooms are answered), and takes the journal into the database at checkpoints, in the
 //! background, while the next batches are appended.
 
-use super::db::{Store, StoreError, coalesce};
+use super::db::{Store, coalesce};
+use super::error::StoreError;
 use super::journal::{self, Journal};
 use super::live::Write;
 use super::postgres::PgRecords;
