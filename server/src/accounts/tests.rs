@@ -145,3 +145,75 @@ async fn built_in_levels_have_accounts_nobody_can_log_in_to() {
         Err(AccountError::NameTaken(_))
     ));
 }
+
+/// `n` rated two-player games between `a` and `b`, ending at `when_ms`, `a` winning the even
+/// ones.
+fn rated_games(store: &Store, a: &str, b: &str, n: usize, when_ms: u64) {
+    use jchomp_protocol::json::ResultJson;
+    use jchomp_protocol::record::Record;
+    use jchomp_testkit::fixtures::{Fixture, RecordFixture, record};
+    let records: Vec<Record> = (0..n)
+        .map(|i| {
+            let mut r: Record = record("4x4 poison 0,0")
+                .id(&format!("{a}-{b}-{i}"))
+                .seats([a, b])
+                .result(ResultJson::Poisoned {
+                    loser: (i % 2) as u8 ^ 1,
+                })
+                .started(when_ms)
+                .finished(when_ms);
+            r.config.rated = true;
+            r
+        })
+        .collect();
+    assert_eq!(store.rate(&records.iter().collect::<Vec<_>>()).unwrap(), n);
+}
+
+#[tokio::test]
+async fn leaderboards_keep_people_and_bots_apart_and_leave_out_provisional_and_inactive() {
+    let dir = TempDir::new("accounts-leaderboard");
+    let store = Arc::new(Store::open(dir.path()).unwrap());
+    let a = Accounts::new(store.clone(), SESSION_TTL);
+    a.ensure_built_ins().await.unwrap();
+    for name in ["Ann", "Bob", "Cyd", "Old", "Timer"] {
+        a.register(name, "password1".into(), name).await.unwrap();
+    }
+    let now = now_ms();
+    rated_games(&store, "Ann", "Bob", 40, now);
+    rated_games(&store, "random", "greedy", 40, now);
+    rated_games(&store, "Cyd", "level:1", 1, now);
+    let long_ago = now - 40 * 86_400_000;
+    rated_games(&store, "Old", "Timer", 40, long_ago);
+
+    let people = a.leaderboard("jchomp:2", false, 30).await.unwrap();
+    let names: Vec<&str> = people.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(
+        names.contains(&"Ann") && names.contains(&"Bob"),
+        "{names:?}"
+    );
+    assert!(people[0].rating.rating >= people[1].rating.rating);
+    let bots = a.leaderboard("jchomp:2", true, 30).await.unwrap();
+    let names: Vec<&str> = bots.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(
+        names.contains(&"random") && names.contains(&"greedy"),
+        "{names:?}"
+    );
+    // Over a longer window the players of long ago come back; other categories are empty.
+    assert_eq!(a.leaderboard("jchomp:2", false, 60).await.unwrap().len(), 4);
+    assert!(
+        a.leaderboard("jchomp:3-4", false, 60)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+
+    let cyd = a.profile("cyd").await.unwrap().unwrap();
+    assert!(cyd.ratings[0].provisional);
+    assert_eq!(cyd.recent, ["Cyd-level:1-0"]);
+    let ann = a.profile("ANN").await.unwrap().unwrap();
+    assert!(!ann.ratings[0].provisional);
+    assert_eq!(ann.ratings[0].history.len(), 40);
+    assert_eq!(ann.recent.len(), 20);
+}
