@@ -55,6 +55,13 @@ async fn a_guest_may_not_sit_in_a_rated_room_and_changes_nothing() {
             .contains("log in or authenticate first"),
         "{e}"
     );
+    ann.send(json!({"type":"add_bot","bot":"search:depth=2"}))
+        .await;
+    let e = ann.expect_error("forbidden").await;
+    assert!(
+        e["message"].as_str().unwrap().contains("built-in levels"),
+        "{e}"
+    );
     guest.send(json!({"type":"list_rooms"})).await;
     let rooms = guest.expect("rooms").await;
     assert_eq!(rooms["rooms"][0]["config"]["rated"], true, "{rooms}");

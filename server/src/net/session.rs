@@ -85,6 +85,9 @@ impl Session {
             ClientMessage::CreateRoom { name, config } => self.create(name, config).await,
             ClientMessage::JoinRoom { room, name } => self.join(room, name).await,
             ClientMessage::AddBot { bot } => {
+                if !self.may_add_bot(bot.as_deref()) {
+                    return;
+                }
                 let peer = self.peer.clone();
                 self.tell_room(RoomEvent::AddBot { peer, spec: bot }).await;
             }

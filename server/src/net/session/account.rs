@@ -3,7 +3,7 @@
 //! connection acts as once one succeeds.
 
 use super::Session;
-use crate::accounts::{AccountError, Identity, Issued};
+use crate::accounts::{AccountError, BUILT_IN, Identity, Issued};
 use crate::store::accounts::AccountKind;
 use jchomp_protocol::wire::{ClientMessage, ErrorCode, ServerMessage};
 
@@ -86,6 +86,32 @@ impl Session {
             self.error(ErrorCode::Forbidden, message);
         }
         self.login.is_some()
+    }
+
+    /// Whether the bot `spec` may be added to the connection's room: in a rated room only the
+    /// built-in levels, which have accounts, may sit; the client is told why not. A spec that
+    /// does not parse is left to the room to refuse.
+    pub(super) fn may_add_bot(&self, spec: Option<&str>) -> bool {
+        let Some(member) = &self.member else {
+            return true;
+        };
+        if !self.ctx.lobby.is_rated(&member.room) {
+            return true;
+        }
+        let spec = spec.unwrap_or(crate::game::room::DEFAULT_SPEC);
+        let Ok(name) = jchomp_engine::BotSpec::parse(spec).map(|s| s.to_string()) else {
+            return true;
+        };
+        if BUILT_IN.contains(&name.as_str()) {
+            return true;
+        }
+        let message = format!(
+            "room {} is rated: only the built-in levels ({}) may be added, not {name}",
+            member.room,
+            BUILT_IN.join(", ")
+        );
+        self.error(ErrorCode::Forbidden, message);
+        false
     }
 
     /// Acts as the holder of `token`.
