@@ -169,3 +169,27 @@ async fn a_bot_account_plays_with_its_token_until_it_is_renewed() {
     c.expect_error("bad_token").await;
     account(&mut c, json!({"type":"authenticate","token":renewed})).await;
 }
+
+#[tokio::test]
+async fn attempts_are_throttled_per_address_whatever_the_account() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    // 20 attempts a minute from one address, each on another (unknown) account.
+    for i in 0..20 {
+        c.send(json!({"type":"login","name":format!("nobody{i}"),"password":"password-1"}))
+            .await;
+        c.expect_error("bad_credentials").await;
+    }
+    c.send(json!({"type":"register","name":"Fay","password":"password-1"}))
+        .await;
+    let e = c.expect_error("too_many_attempts").await;
+    assert!(
+        e["message"].as_str().unwrap().contains("your address"),
+        "{e}"
+    );
+    // Refused before anything was made: the name is still free.
+    c.send(json!({"type":"list_rooms"})).await;
+    c.expect("rooms").await;
+    let (line, _) = server.http_get("/api/players/Fay").await;
+    assert!(line.contains("404"), "{line}");
+}
