@@ -179,7 +179,7 @@ pub enum RoomStatus {
 pub struct SeatInfo {
     /// Display name.
     pub name: String,
-    /// Whether a server-side bot plays this seat.
+    /// Whether a server-side bot plays this seat, or a bot account sits in it.
     pub bot: bool,
     /// Whether the seat's connection is live (bots always are).
     pub connected: bool,

@@ -158,7 +158,16 @@ async fn a_bot_account_plays_with_its_token_until_it_is_renewed() {
         .await;
     bot.expect_error("forbidden").await;
     let (room, _) = bot.create("typed", config_value("4x4 poison 0,0")).await;
-    assert!(!room.is_empty());
+    // The bot account's seat is shown as a bot's, under its name; a person's is not.
+    let (_, _, snap) = owner.join(&room, "typed").await;
+    assert_eq!(snap["seats"][0]["name"], "EliBot", "{snap}");
+    assert_eq!(snap["seats"][0]["bot"], true, "{snap}");
+    assert_eq!(snap["seats"][1]["bot"], false, "{snap}");
+    owner.send(json!({"type":"list_rooms"})).await;
+    let rooms = owner.until("rooms").await;
+    assert_eq!(rooms["rooms"][0]["seats"][0]["bot"], true, "{rooms}");
+    owner.send(json!({"type":"leave"})).await;
+    owner.until("left").await;
 
     owner
         .send(json!({"type":"renew_bot_token","bot":"elibot"}))

@@ -34,6 +34,7 @@ impl Room {
         self.seats[i] = Some(SeatSlot {
             name,
             token_hash: Some(hash),
+            account_bot: peer.is_bot_account(),
             occupant: Occupant::Human {
                 peer: Some(peer),
                 grace_until: None,
@@ -171,6 +172,7 @@ impl Room {
         self.seats[i] = Some(SeatSlot {
             name: spec.clone(),
             token_hash: None,
+            account_bot: false,
             occupant: Occupant::Bot {
                 player: Some(player),
                 stop,

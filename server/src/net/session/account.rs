@@ -49,6 +49,7 @@ impl Session {
                 let token = self.token();
                 accounts.delete(&token, password).await.map(|()| {
                     self.login = None;
+                    self.peer.set_bot_account(false);
                     ServerMessage::LoggedOut { sessions: 1 }
                 })
             }
@@ -118,6 +119,8 @@ impl Session {
     async fn authenticate(&mut self, token: String) -> Result<ServerMessage, AccountError> {
         let identity = self.ctx.accounts.authenticate(&token).await?;
         let msg = account_message(&identity, None);
+        self.peer
+            .set_bot_account(identity.kind != AccountKind::Person);
         self.login = Some(Login { identity, token });
         Ok(msg)
     }
@@ -132,6 +135,7 @@ impl Session {
             1
         };
         self.login = None;
+        self.peer.set_bot_account(false);
         Ok(ServerMessage::LoggedOut {
             sessions: u32::try_from(sessions).unwrap_or(u32::MAX),
         })
@@ -153,6 +157,7 @@ impl Session {
             },
         };
         let msg = account_message(&identity, Some(&issued));
+        self.peer.set_bot_account(bot);
         self.login = Some(Login {
             identity,
             token: issued.token,
