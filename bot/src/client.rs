@@ -110,8 +110,11 @@ pub struct PlayOptions {
     pub url: String,
     /// The first room.
     pub target: Target,
-    /// The bot's display name.
+    /// The bot's display name (a guest's; with `token`, the bot account's name is used).
     pub name: String,
+    /// A bot account's API token: each game's connection authenticates with it first, so the
+    /// bot plays under its account (and may sit in rated rooms); none: a guest.
+    pub token: Option<String>,
     /// Who plays.
     pub contestant: Contestant,
     /// Server bots (their specs) a creator seats in each room it creates (`add_bot`).
@@ -271,6 +274,24 @@ async fn find_room(
     }
 }
 
+/// Acts as the bot account of `options.token`, if any, before anything else on `ws`.
+async fn authenticate(ws: &mut Connection, options: &PlayOptions) -> Result<(), ClientError> {
+    let Some(token) = &options.token else {
+        return Ok(());
+    };
+    ws.send(&ClientMessage::Authenticate {
+        token: token.clone(),
+    })
+    .await?;
+    loop {
+        match ws.recv_within(options.wait).await? {
+            ServerMessage::Account { .. } => return Ok(()),
+            ServerMessage::Error { code, message } => return Err(server_error(code, message)),
+            _ => {}
+        }
+    }
+}
+
 /// Plays one game from joining to its end; returns it and the room's configuration.
 async fn one_game(
     options: &PlayOptions,
@@ -279,6 +300,7 @@ async fn one_game(
     log: &mut (dyn FnMut(String) + Send),
 ) -> Result<(Played, ConfigJson), ClientError> {
     let mut ws = Connection::connect(&options.url).await?;
+    authenticate(&mut ws, options).await?;
     ws.send(&match target {
         Target::Join(room) => ClientMessage::JoinRoom {
             seat: None,

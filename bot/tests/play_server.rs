@@ -21,6 +21,7 @@ fn options(addr: SocketAddr, target: Target, name: &str, bot: &str, games: u32) 
         url: format!("ws://{addr}/ws"),
         target,
         name: name.to_string(),
+        token: None,
         contestant: Contestant::Bot(BotSpec::parse(bot).unwrap()),
         add_bots: Vec::new(),
         games,
@@ -180,4 +181,69 @@ async fn a_dropped_bot_resumes_its_seat_and_finishes() {
     assert_eq!(a[0].moves, 64);
     let log = cut_log.lock().unwrap();
     assert!(log.iter().any(|l| l.contains("resuming")), "{log:?}");
+}
+
+/// Registers a person on the server at `addr`, makes a bot account `bot` of theirs, and returns
+/// its API token.
+async fn bot_account(addr: SocketAddr, bot: &str) -> String {
+    let mut ws = jchomp_protocol::connection::Connection::connect(&format!("ws://{addr}/ws"))
+        .await
+        .unwrap();
+    let register = ClientMessage::Register {
+        name: "Owner".into(),
+        password: "password-1".into(),
+    };
+    ws.send(&register).await.unwrap();
+    let make = ClientMessage::CreateBot { name: bot.into() };
+    ws.send(&make).await.unwrap();
+    loop {
+        match ws.recv_within(Duration::from_secs(20)).await.unwrap() {
+            ServerMessage::BotToken { token, .. } => return token,
+            ServerMessage::Error { message, .. } => panic!("{message}"),
+            _ => {}
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_account_plays_a_rated_game_under_its_name_with_its_token() {
+    let server = TestServer::start().await;
+    let addr = server.addr;
+    let token = bot_account(addr, "OwnerBot").await;
+    let mut config = config_json("4x5 eat 1x1 poison 0,0");
+    config.rated = true;
+    let mut opts = options(addr, Target::Create(config), "ignored", "greedy", 1);
+    opts.token = Some(token);
+    opts.add_bots = vec!["random".into()];
+    let played = run_bot(opts, Arc::new(Mutex::new(Vec::new()))).await;
+    assert_eq!(played.len(), 1);
+    // The game is in both accounts' ratings: the bot account's and the built-in level's.
+    for name in ["OwnerBot", "random"] {
+        let (status, body) = server.http_get(&format!("/api/players/{name}")).await;
+        assert!(status.contains("200"), "{status}: {body}");
+        let profile: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(profile["bot"], true, "{profile}");
+        let r = &profile["ratings"][0];
+        let games = r["wins"].as_u64().unwrap() + r["losses"].as_u64().unwrap();
+        assert_eq!(
+            (r["category"].as_str(), games),
+            (Some("jchomp:2"), 1),
+            "{profile}"
+        );
+    }
+
+    // A forged token is refused before anything is played.
+    let mut opts = options(
+        addr,
+        Target::Create(config_json("4x5 eat 1x1 poison 0,0")),
+        "x",
+        "greedy",
+        1,
+    );
+    opts.token = Some("0123456789abcdef0123456789abcdef".into());
+    let refused = play(&opts, &mut |_| {}).await.unwrap_err();
+    assert!(
+        refused.to_string().contains("revoked or expired"),
+        "{refused}"
+    );
 }

@@ -304,6 +304,9 @@ pub fn describe_error(code: ErrorCode, message: &str) -> String {
         ErrorCode::Internal => "The server ran into a problem",
         ErrorCode::AnalysisUnavailable => "The server cannot analyse that position",
         ErrorCode::Unavailable => "The game cannot be reached right now; try again",
+        ErrorCode::NameTaken => "That name is taken",
+        ErrorCode::BadCredentials => "Wrong name or password",
+        ErrorCode::TooManyAttempts => "Too many login attempts",
     };
     // Where the words say it all, the server's message would only repeat them ("The server is
     // shutting down: the server is shutting down").

@@ -39,6 +39,10 @@ pub struct ConfigJson {
     /// never written, so configurations and records without it read and write as before.
     #[serde(default, skip_serializing_if = "is_false")]
     pub analysis: bool,
+    /// Whether the room is rated: only players with accounts may sit, and its result updates
+    /// their ratings. Absent means `false`, and `false` is never written.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rated: bool,
 }
 
 /// Whether a flag is off (left out of the JSON).
@@ -71,16 +75,18 @@ impl ConfigJson {
             poison,
             move_time_ms,
             analysis: false,
+            rated: false,
         }
     }
 
     /// This configuration as the server writes it back once `valid` (what [`validate`] made of
-    /// it): the validated board, with this configuration's `move_time_ms` and `analysis`.
+    /// it): the validated board, with this configuration's `move_time_ms`, `analysis` and `rated`.
     ///
     /// [`validate`]: ConfigJson::validate
     pub fn canonical(&self, valid: &Config) -> ConfigJson {
         ConfigJson {
             analysis: self.analysis,
+            rated: self.rated,
             ..ConfigJson::new(valid, self.move_time_ms)
         }
     }

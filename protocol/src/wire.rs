@@ -128,6 +128,56 @@ pub enum ClientMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         index: Option<i64>,
     },
+    /// Makes a person's account and logs this connection in to it (answered by `account`).
+    Register {
+        /// The account name (3–20 of a–z, A–Z, 0–9, `_`, `-`, beginning with a letter).
+        name: String,
+        /// The password (at least 8 characters).
+        password: String,
+    },
+    /// Logs this connection in to a person's account (answered by `account`).
+    Login {
+        /// The account name (case does not matter).
+        name: String,
+        /// The password.
+        password: String,
+    },
+    /// Acts as the account holding `token`: a session from `register` or `login`, or a bot
+    /// account's API token (answered by `account`, without the token).
+    Authenticate {
+        /// The session or API token.
+        token: String,
+    },
+    /// Ends this connection's session, or with `everywhere` every session of its account.
+    Logout {
+        /// End every session of the account, not only this one.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        everywhere: bool,
+    },
+    /// Changes the logged-in person's password; every session ends and this connection gets a
+    /// new one (answered by `account`).
+    ChangePassword {
+        /// The password now.
+        old: String,
+        /// The new password.
+        new: String,
+    },
+    /// Deletes the logged-in person's account and its bot accounts; their games keep the
+    /// names, marked deleted.
+    DeleteAccount {
+        /// The password, again.
+        password: String,
+    },
+    /// Makes a bot account owned by the logged-in person (answered by `bot_token`).
+    CreateBot {
+        /// The bot account's name (the rule of account names).
+        name: String,
+    },
+    /// Revokes a bot account's API tokens and issues a new one (answered by `bot_token`).
+    RenewBotToken {
+        /// The bot account's name.
+        bot: String,
+    },
 }
 
 /// A room's lifecycle.
@@ -147,7 +197,7 @@ pub enum RoomStatus {
 pub struct SeatInfo {
     /// Display name.
     pub name: String,
-    /// Whether a server-side bot plays this seat.
+    /// Whether a server-side bot plays this seat, or a bot account sits in it.
     pub bot: bool,
     /// Whether the seat's connection is live (bots always are).
     pub connected: bool,
@@ -300,6 +350,13 @@ pub enum ErrorCode {
     AnalysisUnavailable,
     /// In a cluster: the room's node cannot be reached now; nothing was done, send it again.
     Unavailable,
+    /// `register` or `create_bot`: the name is taken (ignoring case).
+    NameTaken,
+    /// `login`, `change_password`, `delete_account`: wrong name or password.
+    BadCredentials,
+    /// Too many login attempts for the account or from the address; the message says when to
+    /// try again (the connection stays open).
+    TooManyAttempts,
 }
 
 /// A message from the server to a client.
@@ -347,6 +404,33 @@ pub enum ServerMessage {
     Left {
         /// The room left.
         room: String,
+    },
+    /// The connection acts as this account now (after `register`, `login`, `authenticate`
+    /// or `change_password`).
+    Account {
+        /// The account's name as registered.
+        name: String,
+        /// Whether it is a bot account (or a built-in level).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        bot: bool,
+        /// A new session token, shown once (after `register`, `login` and `change_password`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
+        /// When the session ends, milliseconds since the Unix epoch.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        expires_ms: Option<u64>,
+    },
+    /// A bot account's new API token, shown once.
+    BotToken {
+        /// The bot account's name.
+        bot: String,
+        /// The API token.
+        token: String,
+    },
+    /// The connection is a guest again (after `logout` or `delete_account`).
+    LoggedOut {
+        /// How many sessions ended.
+        sessions: u32,
     },
     /// A request failed.
     Error {

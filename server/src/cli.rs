@@ -72,6 +72,7 @@ mod tests {
                 d.analysis_time.as_millis().to_string(),
             ),
             ("--analysis-threads", d.analysis_threads.to_string()),
+            ("--session-ttl-secs", d.session_ttl.as_secs().to_string()),
             (
                 "--classic-db",
                 "classic-15x15.db in the data directory".to_string(),

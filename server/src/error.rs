@@ -15,6 +15,9 @@ pub enum ServerError {
         /// What went wrong.
         source: StoreError,
     },
+    /// The built-in levels' accounts could not be made.
+    #[error("cannot prepare the accounts: {0}")]
+    Accounts(String),
     /// PostgreSQL (`--database`) could not be reached or migrated.
     #[error("cannot use the database {url}: {source}")]
     Database {

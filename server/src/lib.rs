@@ -7,6 +7,7 @@
 //! room is one task owning its state; each connection has a bounded outgoing queue and is
 //! dropped when it cannot keep up; a move is durable before anyone is told of it.
 
+mod accounts;
 mod cli;
 mod clock;
 mod cluster;
@@ -14,6 +15,7 @@ mod error;
 mod game;
 mod metrics;
 mod net;
+mod ratings;
 mod server;
 mod settings;
 mod shutdown;

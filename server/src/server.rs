@@ -3,6 +3,7 @@
 //! and the store writer finish, and returns within the shutdown timeout; [`run`] is the three
 //! in one call.
 
+use crate::accounts::Accounts;
 use crate::cluster::Cluster;
 use crate::error::ServerError;
 use crate::game::analysis::Analyst;
@@ -111,6 +112,11 @@ impl Server {
                 };
                 c.inc_by(n as u64);
             });
+        let accounts = Accounts::new(store.accounts(), settings.session_ttl);
+        accounts
+            .ensure_built_ins()
+            .await
+            .map_err(|e| ServerError::Accounts(e.to_string()))?;
         let (done_tx, done_rx) = mpsc::channel::<()>(1);
         // Nothing is read or built yet: the first classic game that needs the database starts it.
         let (rows, cols) = settings.classic_box;
@@ -130,6 +136,7 @@ impl Server {
             cluster,
             metrics,
             store,
+            accounts,
             shutdown: shutdown_rx,
             _done: done_tx,
         });

@@ -136,6 +136,10 @@ pub struct Settings {
     /// `analysis_unavailable` until one is answered.
     #[arg(skip = Settings::default().analyses_per_connection)]
     pub analyses_per_connection: usize,
+    /// How long a login session lasts unless revoked (30 days).
+    #[arg(long = "session-ttl-secs", value_name = "SECS", value_parser = secs_at_least_one,
+          default_value = shown_secs(Settings::default().session_ttl))]
+    pub session_ttl: Duration,
     /// Store finished games in PostgreSQL (postgres://user:password@host:port/database)
     /// instead of the embedded database (games in play stay in the embedded database).
     #[arg(long, env = "JCHOMP_DATABASE", value_parser = database_url)]
@@ -196,6 +200,7 @@ impl Default for Settings {
             analysis_threads: std::thread::available_parallelism()
                 .map_or(1, |n| (n.get() / 2).max(1)),
             analyses_per_connection: 4,
+            session_ttl: Duration::from_secs(30 * 24 * 60 * 60),
             echo_path: None,
             database: None,
             cluster: None,

@@ -46,12 +46,20 @@ pub struct PlayArgs {
     /// as `jchomp create --move-time` takes it; none by default.
     #[arg(long, value_name = "TIME", value_parser = jchomp_engine::duration::parse_move_time)]
     move_time: Option<u64>,
+    /// Make the created room rated (needs --token: only players with accounts may sit).
+    #[arg(long, requires = "token")]
+    rated: bool,
     /// The old spelling of --move-time, in milliseconds.
     #[arg(long, value_name = "MS", hide = true, conflicts_with = "move_time")]
     move_time_ms: Option<u64>,
     /// Display name [default: jchomp-bot, or the engine's name].
     #[arg(long)]
     name: Option<String>,
+    /// A bot account's API token (from the server's `create_bot`): the bot plays under its
+    /// account and may sit in rated rooms. Best given in the environment, out of the process
+    /// list.
+    #[arg(long, env = "JCHOMP_BOT_TOKEN", hide_env_values = true)]
+    token: Option<String>,
     /// The bot (random, greedy, search:depth=N, search:nodes=N, search:time=250ms, mcts:nodes=N,
     /// mcts:time=250ms, brs:depth=N, brs:nodes=N, brs:time=250ms, maxn:nodes=N, level:1..5).
     #[arg(long, default_value = "level:3", value_parser = BotSpec::parse)]
@@ -127,10 +135,10 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<()> {
                 // Read while the room waits for opponents.
                 let _ = library.get();
             }
-            Target::Create(ConfigJson::new(
-                &config,
-                args.move_time.or(args.move_time_ms),
-            ))
+            Target::Create(ConfigJson {
+                rated: args.rated,
+                ..ConfigJson::new(&config, args.move_time.or(args.move_time_ms))
+            })
         }
     };
     let (contestant, name) = match &args.engine {
@@ -144,6 +152,7 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<()> {
         url: args.server.clone(),
         target,
         name: args.name.clone().unwrap_or_else(|| name.to_string()),
+        token: args.token.clone(),
         contestant,
         add_bots: args.add_bot.clone(),
         games: args.games,

@@ -194,6 +194,14 @@ impl Lobby {
         self.lock().rooms.keys().cloned().collect()
     }
 
+    /// Whether room `id` (one of this node's) is rated.
+    pub(crate) fn is_rated(&self, id: &str) -> bool {
+        self.lock()
+            .rooms
+            .get(id)
+            .is_some_and(|e| e.summary.config.rated)
+    }
+
     /// Every room's summary, oldest room first.
     #[cfg(test)]
     pub(crate) fn summaries(&self) -> Vec<RoomSummary> {

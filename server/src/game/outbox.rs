@@ -43,6 +43,8 @@ pub(crate) struct PeerSignal {
     /// The connection task, woken by a kick. (Cheaper to poll on every wake-up of the task
     /// than a `Notify`, which takes a lock each time.)
     waker: AtomicWaker,
+    /// Set while the connection acts as a bot account (its seats are shown as bots).
+    bot_account: AtomicBool,
 }
 
 impl PeerSignal {
@@ -83,6 +85,16 @@ impl Peer {
     /// A peer sending into `tx`; `signal` reaches the connection task.
     pub(crate) fn new(id: ConnId, tx: mpsc::Sender<Outgoing>, signal: Arc<PeerSignal>) -> Self {
         Peer { id, tx, signal }
+    }
+
+    /// Marks the connection as acting (or not) as a bot account.
+    pub(crate) fn set_bot_account(&self, bot: bool) {
+        self.signal.bot_account.store(bot, Ordering::Relaxed);
+    }
+
+    /// Whether the connection acts as a bot account.
+    pub(crate) fn is_bot_account(&self) -> bool {
+        self.signal.bot_account.load(Ordering::Relaxed)
     }
 
     /// Messages its queue holds at most.

@@ -122,7 +122,7 @@ impl Conn {
             id,
             addr,
             started: Instant::now(),
-            session: Session::new(peer.clone(), ctx.clone()),
+            session: Session::new(peer.clone(), ctx.clone(), addr.ip()),
             ctx,
             peer,
             signal,

@@ -62,6 +62,10 @@ pub(crate) async fn serve(
                 let answer = match route(&ctx, &req) {
                     Route::Answer(answer) => answer,
                     Route::Health => healthz(&ctx).await,
+                    Route::Api => {
+                        let uri = req.uri();
+                        crate::net::api::answer_api(&ctx, uri.path(), uri.query()).await
+                    }
                     Route::Upgrade { key, echo } => {
                         let on_upgrade = hyper::upgrade::on(&mut req);
                         if let Ok(mut slot) = pending.lock() {
@@ -127,6 +131,8 @@ enum Route {
     Upgrade { key: String, echo: bool },
     /// `GET /healthz`, which asks the outside services.
     Health,
+    /// `GET /api/…`: profiles and leaderboards, read from the store.
+    Api,
 }
 
 /// The one routing table of the port: each route is one line.
@@ -138,6 +144,7 @@ fn route(ctx: &Shared, req: &Request<Incoming>) -> Route {
         "/ws" => return websocket(req, false),
         _ if echo => return websocket(req, true),
         "/healthz" if get => return Route::Health,
+        _ if get && path.starts_with("/api/") => return Route::Api,
         "/metrics" if get => metrics(ctx),
         "/healthz" | "/metrics" => text(StatusCode::METHOD_NOT_ALLOWED, "use GET\n"),
         _ => assets::answer(req, get),

@@ -1,10 +1,12 @@
 //! The network: the one listener's HTTP and WebSocket serving ([`http`], [`connection`]), a
 //! connection's session of requests ([`session`]) and its writer ([`link`]), the limits on
-//! clients ([`rate`], [`address_cap`]), and what every connection task shares ([`shared`]).
+//! clients ([`rate`], [`address_cap`]), the JSON API of profiles and leaderboards ([`api`]), and
+//! what every connection task shares ([`shared`]).
 //! It hands requests to the game and the cluster; nothing below it imports it.
 
 pub(crate) mod address_cap;
 pub(crate) mod answer;
+pub(crate) mod api;
 pub(crate) mod assets;
 pub(crate) mod connection;
 pub(crate) mod health;

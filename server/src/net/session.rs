@@ -2,6 +2,8 @@
 //! handling of each client message. Room requests go to the room's task; answers about the
 //! room come back through the connection's outgoing queue.
 
+mod account;
+
 use crate::game::analysis::{About, Subject};
 use crate::game::event::{LeaveOutcome, RoomEvent};
 use crate::game::outbox::Peer;
@@ -9,6 +11,7 @@ use crate::game::refusal::Refusal;
 use crate::game::room;
 use crate::net::request::{checked_name, parse, plausible_id};
 use crate::net::shared::Shared;
+use account::Login;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::record::Record;
 use jchomp_protocol::rules::Seat;
@@ -44,11 +47,15 @@ pub(crate) struct Session {
     member: Option<Member>,
     /// This connection's analyses under way, one permit each.
     analyses: Arc<Semaphore>,
+    /// The client's address, as the login throttle counts it.
+    address: String,
+    /// The account the connection acts as; none for a guest.
+    login: Option<Login>,
 }
 
 impl Session {
-    /// A session outside any room.
-    pub(crate) fn new(peer: Peer, ctx: Arc<Shared>) -> Self {
+    /// A guest's session outside any room, for a client at `address`.
+    pub(crate) fn new(peer: Peer, ctx: Arc<Shared>, address: std::net::IpAddr) -> Self {
         let analyses = Arc::new(Semaphore::new(
             ctx.settings.analyses_per_connection.clamp(1, 1024),
         ));
@@ -57,6 +64,8 @@ impl Session {
             ctx,
             member: None,
             analyses,
+            address: address.to_string(),
+            login: None,
         }
     }
 
@@ -93,6 +102,9 @@ impl Session {
             }
             ClientMessage::JoinRoom { room, name, seat } => self.join(room, name, seat).await,
             ClientMessage::AddBot { bot, seat } => {
+                if !self.may_add_bot(bot.as_deref()) {
+                    return;
+                }
                 let peer = self.peer.clone();
                 let spec = bot;
                 self.tell_room(RoomEvent::AddBot { peer, spec, seat }).await;
@@ -128,11 +140,19 @@ impl Session {
                 };
                 self.analyze(asked, index).await;
             }
+            msg @ (ClientMessage::Register { .. }
+            | ClientMessage::Login { .. }
+            | ClientMessage::Authenticate { .. }
+            | ClientMessage::Logout { .. }
+            | ClientMessage::ChangePassword { .. }
+            | ClientMessage::DeleteAccount { .. }
+            | ClientMessage::CreateBot { .. }
+            | ClientMessage::RenewBotToken { .. }) => self.account_request(msg).await,
         }
     }
 
     async fn create(&mut self, name: String, config: ConfigJson, bots: Option<Vec<String>>) {
-        let name = match checked_name(&name) {
+        let name = match checked_name(&self.seat_name(name)) {
             Ok(n) => n,
             Err(e) => return self.bad_request(e.to_string()),
         };
@@ -140,6 +160,9 @@ impl Session {
             Ok(c) => c,
             Err(e) => return self.error(ErrorCode::InvalidConfig, e.to_string()),
         };
+        if config.rated && !self.may_sit_rated("a rated room") {
+            return;
+        }
         let s = &self.ctx.settings;
         if let Some(ms) = config.move_time_ms
             && !(s.min_move_time_ms..=s.max_move_time_ms).contains(&ms)
@@ -180,13 +203,16 @@ impl Session {
     }
 
     async fn join(&mut self, room: String, name: String, seat: Option<u8>) {
-        let name = match checked_name(&name) {
+        let name = match checked_name(&self.seat_name(name)) {
             Ok(n) => n,
             Err(e) => return self.bad_request(e.to_string()),
         };
         let Some(tx) = self.find_room(&room).await else {
             return;
         };
+        if self.ctx.lobby.is_rated(&room) && !self.may_sit_rated(&format!("room {room}")) {
+            return;
+        }
         if !self.vacate().await {
             return;
         }

@@ -2,6 +2,7 @@
 //! each new room. Each task holds an `Arc<Shared>` or a room context; `run` knows every task has
 //! ended when the last of them is dropped.
 
+use crate::accounts::Accounts;
 use crate::cluster::Cluster;
 use crate::game::analysis::Analyst;
 use crate::game::lobby::Lobby;
@@ -26,6 +27,8 @@ pub(crate) struct Shared {
     pub metrics: Arc<Metrics>,
     /// The game database.
     pub store: StoreHandle,
+    /// Accounts, sessions and bot tokens.
+    pub accounts: Accounts,
     /// Bounds how many bot moves are computed at once (for the rooms).
     pub bot_slots: Arc<Semaphore>,
     /// The classic Chomp database, read or built the first time a classic game needs it.

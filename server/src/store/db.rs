@@ -7,9 +7,10 @@
 //! Records are stored as the foundation's JSON record format. A game in play is its state
 //! ([`LiveRoom`], JSON) and its moves, one small row each.
 
+use super::error::StoreError;
 use super::journal;
 use super::live::{LiveMove, LiveRoom, Stored, Write};
-use super::postgres::PgError;
+use super::schema;
 use jchomp_protocol::record::Record;
 use jchomp_protocol::wire::GameSummary;
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
@@ -30,47 +31,10 @@ const OUTBOX: TableDefinition<&str, &str> = TableDefinition::new("records_outbox
 /// The database file's name inside the data directory.
 pub const DB_FILE: &str = "games.redb";
 
-/// Why the store failed.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// The data directory could not be created.
-    #[error("{0}")]
-    Io(#[from] std::io::Error),
-    /// The database failed.
-    #[error("{0}")]
-    Db(#[from] redb::Error),
-    /// A stored record is not valid JSON.
-    #[error("corrupt record: {0}")]
-    Json(#[from] serde_json::Error),
-    /// The blocking task reading the database failed.
-    #[error("{0}")]
-    Task(#[from] tokio::task::JoinError),
-    /// PostgreSQL failed or is unreachable.
-    #[error("PostgreSQL: {0}")]
-    Postgres(#[from] PgError),
-}
-
-macro_rules! db_err {
-    ($($t:ty),*) => {$(
-        impl From<$t> for StoreError {
-            fn from(e: $t) -> Self {
-                StoreError::Db(e.into())
-            }
-        }
-    )*};
-}
-db_err!(
-    redb::DatabaseError,
-    redb::TransactionError,
-    redb::TableError,
-    redb::StorageError,
-    redb::CommitError
-);
-
 /// The game database, and the directory its journal segments are in.
 #[derive(Debug)]
 pub(crate) struct Store {
-    db: Database,
+    pub(super) db: Database,
     dir: PathBuf,
     /// The generation of the next journal segment (after every one found at opening).
     next_segment: u64,
@@ -88,6 +52,7 @@ impl Store {
         txn.open_table(LIVE)?;
         txn.open_table(LIVE_MOVES)?;
         txn.open_table(OUTBOX)?;
+        schema::create_tables(&txn)?;
         txn.commit()?;
         let next_segment = journal::segments(dir)?
             .last()
@@ -141,6 +106,7 @@ impl Store {
     /// replaces the old one; a finished game's state in play and moves are removed with it.
     /// With `outbox` (PostgreSQL), records go to the outbox instead of the games table, but
     /// for those whose ids it lists as delivered already (PostgreSQL has them).
+    /// A rated game's record is rated in the same transaction, unless it was already.
     /// Applying the same writes again leaves the same state (a checkpoint interrupted after its
     /// commit is taken in again at the next start).
     pub(crate) fn apply<'a>(
@@ -185,6 +151,9 @@ impl Store {
                         // (it started and ended between two checkpoints).
                         let room = room.as_str();
                         moves.retain_in((room, 0u32)..=(room, u32::MAX), |_, _| false)?;
+                        // A rated game not rated yet (a crash cut its rating off) is rated
+                        // with its record, in this transaction.
+                        schema::rate_in(&txn, record)?;
                     }
                 }
             }

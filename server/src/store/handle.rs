@@ -13,7 +13,9 @@
 //! outbox to PostgreSQL and empties it. While PostgreSQL is unreachable the outbox grows and is
 //! delivered, each record once, when it is back.
 
-use super::db::{Store, StoreError, summary, summary_of};
+use super::accounts::AccountStore;
+use super::db::{Store, summary, summary_of};
+use super::error::StoreError;
 #[cfg(test)]
 use super::live::Stored;
 use super::live::Write;
@@ -112,6 +114,11 @@ impl StoreHandle {
             wait: options.timings.map(|t| t.wait),
         };
         (handle, writer)
+    }
+
+    /// The accounts kept beside the games.
+    pub(crate) fn accounts(&self) -> Arc<dyn AccountStore> {
+        self.store.clone()
     }
 
     /// Makes `writes` durable, in order, and returns once they are (or their journal append

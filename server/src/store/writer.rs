@@ -3,7 +3,8 @@
 //! their rooms are answered), and takes the journal into the database at checkpoints, in the
 //! background, while the next batches are appended.
 
-use super::db::{Store, StoreError, coalesce};
+use super::db::{Store, coalesce};
+use super::error::StoreError;
 use super::journal::{self, Journal};
 use super::live::Write;
 use super::postgres::PgRecords;
@@ -356,6 +357,7 @@ impl Writer {
                 }
                 if games > 0 {
                     self.deliver_now(&batch).await;
+                    self.rate_now(&batch).await;
                 }
                 self.accept(batch);
             }
@@ -417,6 +419,31 @@ impl Writer {
                     "PostgreSQL is slow; finished games go through the outbox"
                 );
             }
+        }
+    }
+
+    /// Rates the batch's rated games now that the journal holds them, before anyone is told
+    /// they ended. If this fails (or the server dies first), the checkpoint that takes the
+    /// records in rates them ([`Store::apply`]); a game is rated once either way.
+    async fn rate_now(&self, batch: &[Write]) {
+        let rated: Vec<Record> = batch
+            .iter()
+            .filter_map(|w| match w {
+                Write::Finished { record, .. } if record.config.rated => Some((**record).clone()),
+                _ => None,
+            })
+            .collect();
+        if rated.is_empty() {
+            return;
+        }
+        let store = self.store.clone();
+        let outcome =
+            tokio::task::spawn_blocking(move || store.rate(&rated.iter().collect::<Vec<_>>()))
+                .await;
+        match outcome {
+            Ok(Ok(n)) => tracing::info!(games = n, "rated games counted"),
+            Ok(Err(e)) => tracing::warn!(error = %e, "rating failed; the next checkpoint rates"),
+            Err(e) => tracing::warn!(error = %e, "rating failed; the next checkpoint rates"),
         }
     }
 

@@ -159,6 +159,10 @@ impl App {
             ServerMessage::Analysis(_) => {}
             ServerMessage::Games { games } => self.on_games(games),
             ServerMessage::Game { record } => self.on_game(record),
+            // The client does not log in yet.
+            ServerMessage::Account { .. }
+            | ServerMessage::BotToken { .. }
+            | ServerMessage::LoggedOut { .. } => {}
         }
     }
 

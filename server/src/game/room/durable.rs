@@ -141,6 +141,9 @@ pub(super) fn rebuild(
             name: seat.name.clone(),
             token_hash: seat.token_hash.clone(),
             occupant,
+            // The kept state does not say whether a bot account sat here: a restored game
+            // shows such a seat as a person's until it ends.
+            account_bot: false,
         }));
     }
     // The clock: what the seat to move had left when the state was kept, if no move was

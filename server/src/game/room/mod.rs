@@ -3,6 +3,7 @@
 
 mod analysis;
 mod bots;
+pub(crate) use bots::DEFAULT_SPEC;
 mod context;
 mod durable;
 mod failover;

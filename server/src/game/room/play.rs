@@ -144,6 +144,7 @@ impl Room {
             .collect();
         let mut record = Record::from_game(&self.game, names, self.config_json.move_time_ms);
         record.config.analysis = self.config_json.analysis;
+        record.config.rated = self.config_json.rated;
         self.games_played += 1;
         record.id = Some(game_id(&self.id, self.games_played));
         record.started_ms = self.started_ms;

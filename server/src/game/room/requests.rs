@@ -35,6 +35,7 @@ impl Room {
         self.seats[i] = Some(SeatSlot {
             name,
             token_hash: Some(hash),
+            account_bot: peer.is_bot_account(),
             occupant: Occupant::Human {
                 peer: Some(peer),
                 grace_until: None,

@@ -41,6 +41,8 @@ pub(super) struct SeatSlot {
     /// The SHA-256 of the secret for `resume` ([`token_hash`]; bots have none).
     pub(super) token_hash: Option<String>,
     pub(super) occupant: Occupant,
+    /// A bot account sits here: the seat is shown as a bot, as server bots are.
+    pub(super) account_bot: bool,
 }
 
 impl SeatSlot {
@@ -57,6 +59,7 @@ impl SeatSlot {
         Ok(SeatSlot {
             name,
             token_hash: None,
+            account_bot: false,
             occupant: Occupant::Bot {
                 player: Some(player),
                 stop,
@@ -79,7 +82,7 @@ impl SeatSlot {
         };
         SeatInfo {
             name: self.name.clone(),
-            bot: matches!(self.occupant, Occupant::Bot { .. }),
+            bot: self.account_bot || matches!(self.occupant, Occupant::Bot { .. }),
             connected,
             grace_left_ms: grace_until.map(|t| millis_until(t, now)),
         }
@@ -157,6 +160,7 @@ impl Room {
         seats[0] = Some(SeatSlot {
             name,
             token_hash: Some(hash),
+            account_bot: creator.is_bot_account(),
             occupant: Occupant::Human {
                 peer: Some(creator),
                 grace_until: None,

@@ -148,6 +148,7 @@ pub(super) fn config(rows: i64, cols: i64, players: i64) -> ConfigJson {
         poison: vec![[0, 0]],
         move_time_ms: None,
         analysis: false,
+        rated: false,
     }
 }
 

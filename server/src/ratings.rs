@@ -1,0 +1,285 @@
+//! Ratings: the category a game counts in ([`category`]), a player's rating in one category
+//! ([`Rating`]), and what a finished game does to its seats' ratings ([`rate`]): Glicko-2 with
+//! lichess's constants for two players, Weng–Lin (OpenSkill's Bradley–Terry model) for three
+//! and four, both from the `skillratings` crate.
+
+use jchomp_protocol::json::{ConfigJson, ResultJson};
+use serde::{Deserialize, Serialize};
+use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
+use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
+use skillratings::{MultiTeamOutcome, Outcomes};
+
+/// A two-player rating's start (lichess).
+pub(crate) const GLICKO_START: f64 = 1500.0;
+/// A two-player rating's deviation at the start (lichess).
+pub(crate) const GLICKO_DEVIATION: f64 = 500.0;
+/// A two-player rating's volatility at the start (lichess).
+pub(crate) const GLICKO_VOLATILITY: f64 = 0.09;
+/// Glicko-2's τ (lichess).
+pub(crate) const GLICKO_TAU: f64 = 0.75;
+/// A two-player rating is provisional while its deviation is at least this (lichess).
+pub(crate) const PROVISIONAL_DEVIATION: f64 = 110.0;
+
+/// What one seat's rating did in one game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Outcome {
+    /// It did not lose and someone else did.
+    Win,
+    /// It lost (poisoned, out of time or abandoned).
+    Loss,
+    /// Nobody lost.
+    Tie,
+}
+
+/// One point of a rating's history: the rating after one game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Point {
+    /// The game.
+    pub game: String,
+    /// When it ended, milliseconds since the epoch.
+    pub when_ms: u64,
+    /// The rating after it.
+    pub rating: f64,
+    /// The deviation after it.
+    pub deviation: f64,
+    /// What the game was for this player.
+    pub outcome: Outcome,
+}
+
+/// A player's rating in one category, with their counts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Rating {
+    /// Glicko-2 rating, or Weng–Lin μ.
+    pub rating: f64,
+    /// Glicko-2 deviation, or Weng–Lin σ.
+    pub deviation: f64,
+    /// Glicko-2 volatility (0 for Weng–Lin).
+    pub volatility: f64,
+    /// Rated games won.
+    pub wins: u32,
+    /// Rated games lost.
+    pub losses: u32,
+    /// Rated games tied.
+    pub ties: u32,
+    /// When the last rated game ended, milliseconds since the epoch.
+    pub last_ms: u64,
+}
+
+/// The category of a game: its variant and `2` or `3-4` players (`jchomp:2`, `classic:3-4`).
+pub(crate) fn category(config: &ConfigJson) -> String {
+    let variant = serde_json::to_value(config)
+        .ok()
+        .and_then(|v| {
+            v.get("variant")
+                .and_then(|v| v.as_str())
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| "jchomp".to_string());
+    let players = if config.players == 2 { "2" } else { "3-4" };
+    format!("{variant}:{players}")
+}
+
+/// Whether a category is rated with Glicko-2 (two players).
+fn two_players(category: &str) -> bool {
+    category.ends_with(":2")
+}
+
+/// A new player's rating in `category`.
+pub(crate) fn initial(category: &str) -> Rating {
+    let (rating, deviation, volatility) = if two_players(category) {
+        (GLICKO_START, GLICKO_DEVIATION, GLICKO_VOLATILITY)
+    } else {
+        let w = WengLinRating::new();
+        (w.rating, w.uncertainty, 0.0)
+    };
+    Rating {
+        rating,
+        deviation,
+        volatility,
+        wins: 0,
+        losses: 0,
+        ties: 0,
+        last_ms: 0,
+    }
+}
+
+/// Whether a rating is still provisional (two players: deviation ≥ 110; three and four: σ
+/// above a third of its start).
+pub(crate) fn provisional(category: &str, r: &Rating) -> bool {
+    if two_players(category) {
+        r.deviation >= PROVISIONAL_DEVIATION
+    } else {
+        r.deviation > WengLinRating::new().uncertainty / 3.0
+    }
+}
+
+/// Each seat's outcome of a finished game.
+pub(crate) fn outcomes(result: &ResultJson, seats: usize) -> Vec<Outcome> {
+    let loser = match result {
+        ResultJson::Poisoned { loser }
+        | ResultJson::Timeout { loser }
+        | ResultJson::Abandoned { loser } => Some(*loser),
+        ResultJson::Tie => None,
+    };
+    (0..seats)
+        .map(|s| match loser {
+            None => Outcome::Tie,
+            Some(l) if l as usize == s => Outcome::Loss,
+            Some(_) => Outcome::Win,
+        })
+        .collect()
+}
+
+/// The seats' ratings after a game of `category` with these outcomes, ending at `when_ms`.
+pub(crate) fn rate(
+    category: &str,
+    before: &[Rating],
+    outcomes: &[Outcome],
+    when_ms: u64,
+) -> Vec<Rating> {
+    let values: Vec<(f64, f64, f64)> = if two_players(category) && before.len() == 2 {
+        glicko_pair(before, outcomes[0])
+    } else {
+        weng_lin_ranked(before, outcomes)
+    };
+    before
+        .iter()
+        .zip(values)
+        .zip(outcomes)
+        .map(|((b, (rating, deviation, volatility)), o)| Rating {
+            rating,
+            deviation,
+            volatility,
+            wins: b.wins + u32::from(*o == Outcome::Win),
+            losses: b.losses + u32::from(*o == Outcome::Loss),
+            ties: b.ties + u32::from(*o == Outcome::Tie),
+            last_ms: when_ms,
+        })
+        .collect()
+}
+
+/// Glicko-2 (τ 0.75) for two players; `first` is seat 0's outcome.
+fn glicko_pair(before: &[Rating], first: Outcome) -> Vec<(f64, f64, f64)> {
+    let g = |r: &Rating| Glicko2Rating {
+        rating: r.rating,
+        deviation: r.deviation,
+        volatility: r.volatility,
+    };
+    let outcome = match first {
+        Outcome::Win => Outcomes::WIN,
+        Outcome::Loss => Outcomes::LOSS,
+        Outcome::Tie => Outcomes::DRAW,
+    };
+    let config = Glicko2Config {
+        tau: GLICKO_TAU,
+        ..Glicko2Config::new()
+    };
+    let (a, b) = glicko2(&g(&before[0]), &g(&before[1]), &outcome, &config);
+    [a, b]
+        .iter()
+        .map(|r| (r.rating, r.deviation, r.volatility))
+        .collect()
+}
+
+/// Weng–Lin with each seat a team of one, ranked: the loser last, the others tied first; a tie
+/// all tied.
+fn weng_lin_ranked(before: &[Rating], outcomes: &[Outcome]) -> Vec<(f64, f64, f64)> {
+    let teams: Vec<[WengLinRating; 1]> = before
+        .iter()
+        .map(|r| {
+            [WengLinRating {
+                rating: r.rating,
+                uncertainty: r.deviation,
+            }]
+        })
+        .collect();
+    let ranked: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+        .iter()
+        .zip(outcomes)
+        .map(|(t, o)| {
+            let rank = if *o == Outcome::Loss { 2 } else { 1 };
+            (&t[..], MultiTeamOutcome::new(rank))
+        })
+        .collect();
+    weng_lin_multi_team(&ranked, &WengLinConfig::new())
+        .into_iter()
+        .map(|t| {
+            t.first()
+                .map_or((0.0, 0.0, 0.0), |r| (r.rating, r.uncertainty, 0.0))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skillratings::glicko2::glicko2_rating_period;
+
+    /// Glickman's worked example ("Example of the Glicko-2 system", glicko.net, τ = 0.5): a
+    /// 1500/200/0.06 player beats 1400/30 and loses to 1550/100 and 1700/300 in one rating
+    /// period: 1464.06 / 151.52 / 0.05999.
+    #[test]
+    fn glicko2_matches_glickmans_published_example() {
+        let p = |rating, deviation| Glicko2Rating {
+            rating,
+            deviation,
+            volatility: 0.06,
+        };
+        let results = [
+            (p(1400.0, 30.0), Outcomes::WIN),
+            (p(1550.0, 100.0), Outcomes::LOSS),
+            (p(1700.0, 300.0), Outcomes::LOSS),
+        ];
+        let config = Glicko2Config {
+            tau: 0.5,
+            ..Glicko2Config::new()
+        };
+        let after = glicko2_rating_period(&p(1500.0, 200.0), &results, &config);
+        assert!((after.rating - 1464.06).abs() < 0.01, "{after:?}");
+        assert!((after.deviation - 151.52).abs() < 0.01, "{after:?}");
+        assert!((after.volatility - 0.05999).abs() < 0.00001, "{after:?}");
+    }
+
+    #[test]
+    fn two_newcomers_move_symmetrically_and_stay_provisional() {
+        let cat = "jchomp:2";
+        let start = [initial(cat), initial(cat)];
+        let after = rate(cat, &start, &[Outcome::Win, Outcome::Loss], 7);
+        assert!(after[0].rating > GLICKO_START && after[1].rating < GLICKO_START);
+        assert!((after[0].rating - GLICKO_START + after[1].rating - GLICKO_START).abs() < 1e-9);
+        assert!(after[0].deviation < GLICKO_DEVIATION);
+        assert!(provisional(cat, &after[0]));
+        assert_eq!(
+            (after[0].wins, after[1].losses, after[0].last_ms),
+            (1, 1, 7)
+        );
+    }
+
+    #[test]
+    fn many_players_the_poisoned_seat_loses_and_the_others_tie() {
+        let cat = "jchomp:3-4";
+        let start = vec![initial(cat); 3];
+        let outcomes = outcomes(&ResultJson::Poisoned { loser: 1 }, 3);
+        assert_eq!(outcomes, [Outcome::Win, Outcome::Loss, Outcome::Win]);
+        let after = rate(cat, &start, &outcomes, 1);
+        assert!(after[1].rating < 25.0 && after[0].rating > 25.0);
+        assert!((after[0].rating - after[2].rating).abs() < 1e-9);
+        let tied = rate(cat, &start, &[Outcome::Tie; 3], 1);
+        assert!(tied.iter().all(|r| (r.rating - 25.0).abs() < 1e-9));
+        assert_eq!(tied[2].ties, 1);
+    }
+
+    #[test]
+    fn categories_part_variants_and_player_counts() {
+        let two: ConfigJson =
+            serde_json::from_str(r#"{"rows":4,"cols":4,"players":2,"eat":[1,1],"poison":[[0,0]]}"#)
+                .unwrap();
+        assert_eq!(category(&two), "jchomp:2");
+        let classic: ConfigJson = serde_json::from_str(
+            r#"{"rows":4,"cols":4,"players":4,"variant":"classic","poison":[[0,0]]}"#,
+        )
+        .unwrap();
+        assert_eq!(category(&classic), "classic:3-4");
+    }
+}

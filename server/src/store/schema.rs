@@ -1,0 +1,92 @@
+//! The tables of accounts and ratings in the game database, made at opening
+//! ([`create_tables`]), and what a rated game's record does to them inside the transaction that
+//! counts it ([`rate_in`]): each seat's rating, its history, and the game's id, so that rating the
+//! same record again (after the journal is taken in twice, or live and then at a checkpoint)
+//! changes nothing, and a record whose rating a crash cut off is rated when the journal is taken
+//! in.
+
+use super::error::StoreError;
+use crate::ratings::{self, Point};
+use jchomp_protocol::record::Record;
+use redb::{ReadableTable, TableDefinition, WriteTransaction};
+
+/// Account key (the name in lower case) → [`Account`] as JSON.
+pub(super) const ACCOUNTS: TableDefinition<&str, &str> = TableDefinition::new("accounts");
+/// Token hash (SHA-256, hex) → [`Token`] as JSON.
+pub(super) const TOKENS: TableDefinition<&str, &str> = TableDefinition::new("account_tokens");
+/// (account key, token hash) → nothing: the tokens of each account, to revoke them together.
+pub(super) const TOKENS_OF: TableDefinition<(&str, &str), ()> =
+    TableDefinition::new("account_tokens_of");
+
+/// (account key, category) → [`Rating`] as JSON.
+pub(super) const RATINGS: TableDefinition<(&str, &str), &str> = TableDefinition::new("ratings");
+/// (account key, category, game end ms, game id) → [`Point`] as JSON: a rating's history.
+pub(super) const HISTORY: TableDefinition<(&str, &str, u64, &str), &str> =
+    TableDefinition::new("rating_history");
+/// Game id → category: the rated games already counted.
+pub(super) const RATED: TableDefinition<&str, &str> = TableDefinition::new("rated_games");
+
+/// The key an account is stored under: its name in lower case (names are unique ignoring
+/// case).
+pub(crate) fn key_of(name: &str) -> String {
+    name.to_ascii_lowercase()
+}
+
+/// Creates the tables of accounts and ratings (at opening).
+pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
+    txn.open_table(ACCOUNTS)?;
+    txn.open_table(TOKENS)?;
+    txn.open_table(TOKENS_OF)?;
+    txn.open_table(RATINGS)?;
+    txn.open_table(HISTORY)?;
+    txn.open_table(RATED)?;
+    Ok(())
+}
+
+/// Rates `record` inside `txn` if it is a finished rated game not rated yet; returns whether
+/// it did.
+pub(super) fn rate_in(txn: &WriteTransaction, record: &Record) -> Result<bool, StoreError> {
+    let (Some(id), Some(result)) = (&record.id, &record.result) else {
+        return Ok(false);
+    };
+    if !record.config.rated {
+        return Ok(false);
+    }
+    let mut rated = txn.open_table(RATED)?;
+    if rated.get(id.as_str())?.is_some() {
+        return Ok(false);
+    }
+    let category = ratings::category(&record.config);
+    let keys: Vec<String> = record.seats.iter().map(|s| key_of(s)).collect();
+    let mut table = txn.open_table(RATINGS)?;
+    let mut before = Vec::new();
+    for key in &keys {
+        before.push(match table.get((key.as_str(), category.as_str()))? {
+            Some(json) => serde_json::from_str(json.value())?,
+            None => ratings::initial(&category),
+        });
+    }
+    let outcomes = ratings::outcomes(result, keys.len());
+    let when = record.finished_ms.unwrap_or_default();
+    let after = ratings::rate(&category, &before, &outcomes, when);
+    let mut history = txn.open_table(HISTORY)?;
+    for ((key, r), outcome) in keys.iter().zip(&after).zip(&outcomes) {
+        table.insert(
+            (key.as_str(), category.as_str()),
+            serde_json::to_string(r)?.as_str(),
+        )?;
+        let point = Point {
+            game: id.clone(),
+            when_ms: when,
+            rating: r.rating,
+            deviation: r.deviation,
+            outcome: *outcome,
+        };
+        history.insert(
+            (key.as_str(), category.as_str(), when, id.as_str()),
+            serde_json::to_string(&point)?.as_str(),
+        )?;
+    }
+    rated.insert(id.as_str(), category.as_str())?;
+    Ok(true)
+}
