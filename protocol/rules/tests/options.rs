@@ -307,3 +307,13 @@ fn senseless_combinations_are_refused_in_words() {
         assert_eq!(config.to_string(), notation);
     }
 }
+
+/// The edge-breaks game of RECORDS.md: every side broken off in turn, the first seat left with
+/// the poison alone.
+#[test]
+fn a_game_of_breaks_plays_to_the_poison() {
+    let moves = [(0, 2), (1, 4), (1, 0), (2, 2), (1, 3), (1, 1), (1, 2)];
+    let (counts, result) = play("3x5 variant breaks poison 1,2", &moves);
+    assert_eq!(counts, [5, 2, 2, 3, 1, 1, 1]);
+    assert_eq!(result, Some(GameResult::Poisoned { loser: 0 }));
+}
