@@ -229,6 +229,40 @@ mod tests {
     }
 
     #[test]
+    fn the_option_flags_reach_the_setup_and_their_errors_name_the_flags() {
+        let args = parse(&[
+            "--size",
+            "3x5",
+            "--variant",
+            "breaks",
+            "--poison",
+            "1,2",
+            "--play",
+            "normal",
+            "--no-square-bites",
+        ])
+        .unwrap();
+        let config = args.config().unwrap();
+        assert_eq!(
+            config.to_string(),
+            "3x5 variant breaks poison 1,2 play normal no_square_bites"
+        );
+        assert_eq!(
+            words("--size 5x5 --eat 2x2 --no-square-bites"),
+            "--no-square-bites forbids the square --eat 2x2; give a size such as 1x2"
+        );
+        assert_eq!(
+            words("--size 5x5 --variant breaks --poison 0,0 --poison 1,1"),
+            "--variant breaks needs --poison given exactly once, got 2"
+        );
+        assert_eq!(
+            words("--size 5x5 --variant breaks --eat 1x2"),
+            "--variant breaks takes no --eat (a break eats a whole side); leave it out"
+        );
+        assert!(parse(&["--play", "sideways"]).is_err());
+    }
+
+    #[test]
     fn setup_defaults_poison_to_top_left_and_validates() {
         let args = BoardArgs {
             size: (5, 6),
@@ -236,6 +270,8 @@ mod tests {
             eat: Some((1, 2)),
             poison: vec![],
             players: 3,
+            play: Play::Misere,
+            no_square_bites: false,
         };
         assert_eq!(args.setup().poison, vec![[0, 0]]);
         assert!(args.config().is_ok());
