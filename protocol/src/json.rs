@@ -362,8 +362,46 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(
-            err.starts_with("unknown variant `misere`, expected `jchomp` or `classic`"),
+            err.starts_with(
+                "unknown variant `misere`, expected one of `jchomp`, `classic`, `breaks`"
+            ),
             "{err}"
         );
+    }
+
+    #[test]
+    fn the_options_are_written_only_when_set_and_read_back() {
+        let config = ConfigJson::new(
+            &board("3x5 variant breaks poison 1,2 play normal no_square_bites"),
+            None,
+        );
+        let text = serde_json::to_string(&config).unwrap();
+        assert_eq!(
+            text,
+            r#"{"rows":3,"cols":5,"players":2,"variant":"breaks","poison":[[1,2]],"play":"normal","no_square_bites":true}"#
+        );
+        let back: ConfigJson = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, config);
+        assert_eq!(
+            back.validate().unwrap(),
+            board("3x5 variant breaks poison 1,2 play normal no_square_bites")
+        );
+        // Misère named outright reads as the default and is not written back.
+        let named: ConfigJson = serde_json::from_str(
+            r#"{"rows":6,"cols":7,"players":2,"eat":[1,2],"poison":[[0,0]],"move_time_ms":30000,"play":"misere","no_square_bites":false}"#,
+        )
+        .unwrap();
+        assert_eq!(serde_json::to_string(&named).unwrap(), JCHOMP);
+        let err = serde_json::from_str::<ConfigJson>(
+            r#"{"rows":6,"cols":7,"players":2,"eat":[1,2],"poison":[[0,0]],"play":"sideways"}"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.starts_with("unknown variant `sideways`, expected `misere` or `normal`"),
+            "{err}"
+        );
+        let won = serde_json::to_string(&ResultJson::from(GameResult::Won { winner: 2 })).unwrap();
+        assert_eq!(won, r#"{"kind":"won","winner":2}"#);
     }
 }
