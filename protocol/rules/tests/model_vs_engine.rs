@@ -86,7 +86,7 @@ fn options_setup() -> impl Strategy<Value = Setup> {
 /// Plays `picks` (a valid selection by index, or the coordinates) on the engine and the model
 /// side by side; every answer and every state must agree.
 fn plays_alike(setup: &Setup, picks: &[(bool, u16, i64, i64)]) -> Result<(), TestCaseError> {
-    let config = Config::new(setup).expect("generated setups are valid");
+    let config = Config::new(setup).map_err(|e| TestCaseError::fail(e.to_string()))?;
     let mut game = Game::new(config);
     let mut model = Model::start(&config);
     same_state(&game, &model)?;
