@@ -24,6 +24,7 @@ const CLASSIC_EXAMPLE: &str = "6x7 variant classic poison 0,0";
 fn example(key: &str) -> String {
     match key {
         "variant" => CLASSIC_EXAMPLE.to_string(),
+        "play" => format!("{CLASSIC_EXAMPLE} play normal"),
         _ => format!("{EXAMPLE} players 3"),
     }
 }
@@ -416,6 +417,52 @@ mod tests {
         );
         assert_eq!(parse_variant(" classic"), Ok(Variant::Classic));
         assert_eq!("JCHOMP".parse::<Variant>(), Ok(Variant::JChomp));
+    }
+
+    #[test]
+    fn options_read_and_print_after_the_board() {
+        let s: Setup = "3x5 variant breaks poison 1,2 NO_SQUARE_BITES play Normal"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            s.options,
+            Options {
+                play: Play::Normal,
+                no_square_bites: true
+            }
+        );
+        let config: Config = "3x5 variant breaks poison 1,2 play normal no_square_bites"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            config.to_string(),
+            "3x5 variant breaks poison 1,2 play normal no_square_bites"
+        );
+        let cases = [
+            (
+                "6x7 play",
+                "play needs a value, as in \"6x7 eat 1x2 poison 0,0 players 3\"",
+            ),
+            (
+                "6x7 play sideways",
+                "expected play misere or play normal, got \"sideways\"",
+            ),
+            (
+                "6x7 play normal play misere",
+                "play is given twice; only poison may be repeated",
+            ),
+            (
+                "6x7 no_square_bites no_square_bites",
+                "no_square_bites is given twice; only poison may be repeated",
+            ),
+        ];
+        for (text, message) in cases {
+            assert_eq!(
+                text.parse::<Setup>().unwrap_err().to_string(),
+                message,
+                "{text:?}"
+            );
+        }
     }
 
     #[test]
