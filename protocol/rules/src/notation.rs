@@ -441,7 +441,7 @@ mod tests {
         let cases = [
             (
                 "6x7 play",
-                "play needs a value, as in \"6x7 eat 1x2 poison 0,0 players 3\"",
+                "play needs a value, as in \"6x7 variant classic poison 0,0 play normal\"",
             ),
             (
                 "6x7 play sideways",
