@@ -231,6 +231,7 @@ fn describe(result: GameResult) -> String {
     match result {
         GameResult::Poisoned { loser } => format!("seat {loser} ate poison"),
         GameResult::Tie => "no selection left".to_string(),
+        GameResult::Won { winner } => format!("seat {winner} ate a marked cell and won"),
         GameResult::Timeout { loser } => format!("seat {loser} ran out of time"),
         GameResult::Abandoned { loser } => format!("seat {loser} left"),
     }

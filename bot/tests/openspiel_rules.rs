@@ -9,8 +9,9 @@ mod openspiel;
 
 use jchomp_engine::Rng;
 use jchomp_engine::scoring::seat_score;
-use jchomp_rules::{Config, GameResult, Setup, Variant};
+use jchomp_rules::{Config, Options, Setup, Variant};
 use jchomp_testkit::model::{Model, Outcome};
+use jchomp_testkit::side_by_side::result_of;
 use openspiel::PyProcess;
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -51,6 +52,7 @@ fn random_setup(rng: &mut Rng) -> Setup {
         variant,
         eat,
         poison,
+        options: Options::default(),
     }
 }
 
@@ -78,11 +80,7 @@ fn expected(model: &Model) -> Value {
         .iter()
         .map(|(r, c)| r * model.cols + c)
         .collect();
-    let result = match model.outcome {
-        Some(Outcome::Poisoned(loser)) => Some(GameResult::Poisoned { loser: loser as u8 }),
-        Some(Outcome::Tie) => Some(GameResult::Tie),
-        None => None,
-    };
+    let result = model.outcome.map(result_of);
     let returns: Vec<f64> = (0..model.players as u8)
         .map(|seat| result.map_or(0.0, |r| 2.0 * seat_score(r, seat) - 1.0))
         .collect();

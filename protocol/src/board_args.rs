@@ -1,7 +1,7 @@
 //! Board flags shared by every command-line tool (`--size 5x6 --eat 1x2 --poison 0,0 --players 2`,
 //! `--variant classic`) and the parsers behind them.
 
-use crate::rules::{Config, ConfigError, Setup, Variant};
+use crate::rules::{Config, ConfigError, Options, Play, Setup, Variant};
 
 /// The board configuration flags, as perft, solve, analyze, the bot client, tournaments and the
 /// `jchomp` CLI take them.
@@ -11,8 +11,9 @@ pub struct BoardArgs {
     /// cells (the standard classic bar is 3x5).
     #[arg(long, value_name = "ROWSxCOLS", default_value = "6x7", value_parser = parse_pair_x)]
     pub size: (i64, i64),
-    /// The game: jchomp (rectangles of the eat size) or classic (a cell and everything below
-    /// and right of it; no eat size).
+    /// The game: jchomp (rectangles of the eat size), classic (a cell and everything below
+    /// and right of it; no eat size) or breaks (a side broken off along a grid line; one
+    /// poison cell, no eat size).
     #[arg(long, value_name = "VARIANT", default_value = "jchomp", value_parser = parse_variant)]
     pub variant: Variant,
     /// Eat size as ROWSxCOLS (each 1–3; JChomp only). Default: 1x1.
@@ -25,6 +26,12 @@ pub struct BoardArgs {
     /// Number of players (2–4).
     #[arg(long, default_value_t = 2)]
     pub players: i64,
+    /// misere (the eater of poison loses) or normal (the eater of a marked cell wins).
+    #[arg(long, value_name = "PLAY", default_value = "misere", value_parser = parse_play)]
+    pub play: Play,
+    /// Ban bites of a k×k square of cells (1, 4, 9 …).
+    #[arg(long)]
+    pub no_square_bites: bool,
 }
 
 impl BoardArgs {
@@ -44,9 +51,13 @@ impl BoardArgs {
             eat: match (self.variant, self.eat) {
                 (_, Some((rows, cols))) => Some([rows, cols]),
                 (Variant::JChomp, None) => Some([1, 1]),
-                (Variant::Classic, None) => None,
+                (Variant::Classic | Variant::Breaks, None) => None,
             },
             poison,
+            options: Options {
+                play: self.play,
+                no_square_bites: self.no_square_bites,
+            },
         }
     }
 
@@ -106,6 +117,17 @@ impl std::fmt::Display for BoardError {
             ConfigError::EatMissing => {
                 f.write_str("JChomp needs --eat, 1–3 rows by 1–3 columns (such as 1x2)")
             }
+            ConfigError::EatInBreaks => {
+                f.write_str("--variant breaks takes no --eat (a break eats a whole side); leave it out")
+            }
+            ConfigError::SquareEat { size } => write!(
+                f,
+                "--no-square-bites forbids the square --eat {size}x{size}; give a size such as 1x2"
+            ),
+            ConfigError::BreaksPoison { got } => write!(
+                f,
+                "--variant breaks needs --poison given exactly once, got {got}"
+            ),
             ConfigError::EatInClassic => {
                 f.write_str("--variant classic takes no --eat (a cell eats everything below and right of it); leave it out")
             }
@@ -140,6 +162,11 @@ impl std::error::Error for BoardError {
 /// The flags' value parsers are the rules' notation tokens, so a flag and a board written on
 /// one line (`6x7 eat 1x2 poison 0,0`) share one syntax and one set of messages.
 pub use crate::rules::notation::{parse_cell, parse_pair_x, parse_variant};
+
+/// Parses a play convention's name, `misere` or `normal` (case does not matter).
+pub fn parse_play(s: &str) -> Result<Play, String> {
+    Play::from_name(s.trim()).ok_or_else(|| format!("expected misere or normal, got {s:?}"))
+}
 
 #[cfg(test)]
 mod tests {
@@ -202,6 +229,40 @@ mod tests {
     }
 
     #[test]
+    fn the_option_flags_reach_the_setup_and_their_errors_name_the_flags() {
+        let args = parse(&[
+            "--size",
+            "3x5",
+            "--variant",
+            "breaks",
+            "--poison",
+            "1,2",
+            "--play",
+            "normal",
+            "--no-square-bites",
+        ])
+        .unwrap();
+        let config = args.config().unwrap();
+        assert_eq!(
+            config.to_string(),
+            "3x5 variant breaks poison 1,2 play normal no_square_bites"
+        );
+        assert_eq!(
+            words("--size 5x5 --eat 2x2 --no-square-bites"),
+            "--no-square-bites forbids the square --eat 2x2; give a size such as 1x2"
+        );
+        assert_eq!(
+            words("--size 5x5 --variant breaks --poison 0,0 --poison 1,1"),
+            "--variant breaks needs --poison given exactly once, got 2"
+        );
+        assert_eq!(
+            words("--size 5x5 --variant breaks --eat 1x2"),
+            "--variant breaks takes no --eat (a break eats a whole side); leave it out"
+        );
+        assert!(parse(&["--play", "sideways"]).is_err());
+    }
+
+    #[test]
     fn setup_defaults_poison_to_top_left_and_validates() {
         let args = BoardArgs {
             size: (5, 6),
@@ -209,6 +270,8 @@ mod tests {
             eat: Some((1, 2)),
             poison: vec![],
             players: 3,
+            play: Play::Misere,
+            no_square_bites: false,
         };
         assert_eq!(args.setup().poison, vec![[0, 0]]);
         assert!(args.config().is_ok());

@@ -1,12 +1,14 @@
 //! JSON shapes shared by game records and wire messages: configuration, result and move.
 
-use crate::rules::{Config, ConfigError, GameResult, Move, Seat, Setup, Variant};
+use crate::rules::{Config, ConfigError, GameResult, Move, Options, Play, Seat, Setup, Variant};
 use serde::{Deserialize, Serialize};
 
 /// A game configuration as JSON:
 /// `{"rows":6,"cols":7,"players":2,"eat":[1,2],"poison":[[0,0]],"move_time_ms":30000}`, or for
 /// classic Chomp `{"rows":6,"cols":7,"players":2,"variant":"classic","poison":[[0,0]]}`; the
 /// standard classic bar is `{"rows":3,"cols":5,"players":2,"variant":"classic","poison":[[0,0]]}`.
+/// Edge breaks in normal play with square bites banned:
+/// `{"rows":3,"cols":5,"players":2,"variant":"breaks","poison":[[1,2]],"play":"normal","no_square_bites":true}`.
 ///
 /// Numbers are kept wide so that an out-of-range value reaches [`Config::new`] and is refused
 /// with a message naming the field, the range and the value. A JChomp configuration has no
@@ -19,7 +21,8 @@ pub struct ConfigJson {
     pub cols: i64,
     /// Players (2–4).
     pub players: i64,
-    /// The game played: `"jchomp"` when absent (and never written for JChomp), or `"classic"`.
+    /// The game played: `"jchomp"` when absent (and never written for JChomp), `"classic"` or
+    /// `"breaks"`.
     #[serde(
         default,
         with = "variant_name",
@@ -43,6 +46,13 @@ pub struct ConfigJson {
     /// their ratings. Absent means `false`, and `false` is never written.
     #[serde(default, skip_serializing_if = "is_false")]
     pub rated: bool,
+    /// `"misere"` (absent: the eater of poison loses) or `"normal"` (the eater of a marked cell
+    /// wins); misère is never written.
+    #[serde(default, with = "play_name", skip_serializing_if = "Play::is_misere")]
+    pub play: Play,
+    /// Whether bites of a k×k square of cells are banned; absent means `false`, never written.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub no_square_bites: bool,
 }
 
 /// Whether a flag is off (left out of the JSON).
@@ -65,6 +75,7 @@ impl ConfigJson {
             variant,
             eat,
             poison,
+            options,
         } = setup;
         ConfigJson {
             rows,
@@ -76,6 +87,8 @@ impl ConfigJson {
             move_time_ms,
             analysis: false,
             rated: false,
+            play: options.play,
+            no_square_bites: options.no_square_bites,
         }
     }
 
@@ -100,6 +113,10 @@ impl ConfigJson {
             variant: self.variant,
             eat: self.eat,
             poison: self.poison.clone(),
+            options: Options {
+                play: self.play,
+                no_square_bites: self.no_square_bites,
+            },
         }
     }
 
@@ -109,7 +126,8 @@ impl ConfigJson {
     }
 }
 
-/// The variant as its name in JSON (`"jchomp"`, `"classic"`); an unknown name is refused.
+/// The variant as its name in JSON (`"jchomp"`, `"classic"`, `"breaks"`); an unknown name is
+/// refused.
 mod variant_name {
     use crate::rules::Variant;
     use serde::{Deserialize, Deserializer, Serializer, de};
@@ -120,7 +138,11 @@ mod variant_name {
     }
 
     /// The names a configuration may give.
-    const NAMES: &[&str] = &[Variant::JChomp.name(), Variant::Classic.name()];
+    const NAMES: &[&str] = &[
+        Variant::JChomp.name(),
+        Variant::Classic.name(),
+        Variant::Breaks.name(),
+    ];
 
     /// Reads a variant's name.
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
@@ -129,7 +151,28 @@ mod variant_name {
     }
 }
 
-/// A game result as JSON: `{"kind":"poisoned","loser":1}`, `{"kind":"tie"}`,
+/// The play convention as its name in JSON (`"misere"`, `"normal"`); an unknown name is refused.
+mod play_name {
+    use crate::rules::Play;
+    use serde::{Deserialize, Deserializer, Serializer, de};
+
+    /// Writes the convention's name.
+    pub fn serialize<S: Serializer>(play: &Play, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(play.name())
+    }
+
+    /// The names a configuration may give.
+    const NAMES: &[&str] = &[Play::Misere.name(), Play::Normal.name()];
+
+    /// Reads a convention's name.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Play, D::Error> {
+        let name = String::deserialize(d)?;
+        Play::from_name(&name).ok_or_else(|| de::Error::unknown_variant(&name, NAMES))
+    }
+}
+
+/// A game result as JSON: `{"kind":"poisoned","loser":1}`, `{"kind":"won","winner":0}`
+/// (normal play), `{"kind":"tie"}`,
 /// `{"kind":"timeout","loser":0}` or `{"kind":"abandoned","loser":2}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -141,6 +184,11 @@ pub enum ResultJson {
     },
     /// No valid selection was left.
     Tie,
+    /// Normal play: the winner ate a marked cell.
+    Won {
+        /// The winning seat.
+        winner: Seat,
+    },
     /// The loser's move timer ran out.
     Timeout {
         /// The losing seat.
@@ -158,6 +206,7 @@ impl From<GameResult> for ResultJson {
         match r {
             GameResult::Poisoned { loser } => ResultJson::Poisoned { loser },
             GameResult::Tie => ResultJson::Tie,
+            GameResult::Won { winner } => ResultJson::Won { winner },
             GameResult::Timeout { loser } => ResultJson::Timeout { loser },
             GameResult::Abandoned { loser } => ResultJson::Abandoned { loser },
         }
@@ -169,6 +218,7 @@ impl From<ResultJson> for GameResult {
         match r {
             ResultJson::Poisoned { loser } => GameResult::Poisoned { loser },
             ResultJson::Tie => GameResult::Tie,
+            ResultJson::Won { winner } => GameResult::Won { winner },
             ResultJson::Timeout { loser } => GameResult::Timeout { loser },
             ResultJson::Abandoned { loser } => GameResult::Abandoned { loser },
         }
@@ -318,8 +368,46 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(
-            err.starts_with("unknown variant `misere`, expected `jchomp` or `classic`"),
+            err.starts_with(
+                "unknown variant `misere`, expected one of `jchomp`, `classic`, `breaks`"
+            ),
             "{err}"
         );
+    }
+
+    #[test]
+    fn the_options_are_written_only_when_set_and_read_back() {
+        let config = ConfigJson::new(
+            &board("3x5 variant breaks poison 1,2 play normal no_square_bites"),
+            None,
+        );
+        let text = serde_json::to_string(&config).unwrap();
+        assert_eq!(
+            text,
+            r#"{"rows":3,"cols":5,"players":2,"variant":"breaks","poison":[[1,2]],"play":"normal","no_square_bites":true}"#
+        );
+        let back: ConfigJson = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, config);
+        assert_eq!(
+            back.validate().unwrap(),
+            board("3x5 variant breaks poison 1,2 play normal no_square_bites")
+        );
+        // Misère named outright reads as the default and is not written back.
+        let named: ConfigJson = serde_json::from_str(
+            r#"{"rows":6,"cols":7,"players":2,"eat":[1,2],"poison":[[0,0]],"move_time_ms":30000,"play":"misere","no_square_bites":false}"#,
+        )
+        .unwrap();
+        assert_eq!(serde_json::to_string(&named).unwrap(), JCHOMP);
+        let err = serde_json::from_str::<ConfigJson>(
+            r#"{"rows":6,"cols":7,"players":2,"eat":[1,2],"poison":[[0,0]],"play":"sideways"}"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.starts_with("unknown variant `sideways`, expected `misere` or `normal`"),
+            "{err}"
+        );
+        let won = serde_json::to_string(&ResultJson::from(GameResult::Won { winner: 2 })).unwrap();
+        assert_eq!(won, r#"{"kind":"won","winner":2}"#);
     }
 }

@@ -312,6 +312,10 @@ pub enum RejectReason {
     OutOfRange,
     /// Part of the rectangle is already eaten.
     AlreadyEaten,
+    /// Edge breaks: the cell is neither in the poison's row nor in its column.
+    NotABreak,
+    /// Square bites are banned and the selection would eat a k×k square.
+    SquareBite,
     /// Another seat is to move.
     NotYourTurn,
     /// The room's game has not started or is over.

@@ -15,7 +15,7 @@ pub(crate) const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0
 type Label = [(&'static str, &'static str); 1];
 
 /// The values of the `result` label of `jchomp_games_finished_total`, in [`result_index`] order.
-const RESULTS: [&str; 4] = ["poisoned", "tie", "timeout", "abandoned"];
+const RESULTS: [&str; 5] = ["poisoned", "tie", "timeout", "abandoned", "won"];
 
 /// The values of the `status` label of `jchomp_rooms`.
 const STATUSES: [&str; 3] = ["waiting", "playing", "finished"];
@@ -165,6 +165,7 @@ fn result_index(result: &GameResult) -> usize {
         GameResult::Tie => 1,
         GameResult::Timeout { .. } => 2,
         GameResult::Abandoned { .. } => 3,
+        GameResult::Won { .. } => 4,
     }
 }
 

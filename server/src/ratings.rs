@@ -68,16 +68,16 @@ pub(crate) struct Rating {
 
 /// The category of a game: its variant and `2` or `3-4` players (`jchomp:2`, `classic:3-4`).
 pub(crate) fn category(config: &ConfigJson) -> String {
-    let variant = serde_json::to_value(config)
-        .ok()
-        .and_then(|v| {
-            v.get("variant")
-                .and_then(|v| v.as_str())
-                .map(str::to_string)
-        })
-        .unwrap_or_else(|| "jchomp".to_string());
+    let mut game = config.variant.name().to_string();
+    // Normal play and the ban on square bites make other games, rated apart.
+    if config.play == jchomp_protocol::rules::Play::Normal {
+        game.push_str("+normal");
+    }
+    if config.no_square_bites {
+        game.push_str("+no-square-bites");
+    }
     let players = if config.players == 2 { "2" } else { "3-4" };
-    format!("{variant}:{players}")
+    format!("{game}:{players}")
 }
 
 /// Whether a category is rated with Glicko-2 (two players).
@@ -114,21 +114,21 @@ pub(crate) fn provisional(category: &str, r: &Rating) -> bool {
     }
 }
 
-/// Each seat's outcome of a finished game.
+/// Each seat's outcome of a finished game: the seat that lost loses and the others win; in
+/// normal play the seat that won wins and the others lose; a tie is a tie for all.
 pub(crate) fn outcomes(result: &ResultJson, seats: usize) -> Vec<Outcome> {
-    let loser = match result {
+    let only = |seat: u8, this: Outcome, rest: Outcome| -> Vec<Outcome> {
+        (0..seats)
+            .map(|s| if s == usize::from(seat) { this } else { rest })
+            .collect()
+    };
+    match result {
         ResultJson::Poisoned { loser }
         | ResultJson::Timeout { loser }
-        | ResultJson::Abandoned { loser } => Some(*loser),
-        ResultJson::Tie => None,
-    };
-    (0..seats)
-        .map(|s| match loser {
-            None => Outcome::Tie,
-            Some(l) if l as usize == s => Outcome::Loss,
-            Some(_) => Outcome::Win,
-        })
-        .collect()
+        | ResultJson::Abandoned { loser } => only(*loser, Outcome::Loss, Outcome::Win),
+        ResultJson::Won { winner } => only(*winner, Outcome::Win, Outcome::Loss),
+        ResultJson::Tie => vec![Outcome::Tie; seats],
+    }
 }
 
 /// The seats' ratings after a game of `category` with these outcomes, ending at `when_ms`.
@@ -281,5 +281,24 @@ mod tests {
         )
         .unwrap();
         assert_eq!(category(&classic), "classic:3-4");
+        let normal: ConfigJson = serde_json::from_str(
+            r#"{"rows":4,"cols":4,"players":2,"variant":"breaks","poison":[[1,1]],"play":"normal","no_square_bites":true}"#,
+        )
+        .unwrap();
+        assert_eq!(category(&normal), "breaks+normal+no-square-bites:2");
+    }
+
+    #[test]
+    fn in_normal_play_the_winner_wins_and_the_others_lose() {
+        let outcomes = outcomes(&ResultJson::Won { winner: 2 }, 3);
+        assert_eq!(outcomes, [Outcome::Loss, Outcome::Loss, Outcome::Win]);
+        let after = rate(
+            "classic+normal:3-4",
+            &vec![initial("classic+normal:3-4"); 3],
+            &outcomes,
+            1,
+        );
+        assert!(after[2].rating > 25.0 && after[0].rating < 25.0);
+        assert!((after[0].rating - after[1].rating).abs() < 1e-9);
     }
 }

@@ -322,6 +322,11 @@ async fn bad_requests_are_refused_in_words() {
             "analysis_unavailable",
             "analysis covers two-player games only; the position given has 3 players".to_string(),
         ),
+        (
+            json!({"config":config_value("3x5 variant classic poison 0,0 play normal")}),
+            "analysis_unavailable",
+            "analysis covers misère JChomp and classic Chomp without the ban on square bites; the position given is played with edge breaks, normal play or the ban".to_string(),
+        ),
     ];
     for (mut request, code, expected) in cases {
         request["type"] = json!("analyze");

@@ -62,6 +62,27 @@ async fn a_guest_may_not_sit_in_a_rated_room_and_changes_nothing() {
         e["message"].as_str().unwrap().contains("built-in levels"),
         "{e}"
     );
+    // A built-in level with a seed of its own is not the level's account.
+    ann.send(json!({"type":"add_bot","bot":"level:3,seed=7"}))
+        .await;
+    let e = ann.expect_error("forbidden").await;
+    assert!(
+        e["message"].as_str().unwrap().contains("without a seed"),
+        "{e}"
+    );
+    // Nor may a rated game of bots alone seat one.
+    let mut cfg = config_value("4x4 eat 1x1 poison 0,0");
+    cfg["rated"] = json!(true);
+    let mut bea = person(&server, "Bea").await;
+    bea.send(
+        json!({"type":"create_room","name":"Bea","config":cfg,"bots":["level:2","greedy,seed=1"]}),
+    )
+    .await;
+    let e = bea.expect_error("forbidden").await;
+    assert!(
+        e["message"].as_str().unwrap().contains("greedy,seed=1"),
+        "{e}"
+    );
     guest.send(json!({"type":"list_rooms"})).await;
     let rooms = guest.expect("rooms").await;
     assert_eq!(rooms["rooms"][0]["config"]["rated"], true, "{rooms}");

@@ -46,6 +46,7 @@ fn value_of(game: &Model, m: Selection, memo: &mut Memo) -> (Outcome, u32) {
     let next = game.after(m.0, m.1);
     match next.outcome {
         Some(model::Outcome::Poisoned(_)) => (Outcome::Loss, 1),
+        Some(model::Outcome::Won(_)) => (Outcome::Win, 1),
         Some(model::Outcome::Tie) => (Outcome::Tie, 1),
         None => {
             let (o, p) = solve(&next, memo);

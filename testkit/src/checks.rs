@@ -6,8 +6,8 @@ use crate::model::{Model, Outcome};
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::record::Record;
 use jchomp_protocol::rules::{
-    BOARD_SIZE, CLASSIC_BOARD_SIZE, Cell, Config, EAT_SIZE, Game, GameResult, MAX_POISON, PLAYERS,
-    Setup, Variant,
+    BOARD_SIZE, CLASSIC_BOARD_SIZE, Cell, Config, EAT_SIZE, Game, GameResult, MAX_POISON, Options,
+    PLAYERS, Play, Setup, Variant,
 };
 use jchomp_protocol::wire::{ClientMessage, ServerMessage};
 
@@ -109,7 +109,8 @@ impl Bytes<'_> {
     }
 }
 
-/// Builds a setup from the input, JChomp or classic Chomp: usually one inside the ranges
+/// Builds a setup from the input, JChomp, classic Chomp or edge breaks, in misère or normal play,
+/// with or without the ban on square bites: usually one inside the ranges
 /// (poison cells may repeat), sometimes any numbers at all, with or without an eat size.
 /// [`Config::new`] must refuse exactly what breaks a documented rule; a valid configuration is
 /// then played with selections from the input (valid ones picked by index, or any coordinates)
@@ -118,10 +119,18 @@ pub fn rules_model(data: &[u8]) {
     let mut input = Bytes(data.iter());
     let first = input.byte();
     let raw = first & 0x80 != 0;
-    let variant = if first & 0x40 != 0 {
-        Variant::Classic
-    } else {
-        Variant::JChomp
+    let variant = match (first & 0x40 != 0, first & 0x10 != 0) {
+        (_, true) => Variant::Breaks,
+        (true, false) => Variant::Classic,
+        (false, false) => Variant::JChomp,
+    };
+    let options = Options {
+        play: if first & 0x08 != 0 {
+            Play::Normal
+        } else {
+            Play::Misere
+        },
+        no_square_bites: first & 0x04 != 0,
     };
     let (rows, cols, players, eat, poison) = if raw {
         let (rows, cols, players) = (input.wide(), input.wide(), input.wide());
@@ -137,7 +146,11 @@ pub fn rules_model(data: &[u8]) {
         let players = input.small(2, 4);
         let eat = [input.small(1, 3), input.small(1, 3)];
         let eat = variant.is_jchomp().then_some(eat);
-        let n = input.small(1, 4);
+        let n = if variant == Variant::Breaks {
+            1
+        } else {
+            input.small(1, 4)
+        };
         let poison = (0..n)
             .map(|_| {
                 let r = i64::from(input.byte()) % rows;
@@ -153,6 +166,7 @@ pub fn rules_model(data: &[u8]) {
         variant,
         eat,
         poison,
+        options,
     };
     let config = Config::new(&setup);
     assert_eq!(config.is_ok(), setup_is_valid(&setup), "{setup:?}");
@@ -161,16 +175,18 @@ pub fn rules_model(data: &[u8]) {
     };
     assert_eq!(config.to_setup(), setup);
     let poison: Vec<(i64, i64)> = setup.poison.iter().map(|&[r, c]| (r, c)).collect();
-    let mut model = match setup.eat {
-        Some([eat_rows, eat_cols]) => Model::new(
+    let mut model = match (setup.variant, setup.eat) {
+        (_, Some([eat_rows, eat_cols])) => Model::new(
             setup.rows,
             setup.cols,
             setup.players,
             (eat_rows, eat_cols),
             &poison,
         ),
-        None => Model::classic(setup.rows, setup.cols, setup.players, &poison),
-    };
+        (Variant::Breaks, None) => Model::breaks(setup.rows, setup.cols, setup.players, poison[0]),
+        (_, None) => Model::classic(setup.rows, setup.cols, setup.players, &poison),
+    }
+    .options(options.play == Play::Normal, options.no_square_bites);
     let mut game = Game::new(config);
     same_state(&game, &model);
     while !input.done() {
@@ -210,15 +226,21 @@ pub fn rules_model(data: &[u8]) {
 fn setup_is_valid(s: &Setup) -> bool {
     let within = |(lo, hi): (u8, u8), v: i64| (i64::from(lo)..=i64::from(hi)).contains(&v);
     let eat_ok = match (s.variant, s.eat) {
-        (Variant::JChomp, Some([er, ec])) => within(EAT_SIZE, er) && within(EAT_SIZE, ec),
-        (Variant::JChomp, None) | (Variant::Classic, Some(_)) => false,
-        (Variant::Classic, None) => true,
+        (Variant::JChomp, Some([er, ec])) => {
+            within(EAT_SIZE, er) && within(EAT_SIZE, ec) && !(s.options.no_square_bites && er == ec)
+        }
+        (Variant::JChomp, None) | (Variant::Classic | Variant::Breaks, Some(_)) => false,
+        (Variant::Classic | Variant::Breaks, None) => true,
     };
-    // JChomp boards are 4–15 each way; classic bars 1–15, but never the poison alone.
+    // JChomp boards are 4–15 each way; classic bars and broken bars 1–15, but never the
+    // poison alone; a broken bar has exactly one poison cell.
     let size = match s.variant {
         Variant::JChomp => BOARD_SIZE,
-        Variant::Classic => CLASSIC_BOARD_SIZE,
+        Variant::Classic | Variant::Breaks => CLASSIC_BOARD_SIZE,
     };
+    if s.variant == Variant::Breaks && s.poison.len() != 1 {
+        return false;
+    }
     if !(within(size, s.rows)
         && within(size, s.cols)
         && (s.variant.is_jchomp() || s.rows * s.cols >= 2)
@@ -253,6 +275,7 @@ fn same_state(game: &Game, model: &Model) {
         None => None,
         Some(GameResult::Poisoned { loser }) => Some(Outcome::Poisoned(i64::from(loser))),
         Some(GameResult::Tie) => Some(Outcome::Tie),
+        Some(GameResult::Won { winner }) => Some(Outcome::Won(i64::from(winner))),
         Some(other) => panic!("the rules alone ended a game with {other:?}"),
     };
     assert_eq!(outcome, model.outcome);

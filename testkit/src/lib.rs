@@ -27,6 +27,7 @@ pub mod paranoid;
 pub mod seeds;
 #[cfg(feature = "server")]
 pub mod server;
+pub mod side_by_side;
 pub mod signals;
 pub mod system;
 pub mod temp;

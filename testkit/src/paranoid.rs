@@ -25,6 +25,15 @@ pub fn values(game: &Model, memo: &mut Memo) -> [u8; 4] {
             v[loser as usize] = LOSS;
             return v;
         }
+        Some(Outcome::Won(winner)) => {
+            let mut v = [WIN; 4];
+            for (seat, value) in v.iter_mut().enumerate().take(game.players as usize) {
+                if seat != winner as usize {
+                    *value = LOSS;
+                }
+            }
+            return v;
+        }
         Some(Outcome::Tie) => return [TIE; 4],
         None => {}
     }

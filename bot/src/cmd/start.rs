@@ -5,7 +5,7 @@ use anyhow::{Context, anyhow, bail};
 use jchomp_engine::classic::Shape;
 use jchomp_protocol::board_args::BoardArgs;
 use jchomp_protocol::record::Record;
-use jchomp_rules::{Bits, CLASSIC_MIN_CELLS, Config, Position, Setup, Variant};
+use jchomp_rules::{Bits, CLASSIC_MIN_CELLS, Config, Options, Position, Setup, Variant};
 use std::path::PathBuf;
 
 /// Board flags plus an optional record or classic position to start from.
@@ -70,6 +70,7 @@ fn classic_position(shape: &Shape, players: i64) -> anyhow::Result<(Config, Posi
         variant: Variant::Classic,
         eat: None,
         poison: vec![[0, 0]],
+        options: Options::default(),
     })?;
     let mut uneaten = Bits::EMPTY;
     for (r, &len) in shape.rows().iter().enumerate() {

@@ -5,7 +5,9 @@
 use super::schedule::derive_seed;
 use jchomp_engine::rng::Rng;
 use jchomp_protocol::json::ConfigJson;
-use jchomp_rules::{BOARD_SIZE, Config, ConfigError, EAT_SIZE, MAX_POISON, Setup, Variant};
+use jchomp_rules::{
+    BOARD_SIZE, Config, ConfigError, EAT_SIZE, MAX_POISON, Options, Setup, Variant,
+};
 use serde::{Deserialize, Serialize};
 
 /// Why start configurations are refused.
@@ -117,6 +119,7 @@ impl Starts {
                         variant: Variant::JChomp,
                         eat: Some([0, 0]),
                         poison: vec![],
+                        options: Options::default(),
                     },
                 };
             }
@@ -182,6 +185,7 @@ impl Starts {
             },
             eat,
             poison,
+            options: Options::default(),
         }
     }
 

@@ -19,6 +19,10 @@ fn rejection(reason: RejectReason) -> &'static str {
     match reason {
         RejectReason::OutOfRange => "That selection reaches outside the board.",
         RejectReason::AlreadyEaten => "Part of that selection is already eaten.",
+        RejectReason::NotABreak => {
+            "That cell names no break: pick one in the poison's row or column."
+        }
+        RejectReason::SquareBite => "That bite would be a perfect square, which is banned.",
         RejectReason::NotYourTurn => "It is not your turn.",
         RejectReason::NotPlaying => "The game is not in progress.",
         RejectReason::NotSeated => "You are watching; only seated players can move.",
@@ -55,6 +59,9 @@ pub(crate) fn stored_result_short(result: Option<ResultJson>, names: &[String]) 
     match result {
         None => "unfinished".to_owned(),
         Some(ResultJson::Tie) => "tie".to_owned(),
+        Some(ResultJson::Won { winner }) => {
+            format!("{} won (marked cell)", seat_name(&seats, winner))
+        }
         Some(ResultJson::Poisoned { loser }) => lost(loser, "poison"),
         Some(ResultJson::Timeout { loser }) => lost(loser, "time"),
         Some(ResultJson::Abandoned { loser }) => lost(loser, "left"),
@@ -73,6 +80,7 @@ pub(crate) fn result(result: ResultJson, seats: &[Option<SeatInfo>], me: Option<
     match result {
         ResultJson::Poisoned { loser } => format!("{} ate poison and lost.", who(loser)),
         ResultJson::Tie => "Tie: no valid selection is left.".to_owned(),
+        ResultJson::Won { winner } => format!("{} ate a marked cell and won.", who(winner)),
         ResultJson::Timeout { loser } => format!("{} ran out of time and lost.", who(loser)),
         ResultJson::Abandoned { loser } => format!("{} left the game and lost.", who(loser)),
     }
@@ -86,6 +94,14 @@ pub fn outcome(result: ResultJson, seats: &[Option<SeatInfo>], me: Option<u8>) -
         | ResultJson::Timeout { loser }
         | ResultJson::Abandoned { loser } => loser,
         ResultJson::Tie => return "Tie: no valid selection is left; every seat scores ½.".into(),
+        ResultJson::Won { winner } => {
+            let name = if Some(winner) == me {
+                "You".to_owned()
+            } else {
+                seat_name(seats, winner)
+            };
+            return format!("{name} ate a marked cell and won; every other seat loses.");
+        }
     };
     let mut names: Vec<String> = (0..seats.len() as u8)
         .filter(|&s| s != loser)

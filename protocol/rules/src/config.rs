@@ -1,6 +1,7 @@
 //! Game configuration: the unvalidated [`Setup`], the validated [`Config`] and [`ConfigError`].
 
 use super::bits::Bits;
+use super::options::{Options, Play};
 use super::position::anchors;
 use std::fmt;
 
@@ -69,17 +70,25 @@ pub enum Variant {
     /// Classic Chomp: a selection eats its cell and every uneaten cell below and to the right
     /// of it (rows ≥ r and columns ≥ c); any uneaten cell may be selected. There is no eat size.
     Classic,
+    /// Edge breaks: the bar is broken along one grid line and the piece on the far side from
+    /// the one poison cell is eaten, so the bar stays a rectangle (Nim on the four distances
+    /// from the poison to the edges). A selection names an uneaten cell in the poison's row or
+    /// column: (r, pc) with r below the poison eats every row from r down, above it every row
+    /// from r up; (pr, c) likewise eats columns from c rightwards or leftwards; the poison cell
+    /// itself eats the whole bar. There is no eat size and exactly one poison cell.
+    Breaks,
 }
 
 impl Variant {
     /// Every variant, the default first.
-    pub const ALL: [Variant; 2] = [Variant::JChomp, Variant::Classic];
+    pub const ALL: [Variant; 3] = [Variant::JChomp, Variant::Classic, Variant::Breaks];
 
     /// The variant's name in the JSON configuration, the notation and the flags.
     pub const fn name(self) -> &'static str {
         match self {
             Variant::JChomp => "jchomp",
             Variant::Classic => "classic",
+            Variant::Breaks => "breaks",
         }
     }
 
@@ -91,11 +100,11 @@ impl Variant {
     }
 
     /// Smallest and largest number of rows or columns of this variant's boards:
-    /// [`BOARD_SIZE`] for JChomp, [`CLASSIC_BOARD_SIZE`] for classic Chomp.
+    /// [`BOARD_SIZE`] for JChomp, [`CLASSIC_BOARD_SIZE`] for classic Chomp and edge breaks.
     pub const fn board_size(self) -> (u8, u8) {
         match self {
             Variant::JChomp => BOARD_SIZE,
-            Variant::Classic => CLASSIC_BOARD_SIZE,
+            Variant::Classic | Variant::Breaks => CLASSIC_BOARD_SIZE,
         }
     }
 
@@ -127,8 +136,11 @@ pub struct Setup {
     /// Eat size: rows × columns eaten by one selection (each 1–3). JChomp needs one; classic
     /// Chomp must have none.
     pub eat: Option<[i64; 2]>,
-    /// Poison cells as (row, col): 1 to min(4, rows·cols) distinct cells inside the board.
+    /// Poison cells as (row, col): 1 to min(4, rows·cols) distinct cells inside the board
+    /// (exactly one with edge breaks).
     pub poison: Vec<[i64; 2]>,
+    /// Misère or normal play, and the ban on square bites; the default is the game without them.
+    pub options: Options,
 }
 
 /// Which setting of a [`Setup`] a [`ConfigError`] is about.
@@ -148,6 +160,8 @@ pub enum Field {
     EatCols,
     /// The list of poison cells.
     Poison,
+    /// The ban on perfect-square bites.
+    NoSquareBites,
 }
 
 impl Field {
@@ -161,6 +175,7 @@ impl Field {
             Field::EatRows => "eat[0]",
             Field::EatCols => "eat[1]",
             Field::Poison => "poison",
+            Field::NoSquareBites => "no_square_bites",
         }
     }
 }
@@ -194,6 +209,23 @@ pub enum ConfigError {
     /// A classic configuration with an eat size.
     #[error("classic Chomp has no eat size; leave out eat")]
     EatInClassic,
+    /// An edge-breaks configuration with an eat size.
+    #[error("edge breaks have no eat size; leave out eat")]
+    EatInBreaks,
+    /// A square JChomp eat size with square bites banned: every selection would be refused.
+    #[error(
+        "no_square_bites forbids the square eat size {size}×{size}: every selection would bite a square; choose a size such as 1x2, or leave out no_square_bites"
+    )]
+    SquareEat {
+        /// The eat size along either axis.
+        size: i64,
+    },
+    /// Edge breaks with other than one poison cell.
+    #[error("edge breaks need exactly one poison cell (the breaks are counted from it), got {got}")]
+    BreaksPoison {
+        /// The count given.
+        got: usize,
+    },
     /// The number of poison cells is outside 1 to min(4, rows·cols).
     #[error("poison must list {min}–{max} cells, got {got}")]
     PoisonCount {
@@ -236,7 +268,10 @@ impl ConfigError {
         match self {
             ConfigError::OutOfRange { field, .. } => *field,
             ConfigError::TooFewCells { .. } => Field::Rows,
-            ConfigError::EatMissing | ConfigError::EatInClassic => Field::Eat,
+            ConfigError::EatMissing | ConfigError::EatInClassic | ConfigError::EatInBreaks => {
+                Field::Eat
+            }
+            ConfigError::SquareEat { .. } => Field::NoSquareBites,
             _ => Field::Poison,
         }
     }
@@ -251,6 +286,8 @@ pub(crate) enum Bite {
     Rect,
     /// Classic Chomp: the cell and everything below and right of it.
     Corner,
+    /// Edge breaks: the rows or columns beyond a line of the bar.
+    Break,
 }
 
 /// A validated game configuration. Only [`Config::new`] makes one, so every `Config` obeys the
@@ -261,6 +298,7 @@ pub struct Config {
     cols: u8,
     players: u8,
     variant: Variant,
+    options: Options,
     bite: Bite,
     /// The block of cells, anchored at a selection, that must all lie on the board and be
     /// uneaten for the selection to be valid: the eat size in JChomp, the one cell in classic.
@@ -304,8 +342,9 @@ fn check(field: Field, (min, max): (u8, u8), got: i64) -> Result<u8, ConfigError
 
 impl Config {
     /// Validates a setup. Checks, in order: rows, cols (in the variant's range), the number of
-    /// cells (classic: at least two), players, the eat size (JChomp: given, eat rows, eat cols;
-    /// classic: not given), the number of poison cells, then each poison cell (inside the
+    /// cells (classic and breaks: at least two), players, the eat size (JChomp: given, eat
+    /// rows, eat cols, not square when square bites are banned; classic and breaks: not given),
+    /// the number of poison cells (breaks: exactly one), then each poison cell (inside the
     /// board, not repeated).
     pub fn new(setup: &Setup) -> Result<Config, ConfigError> {
         let size = setup.variant.board_size();
@@ -325,8 +364,19 @@ impl Config {
                 check(Field::EatCols, EAT_SIZE, ec)?,
             ),
             (Variant::Classic, Some(_)) => return Err(ConfigError::EatInClassic),
-            (Variant::Classic, None) => (1, 1),
+            (Variant::Breaks, Some(_)) => return Err(ConfigError::EatInBreaks),
+            (Variant::Classic | Variant::Breaks, None) => (1, 1),
         };
+        if setup.options.no_square_bites && setup.variant.is_jchomp() && fit_rows == fit_cols {
+            return Err(ConfigError::SquareEat {
+                size: fit_rows.into(),
+            });
+        }
+        if setup.variant == Variant::Breaks && setup.poison.len() != 1 {
+            return Err(ConfigError::BreaksPoison {
+                got: setup.poison.len(),
+            });
+        }
         let max = MAX_POISON.min(rows as usize * cols as usize);
         if setup.poison.is_empty() || setup.poison.len() > max {
             return Err(ConfigError::PoisonCount {
@@ -367,6 +417,8 @@ impl Config {
                     rect_poison_zone(poison_mask, rows, cols, fit_rows, fit_cols),
                 )
             }
+            // A break eats the poison only when it names the poison cell itself.
+            Variant::Breaks => (Bite::Break, poison_mask),
             // A classic selection eats poison iff it lies at or above and at or left of a
             // poison cell: every poison cell is uneaten while the game goes on.
             Variant::Classic => (
@@ -384,6 +436,7 @@ impl Config {
             cols,
             players,
             variant: setup.variant,
+            options: setup.options,
             bite,
             fit_rows,
             fit_cols,
@@ -413,16 +466,28 @@ impl Config {
     pub const fn variant(&self) -> Variant {
         self.variant
     }
-    /// Eat size as (rows, cols) in JChomp; `None` in classic Chomp, which has none.
+    /// Eat size as (rows, cols) in JChomp; `None` in classic Chomp and edge breaks.
     pub const fn eat(&self) -> Option<(u8, u8)> {
         match self.variant {
             Variant::JChomp => Some((self.fit_rows, self.fit_cols)),
-            Variant::Classic => None,
+            Variant::Classic | Variant::Breaks => None,
         }
+    }
+    /// The options beside the variant.
+    pub const fn options(&self) -> Options {
+        self.options
+    }
+    /// Misère or normal play.
+    pub const fn play(&self) -> Play {
+        self.options.play
+    }
+    /// Whether square bites are banned.
+    pub const fn no_square_bites(&self) -> bool {
+        self.options.no_square_bites
     }
     /// The block anchored at a selection whose cells must all lie on the board and be uneaten
     /// for it to be valid, as (rows, cols): the eat size in JChomp, 1×1 (the selected cell
-    /// alone) in classic Chomp.
+    /// alone) in classic Chomp and edge breaks.
     pub const fn fit(&self) -> (u8, u8) {
         (self.fit_rows, self.fit_cols)
     }
@@ -445,7 +510,8 @@ impl Config {
     }
     /// The in-range selections (top-left cells) whose eaten cells hold at least one poison
     /// cell while every poison cell is uneaten: in JChomp the anchors whose rectangle holds
-    /// poison, in classic Chomp the cells at or above and at or left of a poison cell.
+    /// poison, in classic Chomp the cells at or above and at or left of a poison cell, with
+    /// edge breaks the poison cell.
     pub const fn poison_zone(&self) -> Bits {
         self.poison_zone
     }
@@ -470,21 +536,33 @@ impl Config {
 
     /// The cells that a selection at `cell` eats on a whole board (eaten ones included),
     /// clipped to the board: the eat rectangle anchored there in JChomp; in classic Chomp the
-    /// rectangle from `cell` to the bottom-right corner.
+    /// rectangle from `cell` to the bottom-right corner; with edge breaks every cell beyond
+    /// the line the break names (the whole board for the poison cell; nothing off its cross).
     #[inline]
     pub fn rect(&self, cell: Cell) -> Bits {
         let cells = match self.variant {
             Variant::JChomp => Bits::rect(cell.row, cell.col, self.fit_rows, self.fit_cols),
             Variant::Classic => Bits::below_right(cell.row, cell.col),
+            Variant::Breaks => super::bite::break_piece(self, cell),
         };
         cells & self.board
     }
 
     /// The valid selections on a set of uneaten cells (`uneaten` must hold no cell off the
-    /// board): the anchors of every uneaten [`Config::fit`] block.
+    /// board): the anchors of every uneaten [`Config::fit`] block, on the poison's cross with
+    /// edge breaks, less those that bite a square when square bites are banned.
     #[inline]
     pub fn selections_in(&self, uneaten: Bits) -> Bits {
-        anchors(uneaten, self.fit_rows, self.fit_cols)
+        let fits = anchors(uneaten, self.fit_rows, self.fit_cols);
+        let named = match self.variant {
+            Variant::Breaks => fits & super::bite::cross(self),
+            _ => fits,
+        };
+        if self.options.no_square_bites && !self.variant.is_jchomp() {
+            super::bite::without_squares(self, uneaten, named)
+        } else {
+            named
+        }
     }
 
     /// The setup this configuration was made from.
@@ -500,6 +578,7 @@ impl Config {
                 .iter()
                 .map(|c| [c.row as i64, c.col as i64])
                 .collect(),
+            options: self.options,
         }
     }
 }

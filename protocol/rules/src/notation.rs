@@ -2,12 +2,16 @@
 //! [`Config`] and printed back from a [`Config`]; and the token parsers (`AxB`, `R,C`, a
 //! variant) behind it that every command-line flag shares.
 //!
-//! Grammar: `ROWSxCOLS`, then in any order `variant jchomp|classic`, `eat RxC`, `poison R,C`
-//! (repeatable) and `players N`. `×` stands for `x`, case does not matter. Defaults: JChomp,
+//! Grammar: `ROWSxCOLS`, then in any order `variant jchomp|classic|breaks`, `eat RxC`,
+//! `poison R,C` (repeatable), `players N`, `play misere|normal` and the bare word
+//! `no_square_bites`. `×` stands for `x`, case does not matter. Defaults: JChomp,
 //! eat 1x1 (JChomp only: classic Chomp has no eat size), poison 0,0 when none is given, two
-//! players. A classic board reads `"6x7 variant classic poison 0,0"`.
+//! players, misère play, square bites allowed. A classic board reads
+//! `"6x7 variant classic poison 0,0"`; `"3x5 variant breaks poison 1,2 play normal"` breaks
+//! edges in normal play.
 
 use crate::config::{Config, ConfigError, Setup, Variant};
+use crate::options::{Options, Play};
 use std::fmt;
 use std::str::FromStr;
 
@@ -20,6 +24,7 @@ const CLASSIC_EXAMPLE: &str = "6x7 variant classic poison 0,0";
 fn example(key: &str) -> String {
     match key {
         "variant" => CLASSIC_EXAMPLE.to_string(),
+        "play" => format!("{CLASSIC_EXAMPLE} play normal"),
         _ => format!("{EXAMPLE} players 3"),
     }
 }
@@ -40,13 +45,20 @@ pub enum NotationError {
     #[error("expected a number of players, e.g. 3, got {0:?}")]
     Players(String),
     /// A value names no variant.
-    #[error("expected a variant, jchomp or classic, as in \"{CLASSIC_EXAMPLE}\", got {0:?}")]
+    #[error(
+        "expected a variant, jchomp, classic or breaks, as in \"{CLASSIC_EXAMPLE}\", got {0:?}"
+    )]
     Variant(String),
+    /// A value names no play convention.
+    #[error("expected play misere or play normal, got {0:?}")]
+    Play(String),
     /// A variant's name where a setting should be.
     #[error("{0:?} names a variant: write \"variant {0}\", as in \"{CLASSIC_EXAMPLE}\"")]
     BareVariant(String),
     /// A word that names no setting.
-    #[error("unknown word {0:?} in a board: after the size come eat RxC, poison R,C and players N")]
+    #[error(
+        "unknown word {0:?} in a board: after the size come eat RxC, poison R,C, players N, variant V, play P and no_square_bites"
+    )]
     Unknown(String),
     /// A setting with nothing after it.
     #[error("{0} needs a value, as in \"{example}\"", example = example(.0))]
@@ -103,8 +115,18 @@ impl FromStr for Setup {
         let mut players = None;
         let mut variant = None;
         let mut poison = Vec::new();
+        let mut play = None;
+        let mut options = Options::default();
         while let Some(word) = words.next() {
             let key = match word.to_ascii_lowercase().as_str() {
+                "no_square_bites" if options.no_square_bites => {
+                    return Err(NotationError::Repeated("no_square_bites"));
+                }
+                "no_square_bites" => {
+                    options.no_square_bites = true;
+                    continue;
+                }
+                "play" => "play",
                 "eat" => "eat",
                 "poison" => "poison",
                 "players" => "players",
@@ -125,6 +147,11 @@ impl FromStr for Setup {
                 }
                 "variant" if variant.is_some() => return Err(NotationError::Repeated(key)),
                 "variant" => variant = Some(parse_variant(value)?),
+                "play" if play.is_some() => return Err(NotationError::Repeated(key)),
+                "play" => {
+                    let p = Play::from_name(value);
+                    play = Some(p.ok_or_else(|| NotationError::Play(value.to_string()))?);
+                }
                 _ => poison.push(parse_cell(value)?),
             }
         }
@@ -134,8 +161,9 @@ impl FromStr for Setup {
         let eat = match (variant, eat) {
             (_, Some((eat_rows, eat_cols))) => Some([eat_rows, eat_cols]),
             (Variant::JChomp, None) => Some([1, 1]),
-            (Variant::Classic, None) => None,
+            (Variant::Classic | Variant::Breaks, None) => None,
         };
+        options.play = play.unwrap_or_default();
         if poison.is_empty() {
             poison.push((0, 0));
         }
@@ -146,6 +174,7 @@ impl FromStr for Setup {
             variant,
             eat,
             poison: poison.into_iter().map(|(r, c)| [r, c]).collect(),
+            options,
         })
     }
 }
@@ -160,8 +189,8 @@ impl FromStr for Config {
 }
 
 impl fmt::Display for Config {
-    /// The board in the notation: size, eat (JChomp) or `variant classic`, every poison cell,
-    /// and the players unless two; parsing it gives the same configuration.
+    /// The board in the notation: size, eat (JChomp) or the variant, every poison cell, the
+    /// players unless two, then the options unless default; parsing it gives the same configuration.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}x{}", self.rows(), self.cols())?;
         match self.eat() {
@@ -173,6 +202,12 @@ impl fmt::Display for Config {
         }
         if self.players() != 2 {
             write!(f, " players {}", self.players())?;
+        }
+        if !self.play().is_misere() {
+            write!(f, " play {}", self.play())?;
+        }
+        if self.no_square_bites() {
+            write!(f, " no_square_bites")?;
         }
         Ok(())
     }
@@ -194,6 +229,7 @@ mod tests {
                 variant: Variant::JChomp,
                 eat: Some([1, 2]),
                 poison: vec![[0, 0]],
+                options: Options::default(),
             }
         );
         let s: Setup = "5x6 eat 1x2 poison 0,0 poison 4,5 players 3"
@@ -264,7 +300,7 @@ mod tests {
             ),
             (
                 "6x7 bite 1x2",
-                "unknown word \"bite\" in a board: after the size come eat RxC, poison R,C and players N",
+                "unknown word \"bite\" in a board: after the size come eat RxC, poison R,C, players N, variant V, play P and no_square_bites",
             ),
             (
                 "6x7 eat",
@@ -319,6 +355,7 @@ mod tests {
                 variant: Variant::Classic,
                 eat: None,
                 poison: vec![[0, 0]],
+                options: Options::default(),
             }
         );
         for text in [
@@ -353,7 +390,7 @@ mod tests {
             ),
             (
                 "6x7 variant misere",
-                "expected a variant, jchomp or classic, as in \"6x7 variant classic poison 0,0\", got \"misere\"",
+                "expected a variant, jchomp, classic or breaks, as in \"6x7 variant classic poison 0,0\", got \"misere\"",
             ),
             (
                 "6x7 Classic",
@@ -380,6 +417,52 @@ mod tests {
         );
         assert_eq!(parse_variant(" classic"), Ok(Variant::Classic));
         assert_eq!("JCHOMP".parse::<Variant>(), Ok(Variant::JChomp));
+    }
+
+    #[test]
+    fn options_read_and_print_after_the_board() {
+        let s: Setup = "3x5 variant breaks poison 1,2 NO_SQUARE_BITES play Normal"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            s.options,
+            Options {
+                play: Play::Normal,
+                no_square_bites: true
+            }
+        );
+        let config: Config = "3x5 variant breaks poison 1,2 play normal no_square_bites"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            config.to_string(),
+            "3x5 variant breaks poison 1,2 play normal no_square_bites"
+        );
+        let cases = [
+            (
+                "6x7 play",
+                "play needs a value, as in \"6x7 variant classic poison 0,0 play normal\"",
+            ),
+            (
+                "6x7 play sideways",
+                "expected play misere or play normal, got \"sideways\"",
+            ),
+            (
+                "6x7 play normal play misere",
+                "play is given twice; only poison may be repeated",
+            ),
+            (
+                "6x7 no_square_bites no_square_bites",
+                "no_square_bites is given twice; only poison may be repeated",
+            ),
+        ];
+        for (text, message) in cases {
+            assert_eq!(
+                text.parse::<Setup>().unwrap_err().to_string(),
+                message,
+                "{text:?}"
+            );
+        }
     }
 
     #[test]

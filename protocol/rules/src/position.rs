@@ -1,7 +1,8 @@
 //! [`Position`]: the uneaten cells and whose turn it is, with move checking and making.
 
 use super::bits::{Bits, STRIDE};
-use super::config::{Bite, Cell, Config, Seat};
+use super::config::{Bite, Cell, Config, Seat, Variant};
+use super::options::Play;
 use std::fmt;
 
 /// How a game ended.
@@ -12,9 +13,14 @@ pub enum GameResult {
         /// The seat that ate poison.
         loser: Seat,
     },
-    /// No valid selection was left (never in classic Chomp: while a poison cell is uneaten,
-    /// it is itself a valid selection).
+    /// No valid selection was left (JChomp's rule 5; in classic Chomp and with edge breaks
+    /// only when square bites are banned, since an uneaten poison cell is itself a selection).
     Tie,
+    /// In normal play, `winner` ate a marked (poison) cell; every other seat loses.
+    Won {
+        /// The seat that ate the marked cell.
+        winner: Seat,
+    },
     /// `loser` let its move timer run out (decided by the server, not the rules).
     Timeout {
         /// The seat whose time ran out.
@@ -28,13 +34,21 @@ pub enum GameResult {
 }
 
 impl GameResult {
-    /// The losing seat, if the game has one.
+    /// The losing seat, if the game has one (a normal-play win has a winner instead).
     pub const fn loser(self) -> Option<Seat> {
         match self {
             GameResult::Poisoned { loser }
             | GameResult::Timeout { loser }
             | GameResult::Abandoned { loser } => Some(loser),
-            GameResult::Tie => None,
+            GameResult::Tie | GameResult::Won { .. } => None,
+        }
+    }
+
+    /// The winning seat of a normal-play game, if it has one.
+    pub const fn winner(self) -> Option<Seat> {
+        match self {
+            GameResult::Won { winner } => Some(winner),
+            _ => None,
         }
     }
 }
@@ -54,9 +68,17 @@ pub enum Rejection {
     /// Part of the rectangle (in classic Chomp: the selected cell) lies outside the board.
     #[error("the selection reaches outside the board")]
     OutOfRange,
-    /// Part of the rectangle (in classic Chomp: the selected cell) is already eaten.
+    /// Part of the rectangle (in classic Chomp and edge breaks: the selected cell) is already
+    /// eaten.
     #[error("part of the selection is already eaten")]
     AlreadyEaten,
+    /// Edge breaks: the cell lies neither in the poison's row nor in its column, so it names
+    /// no break.
+    #[error("the cell names no break")]
+    NotABreak,
+    /// Square bites are banned and this selection would eat a k×k square of cells.
+    #[error("the selection would bite a perfect square")]
+    SquareBite,
     /// The game is over.
     #[error("the game is over")]
     GameOver,
@@ -68,6 +90,8 @@ impl Rejection {
         match self {
             Rejection::OutOfRange => "out_of_range",
             Rejection::AlreadyEaten => "already_eaten",
+            Rejection::NotABreak => "not_a_break",
+            Rejection::SquareBite => "square_bite",
             Rejection::GameOver => "not_playing",
         }
     }
@@ -89,6 +113,14 @@ impl Rejection {
                 format!("part of the {er}×{ec} selection at ({row},{col}) is already eaten")
             }
             (Rejection::AlreadyEaten, None) => format!("the cell ({row},{col}) is already eaten"),
+            (Rejection::NotABreak, _) => format!(
+                "the cell ({row},{col}) names no break: breaks are named by a cell in the row or column of the poison cell"
+            ),
+            (Rejection::SquareBite, _) => {
+                format!(
+                    "the selection at ({row},{col}) would bite a perfect square, which is banned"
+                )
+            }
             (Rejection::GameOver, _) => "the game is over".to_owned(),
         }
     }
@@ -111,6 +143,14 @@ pub fn anchors(uneaten: Bits, eat_rows: u8, eat_cols: u8) -> Bits {
     out
 }
 
+/// How a game ends when `seat` eats a poison cell: it loses in misère play, wins in normal play.
+fn ate_poison(config: &Config, seat: Seat) -> GameResult {
+    match config.play() {
+        Play::Misere => GameResult::Poisoned { loser: seat },
+        Play::Normal => GameResult::Won { winner: seat },
+    }
+}
+
 /// A game position: which cells are uneaten, the valid selections, and the status.
 /// Small and `Copy`; the [`Config`] it belongs to is passed to each call.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -125,8 +165,9 @@ impl Position {
     pub fn start(config: &Config) -> Position {
         let uneaten = config.board();
         let selections = config.selections_in(uneaten);
-        // A JChomp board is at least 4×4 and every eat size at most 3×3, and a classic board
-        // has its uneaten poison to select, so a start always has moves.
+        // A JChomp board is at least 4×4 and every eat size at most 3×3, and a classic or
+        // breaks board has its uneaten poison to select, so a start always has moves (with
+        // square bites banned a classic or breaks board of two or more cells has a bite of two).
         Position {
             uneaten,
             selections,
@@ -142,8 +183,8 @@ impl Position {
         let to_move = to_move % config.players();
         let selections = config.selections_in(uneaten);
         let status = if config.poison_mask().without(uneaten) != Bits::EMPTY {
-            let loser = (to_move + config.players() - 1) % config.players();
-            Status::Over(GameResult::Poisoned { loser })
+            let previous = (to_move + config.players() - 1) % config.players();
+            Status::Over(ate_poison(config, previous))
         } else if selections.is_empty() {
             Status::Over(GameResult::Tie)
         } else {
@@ -219,8 +260,9 @@ impl Position {
     }
 
     /// Checks a selection anchored at (row, col) without making it: out of range first, then
-    /// already eaten. A rectangle holding poison is a valid selection (its eater loses). In
-    /// classic Chomp the block checked is the selected cell alone.
+    /// already eaten, then (edge breaks) not a break, then (square bites banned) a square
+    /// bite. A rectangle holding poison is a valid selection (its eater loses, or wins in
+    /// normal play). In classic Chomp and edge breaks the block checked is the selected cell.
     pub fn check(&self, config: &Config, row: i64, col: i64) -> Result<Cell, Rejection> {
         if self.to_move().is_none() {
             return Err(Rejection::GameOver);
@@ -235,10 +277,17 @@ impl Position {
             return Err(Rejection::OutOfRange);
         }
         let cell = Cell::new(row as u8, col as u8);
-        if !self.selections.contains(cell.index()) {
-            return Err(Rejection::AlreadyEaten);
+        if self.selections.contains(cell.index()) {
+            return Ok(cell);
         }
-        Ok(cell)
+        let (er, ec) = config.fit();
+        if !anchors(self.uneaten, er, ec).contains(cell.index()) {
+            Err(Rejection::AlreadyEaten)
+        } else if config.variant() == Variant::Breaks && config.rect(cell).is_empty() {
+            Err(Rejection::NotABreak)
+        } else {
+            Err(Rejection::SquareBite)
+        }
     }
 
     /// Checks and makes the selection anchored at (row, col). On success returns the new status;
@@ -250,7 +299,7 @@ impl Position {
     }
 
     /// Makes a selection already known to be valid (an anchor from [`Position::selections`]).
-    /// The mover loses if the cells it eats hold poison; otherwise the game ties if no valid
+    /// The mover loses (wins, in normal play) if the cells it eats hold poison; otherwise the game ties if no valid
     /// selection is left, and passes to the next seat if one is.
     #[inline]
     pub fn play(&mut self, config: &Config, cell: Cell) {
@@ -276,16 +325,20 @@ impl Position {
                 // cells.
                 self.selections = self.selections.without(config.overlapping(cell));
             }
-            Bite::Corner => {
+            Bite::Corner if !config.no_square_bites() => {
                 // Classic: the cell and everything below and right of it; every uneaten cell
                 // is a selection.
                 self.uneaten = self.uneaten.without(Bits::below_right(cell.row, cell.col));
                 self.selections = self.uneaten;
             }
+            Bite::Corner | Bite::Break => {
+                self.uneaten = self.uneaten.without(config.rect(cell));
+                self.selections = config.selections_in(self.uneaten);
+            }
         }
         if poisoned {
             self.selections = Bits::EMPTY;
-            self.status = Status::Over(GameResult::Poisoned { loser: mover });
+            self.status = Status::Over(ate_poison(config, mover));
             return;
         }
         self.status = if self.selections.is_empty() {

@@ -2,51 +2,11 @@
 //! through the rules and checked against the brute-force model move by move, values against the
 //! model's exact solver, and 1-row and 1-column bars played to the end.
 
-use jchomp_rules::{Cell, Game, GameResult, Position, perft};
+use jchomp_rules::{Cell, GameResult, Position, perft};
 use jchomp_testkit::brute::{self, Memo, Outcome};
-use jchomp_testkit::model::{self, Model};
+use jchomp_testkit::model::Model;
+use jchomp_testkit::side_by_side::play;
 use jchomp_testkit::{board, seeds};
-
-/// Plays `moves` on `notation` through the rules and the model side by side; returns the
-/// number of cells each move ate and the result.
-fn play(notation: &str, moves: &[(u8, u8)]) -> (Vec<usize>, Option<GameResult>) {
-    let config = board(notation);
-    let mut game = Game::new(config);
-    let mut model = Model::start(&config);
-    let mut counts = Vec::new();
-    for &(row, col) in moves {
-        let before = game.position().uneaten().count();
-        let Some(seat) = game.to_move() else {
-            panic!("{notation}: ({row},{col}) after the end of the game");
-        };
-        assert_eq!(
-            i64::from(seat),
-            model.to_move,
-            "{notation}: seat before ({row},{col})"
-        );
-        game.select(row.into(), col.into())
-            .unwrap_or_else(|e| panic!("{notation}: ({row},{col}) refused: {e}"));
-        model
-            .select(row.into(), col.into())
-            .unwrap_or_else(|e| panic!("{notation}: the model refuses ({row},{col}): {e}"));
-        let eaten: Vec<(i64, i64)> = game
-            .position()
-            .eaten(&config)
-            .iter()
-            .map(Cell::from_index)
-            .map(|c| (c.row.into(), c.col.into()))
-            .collect();
-        assert_eq!(eaten, model.eaten.iter().copied().collect::<Vec<_>>());
-        counts.push((before - game.position().uneaten().count()) as usize);
-    }
-    let result = game.result();
-    let expected = model.outcome.map(|o| match o {
-        model::Outcome::Poisoned(seat) => GameResult::Poisoned { loser: seat as u8 },
-        model::Outcome::Tie => GameResult::Tie,
-    });
-    assert_eq!(result, expected, "{notation}");
-    (counts, result)
-}
 
 #[test]
 fn the_standard_bars_example_game_ends_with_the_first_player_poisoned() {

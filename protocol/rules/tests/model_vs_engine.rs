@@ -1,10 +1,10 @@
-//! The fast bitboard engine against the brute-force model, JChomp and classic Chomp: random games
-//! with random (often invalid) selections must get the same answer at every step, and perft must
-//! agree.
+//! The fast bitboard engine against the brute-force model, JChomp, classic Chomp and edge breaks,
+//! in misère and normal play, with and without square bites: random games with random (often
+//! invalid) selections must get the same answer at every step, and perft must agree.
 
 use jchomp_testkit::{board, model};
 
-use jchomp_rules::{Bits, Cell, Config, Game, GameResult, Setup, Variant, perft};
+use jchomp_rules::{Bits, Cell, Config, Game, GameResult, Options, Play, Setup, Variant, perft};
 use model::{Model, Outcome};
 use proptest::prelude::*;
 
@@ -42,6 +42,7 @@ fn any_setup() -> impl Strategy<Value = Setup> {
                     variant,
                     eat: variant.is_jchomp().then_some([e1, e2]),
                     poison: poison.into_iter().map(|(r, c)| [r, c]).collect(),
+                    options: Options::default(),
                 }
             })
         })
@@ -54,6 +55,54 @@ fn classic_setup() -> impl Strategy<Value = Setup> {
         eat: None,
         ..s
     })
+}
+
+/// A random valid configuration with options: [`any_setup`] made an edge-breaks board (its first
+/// poison cell kept) one time in three, in normal play half the time, and with square bites
+/// banned half the time (unless its eat size is square).
+fn options_setup() -> impl Strategy<Value = Setup> {
+    (any_setup(), 0..3, any::<bool>(), any::<bool>()).prop_map(|(s, kind, normal, squares)| {
+        let s = if kind == 0 {
+            Setup {
+                variant: Variant::Breaks,
+                eat: None,
+                poison: s.poison[..1].to_vec(),
+                ..s
+            }
+        } else {
+            s
+        };
+        let square_eat = matches!(s.eat, Some([er, ec]) if er == ec);
+        Setup {
+            options: Options {
+                play: if normal { Play::Normal } else { Play::Misere },
+                no_square_bites: squares && !square_eat,
+            },
+            ..s
+        }
+    })
+}
+
+/// Plays `picks` (a valid selection by index, or the coordinates) on the engine and the model
+/// side by side; every answer and every state must agree.
+fn plays_alike(setup: &Setup, picks: &[(bool, u16, i64, i64)]) -> Result<(), TestCaseError> {
+    let config = Config::new(setup).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let mut game = Game::new(config);
+    let mut model = Model::start(&config);
+    same_state(&game, &model)?;
+    for &(pick_valid, k, r, c) in picks {
+        let valid = model.valid();
+        let (r, c) = if pick_valid && !valid.is_empty() {
+            valid[k as usize % valid.len()]
+        } else {
+            (r, c)
+        };
+        let engine = game.select(r, c).map(|_| ()).map_err(|e| e.code());
+        let expected = model.select(r, c);
+        prop_assert_eq!(engine, expected, "selection ({}, {})", r, c);
+        same_state(&game, &model)?;
+    }
+    Ok(())
 }
 
 fn engine_valid(game: &Game) -> Vec<(i64, i64)> {
@@ -84,6 +133,7 @@ fn same_state(game: &Game, model: &Model) -> Result<(), TestCaseError> {
         None => None,
         Some(GameResult::Poisoned { loser }) => Some(Outcome::Poisoned(loser as i64)),
         Some(GameResult::Tie) => Some(Outcome::Tie),
+        Some(GameResult::Won { winner }) => Some(Outcome::Won(winner as i64)),
         Some(other) => return Err(TestCaseError::fail(format!("unexpected {other:?}"))),
     };
     prop_assert_eq!(outcome, model.outcome);
@@ -102,18 +152,16 @@ proptest! {
         setup in any_setup(),
         picks in proptest::collection::vec((any::<bool>(), any::<u16>(), -3i64..18, -3i64..18), 1..160),
     ) {
-        let config = Config::new(&setup).expect("generated setups are valid");
-        let mut game = Game::new(config);
-        let mut model = Model::start(&config);
-        same_state(&game, &model)?;
-        for (pick_valid, k, r, c) in picks {
-            let valid = model.valid();
-            let (r, c) = if pick_valid && !valid.is_empty() { valid[k as usize % valid.len()] } else { (r, c) };
-            let engine = game.select(r, c).map(|_| ()).map_err(|e| e.code());
-            let expected = model.select(r, c);
-            prop_assert_eq!(engine, expected, "selection ({}, {})", r, c);
-            same_state(&game, &model)?;
-        }
+        plays_alike(&setup, &picks)?;
+    }
+
+    /// The same with the options: edge breaks, normal play, square bites banned.
+    #[test]
+    fn engine_matches_model_with_options(
+        setup in options_setup(),
+        picks in proptest::collection::vec((any::<bool>(), any::<u16>(), -3i64..18, -3i64..18), 1..160),
+    ) {
+        plays_alike(&setup, &picks)?;
     }
 
     /// Classic games on their own: every step agrees with the model, and no game ends in a tie.

@@ -163,6 +163,14 @@ impl Session {
         if config.rated && !self.may_sit_rated("a rated room") {
             return;
         }
+        if config.rated
+            && let Some(specs) = &bots
+            && !specs
+                .iter()
+                .all(|spec| self.built_in_bot("a rated room", spec))
+        {
+            return;
+        }
         let s = &self.ctx.settings;
         if let Some(ms) = config.move_time_ms
             && !(s.min_move_time_ms..=s.max_move_time_ms).contains(&ms)

@@ -249,6 +249,7 @@ mod tests {
     fn plain_uncached(game: &Model, me: i64, win_rate: f64, seen: &mut Seen) -> f64 {
         match game.outcome {
             Some(Outcome::Poisoned(seat)) => return if seat == me { 0.0 } else { 1.0 },
+            Some(Outcome::Won(seat)) => return if seat == me { 1.0 } else { 0.0 },
             Some(Outcome::Tie) => return 0.5,
             None => {}
         }

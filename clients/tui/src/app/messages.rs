@@ -363,7 +363,7 @@ mod tests {
 
     use crate::cli::CreateArgs;
     use jchomp_protocol::board_args::BoardArgs;
-    use jchomp_protocol::rules::Variant;
+    use jchomp_protocol::rules::{Play, Variant};
     use jchomp_protocol::wire::{ClientMessage, ServerMessage};
     use jchomp_protocol::wire::{ErrorCode, RejectReason};
     use jchomp_testkit::fixtures::moved;
@@ -427,6 +427,8 @@ mod tests {
                 eat: Some((1, 2)),
                 poison: vec![],
                 players: 3,
+                play: Play::Misere,
+                no_square_bites: false,
             },
             move_time: None,
             bots: vec!["greedy".into(), "level:2".into()],

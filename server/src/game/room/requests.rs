@@ -146,6 +146,8 @@ impl Room {
                 let reason = match r {
                     Rejection::OutOfRange => RejectReason::OutOfRange,
                     Rejection::AlreadyEaten => RejectReason::AlreadyEaten,
+                    Rejection::NotABreak => RejectReason::NotABreak,
+                    Rejection::SquareBite => RejectReason::SquareBite,
                     Rejection::GameOver => RejectReason::NotPlaying,
                 };
                 let message = r.explain(&self.config, row, col);

@@ -100,15 +100,25 @@ impl Session {
             return true;
         }
         let spec = spec.unwrap_or(crate::game::room::DEFAULT_SPEC);
-        let Ok(name) = jchomp_engine::BotSpec::parse(spec).map(|s| s.to_string()) else {
-            return true;
+        self.built_in_bot(&format!("room {}", member.room), spec)
+    }
+
+    /// Whether `spec` names a built-in level (which has an account), as a rated room (`what`,
+    /// in words) needs; the client is told why not. A seeded spec is not one: the levels' games
+    /// are rated with the server's own seeds. A spec that does not parse is left to the room to
+    /// refuse.
+    pub(super) fn built_in_bot(&self, what: &str, spec: &str) -> bool {
+        let seeded = spec.contains(",seed=");
+        let name = match jchomp_engine::BotSpec::parse(spec) {
+            Ok(s) => s.to_string(),
+            Err(_) if seeded => spec.to_string(),
+            Err(_) => return true,
         };
         if BUILT_IN.contains(&name.as_str()) {
             return true;
         }
         let message = format!(
-            "room {} is rated: only the built-in levels ({}) may be added, not {name}",
-            member.room,
+            "{what} is rated: only the built-in levels ({}) may be added, without a seed, not {name}",
             BUILT_IN.join(", ")
         );
         self.error(ErrorCode::Forbidden, message);

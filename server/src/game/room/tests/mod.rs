@@ -18,7 +18,7 @@ use crate::settings::Settings;
 use crate::store::{Store, StoreHandle, StoreOptions};
 use jchomp_engine::classic::ClassicLibrary;
 use jchomp_protocol::json::ConfigJson;
-use jchomp_protocol::rules::{Config, Seat, Variant};
+use jchomp_protocol::rules::{Config, Play, Seat, Variant};
 use jchomp_testkit::temp::TempDir;
 use serde_json::Value;
 use std::sync::Arc;
@@ -149,6 +149,8 @@ pub(super) fn config(rows: i64, cols: i64, players: i64) -> ConfigJson {
         move_time_ms: None,
         analysis: false,
         rated: false,
+        play: Play::Misere,
+        no_square_bites: false,
     }
 }
 
