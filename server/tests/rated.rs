@@ -5,25 +5,19 @@
 
 mod common;
 
-use common::{Client, TestServer, config_value};
+use common::{Client, TestServer, config_value, logged_in, rated_config_value};
 use serde_json::{Value, json};
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 
 /// A connection logged in to a new person's account `name`.
 async fn person(server: &TestServer, name: &str) -> Client {
-    let mut c = server.client().await;
-    c.send(json!({"type":"register","name":name,"password":"password-1"}))
-        .await;
-    c.expect("account").await;
-    c
+    logged_in(server.addr, name, true).await
 }
 
 /// A rated 4×4 room with one poisoned corner.
 fn rated_config() -> Value {
-    let mut cfg = config_value("4x4 poison 0,0");
-    cfg["rated"] = json!(true);
-    cfg
+    rated_config_value("4x4 poison 0,0")
 }
 
 /// The JSON body of an API answer, after checking its status line.

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{Client, config_value};
+use common::{Client, logged_in, rated_config_value};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
@@ -26,21 +26,9 @@ impl Drop for Server {
     }
 }
 
-/// A connection logged in to `name` (registered on first use).
-async fn logged_in(addr: SocketAddr, name: &str, register: bool) -> Client {
-    let mut c = Client::connect(addr).await;
-    let kind = if register { "register" } else { "login" };
-    c.send(json!({"type":kind,"name":name,"password":"password-1"}))
-        .await;
-    c.expect("account").await;
-    c
-}
-
 /// The rated 4×4 room the pairs play in.
 fn rated_config() -> Value {
-    let mut cfg = config_value("4x4 poison 0,0");
-    cfg["rated"] = json!(true);
-    cfg
+    rated_config_value("4x4 poison 0,0")
 }
 
 /// `a` and `b` play rated games until the server dies; `a` eats the poison at once, so each

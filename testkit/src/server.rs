@@ -328,3 +328,21 @@ pub async fn http_get(addr: std::net::SocketAddr, path: &str) -> (String, String
     let (head, body) = buf.split_once("\r\n\r\n").unwrap();
     (head.lines().next().unwrap().to_string(), body.to_string())
 }
+
+/// A connection to the server at `addr` logged in to the account `name` (password
+/// `password-1`), which it registers first when `register`.
+pub async fn logged_in(addr: SocketAddr, name: &str, register: bool) -> Client {
+    let mut c = Client::connect(addr).await;
+    let kind = if register { "register" } else { "login" };
+    c.send(json!({"type":kind,"name":name,"password":"password-1"}))
+        .await;
+    c.expect("account").await;
+    c
+}
+
+/// The configuration of a board notation, rated.
+pub fn rated_config_value(notation: &str) -> Value {
+    let mut cfg = config_value(notation);
+    cfg["rated"] = json!(true);
+    cfg
+}

@@ -166,29 +166,10 @@ impl Room {
                 grace_until: None,
             },
         });
-        Room {
-            id,
-            ctx,
-            me,
-            game: Game::new(config),
-            config,
-            config_json,
-            seats,
-            spectators: Vec::new(),
-            host: Some(0),
-            status: RoomStatus::Waiting,
-            version: 1,
-            turn_deadline: None,
-            close_at: None,
-            started_ms: None,
-            pending: Vec::new(),
-            held: Vec::new(),
-            greeting: Some(token),
-            empty: false,
-            given_up: false,
-            games_played: 0,
-            rematch: vec![false; usize::from(config.players())],
-        }
+        let mut room = Room::blank(id, ctx, me, config, config_json, seats);
+        room.host = Some(0);
+        room.greeting = Some(token);
+        room
     }
 
     /// A room whose every seat is a server bot (`seats`), watched by `watcher`; its game starts
@@ -202,6 +183,21 @@ impl Room {
         seats: Vec<SeatSlot>,
         watcher: Peer,
     ) -> Room {
+        let seats = seats.into_iter().map(Some).collect();
+        let mut room = Room::blank(id, ctx, me, config, config_json, seats);
+        room.spectators.push(watcher);
+        room
+    }
+
+    /// A waiting room of `seats`, with no host, spectator or greeting yet.
+    fn blank(
+        id: String,
+        ctx: RoomContext,
+        me: mpsc::Sender<RoomEvent>,
+        config: Config,
+        config_json: ConfigJson,
+        seats: Vec<Option<SeatSlot>>,
+    ) -> Room {
         Room {
             id,
             ctx,
@@ -209,8 +205,8 @@ impl Room {
             game: Game::new(config),
             config,
             config_json,
-            seats: seats.into_iter().map(Some).collect(),
-            spectators: vec![watcher],
+            seats,
+            spectators: Vec::new(),
             host: None,
             status: RoomStatus::Waiting,
             version: 1,
