@@ -332,7 +332,7 @@ mod tests {
         );
         let err = parse(&["--variant", "misere"]).unwrap_err().to_string();
         assert!(
-            err.contains("expected a variant, jchomp or classic"),
+            err.contains("expected a variant, jchomp, classic or breaks"),
             "{err}"
         );
     }
