@@ -694,7 +694,8 @@ impl<'a, 't> Survivor<'a, 't> {
                 self.finished(i)
             }
             // The game was one move from its end (every move left eats poison): the move sent
-            // as the node died ended it, and the finished room is gone for this seat.
+            // as the node died ended it, and the finished room is gone for this seat, so the
+            // table starts again in a new room (it cannot ask the gone room for a rematch).
             ErrorCode::BadToken | ErrorCode::NoSuchRoom
                 if self
                     .game
@@ -703,7 +704,7 @@ impl<'a, 't> Survivor<'a, 't> {
                     .is_empty() =>
             {
                 self.tally.survival.ended_unseen += 1;
-                self.finished(i)
+                After::Restart
             }
             // A game begun on a node that died before its start reached Redis: the room is
             // gone as a waiting room would be; nothing was played in it.
