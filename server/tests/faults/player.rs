@@ -2,7 +2,8 @@
 //! what it was shown: a seat plays its turns (after a short think), a spectator watches; a
 //! `moved` whose version skips one is not applied but answered with `sync` (as the web and
 //! terminal clients do); on a close or a dropped connection it goes to the next node and sends
-//! `resume` (or `spectate`) again, and again a second later while that is refused; after a move
+//! `resume` (or `spectate`) again, and again a second later while that is refused (or answered
+//! `unavailable`: the cluster could not say where the seat is); after a move
 //! answered `unavailable` it tries again half a second later (as the bot does) with another
 //! cell, so that the record tells which attempt was played. Like the project's clients it has no
 //! timer of its own on a game that does not move (a node must tell its clients to go
@@ -169,6 +170,9 @@ struct Player {
     /// When to send `resume` (or `spectate`) again after a refusal.
     ask_again_at: Option<Instant>,
     refusals: usize,
+    /// A `resume` (or `spectate`) sent and not yet answered: an `unavailable` then answers it
+    /// ("not now"), not a move.
+    rejoining: bool,
 }
 
 /// Runs the client to the end of its game (or its deadline); returns its history.
@@ -200,6 +204,7 @@ pub async fn run(plan: Plan) -> History {
         next_move_at: Instant::now(),
         ask_again_at: None,
         refusals: 0,
+        rejoining: false,
     };
     let mut client = Some(plan.client);
     while !p.history.finished && Instant::now() < p.clock.deadline && p.refusals < REFUSALS {
@@ -241,6 +246,7 @@ impl Player {
         }
         if self.ask_again_at.is_some_and(|t| Instant::now() >= t) {
             self.ask_again_at = None;
+            self.rejoining = true;
             out.push(self.request());
         }
         match tokio::time::timeout(Duration::from_millis(100), c.ws.next()).await {
@@ -312,6 +318,11 @@ impl Player {
         match v["type"].as_str() {
             Some("room") if v["room"] == self.plan_room.as_str() => self.snapshot(v),
             Some("moved") if v["room"] == self.plan_room.as_str() => return self.moved(v),
+            // The cluster could not be asked where the seat is: ask again in a while.
+            Some("error") if v["code"] == "unavailable" && self.rejoining => {
+                self.rejoining = false;
+                self.ask_again_at = Some(Instant::now() + ASK_AGAIN);
+            }
             Some("error") if v["code"] == "unavailable" => {
                 if let Some((index, mv)) = self.awaiting.take() {
                     self.refused.push((index, mv));
@@ -321,6 +332,7 @@ impl Player {
                 self.next_move_at = Instant::now() + RETRY;
             }
             Some("error") if v["code"] == "bad_token" || v["code"] == "no_such_room" => {
+                self.rejoining = false;
                 self.refusals += 1;
                 self.awaiting = None;
                 self.ask_again_at = Some(Instant::now() + ASK_AGAIN);
@@ -331,7 +343,10 @@ impl Player {
                 let at = self.at();
                 self.history.seen.push(Seen::Rejected { at, reason });
             }
-            Some("joined") => self.refusals = 0,
+            Some("joined") => {
+                self.refusals = 0;
+                self.rejoining = false;
+            }
             _ => {}
         }
         None
@@ -344,6 +359,7 @@ impl Player {
         self.to_move = v["to_move"].as_u64();
         self.awaiting = None;
         self.refusals = 0;
+        self.rejoining = false;
         self.turn_started();
         let status = v["status"].as_str().unwrap_or_default().to_string();
         self.history.finished = status == "finished";
@@ -418,6 +434,7 @@ impl Player {
             }
         };
         let mut client = Client { ws };
+        self.rejoining = true;
         let request = self.request();
         client
             .ws
