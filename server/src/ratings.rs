@@ -185,29 +185,40 @@ fn glicko_pair(before: &[Rating], first: Outcome) -> Vec<(f64, f64, f64)> {
 /// Weng–Lin with each seat a team of one, ranked: the loser last, the others tied first; a tie
 /// all tied.
 fn weng_lin_ranked(before: &[Rating], outcomes: &[Outcome]) -> Vec<(f64, f64, f64)> {
-    let teams: Vec<[WengLinRating; 1]> = before
+    let seats: Vec<(f64, f64, usize)> = before
         .iter()
-        .map(|r| {
+        .zip(outcomes)
+        .map(|(r, o)| {
+            let rank = if *o == Outcome::Loss { 2 } else { 1 };
+            (r.rating, r.deviation, rank)
+        })
+        .collect();
+    weng_lin(&seats)
+        .into_iter()
+        .map(|(rating, uncertainty)| (rating, uncertainty, 0.0))
+        .collect()
+}
+
+/// One Weng–Lin (Bradley–Terry, full pairing) update of single-player teams, each given as
+/// (rating, uncertainty, rank), rank 1 first and equal ranks tied.
+fn weng_lin(seats: &[(f64, f64, usize)]) -> Vec<(f64, f64)> {
+    let teams: Vec<[WengLinRating; 1]> = seats
+        .iter()
+        .map(|&(rating, uncertainty, _)| {
             [WengLinRating {
-                rating: r.rating,
-                uncertainty: r.deviation,
+                rating,
+                uncertainty,
             }]
         })
         .collect();
     let ranked: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
         .iter()
-        .zip(outcomes)
-        .map(|(t, o)| {
-            let rank = if *o == Outcome::Loss { 2 } else { 1 };
-            (&t[..], MultiTeamOutcome::new(rank))
-        })
+        .zip(seats)
+        .map(|(t, &(_, _, rank))| (&t[..], MultiTeamOutcome::new(rank)))
         .collect();
     weng_lin_multi_team(&ranked, &WengLinConfig::new())
         .into_iter()
-        .map(|t| {
-            t.first()
-                .map_or((0.0, 0.0, 0.0), |r| (r.rating, r.uncertainty, 0.0))
-        })
+        .map(|t| t.first().map_or((0.0, 0.0), |r| (r.rating, r.uncertainty)))
         .collect()
 }
 
@@ -239,6 +250,43 @@ mod tests {
         assert!((after.rating - 1464.06).abs() < 0.01, "{after:?}");
         assert!((after.deviation - 151.52).abs() < 0.01, "{after:?}");
         assert!((after.volatility - 0.05999).abs() < 0.00001, "{after:?}");
+    }
+
+    /// openskill.py's published Bradley–Terry full-pairing series
+    /// (tests/models/test_bradley_terry_full_series.py): five newcomers play three games of
+    /// five, three and four players with ties, ranked by score; the figures after the third
+    /// game are theirs, to nine digits.
+    #[test]
+    fn weng_lin_matches_openskills_published_series() {
+        let new = (25.0, 25.0 / 3.0);
+        let game = |players: &[(f64, f64)], ranks: &[usize]| {
+            let seats: Vec<_> = players
+                .iter()
+                .zip(ranks)
+                .map(|(&(m, s), &r)| (m, s, r))
+                .collect();
+            weng_lin(&seats)
+        };
+        let first = game(&[new; 5], &[1, 2, 2, 3, 3]);
+        let second = game(&[first[4], first[2], first[1]], &[1, 2, 2]);
+        let third = game(&[first[3], second[2], second[1], first[0]], &[1, 1, 2, 2]);
+        let expected = [
+            (third[3], (27.643471362, 6.716636758)),
+            (third[1], (28.84497938, 6.310098392)),
+            (third[2], (20.705805441, 6.310098392)),
+            (third[0], (24.387640207, 6.668755907)),
+            (second[0], (23.354955778, 6.854096855)),
+        ];
+        for (i, ((mu, sigma), (want_mu, want_sigma))) in expected.into_iter().enumerate() {
+            assert!(
+                (mu - want_mu).abs() < 1e-6,
+                "player {i}: mu {mu}, want {want_mu}"
+            );
+            assert!(
+                (sigma - want_sigma).abs() < 1e-6,
+                "player {i}: sigma {sigma}, want {want_sigma}"
+            );
+        }
     }
 
     #[test]
