@@ -28,6 +28,7 @@ fn live(room: &str) -> LiveRoom {
                 name: n.to_string(),
                 bot: None,
                 token_hash: None,
+                account_bot: false,
             })
             .to_vec(),
         host: Some(0),

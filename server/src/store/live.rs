@@ -44,6 +44,10 @@ pub(crate) struct LiveSeat {
     pub bot: Option<String>,
     /// The SHA-256 of the seat's token, in hex (people only).
     pub token_hash: Option<String>,
+    /// Whether a bot account sits here (shown as a bot). Absent in states stored before bot
+    /// accounts, and for people.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub account_bot: bool,
 }
 
 /// One accepted move of a game in play, with the room's version after it.

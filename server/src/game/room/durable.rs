@@ -65,6 +65,7 @@ impl Room {
                     name: s.name.clone(),
                     bot: matches!(s.occupant, Occupant::Bot { .. }).then(|| s.name.clone()),
                     token_hash: s.token_hash.clone(),
+                    account_bot: s.account_bot,
                 })
                 .collect(),
             host: self.host,
@@ -141,9 +142,7 @@ pub(super) fn rebuild(
             name: seat.name.clone(),
             token_hash: seat.token_hash.clone(),
             occupant,
-            // The kept state does not say whether a bot account sat here: a restored game
-            // shows such a seat as a person's until it ends.
-            account_bot: false,
+            account_bot: seat.account_bot,
         }));
     }
     // The clock: what the seat to move had left when the state was kept, if no move was

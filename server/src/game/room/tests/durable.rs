@@ -201,3 +201,24 @@ async fn a_rematch_in_play_comes_back_and_each_game_keeps_its_own_record() {
     assert_eq!(second.moves.len(), 2);
     assert!(h.ctx.store.games_in_play().await.unwrap().is_empty());
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_bot_account_is_still_shown_as_a_bot_after_a_restart() {
+    let h = Harness::new();
+    let mut a = h.peer();
+    let mut room = h.open(&config(4, 4, 2), &a);
+    a.take("joined");
+    a.take("room");
+    let mut b = h.peer();
+    b.peer.set_bot_account(true);
+    room.join(&b, "engine").await.unwrap();
+    b.take("joined");
+    let playing = b.take("room");
+    assert_eq!(playing["seats"][1]["bot"], true);
+    assert_eq!(playing["seats"][0]["bot"], false);
+    drop(room);
+    let back = rebuilt(&h, next_server(&h)).await;
+    let after = snapshot(&back);
+    assert_eq!(after["seats"][1]["bot"], true, "{after}");
+    assert_eq!(after["seats"][0]["bot"], false, "{after}");
+}
