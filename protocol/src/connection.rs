@@ -114,6 +114,50 @@ pub struct Connection {
 mod tests {
     use super::*;
 
+    /// A server on an ephemeral port that answers each `resume` in turn with the next of
+    /// `answers`, and counts the resumes it read.
+    async fn scripted(answers: Vec<&'static str>) -> (String, tokio::task::JoinHandle<usize>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("ws://{}/ws", listener.local_addr().unwrap());
+        let server = tokio::spawn(async move {
+            let (tcp, _) = listener.accept().await.unwrap();
+            let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
+            let mut resumes = 0;
+            for answer in answers {
+                let Some(Ok(Message::Text(text))) = ws.next().await else {
+                    break;
+                };
+                assert!(text.contains("\"resume\""), "{text}");
+                resumes += 1;
+                ws.send(Message::text(answer)).await.unwrap();
+            }
+            resumes
+        });
+        (url, server)
+    }
+
+    const UNAVAILABLE: &str =
+        r#"{"type":"error","code":"unavailable","message":"the cluster cannot say"}"#;
+
+    #[tokio::test]
+    async fn an_unavailable_resume_is_asked_again_and_other_refusals_are_final() {
+        let joined = r#"{"type":"joined","room":"r1","seat":1,"token":"t"}"#;
+        let (url, server) = scripted(vec![UNAVAILABLE, UNAVAILABLE, joined]).await;
+        let resumed = resume(&url, "t", 1).await.unwrap();
+        assert!(matches!(resumed, Resumed::Seat(..)), "{resumed:?}");
+        assert_eq!(server.await.unwrap(), 3);
+
+        let gone = r#"{"type":"error","code":"bad_token","message":"no seat"}"#;
+        let (url, server) = scripted(vec![gone, joined]).await;
+        let resumed = resume(&url, "t", 1).await.unwrap();
+        assert!(
+            matches!(&resumed, Resumed::Refused(_, e) if e.code == ErrorCode::BadToken),
+            "{resumed:?}"
+        );
+        drop(resumed);
+        assert_eq!(server.await.unwrap(), 1);
+    }
+
     #[test]
     fn errors_read_as_words_with_the_servers_detail() {
         assert_eq!(
@@ -370,20 +414,39 @@ pub async fn connect_retry(url: &str, attempts: u32) -> Result<Connection, Conne
     }
 }
 
+/// How long [`resume`] keeps asking while the server answers `unavailable` (the cluster cannot
+/// say where the seat is now, as during a takeover or while Redis restarts).
+pub const UNAVAILABLE_PATIENCE: Duration = Duration::from_secs(30);
+
+/// The pause between two `resume`s answered `unavailable`.
+const UNAVAILABLE_PAUSE: Duration = Duration::from_secs(1);
+
 /// Reconnects to `url` (see [`connect_retry`]) and takes the seat that `token` belongs to
-/// back. The server's `room` snapshot follows on the returned connection.
+/// back. The server's `room` snapshot follows on the returned connection. An `unavailable`
+/// answer is not final: the same request is sent again a second later, for up to
+/// [`UNAVAILABLE_PATIENCE`]; any other refusal is.
 pub async fn resume(url: &str, token: &str, attempts: u32) -> Result<Resumed, ConnectionError> {
     let mut conn = connect_retry(url, attempts).await?;
     let msg = ClientMessage::Resume {
         token: token.to_owned(),
     };
-    let answer = conn
-        .request(&msg, |m| {
-            matches!(m, ServerMessage::Joined { .. }).then_some(m)
-        })
-        .await?;
-    Ok(match answer {
-        Ok(joined) => Resumed::Seat(conn, Box::new(joined)),
-        Err(refused) => Resumed::Refused(conn, refused),
-    })
+    let give_up = tokio::time::Instant::now() + UNAVAILABLE_PATIENCE;
+    loop {
+        let answer = conn
+            .request(&msg, |m| {
+                matches!(m, ServerMessage::Joined { .. }).then_some(m)
+            })
+            .await?;
+        return Ok(match answer {
+            Ok(joined) => Resumed::Seat(conn, Box::new(joined)),
+            Err(refused)
+                if refused.code == ErrorCode::Unavailable
+                    && tokio::time::Instant::now() + UNAVAILABLE_PAUSE < give_up =>
+            {
+                tokio::time::sleep(UNAVAILABLE_PAUSE).await;
+                continue;
+            }
+            Err(refused) => Resumed::Refused(conn, refused),
+        });
+    }
 }
