@@ -128,6 +128,24 @@ pub enum ClientMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         index: Option<i64>,
     },
+    /// Asks for the quick-pairing pools (answered by `presets`).
+    ListPresets,
+    /// Waits in the pool of a preset to be paired with players of about the same rating
+    /// (answered by `seeking`; later `paired`, then `joined` and the room's snapshot). A
+    /// connection waits in one pool at a time: a new `seek` moves it.
+    Seek {
+        /// The preset's name (from `presets`).
+        preset: String,
+        /// A guest's display name (absent: `guest`); an account plays under its own name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        /// Whether server bots of about the player's rating may take the seats nobody took
+        /// once the server's patience has run out.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        bots: bool,
+    },
+    /// Stops waiting in the pool (answered by `seek_ended`).
+    CancelSeek,
     /// Makes a person's account and logs this connection in to it (answered by `account`).
     Register {
         /// The account name (3–20 of a–z, A–Z, 0–9, `_`, `-`, beginning with a letter).
@@ -363,6 +381,20 @@ pub enum ErrorCode {
     TooManyAttempts,
 }
 
+/// One quick-pairing pool, as `presets` lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PresetInfo {
+    /// The name a `seek` gives.
+    pub name: String,
+    /// What it is, in words.
+    pub title: String,
+    /// The game every room of the pool plays (`rated` is set per room: when every person
+    /// seated has an account).
+    pub config: ConfigJson,
+    /// Players waiting in the pool now.
+    pub waiting: u32,
+}
+
 /// A message from the server to a client.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -435,6 +467,35 @@ pub enum ServerMessage {
     LoggedOut {
         /// How many sessions ended.
         sessions: u32,
+    },
+    /// The quick-pairing pools.
+    Presets {
+        /// Every preset, in the server's order.
+        presets: Vec<PresetInfo>,
+        /// Seconds a player who allows bots waits before bots take the empty seats.
+        bot_patience_secs: u64,
+    },
+    /// The connection waits in a pool.
+    Seeking {
+        /// The preset's name.
+        preset: String,
+        /// The rating it is paired by, rounded (a guest's is the category's starting rating).
+        rating: i64,
+        /// Players waiting in that pool, this one included.
+        waiting: u32,
+    },
+    /// The connection no longer waits (after `cancel_seek`, a room request, or a `seek` that
+    /// moved it elsewhere).
+    SeekEnded {
+        /// The preset it waited for.
+        preset: String,
+    },
+    /// The connection was paired: its seat's `joined` and the room's snapshot follow.
+    Paired {
+        /// The preset.
+        preset: String,
+        /// The room made for the game.
+        room: String,
     },
     /// A request failed.
     Error {

@@ -15,6 +15,7 @@ mod error;
 mod game;
 mod metrics;
 mod net;
+mod pairing;
 mod ratings;
 mod server;
 mod settings;

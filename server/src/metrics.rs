@@ -131,6 +131,10 @@ declare_metrics! {
     cluster_lapses: Counter = "jchomp_cluster_lease_lapses",
     /// Whether the classic Chomp database is loaded (1) or not yet (0).
     classic_db_ready: Gauge = "jchomp_classic_db_ready",
+    /// Connections waiting in a quick-pairing pool now.
+    pairing_waiting: Gauge = "jchomp_pairing_waiting",
+    /// Rooms made by quick pairing.
+    pairing_rooms: Counter = "jchomp_pairing_rooms",
 }
 
 impl Default for Metrics {

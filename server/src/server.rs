@@ -12,6 +12,8 @@ use crate::metrics::Metrics;
 use crate::net::address_cap::AddressCaps;
 use crate::net::connection::serve_tcp;
 use crate::net::shared::{Shared, ws_config};
+use crate::pairing::Pairing;
+use crate::pairing::pool::Rules;
 use crate::settings::Settings;
 use crate::store::{PgRecords, redacted};
 use crate::store::{Replica, Store, StoreHandle, StoreOptions, StoreTimings};
@@ -122,8 +124,13 @@ impl Server {
         let (rows, cols) = settings.classic_box;
         let classic = ClassicLibrary::with_box(Some(settings.classic_db_path()), rows, cols);
         let analyst = Analyst::new(&settings, classic.clone(), metrics.clone());
+        let (pairing, pairing_task) = Pairing::new(
+            Rules::new(settings.pairing_bot_patience),
+            settings.pairing_wave,
+        );
         let ctx = Arc::new(Shared {
             ws_config: ws_config(&settings),
+            pairing,
             bot_slots: Arc::new(Semaphore::new(settings.bot_threads.clamp(1, 1024))),
             conn_slots: Arc::new(Semaphore::new(
                 settings.max_connections.min(Semaphore::MAX_PERMITS),
@@ -140,6 +147,7 @@ impl Server {
             shutdown: shutdown_rx,
             _done: done_tx,
         });
+        pairing_task.start(ctx.room_context(), ctx.accounts.clone());
         if let Some(cluster) = &ctx.cluster {
             // In a cluster, Redis holds the games in play: this node's earlier run had another
             // node id, whose rooms the live nodes (this one too) take over from Redis.

@@ -65,6 +65,16 @@ pub struct Settings {
     /// Most games between server bots alone (`create_room` with `bots`) in play at once.
     #[arg(long, default_value_t = Settings::default().max_bot_games)]
     pub max_bot_games: usize,
+    /// Quick pairing: how long a player who allows bots waits before bots take the seats
+    /// nobody took (20 s: by then the window of ratings accepted has widened to ±500, so
+    /// anyone else waiting nearby would have been met).
+    #[arg(long = "pairing-bot-patience-secs", value_name = "SECS", value_parser = secs,
+          default_value = shown_secs(Settings::default().pairing_bot_patience))]
+    pub pairing_bot_patience: Duration,
+    /// Quick pairing: how often the pools are paired (a wave).
+    #[arg(long = "pairing-wave-ms", value_name = "MS", value_parser = millis_at_least_one,
+          default_value = shown_millis(Settings::default().pairing_wave))]
+    pub pairing_wave: Duration,
     /// Most TCP connections served at once (WebSocket and HTTP).
     #[arg(long, default_value_t = Settings::default().max_connections)]
     pub max_connections: usize,
@@ -182,6 +192,8 @@ impl Default for Settings {
             write_timeout: Duration::from_secs(10),
             max_rooms: 1000,
             max_bot_games: 16,
+            pairing_bot_patience: Duration::from_secs(20),
+            pairing_wave: Duration::from_secs(1),
             max_connections: 4096,
             max_connections_per_address: 128,
             outgoing_queue: 256,

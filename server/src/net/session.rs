@@ -3,6 +3,7 @@
 //! room come back through the connection's outgoing queue.
 
 mod account;
+mod pairing;
 
 use crate::game::analysis::{About, Subject};
 use crate::game::event::{LeaveOutcome, RoomEvent};
@@ -51,6 +52,8 @@ pub(crate) struct Session {
     address: String,
     /// The account the connection acts as; none for a guest.
     login: Option<Login>,
+    /// While it waits in a quick-pairing pool: where the room it is seated in arrives.
+    seeking: Option<oneshot::Receiver<crate::pairing::Found>>,
 }
 
 impl Session {
@@ -66,6 +69,7 @@ impl Session {
             analyses,
             address: address.to_string(),
             login: None,
+            seeking: None,
         }
     }
 
@@ -87,6 +91,9 @@ impl Session {
         if let Some(cluster) = &self.ctx.cluster {
             cluster.forget(self.peer.id);
         }
+        // Out of its pool; a room a wave seated it in meanwhile is told it is gone.
+        self.stop_seeking().await;
+        self.take_up_pairing();
         if let Some(m) = self.member.take() {
             let _ =
                 m.tx.send(RoomEvent::Disconnected { conn: self.peer.id })
@@ -95,8 +102,12 @@ impl Session {
     }
 
     async fn handle(&mut self, msg: ClientMessage) {
+        self.take_up_pairing();
         match msg {
             ClientMessage::ListRooms => self.list_rooms().await,
+            ClientMessage::ListPresets => self.list_presets().await,
+            ClientMessage::Seek { preset, name, bots } => self.seek(preset, name, bots).await,
+            ClientMessage::CancelSeek => self.cancel_seek().await,
             ClientMessage::CreateRoom { name, config, bots } => {
                 self.create(name, config, bots).await;
             }
@@ -560,6 +571,9 @@ impl Session {
     /// Leaves the current room before entering another: spectators and seats of finished
     /// games leave; a seat in a game not over is kept and `forbidden` is answered.
     async fn vacate(&mut self) -> bool {
+        if !self.stop_seeking().await {
+            self.take_up_pairing();
+        }
         let Some(m) = &self.member else {
             return true;
         };

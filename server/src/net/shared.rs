@@ -9,6 +9,7 @@ use crate::game::lobby::Lobby;
 use crate::game::room::{RoomContext, RoomSettings};
 use crate::metrics::Metrics;
 use crate::net::address_cap::AddressCaps;
+use crate::pairing::Pairing;
 use crate::settings::Settings;
 use crate::store::StoreHandle;
 use jchomp_engine::classic::{Availability, ClassicLibrary};
@@ -29,6 +30,8 @@ pub(crate) struct Shared {
     pub store: StoreHandle,
     /// Accounts, sessions and bot tokens.
     pub accounts: Accounts,
+    /// Quick pairing's pools.
+    pub pairing: Pairing,
     /// Bounds how many bot moves are computed at once (for the rooms).
     pub bot_slots: Arc<Semaphore>,
     /// The classic Chomp database, read or built the first time a classic game needs it.

@@ -159,6 +159,11 @@ impl App {
             ServerMessage::Analysis(_) => {}
             ServerMessage::Games { games } => self.on_games(games),
             ServerMessage::Game { record } => self.on_game(record),
+            // The client does not ask for quick pairing yet.
+            ServerMessage::Presets { .. }
+            | ServerMessage::Seeking { .. }
+            | ServerMessage::SeekEnded { .. }
+            | ServerMessage::Paired { .. } => {}
             // The client does not log in yet.
             ServerMessage::Account { .. }
             | ServerMessage::BotToken { .. }

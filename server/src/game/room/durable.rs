@@ -187,7 +187,7 @@ pub(super) fn rebuild(
         started_ms: live.started_ms,
         pending: Vec::new(),
         held: Vec::new(),
-        greeting: None,
+        greetings: Vec::new(),
         empty: false,
         given_up: false,
         games_played: live.games_played,

@@ -83,6 +83,85 @@ pub(crate) fn create_exhibition(
     Ok(opened)
 }
 
+/// Who takes a seat of a room made by quick pairing.
+pub(crate) enum Seated {
+    /// A person, on this connection, under this name.
+    Person {
+        /// The connection.
+        peer: Peer,
+        /// The seat's name.
+        name: String,
+    },
+    /// A server bot, by its spec.
+    Bot(String),
+}
+
+/// A room made and registered but not yet running: its id is known (to tell its players)
+/// before its task starts and greets them.
+pub(crate) struct Opened {
+    room: Room,
+    rx: mpsc::Receiver<RoomEvent>,
+}
+
+impl Opened {
+    /// The room's id.
+    pub(crate) fn id(&self) -> &str {
+        &self.room.id
+    }
+
+    /// Starts the room's task; returns its channel.
+    pub(crate) fn spawn(self) -> mpsc::Sender<RoomEvent> {
+        let tx = self.room.me.clone();
+        tokio::spawn(run_room(self.room, self.rx));
+        tx
+    }
+}
+
+/// Makes a room whose every seat is taken from the start by `seats` (in seat order): people
+/// paired by the server and server bots. Its game starts as soon as it is spawned, and each
+/// person is greeted with `joined` for their seat. A bot spec that does not parse, or a full
+/// server, is refused before anything is made.
+pub(crate) fn open_paired(
+    ctx: RoomContext,
+    config: Config,
+    config_json: ConfigJson,
+    seats: Vec<Seated>,
+) -> Result<Opened, Refusal> {
+    let bots = seats
+        .iter()
+        .map(|s| match s {
+            Seated::Bot(spec) => state::SeatSlot::bot(spec, &config, &ctx.classic).map(Some),
+            Seated::Person { .. } => Ok(None),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let (tx, rx) = mpsc::channel(ctx.settings.room_queue.max(1));
+    let id = ctx
+        .lobby
+        .register(ctx.settings.max_rooms, tx.clone(), |id| {
+            state::initial_summary(id, &config, &config_json)
+        })
+        .map_err(|_| full_server(ctx.settings.max_rooms))?;
+    ctx.metrics.rooms_created.inc();
+    let mut greetings = Vec::new();
+    let slots = seats
+        .into_iter()
+        .zip(bots)
+        .enumerate()
+        .filter_map(|(i, (seated, bot))| match seated {
+            Seated::Bot(_) => bot,
+            Seated::Person { peer, name } => {
+                let token = crate::game::token::new_token();
+                let hash = crate::game::token::token_hash(&token);
+                ctx.lobby.add_token(&hash, &id);
+                greetings.push((i, token));
+                Some(state::SeatSlot::person(peer, name, hash))
+            }
+        })
+        .collect();
+    let room = Room::paired(id, ctx, tx, config, config_json, slots, greetings);
+    Ok(Opened { room, rx })
+}
+
 /// The refusal when the server holds its maximum of rooms.
 fn full_server(max_rooms: usize) -> Refusal {
     Refusal::new(

@@ -32,15 +32,7 @@ impl Room {
         let hash = token_hash(&token);
         self.ctx.lobby.add_token(&hash, &self.id);
         peer.send_msg(&self.joined(i, &token));
-        self.seats[i] = Some(SeatSlot {
-            name,
-            token_hash: Some(hash),
-            account_bot: peer.is_bot_account(),
-            occupant: Occupant::Human {
-                peer: Some(peer),
-                grace_until: None,
-            },
-        });
+        self.seats[i] = Some(SeatSlot::person(peer, name, hash));
         if self.host.is_none() {
             self.host = Some(i);
         }

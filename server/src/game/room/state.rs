@@ -46,6 +46,19 @@ pub(super) struct SeatSlot {
 }
 
 impl SeatSlot {
+    /// A person's seat, held by `peer`, whose token hashes to `token_hash`.
+    pub(super) fn person(peer: Peer, name: String, token_hash: String) -> SeatSlot {
+        SeatSlot {
+            name,
+            token_hash: Some(token_hash),
+            account_bot: peer.is_bot_account(),
+            occupant: Occupant::Human {
+                peer: Some(peer),
+                grace_until: None,
+            },
+        }
+    }
+
     /// A seat for the server bot `spec` names (its canonical spec is the seat's name), or why
     /// the spec is refused.
     pub(super) fn bot(
@@ -117,8 +130,9 @@ pub(crate) struct Room {
     /// Broadcasts made while `pending` is not empty, held back until it is durable (so that a
     /// move or an end a player has seen survives a crash).
     pub(super) held: Vec<Utf8Bytes>,
-    /// The creator's token until the creator is greeted with it.
-    pub(super) greeting: Option<String>,
+    /// The tokens of the seats taken when the room was made (its creator's, or every person's
+    /// of a paired room), until each is greeted with its own.
+    pub(super) greetings: Vec<(usize, String)>,
     /// Set when nobody is left to play or watch.
     pub(super) empty: bool,
     /// Set when the room stops on this node because it is not this node's to run any more (in
@@ -157,18 +171,10 @@ impl Room {
         let token = new_token();
         let hash = token_hash(&token);
         ctx.lobby.add_token(&hash, &id);
-        seats[0] = Some(SeatSlot {
-            name,
-            token_hash: Some(hash),
-            account_bot: creator.is_bot_account(),
-            occupant: Occupant::Human {
-                peer: Some(creator),
-                grace_until: None,
-            },
-        });
+        seats[0] = Some(SeatSlot::person(creator, name, hash));
         let mut room = Room::blank(id, ctx, me, config, config_json, seats);
         room.host = Some(0);
-        room.greeting = Some(token);
+        room.greetings = vec![(0, token)];
         room
     }
 
@@ -186,6 +192,24 @@ impl Room {
         let seats = seats.into_iter().map(Some).collect();
         let mut room = Room::blank(id, ctx, me, config, config_json, seats);
         room.spectators.push(watcher);
+        room
+    }
+
+    /// A room made full from the start by quick pairing: `seats` in order, `greetings` the
+    /// tokens of the people among them (each is greeted with its own when the room starts).
+    /// Nobody is its host.
+    pub(super) fn paired(
+        id: String,
+        ctx: RoomContext,
+        me: mpsc::Sender<RoomEvent>,
+        config: Config,
+        config_json: ConfigJson,
+        seats: Vec<SeatSlot>,
+        greetings: Vec<(usize, String)>,
+    ) -> Room {
+        let seats = seats.into_iter().map(Some).collect();
+        let mut room = Room::blank(id, ctx, me, config, config_json, seats);
+        room.greetings = greetings;
         room
     }
 
@@ -215,7 +239,7 @@ impl Room {
             started_ms: None,
             pending: Vec::new(),
             held: Vec::new(),
-            greeting: None,
+            greetings: Vec::new(),
             empty: false,
             given_up: false,
             games_played: 0,
@@ -232,16 +256,20 @@ impl Room {
     /// brought back from the database sets its bot to move thinking.
     pub(crate) fn start(&mut self) {
         self.publish();
-        if let Some(token) = self.greeting.take() {
+        let full = self.seats.iter().all(Option::is_some);
+        for (seat, token) in std::mem::take(&mut self.greetings) {
             tracing::info!(room = %self.id, players = self.config.players(), "room created");
-            if let Some(peer) = self.seats[0].as_ref().and_then(SeatSlot::peer) {
-                peer.send_msg(&self.joined(0, &token));
-                peer.send_msg(&ServerMessage::Room(self.snapshot()));
+            if let Some(peer) = self.seats[seat].as_ref().and_then(SeatSlot::peer) {
+                peer.send_msg(&self.joined(seat, &token));
+                // A room full from the start sends its snapshot as its game starts.
+                if !full {
+                    peer.send_msg(&ServerMessage::Room(self.snapshot()));
+                }
             }
         }
-        if self.status == RoomStatus::Waiting && self.seats.iter().all(Option::is_some) {
-            // Every seat taken from the start: a game between bots alone.
-            tracing::info!(room = %self.id, players = self.config.players(), "room of bots created");
+        if self.status == RoomStatus::Waiting && full {
+            // Every seat taken from the start: a paired game, or one between bots alone.
+            tracing::info!(room = %self.id, players = self.config.players(), "room full from the start");
             self.seats_changed();
             return;
         }

@@ -1,0 +1,149 @@
+//! The quick-pairing requests of one connection (`list_presets`, `seek`, `cancel_seek`), and
+//! taking up the room a wave seated it in.
+
+use super::{Member, Session};
+use crate::net::request::checked_name;
+use crate::pairing::{Found, Seek};
+use crate::ratings::{category, initial};
+use jchomp_protocol::wire::{ErrorCode, PresetInfo, ServerMessage};
+use tokio::sync::oneshot;
+
+/// The name a guest's seat gets when its `seek` gives none.
+const GUEST: &str = "guest";
+
+impl Session {
+    /// Answers `list_presets`.
+    pub(super) async fn list_presets(&self) {
+        let pairing = &self.ctx.pairing;
+        let counts = pairing.counts().await;
+        let presets = pairing
+            .presets()
+            .iter()
+            .zip(counts.into_iter().chain(std::iter::repeat(0)))
+            .map(|(p, waiting)| PresetInfo {
+                name: p.name.to_string(),
+                title: p.title.to_string(),
+                config: p.config.clone(),
+                waiting,
+            })
+            .collect();
+        self.reply(&ServerMessage::Presets {
+            presets,
+            bot_patience_secs: pairing.bot_patience().as_secs(),
+        });
+    }
+
+    /// Puts the connection in a preset's pool (out of any room it is in, and any other pool).
+    pub(super) async fn seek(&mut self, preset: String, name: Option<String>, bots: bool) {
+        let pairing = self.ctx.pairing.clone();
+        let Some(index) = pairing.find(&preset) else {
+            let names: Vec<&str> = pairing.presets().iter().map(|p| p.name).collect();
+            let message = format!("no preset {preset:?}; the presets are {}", names.join(", "));
+            return self.bad_request(message);
+        };
+        let name = match checked_name(&self.seat_name(name.unwrap_or_else(|| GUEST.to_string()))) {
+            Ok(n) => n,
+            Err(e) => return self.bad_request(e.to_string()),
+        };
+        if self.ctx.shutting_down() {
+            let message = "the server is shutting down".to_string();
+            return self.error(ErrorCode::ShuttingDown, message);
+        }
+        if !self.vacate().await {
+            return;
+        }
+        let category = category(&pairing.presets()[index].config);
+        let rating = self.rating_in(&category).await;
+        let (found, rx) = oneshot::channel();
+        let seek = Seek {
+            peer: self.peer.clone(),
+            name,
+            account: self.login.is_some(),
+            rating,
+            bots,
+            preset: index,
+            found,
+        };
+        match pairing.seek(seek).await {
+            Some(waiting) => {
+                self.seeking = Some(rx);
+                self.reply(&ServerMessage::Seeking {
+                    preset,
+                    rating: rating.round() as i64,
+                    waiting,
+                });
+            }
+            None => {
+                let message = "the server is shutting down".to_string();
+                self.error(ErrorCode::ShuttingDown, message);
+            }
+        }
+    }
+
+    /// Answers `cancel_seek`.
+    pub(super) async fn cancel_seek(&mut self) {
+        if self.seeking.is_none() {
+            let message = "you are not waiting in a pool".to_string();
+            return self.error(ErrorCode::Forbidden, message);
+        }
+        if !self.stop_seeking().await {
+            self.take_up_pairing();
+            let message = "too late: you were paired (see paired)".to_string();
+            self.error(ErrorCode::Forbidden, message);
+        }
+    }
+
+    /// Takes the connection out of its pool, telling it `seek_ended`; false if a wave seated
+    /// it first (its room is then waiting in `seeking`).
+    pub(super) async fn stop_seeking(&mut self) -> bool {
+        if self.seeking.is_none() {
+            return true;
+        }
+        let pairing = self.ctx.pairing.clone();
+        match pairing.cancel(self.peer.id).await {
+            Some(index) => {
+                self.seeking = None;
+                let preset = pairing.presets()[index].name.to_string();
+                self.reply(&ServerMessage::SeekEnded { preset });
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Becomes a member of the room a wave seated the connection in, if one did.
+    pub(super) fn take_up_pairing(&mut self) {
+        let Some(rx) = &mut self.seeking else {
+            return;
+        };
+        match rx.try_recv() {
+            Ok(Found { room, tx }) => {
+                self.seeking = None;
+                self.member = Some(Member { room, tx });
+            }
+            Err(oneshot::error::TryRecvError::Empty) => {}
+            Err(oneshot::error::TryRecvError::Closed) => self.seeking = None,
+        }
+    }
+
+    /// The connection's rating in `category`: its account's, or a newcomer's (a guest's, or
+    /// when the ratings cannot be read now).
+    async fn rating_in(&self, category: &str) -> f64 {
+        let start = initial(category).rating;
+        let Some(login) = &self.login else {
+            return start;
+        };
+        match self.ctx.accounts.profile(&login.identity.name).await {
+            Ok(Some(profile)) => profile
+                .ratings
+                .iter()
+                .find(|c| c.category == category)
+                .map_or(start, |c| c.rating.rating),
+            Ok(None) => start,
+            Err(e) => {
+                tracing::warn!(error = %e, "a rating could not be read for pairing");
+                start
+            }
+        }
+    }
+}
