@@ -1,7 +1,7 @@
 //! The accounts' rules on a real embedded store: registration, login, sessions, bots, deletion.
 
 use super::*;
-use crate::store::Store;
+use crate::store::{AccountStore, Store};
 use jchomp_testkit::temp::TempDir;
 
 /// Sessions as long as the server's default.
@@ -9,7 +9,7 @@ const SESSION_TTL: Duration = Duration::from_secs(30 * 24 * 60 * 60);
 
 fn accounts(dir: &TempDir, ttl: Duration) -> Accounts {
     let store = Store::open(dir.path()).unwrap();
-    Accounts::new(Arc::new(store), ttl)
+    Accounts::new(AccountStore::Embedded(Arc::new(store)), ttl)
 }
 
 #[tokio::test]
@@ -173,7 +173,7 @@ fn rated_games(store: &Store, a: &str, b: &str, n: usize, when_ms: u64) {
 async fn leaderboards_keep_people_and_bots_apart_and_leave_out_provisional_and_inactive() {
     let dir = TempDir::new("accounts-leaderboard");
     let store = Arc::new(Store::open(dir.path()).unwrap());
-    let a = Accounts::new(store.clone(), SESSION_TTL);
+    let a = Accounts::new(AccountStore::Embedded(store.clone()), SESSION_TTL);
     a.ensure_built_ins().await.unwrap();
     for name in ["Ann", "Bob", "Cyd", "Old", "Timer"] {
         a.register(name, "password1".into(), name).await.unwrap();

@@ -6,7 +6,8 @@
 //! in.
 
 use super::error::StoreError;
-use crate::ratings::{self, Point};
+use super::ratings::RatedGame;
+use crate::ratings;
 use jchomp_protocol::record::Record;
 use redb::{ReadableTable, TableDefinition, WriteTransaction};
 
@@ -46,47 +47,33 @@ pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
 /// Rates `record` inside `txn` if it is a finished rated game not rated yet; returns whether
 /// it did.
 pub(super) fn rate_in(txn: &WriteTransaction, record: &Record) -> Result<bool, StoreError> {
-    let (Some(id), Some(result)) = (&record.id, &record.result) else {
+    let Some(game) = RatedGame::of(record) else {
         return Ok(false);
     };
-    if !record.config.rated {
-        return Ok(false);
-    }
     let mut rated = txn.open_table(RATED)?;
-    if rated.get(id.as_str())?.is_some() {
+    if rated.get(game.id.as_str())?.is_some() {
         return Ok(false);
     }
-    let category = ratings::category(&record.config);
-    let keys: Vec<String> = record.seats.iter().map(|s| key_of(s)).collect();
+    let category = game.category.as_str();
     let mut table = txn.open_table(RATINGS)?;
     let mut before = Vec::new();
-    for key in &keys {
-        before.push(match table.get((key.as_str(), category.as_str()))? {
+    for key in &game.keys {
+        before.push(match table.get((key.as_str(), category))? {
             Some(json) => serde_json::from_str(json.value())?,
-            None => ratings::initial(&category),
+            None => ratings::initial(category),
         });
     }
-    let outcomes = ratings::outcomes(result, keys.len());
-    let when = record.finished_ms.unwrap_or_default();
-    let after = ratings::rate(&category, &before, &outcomes, when);
     let mut history = txn.open_table(HISTORY)?;
-    for ((key, r), outcome) in keys.iter().zip(&after).zip(&outcomes) {
+    for (key, (rating, point)) in game.keys.iter().zip(game.after(&before)) {
         table.insert(
-            (key.as_str(), category.as_str()),
-            serde_json::to_string(r)?.as_str(),
+            (key.as_str(), category),
+            serde_json::to_string(&rating)?.as_str(),
         )?;
-        let point = Point {
-            game: id.clone(),
-            when_ms: when,
-            rating: r.rating,
-            deviation: r.deviation,
-            outcome: *outcome,
-        };
         history.insert(
-            (key.as_str(), category.as_str(), when, id.as_str()),
+            (key.as_str(), category, point.when_ms, game.id.as_str()),
             serde_json::to_string(&point)?.as_str(),
         )?;
     }
-    rated.insert(id.as_str(), category.as_str())?;
+    rated.insert(game.id.as_str(), category)?;
     Ok(true)
 }
