@@ -194,3 +194,75 @@ impl PgRecords {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jchomp_protocol::json::ResultJson;
+    use jchomp_testkit::engines::Postgres;
+    use jchomp_testkit::fixtures::{Fixture, RecordFixture, record};
+
+    /// A rated game `id` between Ann and Bob, Ann losing.
+    fn rated(id: &str) -> (String, String) {
+        let mut r: Record = record("4x4 poison 0,0")
+            .id(id)
+            .seats(["Ann", "Bob"])
+            .result(ResultJson::Poisoned { loser: 0 })
+            .started(1)
+            .finished(2);
+        r.config.rated = true;
+        (id.to_string(), serde_json::to_string(&r).unwrap())
+    }
+
+    /// Two nodes on one PostgreSQL, started together (migrations applied once).
+    async fn two_nodes(pg: &Postgres) -> (PgRecords, PgRecords) {
+        let url = pg.url();
+        let (a, b) = tokio::join!(PgRecords::connect(&url), PgRecords::connect(&url));
+        (a.unwrap(), b.unwrap())
+    }
+
+    /// Ann's counts in `jchomp:2` and the length of her history.
+    async fn ann(node: &PgRecords) -> (u32, u32, usize) {
+        let ratings = node.ratings_of("ann").await.unwrap();
+        assert_eq!(ratings.len(), 1, "{ratings:?}");
+        let r = &ratings[0].1;
+        let history = node.history("ann", "jchomp:2").await.unwrap();
+        (r.wins, r.losses, history.len())
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_record_delivered_again_or_by_two_nodes_at_once_is_rated_once() {
+        let pg = Postgres::start();
+        let (a, b) = two_nodes(&pg).await;
+        let game = [rated("g1")];
+        let (x, y) = tokio::join!(a.insert(&game), b.insert(&game));
+        assert_eq!(x.unwrap() + y.unwrap(), 1);
+        assert_eq!(
+            a.insert(&[game[0].clone(), game[0].clone()]).await.unwrap(),
+            0
+        );
+        assert_eq!(ann(&b).await, (0, 1, 1));
+        let bob = b.ratings_of("bob").await.unwrap();
+        assert_eq!((bob[0].1.wins, bob[0].1.losses), (1, 0));
+        assert!(bob[0].1.rating > 1500.0 && bob[0].1.rating > ann_rating(&a).await);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn games_of_the_same_players_stored_at_once_by_two_nodes_all_count() {
+        let pg = Postgres::start();
+        let (a, b) = two_nodes(&pg).await;
+        let deliver = |node: PgRecords, from: usize| async move {
+            for i in from..from + 10 {
+                assert_eq!(node.insert(&[rated(&format!("g{i}"))]).await.unwrap(), 1);
+            }
+        };
+        tokio::join!(deliver(a.clone(), 0), deliver(b, 10));
+        assert_eq!(ann(&a).await, (0, 20, 20));
+        let board = a.ratings_in("jchomp:2").await.unwrap();
+        assert_eq!(board.len(), 2, "{board:?}");
+    }
+
+    async fn ann_rating(node: &PgRecords) -> f64 {
+        node.ratings_of("ann").await.unwrap()[0].1.rating
+    }
+}
