@@ -1,51 +1,16 @@
-//! Accounts and their tokens in PostgreSQL (`server/migrations/0002_accounts.sql`), on
-//! [`PgRecords`]: the same operations as the embedded store's, so that a session or bot token
-//! made on one node of a cluster works on every node. Each change is one statement or one
-//! transaction, committed before it returns.
+//! Accounts, their tokens and ratings in PostgreSQL (`server/migrations/0002_accounts.sql`),
+//! on [`PgRecords`]: the same operations as the embedded store's, so that a session or bot
+//! token made on one node of a cluster works on every node and every node shows the same
+//! ratings. Each change is one statement or one transaction, committed before it returns.
+//! Ratings change only with a rated game's record ([`super::pg_ratings`]).
 
 use super::accounts::{Account, Token, TokenKind};
-use super::postgres::{PgError, PgRecords};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-use tokio_postgres::Row;
-
-/// The columns of an account, in the order [`account_of`] reads them.
-const ACCOUNT_COLUMNS: &str = "name, kind, owner, password, created_ms, deleted";
-
-/// A kind or outcome as the text the server writes for it (its serde name).
-pub(super) fn text<T: Serialize>(value: &T) -> Result<String, PgError> {
-    Ok(match serde_json::to_value(value)? {
-        serde_json::Value::String(s) => s,
-        other => other.to_string(),
-    })
-}
-
-/// A kind or outcome from its text.
-pub(super) fn parsed<T: DeserializeOwned>(text: String) -> Result<T, PgError> {
-    Ok(serde_json::from_value(serde_json::Value::String(text))?)
-}
-
-/// Milliseconds since the epoch as PostgreSQL keeps them.
-pub(super) fn to_sql_ms(ms: u64) -> i64 {
-    i64::try_from(ms).unwrap_or(i64::MAX)
-}
-
-/// Milliseconds since the epoch as PostgreSQL kept them.
-pub(super) fn from_sql_ms(ms: i64) -> u64 {
-    u64::try_from(ms).unwrap_or(0)
-}
-
-/// An account from a row of [`ACCOUNT_COLUMNS`].
-fn account_of(row: &Row) -> Result<Account, PgError> {
-    Ok(Account {
-        name: row.try_get(0)?,
-        kind: parsed(row.try_get(1)?)?,
-        owner: row.try_get(2)?,
-        password: row.try_get(3)?,
-        created_ms: from_sql_ms(row.try_get(4)?),
-        deleted: row.try_get(5)?,
-    })
-}
+use super::pg_error::PgError;
+use super::pg_rows::{
+    ACCOUNT_COLUMNS, RATING_COLUMNS, account_of, from_sql_ms, parsed, rating_of, text, to_sql_ms,
+};
+use super::postgres::PgRecords;
+use crate::ratings::{Point, Rating};
 
 /// Accounts and tokens in PostgreSQL.
 impl PgRecords {
@@ -188,5 +153,56 @@ impl PgRecords {
             .await?;
         txn.commit().await?;
         Ok(())
+    }
+}
+
+/// The reads of ratings in PostgreSQL.
+impl PgRecords {
+    /// Every rating of the account `key`, by category.
+    pub(super) async fn ratings_of(&self, key: &str) -> Result<Vec<(String, Rating)>, PgError> {
+        let client = self.pool.get().await?;
+        let sql = format!(
+            "SELECT {RATING_COLUMNS}, category FROM ratings WHERE account = $1 ORDER BY category"
+        );
+        let rows = client.query(&sql, &[&key]).await?;
+        rows.iter()
+            .map(|row| Ok((row.try_get(7)?, rating_of(row)?)))
+            .collect()
+    }
+
+    /// The history of `key`'s rating in `category`, oldest first.
+    pub(super) async fn history(&self, key: &str, category: &str) -> Result<Vec<Point>, PgError> {
+        let client = self.pool.get().await?;
+        let rows = client
+            .query(
+                "SELECT game, when_ms, rating, deviation, outcome FROM rating_history \
+                 WHERE account = $1 AND category = $2 ORDER BY when_ms, game",
+                &[&key, &category],
+            )
+            .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(Point {
+                    game: row.try_get(0)?,
+                    when_ms: from_sql_ms(row.try_get(1)?),
+                    rating: row.try_get(2)?,
+                    deviation: row.try_get(3)?,
+                    outcome: parsed(row.try_get(4)?)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Every account's rating in `category`, by account key.
+    pub(super) async fn ratings_in(
+        &self,
+        category: &str,
+    ) -> Result<Vec<(String, Rating)>, PgError> {
+        let client = self.pool.get().await?;
+        let sql = format!("SELECT {RATING_COLUMNS}, account FROM ratings WHERE category = $1");
+        let rows = client.query(&sql, &[&category]).await?;
+        rows.iter()
+            .map(|row| Ok((row.try_get(7)?, rating_of(row)?)))
+            .collect()
     }
 }

@@ -1,35 +1,15 @@
 //! Ratings in PostgreSQL: a rated game's record is rated in the transaction that inserts it
-//! into `games` ([`rate_record`], called by [`PgRecords::insert`] for new records only, and
-//! guarded by `rated_games`), so that whichever node delivers it, however often, it counts
-//! once; and the reads of ratings and their history for profiles and leaderboards.
+//! into `games` ([`rate_record`], called by [`super::PgRecords::insert`] for new records only,
+//! and guarded by `rated_games`), so that whichever node delivers it, however often, it counts
+//! once.
 
-use super::pg_accounts::{from_sql_ms, parsed, text, to_sql_ms};
-use super::postgres::{PgError, PgRecords};
-use super::ratings::RatedGame;
-use crate::ratings::{self, Point, Rating};
+use super::pg_error::PgError;
+use super::pg_rows::{RATING_COLUMNS, rating_of, text, to_sql_ms};
+use super::schema::RatedGame;
+use crate::ratings::{self, Rating};
 use deadpool_postgres::Transaction;
 use jchomp_protocol::record::Record;
 use std::collections::HashMap;
-use tokio_postgres::Row;
-
-/// The columns of a rating, in the order [`rating_of`] reads them.
-const RATING_COLUMNS: &str = "rating, deviation, volatility, wins, losses, ties, last_ms";
-
-/// A rating from a row starting with [`RATING_COLUMNS`].
-fn rating_of(row: &Row) -> Result<Rating, PgError> {
-    let count = |i: usize| -> Result<u32, PgError> {
-        Ok(u32::try_from(row.try_get::<_, i64>(i)?).unwrap_or(u32::MAX))
-    };
-    Ok(Rating {
-        rating: row.try_get(0)?,
-        deviation: row.try_get(1)?,
-        volatility: row.try_get(2)?,
-        wins: count(3)?,
-        losses: count(4)?,
-        ties: count(5)?,
-        last_ms: from_sql_ms(row.try_get(6)?),
-    })
-}
 
 /// Rates the game whose record is `json` inside `txn`, if it is a finished rated game not
 /// rated yet; returns whether it did.
@@ -144,60 +124,10 @@ async fn locked(
     Ok(out)
 }
 
-/// The reads of ratings in PostgreSQL.
-impl PgRecords {
-    /// Every rating of the account `key`, by category.
-    pub(super) async fn ratings_of(&self, key: &str) -> Result<Vec<(String, Rating)>, PgError> {
-        let client = self.pool.get().await?;
-        let sql = format!(
-            "SELECT {RATING_COLUMNS}, category FROM ratings WHERE account = $1 ORDER BY category"
-        );
-        let rows = client.query(&sql, &[&key]).await?;
-        rows.iter()
-            .map(|row| Ok((row.try_get(7)?, rating_of(row)?)))
-            .collect()
-    }
-
-    /// The history of `key`'s rating in `category`, oldest first.
-    pub(super) async fn history(&self, key: &str, category: &str) -> Result<Vec<Point>, PgError> {
-        let client = self.pool.get().await?;
-        let rows = client
-            .query(
-                "SELECT game, when_ms, rating, deviation, outcome FROM rating_history \
-                 WHERE account = $1 AND category = $2 ORDER BY when_ms, game",
-                &[&key, &category],
-            )
-            .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(Point {
-                    game: row.try_get(0)?,
-                    when_ms: from_sql_ms(row.try_get(1)?),
-                    rating: row.try_get(2)?,
-                    deviation: row.try_get(3)?,
-                    outcome: parsed(row.try_get(4)?)?,
-                })
-            })
-            .collect()
-    }
-
-    /// Every account's rating in `category`, by account key.
-    pub(super) async fn ratings_in(
-        &self,
-        category: &str,
-    ) -> Result<Vec<(String, Rating)>, PgError> {
-        let client = self.pool.get().await?;
-        let sql = format!("SELECT {RATING_COLUMNS}, account FROM ratings WHERE category = $1");
-        let rows = client.query(&sql, &[&category]).await?;
-        rows.iter()
-            .map(|row| Ok((row.try_get(7)?, rating_of(row)?)))
-            .collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::PgRecords;
     use jchomp_protocol::json::ResultJson;
     use jchomp_testkit::engines::Postgres;
     use jchomp_testkit::fixtures::{Fixture, RecordFixture, record};

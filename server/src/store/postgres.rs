@@ -4,6 +4,7 @@
 //! transaction: [`super::pg_ratings`]) and the reads `list_games` and `get_game` need.
 //! Accounts, tokens and ratings are in the same database ([`super::pg_accounts`]).
 
+use super::pg_error::PgError;
 use super::pg_ratings::rate_record;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use std::time::Duration;
@@ -28,28 +29,6 @@ const POOL_SIZE: usize = 8;
 
 /// Longest wait for a connection, a new connection or a recycled one.
 const POOL_WAIT: Duration = Duration::from_secs(5);
-
-/// Why PostgreSQL failed (the URL's password never appears): in words, the driver's error
-/// included, and kept as its [`source`](std::error::Error::source).
-#[derive(Debug, thiserror::Error)]
-pub enum PgError {
-    /// The `--database` URL does not parse.
-    #[error("bad database URL: {0}")]
-    Url(#[source] tokio_postgres::Error),
-    /// The connection pool could not be built.
-    #[error("cannot build the connection pool: {0}")]
-    Pool(#[from] deadpool_postgres::BuildError),
-    /// No connection could be had from the pool (PostgreSQL unreachable, or every connection
-    /// busy for too long).
-    #[error("cannot get a connection: {0}")]
-    Connect(#[from] deadpool_postgres::PoolError),
-    /// A statement failed.
-    #[error("{0}")]
-    Query(#[from] tokio_postgres::Error),
-    /// A stored kind or outcome is not one the server writes.
-    #[error("corrupt value: {0}")]
-    Corrupt(#[from] serde_json::Error),
-}
 
 /// The records database.
 #[derive(Clone, Debug)]

@@ -1,68 +1,13 @@
-//! Ratings in the embedded store: what a rated game's record does to its seats' ratings
-//! ([`RatedGame`], the same for every backend), [`Store::rate`] rating finished rated games at
-//! once (in one transaction, each once: see [`rate_in`]), and the reads of ratings and their
-//! history for profiles and leaderboards.
+//! Ratings in the embedded store: [`Store::rate`] rates finished rated games at once (in one
+//! transaction, each once: see [`rate_in`]), and the reads of ratings and their history for
+//! profiles and leaderboards.
 
 use super::db::Store;
 use super::error::StoreError;
-use super::schema::{HISTORY, RATINGS, key_of, rate_in};
-use crate::ratings::{self, Outcome, Point, Rating};
+use super::schema::{HISTORY, RATINGS, rate_in};
+use crate::ratings::{Point, Rating};
 use jchomp_protocol::record::Record;
 use redb::{ReadableDatabase, ReadableTable};
-
-/// A finished rated game, as the ratings see it.
-#[derive(Debug)]
-pub(super) struct RatedGame {
-    /// The game's id (each is rated once).
-    pub id: String,
-    /// The category it counts in.
-    pub category: String,
-    /// The seats' account keys, by seat.
-    pub keys: Vec<String>,
-    /// Each seat's outcome.
-    outcomes: Vec<Outcome>,
-    /// When it ended, milliseconds since the epoch.
-    when_ms: u64,
-}
-
-impl RatedGame {
-    /// The game `record` holds, if it is a finished rated game with an id.
-    pub(super) fn of(record: &Record) -> Option<RatedGame> {
-        let (Some(id), Some(result)) = (&record.id, &record.result) else {
-            return None;
-        };
-        if !record.config.rated {
-            return None;
-        }
-        Some(RatedGame {
-            id: id.clone(),
-            category: ratings::category(&record.config),
-            keys: record.seats.iter().map(|s| key_of(s)).collect(),
-            outcomes: ratings::outcomes(result, record.seats.len()),
-            when_ms: record.finished_ms.unwrap_or_default(),
-        })
-    }
-
-    /// Each seat's rating after the game, given those `before` it (by seat), with the point
-    /// its history gains.
-    pub(super) fn after(&self, before: &[Rating]) -> Vec<(Rating, Point)> {
-        let after = ratings::rate(&self.category, before, &self.outcomes, self.when_ms);
-        after
-            .into_iter()
-            .zip(&self.outcomes)
-            .map(|(r, outcome)| {
-                let point = Point {
-                    game: self.id.clone(),
-                    when_ms: self.when_ms,
-                    rating: r.rating,
-                    deviation: r.deviation,
-                    outcome: *outcome,
-                };
-                (r, point)
-            })
-            .collect()
-    }
-}
 
 impl Store {
     /// Rates the rated games among `records` not rated yet, in one transaction; returns how
