@@ -182,12 +182,8 @@ impl Accounts {
             self.throttle.failed(&key);
             return Err(AccountError::BadCredentials);
         }
-        let accounts = self.store.accounts().await?;
-        let bots = accounts
-            .iter()
-            .filter(|(_, a)| a.owner.as_deref() == Some(key.as_str()));
-        for (bot, _) in bots {
-            self.store.delete(bot).await?;
+        for bot in self.store.bots_of(&key).await? {
+            self.store.delete(&bot).await?;
         }
         Ok(self.store.delete(&key).await?)
     }

@@ -70,6 +70,17 @@ impl AccountStore {
         }
     }
 
+    /// The keys of the bot accounts `owner` made.
+    pub(crate) async fn bots_of(&self, owner: &str) -> Result<Vec<String>, StoreError> {
+        match self {
+            Self::Embedded(s) => {
+                let owner = owner.to_string();
+                blocking(s, move |s| s.bots_of(&owner)).await
+            }
+            Self::Postgres(pg) => Ok(pg.bots_of(owner).await?),
+        }
+    }
+
     /// Stores a token under its hash.
     pub(crate) async fn add_token(&self, hash: &str, token: &Token) -> Result<(), StoreError> {
         match self {

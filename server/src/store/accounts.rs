@@ -148,6 +148,16 @@ impl Store {
         Ok(out)
     }
 
+    /// The keys of the bot accounts `owner` made.
+    pub(super) fn bots_of(&self, owner: &str) -> Result<Vec<String>, StoreError> {
+        Ok(self
+            .accounts()?
+            .into_iter()
+            .filter(|(_, a)| a.owner.as_deref() == Some(owner))
+            .map(|(key, _)| key)
+            .collect())
+    }
+
     /// Stores a token under its hash.
     pub(super) fn add_token(&self, hash: &str, token: &Token) -> Result<(), StoreError> {
         let txn = self.db.begin_write()?;

@@ -74,6 +74,15 @@ impl PgRecords {
             .collect()
     }
 
+    /// The keys of the bot accounts `owner` made.
+    pub(super) async fn bots_of(&self, owner: &str) -> Result<Vec<String>, PgError> {
+        let client = self.pool.get().await?;
+        let rows = client
+            .query("SELECT key FROM accounts WHERE owner = $1", &[&owner])
+            .await?;
+        rows.iter().map(|row| Ok(row.try_get(0)?)).collect()
+    }
+
     /// Stores a token under its hash.
     pub(super) async fn add_token(&self, hash: &str, token: &Token) -> Result<(), PgError> {
         let client = self.pool.get().await?;
