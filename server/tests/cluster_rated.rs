@@ -91,7 +91,8 @@ async fn profile(server: &TestServer, name: &str, games: u64) -> Value {
 async fn accounts_and_ratings_are_shared_by_the_nodes_and_a_game_is_rated_once() {
     let redis = Redis::start();
     let pg = Postgres::start();
-    let (a, b) = (node(&redis, &pg).await, node(&redis, &pg).await);
+    // Started together: both apply the migrations and make the built-in levels' accounts.
+    let (a, b) = tokio::join!(node(&redis, &pg), node(&redis, &pg));
 
     // Ann registers on node A; her session works on node B, where she makes a bot account.
     let register = json!({"type":"register","name":"Ann","password":"password-1"});
