@@ -114,6 +114,13 @@ impl Server {
                 };
                 c.inc_by(n as u64);
             });
+        // Accounts, tokens and ratings are where finished games are: with `--database`, in
+        // PostgreSQL, shared by every node; without it, in this node's embedded database.
+        if settings.cluster.is_some() && settings.database.is_none() {
+            tracing::warn!(
+                "without --database, accounts and ratings are this node's own; give every node the same --database to share them"
+            );
+        }
         let accounts = Accounts::new(store.accounts(), settings.session_ttl);
         accounts
             .ensure_built_ins()

@@ -2,7 +2,7 @@
 //! player's ratings per category with their history and counts, and each category's top
 //! players, people and bots apart, only those not provisional and active lately.
 
-use super::{AccountError, Accounts, blocking};
+use super::{AccountError, Accounts};
 use crate::clock::now_ms;
 use crate::ratings::{Point, Rating, provisional};
 use crate::store::accounts::{AccountKind, key_of};
@@ -62,21 +62,16 @@ impl Accounts {
         let Some(account) = self.account(&key).await? else {
             return Ok(None);
         };
-        let store = self.store.clone();
-        let categories = blocking(move || {
-            let mut out = Vec::new();
-            for (category, rating) in store.ratings_of(&key)? {
-                let history = store.history(&key, &category)?;
-                out.push(CategoryProfile {
-                    provisional: provisional(&category, &rating),
-                    category,
-                    rating,
-                    history,
-                });
-            }
-            Ok(out)
-        })
-        .await?;
+        let mut categories = Vec::new();
+        for (category, rating) in self.store.ratings_of(&key).await? {
+            let history = self.store.history(&key, &category).await?;
+            categories.push(CategoryProfile {
+                provisional: provisional(&category, &rating),
+                category,
+                rating,
+                history,
+            });
+        }
         let mut recent: Vec<&Point> = categories.iter().flat_map(|c| &c.history).collect();
         recent.sort_by_key(|p| std::cmp::Reverse(p.when_ms));
         let recent = recent.iter().take(RECENT).map(|p| p.game.clone()).collect();
@@ -98,10 +93,8 @@ impl Accounts {
         days: u64,
     ) -> Result<Vec<Leader>, AccountError> {
         let since = now_ms().saturating_sub(Duration::from_secs(days * 86_400).as_millis() as u64);
-        let store = self.store.clone();
-        let cat = category.to_string();
-        let (ratings, accounts) =
-            blocking(move || Ok((store.ratings_in(&cat)?, store.accounts()?))).await?;
+        let ratings = self.store.ratings_in(category).await?;
+        let accounts = self.store.accounts().await?;
         let accounts: std::collections::HashMap<String, _> = accounts.into_iter().collect();
         let mut board: Vec<Leader> = ratings
             .into_iter()

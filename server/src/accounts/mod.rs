@@ -1,5 +1,5 @@
 //! [`Accounts`]: registration, login, sessions, bot accounts and their API tokens, on an
-//! [`AccountStore`] (the embedded store today). Passwords are hashed with Argon2id off the
+//! [`AccountStore`] (the embedded store, or PostgreSQL when finished games go there). Passwords are hashed with Argon2id off the
 //! async workers ([`password`]), logins are throttled per account and per address
 //! ([`throttle`]), names follow one rule ([`names`]), and tokens are kept only as hashes.
 //! Profiles and leaderboards are read here too ([`board`]).
@@ -16,8 +16,8 @@ pub(crate) use error::AccountError;
 
 use crate::clock::now_ms;
 use crate::game::token::{new_token, token_hash};
-use crate::store::StoreError;
-use crate::store::accounts::{Account, AccountKind, AccountStore, Token, TokenKind};
+use crate::store::AccountStore;
+use crate::store::accounts::{Account, AccountKind, Token, TokenKind};
 use names::{check_account_name, key_of};
 use password::{Hasher, MAX_PASSWORD, MIN_PASSWORD};
 use std::sync::Arc;
@@ -52,24 +52,15 @@ pub(crate) struct Issued {
 /// The server's accounts.
 #[derive(Debug, Clone)]
 pub(crate) struct Accounts {
-    store: Arc<dyn AccountStore>,
+    store: AccountStore,
     hasher: Hasher,
     throttle: Arc<Throttle>,
     session_ttl: Duration,
 }
 
-/// Runs a blocking store call on a blocking thread.
-async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
-) -> Result<T, AccountError> {
-    Ok(tokio::task::spawn_blocking(work)
-        .await
-        .map_err(StoreError::from)??)
-}
-
 impl Accounts {
     /// The accounts in `store`, sessions lasting `session_ttl`.
-    pub(crate) fn new(store: Arc<dyn AccountStore>, session_ttl: Duration) -> Self {
+    pub(crate) fn new(store: AccountStore, session_ttl: Duration) -> Self {
         Accounts {
             store,
             hasher: Hasher::default(),
@@ -78,16 +69,14 @@ impl Accounts {
         }
     }
 
-    /// Gives every built-in level its account, if it has none yet.
+    /// Gives every built-in level its account, if it has none yet (nodes starting together
+    /// may both ask: each account is made once).
     pub(crate) async fn ensure_built_ins(&self) -> Result<(), AccountError> {
-        let store = self.store.clone();
-        blocking(move || {
-            for name in BUILT_IN {
-                store.create(name, &account(name, AccountKind::BuiltIn, None, None))?;
-            }
-            Ok(())
-        })
-        .await
+        for name in BUILT_IN {
+            let level = account(name, AccountKind::BuiltIn, None, None);
+            self.store.create(name, &level).await?;
+        }
+        Ok(())
     }
 
     /// Registers a person and logs them in.
@@ -103,9 +92,7 @@ impl Accounts {
         self.throttle.attempt(&key, address).map_err(throttled)?;
         let hash = self.hasher.hash(password).await?;
         let new = account(name, AccountKind::Person, None, Some(hash));
-        let store = self.store.clone();
-        let k = key.clone();
-        if !blocking(move || store.create(&k, &new)).await? {
+        if !self.store.create(&key, &new).await? {
             return Err(AccountError::NameTaken(name.to_string()));
         }
         tracing::info!(account = %key, "account registered");
@@ -152,16 +139,17 @@ impl Accounts {
     /// Ends the session `token`.
     pub(crate) async fn logout(&self, token: &str) -> Result<(), AccountError> {
         let (hash, _, _) = self.token(token).await?;
-        let store = self.store.clone();
-        blocking(move || store.revoke(&hash)).await?;
+        self.store.revoke(&hash).await?;
         Ok(())
     }
 
     /// Ends every session of the account holding `token` (its bots' tokens stay).
     pub(crate) async fn logout_everywhere(&self, token: &str) -> Result<usize, AccountError> {
         let key = self.person(token).await?.0;
-        let store = self.store.clone();
-        blocking(move || store.revoke_all(&key, Some(TokenKind::Session))).await
+        Ok(self
+            .store
+            .revoke_all(&key, Some(TokenKind::Session))
+            .await?)
     }
 
     /// Changes the password of the account holding session `token`, after checking the old
@@ -179,13 +167,10 @@ impl Accounts {
             return Err(AccountError::BadCredentials);
         }
         account.password = Some(self.hasher.hash(new).await?);
-        let store = self.store.clone();
-        let (k, a) = (key.clone(), account.clone());
-        blocking(move || {
-            store.update(&k, &a)?;
-            store.revoke_all(&k, Some(TokenKind::Session))
-        })
-        .await?;
+        self.store.update(&key, &account).await?;
+        self.store
+            .revoke_all(&key, Some(TokenKind::Session))
+            .await?;
         self.issue(key, account.name, TokenKind::Session).await
     }
 
@@ -197,18 +182,10 @@ impl Accounts {
             self.throttle.failed(&key);
             return Err(AccountError::BadCredentials);
         }
-        let store = self.store.clone();
-        blocking(move || {
-            for (bot, _) in store
-                .accounts()?
-                .into_iter()
-                .filter(|(_, a)| a.owner.as_deref() == Some(key.as_str()))
-            {
-                store.delete(&bot)?;
-            }
-            store.delete(&key)
-        })
-        .await
+        for bot in self.store.bots_of(&key).await? {
+            self.store.delete(&bot).await?;
+        }
+        Ok(self.store.delete(&key).await?)
     }
 
     /// Makes a bot account owned by the holder of session `token`; returns its API token.
@@ -217,9 +194,7 @@ impl Accounts {
         let (owner, _) = self.person(token).await?;
         let key = key_of(name);
         let new = account(name, AccountKind::Bot, Some(owner), None);
-        let store = self.store.clone();
-        let k = key.clone();
-        if !blocking(move || store.create(&k, &new)).await? {
+        if !self.store.create(&key, &new).await? {
             return Err(AccountError::NameTaken(name.to_string()));
         }
         self.issue(key, name.to_string(), TokenKind::Bot).await
@@ -238,25 +213,19 @@ impl Accounts {
         let Some(account) = found.filter(|a| a.owner.as_deref() == Some(owner.as_str())) else {
             return Err(AccountError::NotYourBot(bot.to_string()));
         };
-        let store = self.store.clone();
-        let k = key.clone();
-        blocking(move || store.revoke_all(&k, Some(TokenKind::Bot))).await?;
+        self.store.revoke_all(&key, Some(TokenKind::Bot)).await?;
         self.issue(key, account.name, TokenKind::Bot).await
     }
 
     /// The account under `key`.
     pub(super) async fn account(&self, key: &str) -> Result<Option<Account>, AccountError> {
-        let store = self.store.clone();
-        let key = key.to_string();
-        blocking(move || store.account(&key)).await
+        Ok(self.store.account(key).await?)
     }
 
     /// The hash, account key and kind of a valid, unexpired token.
     async fn token(&self, token: &str) -> Result<(String, String, TokenKind), AccountError> {
         let hash = token_hash(token);
-        let store = self.store.clone();
-        let h = hash.clone();
-        let found = blocking(move || store.token(&h)).await?;
+        let found = self.store.token(&hash).await?;
         match found {
             Some(t) if t.expires_ms.is_none_or(|e| now_ms() < e) => Ok((hash, t.account, t.kind)),
             _ => Err(AccountError::BadToken),
@@ -288,9 +257,7 @@ impl Accounts {
             kind,
             expires_ms,
         };
-        let store = self.store.clone();
-        let hash = token_hash(&token);
-        blocking(move || store.add_token(&hash, &stored)).await?;
+        self.store.add_token(&token_hash(&token), &stored).await?;
         Ok(Issued {
             name,
             token,

@@ -1,21 +1,80 @@
-//! The accounts' rules on a real embedded store: registration, login, sessions, bots, deletion.
+//! The accounts' rules — registration, login, sessions, bots, deletion, profiles and
+//! leaderboards — each on a real embedded store, and all of them on a real PostgreSQL.
 
 use super::*;
-use crate::store::Store;
+use crate::store::{AccountStore, PgRecords, Store};
+use jchomp_protocol::record::Record;
+use jchomp_testkit::engines::Postgres;
 use jchomp_testkit::temp::TempDir;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Sessions as long as the server's default.
 const SESSION_TTL: Duration = Duration::from_secs(30 * 24 * 60 * 60);
 
-fn accounts(dir: &TempDir, ttl: Duration) -> Accounts {
-    let store = Store::open(dir.path()).unwrap();
-    Accounts::new(Arc::new(store), ttl)
+/// Where one rule is tried: a fresh embedded store, or a fresh database in a PostgreSQL.
+enum Place {
+    Embedded { store: Arc<Store>, _dir: TempDir },
+    Postgres(PgRecords),
 }
 
-#[tokio::test]
-async fn register_login_logout_and_names_unique_ignoring_case() {
-    let dir = TempDir::new("accounts-register");
-    let a = accounts(&dir, SESSION_TTL);
+impl Place {
+    fn embedded(name: &str) -> Place {
+        let dir = TempDir::new(name);
+        let store = Arc::new(Store::open(dir.path()).unwrap());
+        Place::Embedded { store, _dir: dir }
+    }
+
+    /// A new database in `pg`, its schema made by the server's migrations.
+    async fn postgres(pg: &Postgres) -> Place {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let db = format!("rule_{}", NEXT.fetch_add(1, Ordering::Relaxed));
+        let (client, conn) = tokio_postgres::connect(&pg.url(), tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        tokio::spawn(conn);
+        client
+            .batch_execute(&format!("CREATE DATABASE {db}"))
+            .await
+            .unwrap();
+        let (server, _) = pg
+            .url()
+            .rsplit_once('/')
+            .map(|(s, d)| (s.to_string(), d.to_string()))
+            .unwrap();
+        Place::Postgres(PgRecords::connect(&format!("{server}/{db}")).await.unwrap())
+    }
+
+    fn store(&self) -> AccountStore {
+        match self {
+            Place::Embedded { store, .. } => AccountStore::Embedded(store.clone()),
+            Place::Postgres(pg) => AccountStore::Postgres(pg.clone()),
+        }
+    }
+
+    fn accounts(&self, ttl: Duration) -> Accounts {
+        Accounts::new(self.store(), ttl)
+    }
+
+    /// Counts finished rated games as the server does: in the embedded store, or by inserting
+    /// their records into PostgreSQL. Returns how many were new.
+    async fn rate(&self, records: &[Record]) -> usize {
+        match self {
+            Place::Embedded { store, .. } => {
+                store.rate(&records.iter().collect::<Vec<_>>()).unwrap()
+            }
+            Place::Postgres(pg) => {
+                let rows: Vec<(String, String)> = records
+                    .iter()
+                    .map(|r| (r.id.clone().unwrap(), serde_json::to_string(r).unwrap()))
+                    .collect();
+                pg.insert(&rows).await.unwrap() as usize
+            }
+        }
+    }
+}
+
+async fn register_login_logout_and_names_unique_ignoring_case(place: &Place) {
+    let a = place.accounts(SESSION_TTL);
     let alice = a.register("Alice", "password1".into(), "ip").await.unwrap();
     assert_eq!(a.authenticate(&alice.token).await.unwrap().name, "Alice");
     assert!(matches!(
@@ -36,10 +95,8 @@ async fn register_login_logout_and_names_unique_ignoring_case() {
     assert!(a.authenticate(&again.token).await.is_ok());
 }
 
-#[tokio::test]
-async fn bad_names_and_passwords_change_nothing() {
-    let dir = TempDir::new("accounts-bad");
-    let a = accounts(&dir, SESSION_TTL);
+async fn bad_names_and_passwords_change_nothing(place: &Place) {
+    let a = place.accounts(SESSION_TTL);
     let long = "a".repeat(21);
     assert!(matches!(
         a.register(&long, "password1".into(), "ip").await,
@@ -53,10 +110,8 @@ async fn bad_names_and_passwords_change_nothing() {
     assert!(a.register("Bob", "long enough".into(), "ip").await.is_ok());
 }
 
-#[tokio::test]
-async fn a_session_expires() {
-    let dir = TempDir::new("accounts-expiry");
-    let a = accounts(&dir, Duration::from_millis(1));
+async fn a_session_expires(place: &Place) {
+    let a = place.accounts(Duration::from_millis(1));
     let s = a.register("Carol", "password1".into(), "ip").await.unwrap();
     std::thread::sleep(Duration::from_millis(5));
     assert!(matches!(
@@ -65,10 +120,8 @@ async fn a_session_expires() {
     ));
 }
 
-#[tokio::test]
-async fn logout_everywhere_and_password_change_end_sessions_not_bots() {
-    let dir = TempDir::new("accounts-everywhere");
-    let a = accounts(&dir, SESSION_TTL);
+async fn logout_everywhere_and_password_change_end_sessions_not_bots(place: &Place) {
+    let a = place.accounts(SESSION_TTL);
     let one = a.register("Dan", "password1".into(), "ip").await.unwrap();
     let two = a.login("dan", "password1".into(), "ip").await.unwrap();
     let bot = a.create_bot(&one.token, "DanBot").await.unwrap();
@@ -87,10 +140,8 @@ async fn logout_everywhere_and_password_change_end_sessions_not_bots() {
     assert!(a.login("dan", "password1".into(), "ip").await.is_err());
 }
 
-#[tokio::test]
-async fn a_bot_token_is_revocable_and_cannot_act_as_a_person() {
-    let dir = TempDir::new("accounts-bot");
-    let a = accounts(&dir, SESSION_TTL);
+async fn a_bot_token_is_revocable_and_cannot_act_as_a_person(place: &Place) {
+    let a = place.accounts(SESSION_TTL);
     let eve = a.register("Eve", "password1".into(), "ip").await.unwrap();
     let bot = a.create_bot(&eve.token, "EveBot").await.unwrap();
     assert!(matches!(
@@ -110,10 +161,8 @@ async fn a_bot_token_is_revocable_and_cannot_act_as_a_person() {
     ));
 }
 
-#[tokio::test]
-async fn deleting_keeps_the_name_taken_and_ends_its_bots() {
-    let dir = TempDir::new("accounts-delete");
-    let a = accounts(&dir, SESSION_TTL);
+async fn deleting_keeps_the_name_taken_and_ends_its_bots(place: &Place) {
+    let a = place.accounts(SESSION_TTL);
     let f = a.register("Frank", "password1".into(), "ip").await.unwrap();
     let bot = a.create_bot(&f.token, "FrankBot").await.unwrap();
     assert!(matches!(
@@ -131,10 +180,8 @@ async fn deleting_keeps_the_name_taken_and_ends_its_bots() {
     assert!(a.account("frank").await.unwrap().unwrap().deleted);
 }
 
-#[tokio::test]
-async fn built_in_levels_have_accounts_nobody_can_log_in_to() {
-    let dir = TempDir::new("accounts-builtin");
-    let a = accounts(&dir, SESSION_TTL);
+async fn built_in_levels_have_accounts_nobody_can_log_in_to(place: &Place) {
+    let a = place.accounts(SESSION_TTL);
     a.ensure_built_ins().await.unwrap();
     a.ensure_built_ins().await.unwrap();
     let greedy = a.account("greedy").await.unwrap().unwrap();
@@ -148,11 +195,10 @@ async fn built_in_levels_have_accounts_nobody_can_log_in_to() {
 
 /// `n` rated two-player games between `a` and `b`, ending at `when_ms`, `a` winning the even
 /// ones.
-fn rated_games(store: &Store, a: &str, b: &str, n: usize, when_ms: u64) {
+fn rated_games(a: &str, b: &str, n: usize, when_ms: u64) -> Vec<Record> {
     use jchomp_protocol::json::ResultJson;
-    use jchomp_protocol::record::Record;
     use jchomp_testkit::fixtures::{Fixture, RecordFixture, record};
-    let records: Vec<Record> = (0..n)
+    (0..n)
         .map(|i| {
             let mut r: Record = record("4x4 poison 0,0")
                 .id(&format!("{a}-{b}-{i}"))
@@ -165,25 +211,29 @@ fn rated_games(store: &Store, a: &str, b: &str, n: usize, when_ms: u64) {
             r.config.rated = true;
             r
         })
-        .collect();
-    assert_eq!(store.rate(&records.iter().collect::<Vec<_>>()).unwrap(), n);
+        .collect()
 }
 
-#[tokio::test]
-async fn leaderboards_keep_people_and_bots_apart_and_leave_out_provisional_and_inactive() {
-    let dir = TempDir::new("accounts-leaderboard");
-    let store = Arc::new(Store::open(dir.path()).unwrap());
-    let a = Accounts::new(store.clone(), SESSION_TTL);
+async fn leaderboards_keep_people_and_bots_apart_and_leave_out_provisional_and_inactive(
+    place: &Place,
+) {
+    let a = place.accounts(SESSION_TTL);
     a.ensure_built_ins().await.unwrap();
     for name in ["Ann", "Bob", "Cyd", "Old", "Timer"] {
         a.register(name, "password1".into(), name).await.unwrap();
     }
     let now = now_ms();
-    rated_games(&store, "Ann", "Bob", 40, now);
-    rated_games(&store, "random", "greedy", 40, now);
-    rated_games(&store, "Cyd", "level:1", 1, now);
+    assert_eq!(place.rate(&rated_games("Ann", "Bob", 40, now)).await, 40);
+    assert_eq!(
+        place.rate(&rated_games("random", "greedy", 40, now)).await,
+        40
+    );
+    assert_eq!(place.rate(&rated_games("Cyd", "level:1", 1, now)).await, 1);
     let long_ago = now - 40 * 86_400_000;
-    rated_games(&store, "Old", "Timer", 40, long_ago);
+    assert_eq!(
+        place.rate(&rated_games("Old", "Timer", 40, long_ago)).await,
+        40
+    );
 
     let people = a.leaderboard("jchomp:2", false, 30).await.unwrap();
     let names: Vec<&str> = people.iter().map(|l| l.name.as_str()).collect();
@@ -217,3 +267,37 @@ async fn leaderboards_keep_people_and_bots_apart_and_leave_out_provisional_and_i
     assert_eq!(ann.ratings[0].history.len(), 40);
     assert_eq!(ann.recent.len(), 20);
 }
+
+/// Each rule as a test of its own on the embedded store, and every rule in one test on one
+/// PostgreSQL, each in a database of its own.
+macro_rules! on_both_stores {
+    ($($rule:ident),* $(,)?) => {
+        mod embedded {
+            $(
+                #[tokio::test]
+                async fn $rule() {
+                    super::$rule(&super::Place::embedded(stringify!($rule))).await;
+                }
+            )*
+        }
+
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn every_rule_holds_in_postgres() {
+            let pg = Postgres::start();
+            $(
+                $rule(&Place::postgres(&pg).await).await;
+            )*
+        }
+    };
+}
+
+on_both_stores!(
+    register_login_logout_and_names_unique_ignoring_case,
+    bad_names_and_passwords_change_nothing,
+    a_session_expires,
+    logout_everywhere_and_password_change_end_sessions_not_bots,
+    a_bot_token_is_revocable_and_cannot_act_as_a_person,
+    deleting_keeps_the_name_taken_and_ends_its_bots,
+    built_in_levels_have_accounts_nobody_can_log_in_to,
+    leaderboards_keep_people_and_bots_apart_and_leave_out_provisional_and_inactive,
+);

@@ -1,11 +1,10 @@
-//! Accounts and their tokens (sessions and bot API tokens) in the embedded store: the
-//! [`AccountStore`] interface the server's accounts use, and its redb implementation on
-//! [`Store`]. Every change is one redb transaction, fsynced before it returns (the durability of
-//! the game records once checkpointed); a PostgreSQL implementation slots in beside it.
+//! Accounts and their tokens (sessions and bot API tokens): what is stored ([`Account`],
+//! [`Token`]) and its redb implementation on [`Store`], blocking (the server reaches it through
+//! [`super::AccountStore`], off the async workers). Every change is one redb transaction,
+//! fsynced before it returns (the durability of the game records once checkpointed).
 
 use super::db::Store;
 use super::error::StoreError;
-use super::ratings::RatingStore;
 pub(crate) use super::schema::key_of;
 use super::schema::{ACCOUNTS, TOKENS, TOKENS_OF};
 use redb::{ReadableDatabase, ReadableTable, WriteTransaction};
@@ -65,29 +64,6 @@ pub(crate) struct Token {
     pub expires_ms: Option<u64>,
 }
 
-/// Where accounts and tokens are kept. Every method is blocking (call it off the async
-/// workers) and each change is durable when it returns.
-pub(crate) trait AccountStore: RatingStore + Send + Sync + std::fmt::Debug {
-    /// Stores a new account under `key`; false (nothing changed) if the key is taken.
-    fn create(&self, key: &str, account: &Account) -> Result<bool, StoreError>;
-    /// The account under `key`.
-    fn account(&self, key: &str) -> Result<Option<Account>, StoreError>;
-    /// Replaces the account under `key` (which must exist).
-    fn update(&self, key: &str, account: &Account) -> Result<(), StoreError>;
-    /// Every account, by key.
-    fn accounts(&self) -> Result<Vec<(String, Account)>, StoreError>;
-    /// Stores a token under its hash.
-    fn add_token(&self, hash: &str, token: &Token) -> Result<(), StoreError>;
-    /// The token stored under `hash`.
-    fn token(&self, hash: &str) -> Result<Option<Token>, StoreError>;
-    /// Removes the token under `hash`; false if there was none.
-    fn revoke(&self, hash: &str) -> Result<bool, StoreError>;
-    /// Removes every token of `key` of the given kind (every kind if `None`); returns how many.
-    fn revoke_all(&self, key: &str, kind: Option<TokenKind>) -> Result<usize, StoreError>;
-    /// Marks the account deleted, forgets its password and revokes its tokens, in one change.
-    fn delete(&self, key: &str) -> Result<(), StoreError>;
-}
-
 /// Removes the tokens of `key` (of `kind`, or all) inside `txn`.
 fn revoke_in(
     txn: &WriteTransaction,
@@ -123,8 +99,10 @@ fn revoke_in(
     Ok(removed)
 }
 
-impl AccountStore for Store {
-    fn create(&self, key: &str, account: &Account) -> Result<bool, StoreError> {
+/// Accounts and tokens in redb, each change durable when it returns.
+impl Store {
+    /// Stores a new account under `key`; false (nothing changed) if the key is taken.
+    pub(super) fn create(&self, key: &str, account: &Account) -> Result<bool, StoreError> {
         let txn = self.db.begin_write()?;
         let created = {
             let mut table = txn.open_table(ACCOUNTS)?;
@@ -139,7 +117,8 @@ impl AccountStore for Store {
         Ok(created)
     }
 
-    fn account(&self, key: &str) -> Result<Option<Account>, StoreError> {
+    /// The account under `key`.
+    pub(super) fn account(&self, key: &str) -> Result<Option<Account>, StoreError> {
         let txn = self.db.begin_read()?;
         let table = txn.open_table(ACCOUNTS)?;
         match table.get(key)? {
@@ -148,7 +127,8 @@ impl AccountStore for Store {
         }
     }
 
-    fn update(&self, key: &str, account: &Account) -> Result<(), StoreError> {
+    /// Replaces the account under `key` (which must exist).
+    pub(super) fn update(&self, key: &str, account: &Account) -> Result<(), StoreError> {
         let txn = self.db.begin_write()?;
         txn.open_table(ACCOUNTS)?
             .insert(key, serde_json::to_string(account)?.as_str())?;
@@ -156,7 +136,8 @@ impl AccountStore for Store {
         Ok(())
     }
 
-    fn accounts(&self) -> Result<Vec<(String, Account)>, StoreError> {
+    /// Every account, by key.
+    pub(super) fn accounts(&self) -> Result<Vec<(String, Account)>, StoreError> {
         let txn = self.db.begin_read()?;
         let table = txn.open_table(ACCOUNTS)?;
         let mut out = Vec::new();
@@ -167,7 +148,18 @@ impl AccountStore for Store {
         Ok(out)
     }
 
-    fn add_token(&self, hash: &str, token: &Token) -> Result<(), StoreError> {
+    /// The keys of the bot accounts `owner` made.
+    pub(super) fn bots_of(&self, owner: &str) -> Result<Vec<String>, StoreError> {
+        Ok(self
+            .accounts()?
+            .into_iter()
+            .filter(|(_, a)| a.owner.as_deref() == Some(owner))
+            .map(|(key, _)| key)
+            .collect())
+    }
+
+    /// Stores a token under its hash.
+    pub(super) fn add_token(&self, hash: &str, token: &Token) -> Result<(), StoreError> {
         let txn = self.db.begin_write()?;
         txn.open_table(TOKENS)?
             .insert(hash, serde_json::to_string(token)?.as_str())?;
@@ -177,7 +169,8 @@ impl AccountStore for Store {
         Ok(())
     }
 
-    fn token(&self, hash: &str) -> Result<Option<Token>, StoreError> {
+    /// The token stored under `hash`.
+    pub(super) fn token(&self, hash: &str) -> Result<Option<Token>, StoreError> {
         let txn = self.db.begin_read()?;
         let table = txn.open_table(TOKENS)?;
         match table.get(hash)? {
@@ -186,7 +179,8 @@ impl AccountStore for Store {
         }
     }
 
-    fn revoke(&self, hash: &str) -> Result<bool, StoreError> {
+    /// Removes the token under `hash`; false if there was none.
+    pub(super) fn revoke(&self, hash: &str) -> Result<bool, StoreError> {
         let txn = self.db.begin_write()?;
         let removed = {
             let mut tokens = txn.open_table(TOKENS)?;
@@ -205,14 +199,20 @@ impl AccountStore for Store {
         Ok(removed)
     }
 
-    fn revoke_all(&self, key: &str, kind: Option<TokenKind>) -> Result<usize, StoreError> {
+    /// Removes every token of `key` of the given kind (every kind if `None`); returns how many.
+    pub(super) fn revoke_all(
+        &self,
+        key: &str,
+        kind: Option<TokenKind>,
+    ) -> Result<usize, StoreError> {
         let txn = self.db.begin_write()?;
         let removed = revoke_in(&txn, key, kind)?;
         txn.commit()?;
         Ok(removed)
     }
 
-    fn delete(&self, key: &str) -> Result<(), StoreError> {
+    /// Marks the account deleted, forgets its password and revokes its tokens, in one change.
+    pub(super) fn delete(&self, key: &str) -> Result<(), StoreError> {
         let txn = self.db.begin_write()?;
         {
             let mut table = txn.open_table(ACCOUNTS)?;

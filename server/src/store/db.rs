@@ -106,7 +106,8 @@ impl Store {
     /// replaces the old one; a finished game's state in play and moves are removed with it.
     /// With `outbox` (PostgreSQL), records go to the outbox instead of the games table, but
     /// for those whose ids it lists as delivered already (PostgreSQL has them).
-    /// A rated game's record is rated in the same transaction, unless it was already.
+    /// A rated game's record stored here is rated in the same transaction, unless it was
+    /// already (one sent to the outbox is rated by PostgreSQL as it takes it).
     /// Applying the same writes again leaves the same state (a checkpoint interrupted after its
     /// commit is taken in again at the next start).
     pub(crate) fn apply<'a>(
@@ -145,15 +146,16 @@ impl Store {
                             games.insert(next, json.as_str())?;
                             ids.insert(id.as_str(), next)?;
                             next += 1;
+                            // A rated game not rated yet (a crash cut its rating off) is rated
+                            // with its record, in this transaction (with PostgreSQL, where the
+                            // record goes: [`super::pg_ratings`]).
+                            schema::rate_in(&txn, record)?;
                         }
                         live.remove(room.as_str())?;
                         // One range walk: usually the game's moves were never applied here
                         // (it started and ended between two checkpoints).
                         let room = room.as_str();
                         moves.retain_in((room, 0u32)..=(room, u32::MAX), |_, _| false)?;
-                        // A rated game not rated yet (a crash cut its rating off) is rated
-                        // with its record, in this transaction.
-                        schema::rate_in(&txn, record)?;
                     }
                 }
             }

@@ -1,6 +1,6 @@
 //! [`StoreError`]: why the store failed, for every part of it.
 
-use super::postgres::PgError;
+use super::pg_error::PgError;
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]

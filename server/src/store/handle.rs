@@ -13,7 +13,7 @@
 //! outbox to PostgreSQL and empties it. While PostgreSQL is unreachable the outbox grows and is
 //! delivered, each record once, when it is back.
 
-use super::accounts::AccountStore;
+use super::account_store::AccountStore;
 use super::db::{Store, summary, summary_of};
 use super::error::StoreError;
 #[cfg(test)]
@@ -116,9 +116,13 @@ impl StoreHandle {
         (handle, writer)
     }
 
-    /// The accounts kept beside the games.
-    pub(crate) fn accounts(&self) -> Arc<dyn AccountStore> {
-        self.store.clone()
+    /// Where accounts, tokens and ratings are: beside the finished games (in PostgreSQL if
+    /// records go there, else in the embedded database).
+    pub(crate) fn accounts(&self) -> AccountStore {
+        match &self.records {
+            Some(pg) => AccountStore::Postgres(pg.clone()),
+            None => AccountStore::Embedded(self.store.clone()),
+        }
     }
 
     /// Makes `writes` durable, in order, and returns once they are (or their journal append

@@ -2,27 +2,34 @@
 //! them. Rooms hold a [`StoreHandle`]; one writer task ([`writer`]) appends their writes to the
 //! journal ([`journal`]), copies them to a [`Replica`] when there is one, and takes them into the
 //! database ([`db`]) at checkpoints; finished records may go on to PostgreSQL ([`postgres`]).
-//! Accounts and their tokens are in the same database ([`accounts`]), and so are ratings,
-//! updated with each rated game's record, once ([`schema`], [`ratings`]).
+//! Accounts, their tokens and ratings are where the finished games are ([`AccountStore`]): in
+//! the same database ([`accounts`], [`schema`], [`ratings`]), or with PostgreSQL there
+//! ([`pg_accounts`], [`pg_ratings`]); a rated game's ratings are updated with its record, once.
 //! Nothing here knows about rooms, connections or the cluster.
 
+mod account_store;
 pub(crate) mod accounts;
 mod db;
 mod error;
 mod handle;
 mod journal;
 pub(crate) mod live;
+mod pg_accounts;
+mod pg_error;
+mod pg_ratings;
+mod pg_rows;
 mod postgres;
 pub(crate) mod ratings;
 mod replica;
 mod schema;
 mod writer;
 
+pub(crate) use account_store::AccountStore;
 pub use db::DB_FILE;
 pub(crate) use db::Store;
 pub use error::StoreError;
 pub(crate) use handle::{StoreHandle, StoreOptions, StoreTimings};
-pub use postgres::PgError;
+pub use pg_error::PgError;
 pub(crate) use postgres::PgRecords;
 pub(crate) use postgres::redacted;
 pub(crate) use replica::Replica;

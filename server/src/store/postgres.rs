@@ -1,16 +1,25 @@
 //! [`PgRecords`]: finished game records in PostgreSQL (`--database postgres://…`) — a pool of
 //! connections, the schema migrations of `server/migrations/` applied at start, idempotent
-//! inserts (a record delivered twice is stored once) and the reads `list_games` and `get_game`
-//! need.
+//! inserts (a record delivered twice is stored once, and a rated game rated once, in the same
+//! transaction: [`super::pg_ratings`]) and the reads `list_games` and `get_game` need.
+//! Accounts, tokens and ratings are in the same database ([`super::pg_accounts`]).
 
+use super::pg_error::PgError;
+use super::pg_ratings::rate_record;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use std::time::Duration;
 use tokio_postgres::NoTls;
 
 /// The schema migrations, in order: (version, name, SQL). Each runs once, in a transaction,
 /// recorded in `jchomp_migrations`; nodes starting together take turns (an advisory lock).
-const MIGRATIONS: &[(i32, &str, &str)] =
-    &[(1, "games", include_str!("../../migrations/0001_games.sql"))];
+const MIGRATIONS: &[(i32, &str, &str)] = &[
+    (1, "games", include_str!("../../migrations/0001_games.sql")),
+    (
+        2,
+        "accounts",
+        include_str!("../../migrations/0002_accounts.sql"),
+    ),
+];
 
 /// The advisory lock key that serialises migrations between nodes.
 const MIGRATION_LOCK: i64 = 0x6a63_686f_6d70;
@@ -21,29 +30,10 @@ const POOL_SIZE: usize = 8;
 /// Longest wait for a connection, a new connection or a recycled one.
 const POOL_WAIT: Duration = Duration::from_secs(5);
 
-/// Why PostgreSQL failed (the URL's password never appears): in words, the driver's error
-/// included, and kept as its [`source`](std::error::Error::source).
-#[derive(Debug, thiserror::Error)]
-pub enum PgError {
-    /// The `--database` URL does not parse.
-    #[error("bad database URL: {0}")]
-    Url(#[source] tokio_postgres::Error),
-    /// The connection pool could not be built.
-    #[error("cannot build the connection pool: {0}")]
-    Pool(#[from] deadpool_postgres::BuildError),
-    /// No connection could be had from the pool (PostgreSQL unreachable, or every connection
-    /// busy for too long).
-    #[error("cannot get a connection: {0}")]
-    Connect(#[from] deadpool_postgres::PoolError),
-    /// A statement failed.
-    #[error("{0}")]
-    Query(#[from] tokio_postgres::Error),
-}
-
 /// The records database.
 #[derive(Clone, Debug)]
 pub(crate) struct PgRecords {
-    pool: Pool,
+    pub(super) pool: Pool,
 }
 
 impl PgRecords {
@@ -105,7 +95,8 @@ impl PgRecords {
     }
 
     /// Stores records (id, JSON) in one transaction; an id already stored is left as it is.
-    /// Returns how many were new.
+    /// A new record of a rated game is rated in the same transaction. Returns how many were
+    /// new.
     pub(crate) async fn insert(&self, records: &[(String, String)]) -> Result<u64, PgError> {
         let mut client = self.pool.get().await?;
         let txn = client.transaction().await?;
@@ -116,7 +107,10 @@ impl PgRecords {
             .await?;
         let mut new = 0;
         for (id, json) in records {
-            new += txn.execute(&stmt, &[id, json]).await?;
+            if txn.execute(&stmt, &[id, json]).await? > 0 {
+                new += 1;
+                rate_record(&txn, json).await?;
+            }
         }
         txn.commit().await?;
         Ok(new)

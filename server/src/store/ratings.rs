@@ -1,6 +1,6 @@
 //! Ratings in the embedded store: [`Store::rate`] rates finished rated games at once (in one
-//! transaction, each once: see [`rate_in`]), and [`RatingStore`] reads ratings and their
-//! history for profiles and leaderboards.
+//! transaction, each once: see [`rate_in`]), and the reads of ratings and their history for
+//! profiles and leaderboards.
 
 use super::db::Store;
 use super::error::StoreError;
@@ -23,18 +23,11 @@ impl Store {
     }
 }
 
-/// Where ratings are read. Every method is blocking (call it off the async workers).
-pub(crate) trait RatingStore {
+/// The reads of ratings, blocking (called off the async workers, through
+/// [`super::AccountStore`]).
+impl Store {
     /// Every rating of the account `key`, by category.
-    fn ratings_of(&self, key: &str) -> Result<Vec<(String, Rating)>, StoreError>;
-    /// The history of `key`'s rating in `category`, oldest first.
-    fn history(&self, key: &str, category: &str) -> Result<Vec<Point>, StoreError>;
-    /// Every account's rating in `category`, by account key.
-    fn ratings_in(&self, category: &str) -> Result<Vec<(String, Rating)>, StoreError>;
-}
-
-impl RatingStore for Store {
-    fn ratings_of(&self, key: &str) -> Result<Vec<(String, Rating)>, StoreError> {
+    pub(super) fn ratings_of(&self, key: &str) -> Result<Vec<(String, Rating)>, StoreError> {
         let txn = self.db.begin_read()?;
         let table = txn.open_table(RATINGS)?;
         let mut out = Vec::new();
@@ -49,7 +42,8 @@ impl RatingStore for Store {
         Ok(out)
     }
 
-    fn history(&self, key: &str, category: &str) -> Result<Vec<Point>, StoreError> {
+    /// The history of `key`'s rating in `category`, oldest first.
+    pub(super) fn history(&self, key: &str, category: &str) -> Result<Vec<Point>, StoreError> {
         let txn = self.db.begin_read()?;
         let table = txn.open_table(HISTORY)?;
         let mut out = Vec::new();
@@ -64,7 +58,8 @@ impl RatingStore for Store {
         Ok(out)
     }
 
-    fn ratings_in(&self, category: &str) -> Result<Vec<(String, Rating)>, StoreError> {
+    /// Every account's rating in `category`, by account key.
+    pub(super) fn ratings_in(&self, category: &str) -> Result<Vec<(String, Rating)>, StoreError> {
         let txn = self.db.begin_read()?;
         let table = txn.open_table(RATINGS)?;
         let mut out = Vec::new();

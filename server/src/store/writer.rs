@@ -424,8 +424,12 @@ impl Writer {
 
     /// Rates the batch's rated games now that the journal holds them, before anyone is told
     /// they ended. If this fails (or the server dies first), the checkpoint that takes the
-    /// records in rates them ([`Store::apply`]); a game is rated once either way.
+    /// records in rates them ([`Store::apply`]); a game is rated once either way. With
+    /// PostgreSQL, records are rated there as it takes them ([`PgRecords::insert`]), not here.
     async fn rate_now(&self, batch: &[Write]) {
+        if self.pg.is_some() {
+            return;
+        }
         let rated: Vec<Record> = batch
             .iter()
             .filter_map(|w| match w {
