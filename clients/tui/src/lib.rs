@@ -47,6 +47,7 @@
 //! `games`, `replay`), `list_table` (their tables), `hint` and `classic_db` (the annotations),
 //! `review` (a replay's blunders), `user_dirs` (the XDG directories).
 
+mod account;
 pub mod app;
 mod classic_db;
 pub mod cli;
@@ -56,8 +57,11 @@ pub mod explain;
 #[cfg(test)]
 mod fixtures;
 mod hint;
+mod http_api;
 mod input;
 mod list_table;
+mod password;
+mod ratings_table;
 pub mod render_game;
 mod render_hints;
 mod render_lobby;
@@ -65,6 +69,7 @@ mod review;
 mod room_state;
 pub mod run;
 mod saved_seats;
+mod session;
 mod signals;
 pub mod style;
 mod terminal;
