@@ -324,7 +324,7 @@ mod tests {
         );
         assert!(t.contains("RANK  PLAYER         RATING  ±"), "{t}");
         assert!(
-            t.contains("1     level:5 [bot]  1900    60  30  2  0"),
+            t.contains("1     level:5 [bot]  1900    60   30  2  0"),
             "{t}"
         );
         assert!(
