@@ -71,13 +71,14 @@ impl Drop for RawMode {
     }
 }
 
-/// Shows `text` on standard error and reads a line from the terminal without echoing it.
+/// Shows `text` on standard error and reads a line from the terminal without echoing it. The
+/// terminal stops echoing before the prompt shows, so nothing typed after it is ever echoed.
 fn prompt(text: &str) -> Result<String, PasswordError> {
     let mut err = io::stderr();
-    write!(err, "{text}")?;
-    err.flush()?;
     let typed = {
         let _raw = RawMode::enter()?;
+        write!(err, "{text}")?;
+        err.flush()?;
         read_hidden()
     };
     writeln!(err)?;
