@@ -104,8 +104,10 @@ pub(crate) enum Command {
         /// (default: --name, else $USER).
         name: Option<String>,
     },
-    /// Log in to an account (the session is kept for later runs, and every connection to
-    /// this server uses it, so that rated rooms are open to you).
+    /// Log in to an account (the session is kept for later runs).
+    ///
+    /// Every connection to this server logs in with it first, so that rated rooms are open
+    /// to you.
     ///
     /// The password is read from JCHOMP_PASSWORD when it is set, else from the first line of
     /// standard input when that is not a terminal, else asked for without echo.
