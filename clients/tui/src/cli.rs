@@ -378,6 +378,28 @@ mod tests {
     }
 
     #[test]
+    fn rooms_are_rated_only_when_asked_and_the_account_commands_parse() {
+        let rated = CreateArgs::parse_form("--size 4x4 --rated --bot level:1").unwrap();
+        assert!(rated.config_json().unwrap().rated);
+        let plain = CreateArgs::parse_form(CreateArgs::form_default()).unwrap();
+        assert!(!plain.config_json().unwrap().rated);
+        let cli = Cli::try_parse_from(["jchomp", "leaderboard", "--bots", "--days", "7"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            Some(Command::Leaderboard { bots: true, days: Some(7), json: false, ref category })
+                if category == "jchomp:2"
+        ));
+        let cli = Cli::try_parse_from(["jchomp", "logout", "--everywhere"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            Some(Command::Logout { everywhere: true })
+        ));
+        let cli = Cli::try_parse_from(["jchomp", "login"]).unwrap();
+        assert!(matches!(cli.command, Some(Command::Login { name: None })));
+        assert!(Cli::try_parse_from(["jchomp", "player"]).is_err());
+    }
+
+    #[test]
     fn names_are_checked_like_the_server_does() {
         assert_eq!(display_name(Some(" ann ")), Ok("ann".to_owned()));
         assert!(display_name(Some("")).is_err());
