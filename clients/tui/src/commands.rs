@@ -54,7 +54,8 @@ pub enum CommandError {
     NoToken,
     /// A rated room without a login.
     #[error(
-        "a rated room is for players with accounts: log in first with `{0}` (or make an account with `jchomp register`)"
+        "a rated room is for players with accounts: log in first with `{0}` (or make an \
+         account with `jchomp register`)"
     )]
     NeedsLogin(String),
     /// The kept session was refused where one is needed.

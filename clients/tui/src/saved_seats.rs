@@ -98,8 +98,8 @@ impl SeatStore {
     }
 
     /// Applies a change for `server`, writing the file anew, the user's alone (tokens are
-    /// secrets; see [`write_private`](crate::user_dirs::write_private)). A file that does not read is moved aside to
-    /// `seats.json.bad` rather than lost.
+    /// secrets; see [`write_private`](crate::user_dirs::write_private)). A file that does not
+    /// read is moved aside to `seats.json.bad` rather than lost.
     pub fn apply(&self, server: &str, update: &SeatUpdate) -> io::Result<()> {
         let mut seats = match self.load() {
             Ok(s) => s,
