@@ -95,6 +95,57 @@ pub(crate) enum Command {
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
         limit: u32,
     },
+    /// Make an account on the server and log in to it (the session is kept for later runs).
+    ///
+    /// The password is read from JCHOMP_PASSWORD when it is set, else from the first line of
+    /// standard input when that is not a terminal, else asked for twice without echo.
+    Register {
+        /// The account name: 3–20 letters, digits, `_` or `-`, beginning with a letter
+        /// (default: --name, else $USER).
+        name: Option<String>,
+    },
+    /// Log in to an account (the session is kept for later runs).
+    ///
+    /// Every connection to this server logs in with it first, so that rated rooms are open
+    /// to you.
+    ///
+    /// The password is read from JCHOMP_PASSWORD when it is set, else from the first line of
+    /// standard input when that is not a terminal, else asked for without echo.
+    Login {
+        /// The account name, any case (default: --name, else $USER).
+        name: Option<String>,
+    },
+    /// End the kept session on the server and forget it.
+    Logout {
+        /// End every session of the account, on every device, not only this one.
+        #[arg(long)]
+        everywhere: bool,
+    },
+    /// Print a category's best players (people, or bots with --bots).
+    Leaderboard {
+        /// The category: the variant and the player count (`jchomp:2`, `jchomp:3-4`,
+        /// `classic:2`, `classic:3-4`, …).
+        #[arg(long, default_value = "jchomp:2", value_name = "CATEGORY")]
+        category: String,
+        /// List bot accounts and built-in levels instead of people.
+        #[arg(long)]
+        bots: bool,
+        /// Only players with a rated game in the last N days (1–3650; the server's default is
+        /// 30).
+        #[arg(long, value_name = "N")]
+        days: Option<u32>,
+        /// Print the server's JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a player's ratings, counts and recent rated games.
+    Player {
+        /// The account name (any case), or a built-in level such as `level:3`.
+        name: String,
+        /// Print the server's JSON instead of tables.
+        #[arg(long)]
+        json: bool,
+    },
     /// Step through a stored game, or print its record with `--json`.
     Replay {
         /// The game id (see `jchomp games`).
@@ -118,6 +169,10 @@ pub struct CreateArgs {
     /// repeat for more bots.
     #[arg(long = "bot", value_name = "SPEC", value_parser = parse_bot)]
     pub(crate) bots: Vec<String>,
+    /// A rated room: only players logged in to an account may sit (bots: the built-in
+    /// levels), and the result updates their ratings. Needs `jchomp login` first.
+    #[arg(long)]
+    pub(crate) rated: bool,
 }
 
 /// Why the options of a new room are refused before anything is sent.
@@ -147,7 +202,9 @@ impl CreateArgs {
     /// The configuration to send, validated locally first so mistakes show at once.
     pub fn config_json(&self) -> Result<ConfigJson, BoardError> {
         let config = self.board.config()?;
-        Ok(ConfigJson::new(&config, self.move_time))
+        let mut json = ConfigJson::new(&config, self.move_time);
+        json.rated = self.rated;
+        Ok(json)
     }
 
     /// Checks the whole set of options: the board, and that the bots fit the free seats.
@@ -318,6 +375,28 @@ mod tests {
             .to_string();
         assert!(err.contains("--colour"), "{err}");
         assert!(!err.contains('\n'));
+    }
+
+    #[test]
+    fn rooms_are_rated_only_when_asked_and_the_account_commands_parse() {
+        let rated = CreateArgs::parse_form("--size 4x4 --rated --bot level:1").unwrap();
+        assert!(rated.config_json().unwrap().rated);
+        let plain = CreateArgs::parse_form(CreateArgs::form_default()).unwrap();
+        assert!(!plain.config_json().unwrap().rated);
+        let cli = Cli::try_parse_from(["jchomp", "leaderboard", "--bots", "--days", "7"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            Some(Command::Leaderboard { bots: true, days: Some(7), json: false, ref category })
+                if category == "jchomp:2"
+        ));
+        let cli = Cli::try_parse_from(["jchomp", "logout", "--everywhere"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            Some(Command::Logout { everywhere: true })
+        ));
+        let cli = Cli::try_parse_from(["jchomp", "login"]).unwrap();
+        assert!(matches!(cli.command, Some(Command::Login { name: None })));
+        assert!(Cli::try_parse_from(["jchomp", "player"]).is_err());
     }
 
     #[test]

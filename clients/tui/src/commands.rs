@@ -37,10 +37,34 @@ pub enum CommandError {
     /// Writing the output failed.
     #[error("cannot write the output: {0}")]
     Io(#[from] io::Error),
+    /// The server's HTTP API failed or refused the request.
+    #[error(transparent)]
+    Api(#[from] crate::http_api::ApiError),
+    /// No password was read.
+    #[error(transparent)]
+    Password(#[from] crate::password::PasswordError),
+    /// The session file cannot be read or written.
+    #[error("the login session file: {0}")]
+    Session(#[source] io::Error),
+    /// No state directory is known to keep the session in.
+    #[error("no place to keep the login session: set HOME or XDG_STATE_HOME")]
+    NoStateDir,
+    /// The server logged in without giving a session token.
+    #[error("the server logged in but gave no session token to keep")]
+    NoToken,
+    /// A rated room without a login.
+    #[error(
+        "a rated room is for players with accounts: log in first with `{0}` (or make an \
+         account with `jchomp register`)"
+    )]
+    NeedsLogin(String),
+    /// The kept session was refused where one is needed.
+    #[error("{0}")]
+    SessionEnded(String),
     /// An interactive command run without a terminal.
     #[error(
-        "`{0}` is interactive and needs a terminal; `jchomp rooms`, `games` and `replay` \
-         print without one"
+        "`{0}` is interactive and needs a terminal; `jchomp rooms`, `games`, `replay`, \
+         `leaderboard` and `player` print without one"
     )]
     NoTerminal(&'static str),
 }
@@ -50,7 +74,10 @@ impl CommandError {
     /// errors), 1 for anything that went wrong while running.
     pub fn exit_code(&self) -> u8 {
         match self {
-            CommandError::Name(_) | CommandError::Create(_) | CommandError::NoTerminal(_) => 2,
+            CommandError::Name(_)
+            | CommandError::Create(_)
+            | CommandError::NoTerminal(_)
+            | CommandError::NeedsLogin(_) => 2,
             _ => 1,
         }
     }
@@ -174,7 +201,7 @@ pub fn write_games(
 
 /// A printed table at most `width` columns wide, laid out as the lobby lays out its lists
 /// (`ListTable`): ids, dates and counts whole, the `cuttable` columns cut with `…`.
-fn printed<const N: usize>(
+pub(crate) fn printed<const N: usize>(
     heading: [&str; N],
     rows: &[[String; N]],
     cuttable: &[usize],
@@ -193,7 +220,12 @@ fn printed<const N: usize>(
 
 /// Writes a record as JSON.
 pub fn write_record_json(out: &mut impl Write, record: &Record) -> io::Result<()> {
-    writeln!(out, "{}", serde_json::to_string_pretty(record)?)
+    write_json(out, record)
+}
+
+/// Writes a value as pretty JSON on a line of its own.
+pub(crate) fn write_json(out: &mut impl Write, value: &impl serde::Serialize) -> io::Result<()> {
+    writeln!(out, "{}", serde_json::to_string_pretty(value)?)
 }
 
 /// The whole game as text: the board before the first move and after every move, each with a

@@ -9,7 +9,10 @@
 //! `create` (board flags `--size 6x7 --eat 1x2 --poison 0,0 --players 2`, `--move-time 30s`,
 //! `--bot SPEC` repeated), `join ROOM`, `watch ROOM`, `resume TOKEN`, and the read-only
 //! `rooms`, `games` and `replay GAME` (each with `--json`; `replay` steps through the game on a
-//! terminal and prints every step otherwise).
+//! terminal and prints every step otherwise). Accounts: `register [NAME]`, `login [NAME]` (the
+//! password from `JCHOMP_PASSWORD`, standard input, or a prompt without echo) and `logout
+//! [--everywhere]`; the session kept (`session`) is sent as `authenticate` on every connection,
+//! so `create --rated` works; `leaderboard` and `player NAME` print ratings from the HTTP API.
 //!
 //! Keys — lobby: ↑/↓ (j/k) select, Enter join, `w` watch, `c` create (the `create` flags),
 //! `i` join by id, `g` recent games (Enter replays one), `r` refresh. Game: arrows or hjkl
@@ -45,8 +48,12 @@
 //! screens), `terminal` (raw mode, colours, the ratatui terminal), `input` (keys to actions),
 //! `signals` (SIGTERM/SIGHUP/SIGINT), `saved_seats` (seat tokens), `commands` (`rooms`,
 //! `games`, `replay`), `list_table` (their tables), `hint` and `classic_db` (the annotations),
-//! `review` (a replay's blunders), `user_dirs` (the XDG directories).
+//! `review` (a replay's blunders), `user_dirs` (the XDG directories and private files),
+//! `account` (register, login, logout, authenticate), `session` (the kept session),
+//! `password` (reading it), `http_api` (the HTTP API) and `ratings_table` (leaderboards and
+//! profiles).
 
+mod account;
 pub mod app;
 mod classic_db;
 pub mod cli;
@@ -56,8 +63,11 @@ pub mod explain;
 #[cfg(test)]
 mod fixtures;
 mod hint;
+mod http_api;
 mod input;
 mod list_table;
+mod password;
+mod ratings_table;
 pub mod render_game;
 mod render_hints;
 mod render_lobby;
@@ -65,6 +75,7 @@ mod review;
 mod room_state;
 pub mod run;
 mod saved_seats;
+mod session;
 mod signals;
 pub mod style;
 mod terminal;

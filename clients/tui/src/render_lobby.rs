@@ -35,7 +35,7 @@ pub fn status_word(s: RoomStatus) -> &'static str {
 }
 
 /// A configuration in short: `6×7 eat 1×2 poison 0,0` (classic Chomp: `6×7 classic poison
-/// 0,0`), with the clock if any.
+/// 0,0`), with the clock if any and `rated` for a rated room.
 pub fn config_short(c: &ConfigJson) -> String {
     let poison: Vec<String> = c.poison.iter().map(|[r, c]| format!("{r},{c}")).collect();
     let rule = match c.eat {
@@ -45,6 +45,9 @@ pub fn config_short(c: &ConfigJson) -> String {
     let mut s = format!("{}×{} {rule} poison {}", c.rows, c.cols, poison.join(" "));
     if let Some(ms) = c.move_time_ms {
         s.push_str(&format!(" {}s/move", ms.div_ceil(1000)));
+    }
+    if c.rated {
+        s.push_str(" rated");
     }
     s
 }
@@ -211,6 +214,14 @@ mod tests {
         assert_eq!(config_short(&jchomp), "6×7 eat 1×2 poison 0,0 30s/move");
         let classic = jchomp_testkit::config_json("5x5 variant classic poison 0,0 poison 4,4");
         assert_eq!(config_short(&classic), "5×5 classic poison 0,0 4,4");
+        let rated = ConfigJson {
+            rated: true,
+            ..jchomp
+        };
+        assert_eq!(
+            config_short(&rated),
+            "6×7 eat 1×2 poison 0,0 30s/move rated"
+        );
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! Running the client: the interactive loop (terminal events, server messages, a clock tick,
 //! reconnecting and resuming after a drop) and the dispatch of each subcommand.
 
+use crate::account::{self, Login};
 use crate::app::{App, Start};
 use crate::classic_db;
-use crate::cli::{Cli, Command, display_name};
+use crate::cli::{Cli, Command, command_line, display_name};
 use crate::commands::{self, CommandError};
 use crate::connection::{CLOSE_RESUMED_ELSEWHERE, Connection, ConnectionError, connect_retry};
 use crate::hint::{HintError, Hints};
+use crate::ratings_table;
 use crate::render_game::Link;
 use crate::saved_seats::SeatStore;
 use crate::signals::{Ending, Signals};
@@ -30,9 +32,14 @@ const TICK: Duration = Duration::from_millis(200);
 
 type Reconnect = Pin<Box<dyn Future<Output = Result<Connection, ConnectionError>> + Send>>;
 
-fn reconnect(url: String, rejoin: ClientMessage) -> Reconnect {
+/// Reconnects, logs in again with the session `token` (if any) and sends `rejoin`. A session
+/// that ended meanwhile leaves a guest, who can still take a seat back by its token.
+fn reconnect(url: String, rejoin: ClientMessage, token: Option<String>) -> Reconnect {
     Box::pin(async move {
         let mut conn = connect_retry(&url, RECONNECT_ATTEMPTS).await?;
+        if let Some(token) = token {
+            let _refused = account::send_token(&mut conn, &token).await?;
+        }
         conn.send(&rejoin).await?;
         Ok(conn)
     })
@@ -69,13 +76,17 @@ fn lost(
     conn: &mut Option<Connection>,
     pending: &mut Option<Reconnect>,
     app: &mut App,
-    url: &str,
+    link: &ServerLink,
     e: ConnectionError,
 ) {
     if e.should_reconnect() {
         *conn = None;
         app.on_link(Link::Reconnecting);
-        *pending = Some(reconnect(url.to_owned(), app.rejoin()));
+        *pending = Some(reconnect(
+            link.url.clone(),
+            app.rejoin(),
+            link.token.clone(),
+        ));
     } else if e.is_drop() {
         *conn = None;
         app.on_link(Link::Offline);
@@ -92,15 +103,57 @@ fn lost(
     }
 }
 
+/// Where the interactive client reconnects to, and the session it logs in with.
+struct ServerLink {
+    url: String,
+    token: Option<String>,
+}
+
+/// Logs a new connection in with the kept session and tells the user how it went. A session
+/// that has ended is an error when `needs_login` (a rated room), else a message.
+async fn log_in(
+    conn: &mut Connection,
+    url: &str,
+    app: &mut App,
+    needs_login: bool,
+) -> Result<(), CommandError> {
+    match account::authenticate(conn, url).await? {
+        Login::Account(name) => app.say(format!("Logged in as {name}."), Style::Good),
+        Login::Ended(words) if needs_login => return Err(CommandError::SessionEnded(words)),
+        Login::Ended(words) => app.say(capitalised(&words), Style::Bad),
+        Login::Guest => {}
+    }
+    Ok(())
+}
+
+/// `text` with its first letter upper case.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 /// Runs the interactive client until the user quits or a signal ends it (returned). The first
 /// connection is made before the terminal is taken over, so that an unreachable server is
 /// reported plainly. However it ends, the terminal is restored and a seat left open is
 /// printed with the command that takes it back.
-pub(crate) async fn interactive(url: &str, mut app: App) -> Result<Option<Ending>, CommandError> {
+pub(crate) async fn interactive(
+    url: &str,
+    mut app: App,
+    needs_login: bool,
+) -> Result<Option<Ending>, CommandError> {
     let mut conn = if app.needs_server() {
-        Some(Connection::connect(url).await?)
+        let mut c = Connection::connect(url).await?;
+        log_in(&mut c, url, &mut app, needs_login).await?;
+        Some(c)
     } else {
         None
+    };
+    let link = ServerLink {
+        url: url.to_owned(),
+        token: account::kept_session(url)?.map(|s| s.token),
     };
     let mut signals = Signals::install()?;
     let mut guard = TerminalGuard::enter()?;
@@ -130,7 +183,7 @@ pub(crate) async fn interactive(url: &str, mut app: App) -> Result<Option<Ending
                 break;
             };
             if let Err(e) = c.send(&msg).await {
-                lost(&mut conn, &mut pending, &mut app, url, e);
+                lost(&mut conn, &mut pending, &mut app, &link, e);
                 break;
             }
         }
@@ -159,7 +212,7 @@ pub(crate) async fn interactive(url: &str, mut app: App) -> Result<Option<Ending
             },
             msg = recv(&mut conn) => match msg {
                 Ok(msg) => app.on_message(msg, Instant::now()),
-                Err(e) => lost(&mut conn, &mut pending, &mut app, url, e),
+                Err(e) => lost(&mut conn, &mut pending, &mut app, &link, e),
             },
             done = wait(&mut pending) => {
                 pending = None;
@@ -209,7 +262,40 @@ async fn dispatch(cli: Cli) -> Result<Option<Ending>, CommandError> {
         None => Start::Lobby,
         Some(Command::Create(args)) => {
             args.validate()?;
+            if args.rated && account::kept_session(url)?.is_none() {
+                return Err(CommandError::NeedsLogin(command_line(url, "login")));
+            }
             Start::Create(args)
+        }
+        Some(Command::Register { name }) => {
+            let name = name.map_or_else(|| display_name(cli.name.as_deref()), Ok)?;
+            account::log_in(url, &name, true, &mut stdout).await?;
+            return Ok(None);
+        }
+        Some(Command::Login { name }) => {
+            let name = name.map_or_else(|| display_name(cli.name.as_deref()), Ok)?;
+            account::log_in(url, &name, false, &mut stdout).await?;
+            return Ok(None);
+        }
+        Some(Command::Logout { everywhere }) => {
+            account::log_out(url, everywhere, &mut stdout).await?;
+            return Ok(None);
+        }
+        Some(Command::Leaderboard {
+            category,
+            bots,
+            days,
+            json,
+        }) => {
+            let width = terminal::output_width();
+            ratings_table::leaderboard(url, &category, bots, days, json, &mut stdout, width)
+                .await?;
+            return Ok(None);
+        }
+        Some(Command::Player { name, json }) => {
+            let width = terminal::output_width();
+            ratings_table::player(url, &name, json, &mut stdout, width).await?;
+            return Ok(None);
         }
         Some(Command::Join { room }) => Start::Join(room),
         Some(Command::Watch { room }) => Start::Watch(room),
@@ -254,6 +340,7 @@ async fn dispatch(cli: Cli) -> Result<Option<Ending>, CommandError> {
         };
         return Err(CommandError::NoTerminal(what));
     }
+    let needs_login = matches!(&start, Start::Create(args) if args.rated);
     let mut app = App::new(url, &name, start).with_classic_library(library);
     match SeatStore::user().map(|s| s.for_server(url)).transpose() {
         Ok(seats) => app = app.with_saved_seats(seats.unwrap_or_default()),
@@ -262,7 +349,7 @@ async fn dispatch(cli: Cli) -> Result<Option<Ending>, CommandError> {
             Style::Bad,
         ),
     }
-    interactive(url, app).await
+    interactive(url, app, needs_login).await
 }
 
 /// Runs the command line and returns the process exit code: 0 on success, 128 + the signal's

@@ -97,9 +97,9 @@ impl SeatStore {
         Ok(seats)
     }
 
-    /// Applies a change for `server`, writing the file anew (through a temporary file, so a
-    /// crash leaves the old one or the new one). A file that does not read is moved aside to
-    /// `seats.json.bad` rather than lost.
+    /// Applies a change for `server`, writing the file anew, the user's alone (tokens are
+    /// secrets; see [`write_private`](crate::user_dirs::write_private)). A file that does not
+    /// read is moved aside to `seats.json.bad` rather than lost.
     pub fn apply(&self, server: &str, update: &SeatUpdate) -> io::Result<()> {
         let mut seats = match self.load() {
             Ok(s) => s,
@@ -126,13 +126,8 @@ impl SeatStore {
                 saved_ms: now,
             });
         }
-        if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
-        let tmp = self.path.with_extension("json.tmp");
         let text = serde_json::to_vec_pretty(&File { seats }).map_err(io::Error::other)?;
-        std::fs::write(&tmp, text)?;
-        std::fs::rename(&tmp, &self.path)
+        crate::user_dirs::write_private(&self.path, &text)
     }
 }
 

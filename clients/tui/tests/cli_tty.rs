@@ -66,6 +66,7 @@ impl Tty {
         cmd.args(args)
             .env("TERM", "xterm")
             .env("XDG_STATE_HOME", state.path())
+            .env_remove("JCHOMP_PASSWORD")
             .stdin(Stdio::from(slave.try_clone().unwrap()))
             .stdout(Stdio::from(slave.try_clone().unwrap()))
             .stderr(Stdio::from(slave));
@@ -570,4 +571,153 @@ async fn item2_a_signal_restores_the_terminal_and_prints_the_resume_command() {
             "SIG{signal}: {after:?}"
         );
     }
+}
+
+/// `jchomp register` at a terminal asks for the password twice without echoing it; the
+/// interactive client then logs in with the kept session, so `create --rated` makes a rated
+/// room seated under the account, the built-in level marked as a bot.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn register_at_a_terminal_then_create_a_rated_room() {
+    let server = TestServer::start().await;
+    let url = server.url();
+    let state = Arc::new(TempDir::new("jchomp-state"));
+    let args = ["--server", url.as_str(), "register", "Ann"];
+    let mut tty = Tty::spawn_in(&args, true, Arc::clone(&state), (80, 24));
+    tty.wait_for("Password:").await;
+    tty.press("secret pw1\r");
+    tty.wait_for("Password again:").await;
+    tty.press("secret pw1\r");
+    assert!(tty.wait_exit().await, "{}", tty.screen());
+    assert!(
+        tty.screen().contains("Registered as Ann"),
+        "{}",
+        tty.screen()
+    );
+    assert!(!tty.raw().contains("secret"), "echoed: {:?}", tty.raw());
+
+    let args = [
+        "--server",
+        url.as_str(),
+        "create",
+        "--size",
+        "4x4",
+        "--rated",
+        "--bot",
+        "level:1",
+    ];
+    let mut tty = Tty::spawn_in(&args, true, Arc::clone(&state), (80, 24));
+    let screen = tty.wait_for("Your turn").await;
+    assert!(screen.contains("level:1 [bot]"), "{screen}");
+    let mut conn = Connection::connect(&url).await.unwrap();
+    let rooms = list_rooms(&mut conn).await;
+    assert_eq!(rooms.len(), 1, "{rooms:?}");
+    assert!(rooms[0].config.rated);
+    let seats: Vec<(&str, bool)> = rooms[0]
+        .seats
+        .iter()
+        .flatten()
+        .map(|s| (s.name.as_str(), s.bot))
+        .collect();
+    assert_eq!(seats, [("Ann", false), ("level:1", true)]);
+    tty.press("q");
+    tty.wait_exit().await;
+}
+
+/// A kept session the server no longer takes is forgotten when the client connects: the lobby
+/// says so and goes on as a guest; a rated room cannot be created with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_the_server_refuses_is_forgotten_when_the_client_connects() {
+    let server = TestServer::start().await;
+    let url = server.url();
+    let state = Arc::new(TempDir::new("jchomp-state"));
+    let file = state.path().join("jchomp/session.json");
+    let stale = || {
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        let session = serde_json::json!({"sessions": [
+            {"server": url, "name": "ghost", "token": "revoked", "expires_ms": 0}]});
+        std::fs::write(&file, session.to_string()).unwrap();
+    };
+
+    stale();
+    let args = ["--server", url.as_str()];
+    let mut tty = Tty::spawn_in(&args, true, Arc::clone(&state), (80, 24));
+    tty.wait_for("The session of ghost on this server has expired")
+        .await;
+    assert!(!file.exists());
+    tty.press("q");
+    assert!(tty.wait_exit().await);
+
+    stale();
+    let args = ["--server", url.as_str(), "create", "--rated"];
+    let mut tty = Tty::spawn_in(&args, true, Arc::clone(&state), (80, 24));
+    assert!(!tty.wait_exit().await);
+    let screen = tty.screen();
+    assert!(
+        screen.contains("jchomp: the session of ghost on this server has expired"),
+        "{screen}"
+    );
+    assert!(!file.exists());
+}
+
+/// After a dropped connection the client logs in again before it takes its seat back: once
+/// the rated game is over, `n` opens a new rated room, which a guest could not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reconnect_logs_in_again() {
+    let server = TestServer::start().await;
+    let proxy = Proxy::start(&server.url()).await;
+    let state = Arc::new(TempDir::new("jchomp-state"));
+    let env = [
+        ("XDG_STATE_HOME", state.path().to_str().unwrap()),
+        ("JCHOMP_PASSWORD", "secret pw1"),
+    ];
+    let out = cli_support::jchomp_env(&["--server", &proxy.url, "register", "Ann"], &env).await;
+    assert!(out.status.success(), "{}", cli_support::stderr(&out));
+
+    let args = [
+        "--server",
+        proxy.url.as_str(),
+        "create",
+        "--size",
+        "4x4",
+        "--rated",
+        "--bot",
+        "level:1",
+    ];
+    let mut tty = Tty::spawn_in(&args, true, Arc::clone(&state), (80, 24));
+    tty.wait_for("Your turn").await;
+    proxy.cut();
+    tty.wait_for("Back in your seat 0").await;
+    // Eating the poison asks for a second Enter; Ann loses.
+    tty.press("0,0\r");
+    tty.press("\r");
+    tty.wait_for("You ate poison and lost; level:1 wins.").await;
+    let mut conn = Connection::connect(&server.url()).await.unwrap();
+    let first = list_rooms(&mut conn).await;
+    assert_eq!(first.len(), 1, "{first:?}");
+    tty.press("n");
+    // The new room, under Ann's account and rated (the finished one closes once she leaves).
+    let mut new = None;
+    for _ in 0..100 {
+        let rooms = list_rooms(&mut conn).await;
+        new = rooms.into_iter().find(|r| r.room != first[0].room);
+        if new.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let new = new.unwrap_or_else(|| panic!("no new room: {}", tty.screen()));
+    assert!(new.config.rated, "{new:?}");
+    assert_eq!(new.seats[0].as_ref().unwrap().name, "Ann", "{new:?}");
+    tty.press("q");
+    tty.wait_exit().await;
+}
+
+async fn list_rooms(conn: &mut Connection) -> Vec<jchomp_protocol::wire::RoomSummary> {
+    conn.request(&ClientMessage::ListRooms, |m| match m {
+        ServerMessage::Rooms { rooms } => Some(rooms),
+        _ => None,
+    })
+    .await
+    .unwrap()
+    .unwrap()
 }

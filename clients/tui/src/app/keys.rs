@@ -147,7 +147,7 @@ impl App {
                 self.prompt = Some((PromptKind::Create, CreateArgs::form_default().to_owned()));
                 self.say(
                     "Flags as for `jchomp create`: --size RxC --eat RxC --poison R,C (repeat) \
-                     --players N --move-time 30s --bot SPEC (repeat)",
+                     --players N --move-time 30s --bot SPEC (repeat) --rated",
                     Style::Dim,
                 );
             }

@@ -437,6 +437,7 @@ mod tests {
             },
             move_time: None,
             bots: vec!["greedy".into(), "level:2".into()],
+            rated: false,
         };
         let mut app = App::new("s", "me", Start::Create(args));
         let out = app.take_outbox();

@@ -21,14 +21,33 @@ pub async fn jchomp(args: &[&str]) -> Output {
 /// Runs `jchomp ARGS…` with these environment variables (and without `JCHOMP_SERVER` unless
 /// given), its output captured.
 pub async fn jchomp_env(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let run = tokio::process::Command::new(env!("CARGO_BIN_EXE_jchomp"))
+    jchomp_input(args, env, None).await
+}
+
+/// Runs `jchomp ARGS…` with these environment variables (and without `JCHOMP_SERVER` or
+/// `JCHOMP_PASSWORD` unless given), `input` on its standard input (none: empty), its output
+/// captured.
+pub async fn jchomp_input(args: &[&str], env: &[(&str, &str)], input: Option<&str>) -> Output {
+    use tokio::io::AsyncWriteExt;
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_jchomp"))
         .args(args)
         .env_remove("JCHOMP_SERVER")
+        .env_remove("JCHOMP_PASSWORD")
         .envs(env.iter().copied())
         .env("NO_COLOR", "1")
-        .stdin(std::process::Stdio::null())
-        .output();
-    tokio::time::timeout(Duration::from_secs(30), run)
+        .stdin(if input.is_some() {
+            std::process::Stdio::piped()
+        } else {
+            std::process::Stdio::null()
+        })
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let (Some(text), Some(mut stdin)) = (input, child.stdin.take()) {
+        stdin.write_all(text.as_bytes()).await.unwrap();
+    }
+    tokio::time::timeout(Duration::from_secs(30), child.wait_with_output())
         .await
         .expect("jchomp did not finish")
         .unwrap()
