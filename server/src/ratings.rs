@@ -80,6 +80,20 @@ pub(crate) fn category(config: &ConfigJson) -> String {
     format!("{game}:{players}")
 }
 
+/// Whether `name` is a category some game counts in: a variant's name, then `+normal` and
+/// `+no-square-bites` where they apply (in that order), then `:2` or `:3-4`.
+pub(crate) fn is_category(name: &str) -> bool {
+    let Some((game, players)) = name.rsplit_once(':') else {
+        return false;
+    };
+    let game = game.strip_suffix("+no-square-bites").unwrap_or(game);
+    let game = game.strip_suffix("+normal").unwrap_or(game);
+    matches!(players, "2" | "3-4")
+        && jchomp_protocol::rules::Variant::ALL
+            .iter()
+            .any(|v| v.name() == game)
+}
+
 /// Whether a category is rated with Glicko-2 (two players).
 fn two_players(category: &str) -> bool {
     category.ends_with(":2")
@@ -334,6 +348,19 @@ mod tests {
         )
         .unwrap();
         assert_eq!(category(&normal), "breaks+normal+no-square-bites:2");
+        for named in [&two, &classic, &normal] {
+            assert!(is_category(&category(named)));
+        }
+        for wrong in [
+            "jchmp:2",
+            "jchomp:3",
+            "jchomp",
+            "classic:2-4",
+            "jchomp+no-square-bites+normal:2",
+            "",
+        ] {
+            assert!(!is_category(wrong), "{wrong}");
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use crate::accounts::board::{ACTIVE_DAYS, LEADERBOARD_SIZE};
 use crate::net::answer::{Answer, answer};
 use crate::net::shared::Shared;
+use crate::ratings::is_category;
 use hyper::StatusCode;
 use serde::Serialize;
 
@@ -50,7 +51,7 @@ fn leaderboard_query(query: &str) -> Result<(String, bool, u64), String> {
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
         match k {
-            "category" => category = Some(v.replace("%3A", ":").replace("%3a", ":")),
+            "category" => category = Some(percent_decoded(v)),
             "bots" => bots = v == "true",
             "days" => {
                 days = v
@@ -63,7 +64,38 @@ fn leaderboard_query(query: &str) -> Result<(String, bool, u64), String> {
         }
     }
     let category = category.ok_or("category is required (jchomp:2, jchomp:3-4, classic:2, …)")?;
+    if !is_category(&category) {
+        return Err(format!(
+            "no category {category:?}: a variant (jchomp, classic, breaks), then +normal and \
+             +no-square-bites where they apply, then :2 or :3-4"
+        ));
+    }
     Ok((category, bots, days))
+}
+
+/// A query value with its `%XX` escapes decoded (a `+` stays a `+`: no category holds a
+/// space); an escape that is not one, or bytes that are not UTF-8, are kept as they came.
+fn percent_decoded(value: &str) -> String {
+    let bytes = value.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| value.to_string())
 }
 
 /// A JSON answer.
@@ -102,5 +134,12 @@ mod tests {
         );
         assert!(leaderboard_query("bots=true").is_err());
         assert!(leaderboard_query("category=jchomp:2&days=0").is_err());
+        assert_eq!(
+            leaderboard_query("category=breaks%2Bnormal%3A2").map(|q| q.0),
+            Ok("breaks+normal:2".to_string())
+        );
+        let typo = leaderboard_query("category=jchmp:2").unwrap_err();
+        assert!(typo.contains("jchmp:2") && typo.contains(":3-4"), "{typo}");
+        assert!(leaderboard_query("category=%E2%82").is_err());
     }
 }
