@@ -351,6 +351,7 @@ pub fn describe_error(code: ErrorCode, message: &str) -> String {
         ErrorCode::NameTaken => "That name is taken",
         ErrorCode::BadCredentials => "Wrong name or password",
         ErrorCode::TooManyAttempts => "Too many login attempts",
+        ErrorCode::NoSuchTournament => "There is no tournament with that id",
     };
     // Where the words say it all, the server's message would only repeat them ("The server is
     // shutting down: the server is shutting down").
@@ -358,6 +359,7 @@ pub fn describe_error(code: ErrorCode, message: &str) -> String {
         code,
         ErrorCode::NoSuchRoom
             | ErrorCode::NoSuchGame
+            | ErrorCode::NoSuchTournament
             | ErrorCode::ShuttingDown
             | ErrorCode::ServerFull
             | ErrorCode::RateLimited

@@ -15,4 +15,5 @@ pub mod record;
 #[cfg(feature = "cli")]
 pub mod server_url;
 pub use jchomp_rules as rules;
+pub mod tournament;
 pub mod wire;

@@ -4,6 +4,10 @@
 use crate::json::{ConfigJson, MoveJson, ResultJson};
 use crate::record::Record;
 use crate::rules::Seat;
+pub use crate::tournament::{
+    Points, Standing, TournamentFormat, TournamentGame, TournamentSpec, TournamentStatus,
+    TournamentSummary, TournamentView,
+};
 use serde::{Deserialize, Serialize};
 
 /// The longest display name a server accepts, in characters (after trimming).
@@ -196,6 +200,19 @@ pub enum ClientMessage {
         /// The bot account's name.
         bot: String,
     },
+    /// Creates a tournament the server runs (answered by `tournament`, to the creator, who
+    /// watches it from then on).
+    CreateTournament {
+        /// What it is to be.
+        tournament: TournamentSpec,
+    },
+    /// Asks for the tournaments the server holds (answered by `tournaments`).
+    ListTournaments,
+    /// Watches a tournament: its `tournament` view now, and again whenever it changes.
+    WatchTournament {
+        /// The tournament's id.
+        tournament: String,
+    },
 }
 
 /// A room's lifecycle.
@@ -379,6 +396,8 @@ pub enum ErrorCode {
     /// Too many login attempts for the account or from the address; the message says when to
     /// try again (the connection stays open).
     TooManyAttempts,
+    /// No tournament has that id.
+    NoSuchTournament,
 }
 
 /// One quick-pairing pool, as `presets` lists it.
@@ -497,6 +516,13 @@ pub enum ServerMessage {
         /// The room made for the game.
         room: String,
     },
+    /// The tournaments the server holds, newest first.
+    Tournaments {
+        /// One line each.
+        tournaments: Vec<TournamentSummary>,
+    },
+    /// A tournament's standings, crosstable and games, to its watchers, whenever it changes.
+    Tournament(Box<TournamentView>),
     /// A request failed.
     Error {
         /// Machine-readable code.

@@ -22,6 +22,7 @@ mod settings;
 mod shutdown;
 mod store;
 mod sync;
+mod tournaments;
 
 pub use cli::Cli;
 pub use cluster::ClusterError;

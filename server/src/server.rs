@@ -17,6 +17,7 @@ use crate::pairing::pool::Rules;
 use crate::settings::Settings;
 use crate::store::{PgRecords, redacted};
 use crate::store::{Replica, Store, StoreHandle, StoreOptions, StoreTimings};
+use crate::tournaments::Tournaments;
 use jchomp_engine::classic::ClassicLibrary;
 use std::future::Future;
 use std::sync::Arc;
@@ -138,6 +139,7 @@ impl Server {
         let ctx = Arc::new(Shared {
             ws_config: ws_config(&settings),
             pairing,
+            tournaments: Tournaments::default(),
             bot_slots: Arc::new(Semaphore::new(settings.bot_threads.clamp(1, 1024))),
             conn_slots: Arc::new(Semaphore::new(
                 settings.max_connections.min(Semaphore::MAX_PERMITS),
@@ -177,6 +179,10 @@ impl Server {
                     }
                 }
             }
+            // Once the games in play are back, so that a tournament follows them, not replays.
+            ctx.tournaments
+                .start(ctx.room_context(), ctx.accounts.clone())
+                .await;
         }
         tracing::info!(%addr, data_dir = %ctx.settings.data_dir.display(), "serving");
         let accepting = tokio::spawn(accept(listener, ctx));

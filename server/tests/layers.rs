@@ -1,5 +1,5 @@
 //! The server's module graph, read from its sources: every arrow between its modules points
-//! one way (network → pairing → cluster → accounts → game → storage → base), and inside each folder the
+//! one way (network → tournaments → pairing → cluster → accounts → game → storage → base), and inside each folder the
 //! files import each other without a circle. `cargo test -p jchomp-server --test layers -- --nocapture`
 //! prints the graph.
 
@@ -19,6 +19,7 @@ const LAYERS: &[&[&str]] = &[
     &["accounts"],
     &["cluster"],
     &["pairing"],
+    &["tournaments"],
     &["net"],
     &["error"],
     &["cli", "server"],

@@ -4,6 +4,7 @@
 
 mod account;
 mod pairing;
+mod tournament;
 
 use crate::game::analysis::{About, Subject};
 use crate::game::event::{LeaveOutcome, RoomEvent};
@@ -159,6 +160,9 @@ impl Session {
             | ClientMessage::DeleteAccount { .. }
             | ClientMessage::CreateBot { .. }
             | ClientMessage::RenewBotToken { .. }) => self.account_request(msg).await,
+            msg @ (ClientMessage::CreateTournament { .. }
+            | ClientMessage::ListTournaments
+            | ClientMessage::WatchTournament { .. }) => self.tournament_request(msg).await,
         }
     }
 

@@ -12,6 +12,7 @@ use crate::net::address_cap::AddressCaps;
 use crate::pairing::Pairing;
 use crate::settings::Settings;
 use crate::store::StoreHandle;
+use crate::tournaments::Tournaments;
 use jchomp_engine::classic::{Availability, ClassicLibrary};
 use std::sync::Arc;
 use tokio::sync::{Semaphore, mpsc, watch};
@@ -32,6 +33,8 @@ pub(crate) struct Shared {
     pub accounts: Accounts,
     /// Quick pairing's pools.
     pub pairing: Pairing,
+    /// The tournaments the server runs.
+    pub tournaments: Tournaments,
     /// Bounds how many bot moves are computed at once (for the rooms).
     pub bot_slots: Arc<Semaphore>,
     /// The classic Chomp database, read or built the first time a classic game needs it.

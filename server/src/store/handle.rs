@@ -125,6 +125,12 @@ impl StoreHandle {
         }
     }
 
+    /// Where the tournaments the server runs are kept (the embedded database, whatever holds
+    /// the finished games).
+    pub(crate) fn tournaments(&self) -> super::TournamentStore {
+        super::TournamentStore(self.store.clone())
+    }
+
     /// Makes `writes` durable, in order, and returns once they are (or their journal append
     /// has failed, which is logged). Waits while the queue is full; writes queued together
     /// share one append and one `fdatasync`.

@@ -22,6 +22,7 @@ mod postgres;
 pub(crate) mod ratings;
 mod replica;
 mod schema;
+mod tournaments;
 mod writer;
 
 pub(crate) use account_store::AccountStore;
@@ -33,3 +34,4 @@ pub use pg_error::PgError;
 pub(crate) use postgres::PgRecords;
 pub(crate) use postgres::redacted;
 pub(crate) use replica::Replica;
+pub(crate) use tournaments::TournamentStore;

@@ -1,0 +1,132 @@
+//! The JSON shapes of tournaments the server runs (docs/PROTOCOL.md, "Tournaments"): what a
+//! tournament is asked to be ([`TournamentSpec`]), and what its watchers are shown
+//! ([`TournamentView`], [`TournamentSummary`]).
+
+use crate::json::{ConfigJson, ResultJson};
+use serde::{Deserialize, Serialize};
+
+/// How a tournament pairs its entrants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TournamentFormat {
+    /// Pair whoever is free, again and again, until the time is up (as lichess's arenas do);
+    /// games in play then finish and count.
+    Arena {
+        /// How long new games are started, in milliseconds from the tournament's start.
+        duration_ms: u64,
+    },
+    /// Every group of `players` entrants meets once per rotation of its seats.
+    RoundRobin,
+    /// `rounds` rounds; each pairs entrants of about the same points who have not met yet.
+    Swiss {
+        /// Rounds played.
+        rounds: u32,
+    },
+}
+
+/// A tournament as its creator asks for it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentSpec {
+    /// Its title (1–32 characters).
+    pub name: String,
+    /// Arena, round robin or Swiss.
+    pub format: TournamentFormat,
+    /// Every game's configuration: board, players per game (2–4), the clock (`move_time_ms`)
+    /// and `rated`.
+    pub config: ConfigJson,
+    /// Built-in levels the server plays as entrants (`level:1` … `level:5`, `random`,
+    /// `greedy`, or a seeded spec such as `level:3,seed=7`), entered at creation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bots: Vec<String>,
+}
+
+/// Points: a game scores 1, 1/2 or 0 (docs/TOURNAMENTS.md), so points are whole or halves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Points(pub f64);
+
+// Points are sums of halves, never NaN.
+impl Eq for Points {}
+
+/// Where a tournament is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TournamentStatus {
+    /// Games are being played or are yet to be started.
+    Playing,
+    /// Every game is over; the standings are final.
+    Finished,
+}
+
+/// One line of the standings, best first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standing {
+    /// The entrant's name.
+    pub name: String,
+    /// The sum of its games' scores (and of its byes, one point each).
+    pub points: Points,
+    /// Games played (byes aside).
+    pub games: u32,
+    /// Games scored 1.
+    pub wins: u32,
+    /// Games scored 1/2.
+    pub ties: u32,
+    /// Games scored 0.
+    pub losses: u32,
+    /// Its performance rating within the tournament (docs/TOURNAMENTS.md), rounded.
+    pub performance: i64,
+}
+
+/// One game of a tournament.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentGame {
+    /// The game's id (for `get_game`, and its room while it is played).
+    pub game: String,
+    /// The round it belongs to (from 1); in an arena, the order it was started in.
+    pub round: u32,
+    /// The entrants, in seat order.
+    pub seats: Vec<String>,
+    /// How it ended; absent while it is played.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<ResultJson>,
+}
+
+/// Everything a watcher of a tournament is shown; sent again whenever it changes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentView {
+    /// The tournament's id.
+    pub id: String,
+    /// What it was asked to be.
+    pub spec: TournamentSpec,
+    /// Playing or finished.
+    pub status: TournamentStatus,
+    /// The round being played (from 1); in an arena, games started so far.
+    pub round: u32,
+    /// Every entrant, best first.
+    pub standings: Vec<Standing>,
+    /// Round robin only: row `i`, column `j` holds the points entrant `i` (in the order of
+    /// `entrants`) took from games with entrant `j`; `null` on the diagonal.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub crosstable: Vec<Vec<Option<Points>>>,
+    /// The entrants in the order they entered (the crosstable's order).
+    pub entrants: Vec<String>,
+    /// Every game started so far, in the order started.
+    pub games: Vec<TournamentGame>,
+}
+
+/// A line of the tournament list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentSummary {
+    /// The tournament's id.
+    pub id: String,
+    /// Its title.
+    pub name: String,
+    /// Its format.
+    pub format: TournamentFormat,
+    /// Playing or finished.
+    pub status: TournamentStatus,
+    /// How many entrants it has.
+    pub entrants: u32,
+    /// Games finished so far.
+    pub finished_games: u32,
+}

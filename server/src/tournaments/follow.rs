@@ -1,0 +1,42 @@
+//! Following one game of a tournament: a spectator of its room whose queue is read here, not by
+//! a connection; the game's result is handed to the tournament's task as it is announced (and so
+//! only once the room has made it durable).
+
+use super::task::Event;
+use crate::game::event::RoomEvent;
+use crate::game::outbox::{Outgoing, Peer, PeerSignal, next_conn_id};
+use jchomp_protocol::json::ResultJson;
+use jchomp_protocol::wire::{RoomStatus, ServerMessage};
+use std::sync::Arc;
+use tokio::sync::{mpsc, oneshot};
+
+/// Messages the spectator's queue holds: more than a game of the largest board has moves, so
+/// that nothing is dropped while the task is busy.
+const QUEUE: usize = 1024;
+
+/// Spectates `room` and tells `tournament` how game `game` ended (`None`: the room went away
+/// without saying, as it does when the server shuts down).
+pub(super) fn follow(room: mpsc::Sender<RoomEvent>, game: usize, tournament: mpsc::Sender<Event>) {
+    tokio::spawn(async move {
+        let result = watch(room).await;
+        let _ = tournament.send(Event::Ended { game, result }).await;
+    });
+}
+
+async fn watch(room: mpsc::Sender<RoomEvent>) -> Option<ResultJson> {
+    let (tx, mut rx) = mpsc::channel(QUEUE);
+    let peer = Peer::new(next_conn_id(), tx, Arc::new(PeerSignal::default()));
+    let (reply, answer) = oneshot::channel();
+    room.send(RoomEvent::Spectate { peer, reply }).await.ok()?;
+    answer.await.ok()?.ok()?;
+    drop(room);
+    while let Some(out) = rx.recv().await {
+        let Outgoing::Text(text) = out else { continue };
+        match serde_json::from_str::<ServerMessage>(&text) {
+            Ok(ServerMessage::Room(s)) if s.status == RoomStatus::Finished => return s.result,
+            Ok(ServerMessage::Moved(m)) if m.status == RoomStatus::Finished => return m.result,
+            _ => {}
+        }
+    }
+    None
+}

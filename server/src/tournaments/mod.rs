@@ -1,0 +1,220 @@
+//! Tournaments the server runs: one task per tournament ([`task`]) owns its state
+//! ([`state::Tournament`]), seats its entrants in rooms made full from the start, follows each
+//! game to its end ([`follow`]), writes every change to the store before telling its watchers,
+//! and starts what comes next; who meets whom ([`schedule`]) and the standings ([`standings`])
+//! are pure. [`Tournaments`] is the handle every connection holds.
+
+mod follow;
+mod schedule;
+mod standings;
+mod state;
+mod task;
+
+use crate::accounts::Accounts;
+use crate::game::outbox::Peer;
+use crate::game::refusal::Refusal;
+use crate::game::room::RoomContext;
+use crate::ratings::{category, initial};
+use crate::store::TournamentStore;
+use jchomp_protocol::wire::{
+    ErrorCode, TournamentFormat, TournamentSpec, TournamentSummary, TournamentView, check_name,
+};
+use state::{Entrant, Tournament};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, OnceLock};
+use task::Event;
+use tokio::sync::{mpsc, oneshot};
+
+/// Entrants a tournament takes at most.
+pub(crate) const MAX_ENTRANTS: usize = 32;
+/// Rounds a Swiss tournament plays at most.
+pub(crate) const MAX_ROUNDS: u32 = 50;
+/// The longest arena, in milliseconds (a day).
+pub(crate) const MAX_ARENA_MS: u64 = 24 * 60 * 60 * 1000;
+
+/// What tournaments need of the server, set once it is built ([`Tournaments::start`]).
+#[derive(Clone, Debug)]
+struct Parts {
+    ctx: RoomContext,
+    accounts: Accounts,
+    store: TournamentStore,
+}
+
+/// The handle to every tournament's task. Cheap to clone.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Tournaments {
+    tasks: Arc<Mutex<BTreeMap<String, mpsc::Sender<Event>>>>,
+    parts: Arc<OnceLock<Parts>>,
+}
+
+/// The refusal for an unknown tournament id.
+fn no_such(id: &str) -> Refusal {
+    Refusal::new(
+        ErrorCode::NoSuchTournament,
+        format!("no tournament has id {id:?}"),
+    )
+}
+
+impl Tournaments {
+    /// Starts the task of every tournament the store holds (finished ones too, to show them),
+    /// unfinished ones going on where they were. Call once rooms in play are restored.
+    pub(crate) async fn start(&self, ctx: RoomContext, accounts: Accounts) {
+        let store = ctx.store.tournaments();
+        let parts = Parts {
+            ctx,
+            accounts,
+            store,
+        };
+        if self.parts.set(parts.clone()).is_err() {
+            return;
+        }
+        let stored = match parts.store.all().await {
+            Ok(rows) => rows,
+            Err(e) => {
+                tracing::error!(error = %e, "the tournaments cannot be read; none is resumed");
+                return;
+            }
+        };
+        for (id, json) in stored {
+            match serde_json::from_str::<Tournament>(&json) {
+                Ok(t) => self.spawn(&parts, t),
+                Err(e) => {
+                    tracing::error!(tournament = %id, error = %e, "a stored tournament does not read")
+                }
+            }
+        }
+    }
+
+    fn spawn(&self, parts: &Parts, t: Tournament) {
+        let id = t.id.clone();
+        let tx = task::spawn(parts.ctx.clone(), parts.store.clone(), t);
+        if let Ok(mut tasks) = self.tasks.lock() {
+            tasks.insert(id, tx);
+        }
+    }
+
+    fn sender(&self, id: &str) -> Option<mpsc::Sender<Event>> {
+        self.tasks.lock().ok()?.get(id).cloned()
+    }
+
+    /// Makes a tournament of `spec`, stores it, starts it, and has `creator` watch it.
+    pub(crate) async fn create(
+        &self,
+        spec: TournamentSpec,
+        creator: Peer,
+    ) -> Result<String, Refusal> {
+        let parts = self.parts.get().ok_or_else(|| {
+            Refusal::new(
+                ErrorCode::Unavailable,
+                "this server runs no tournaments (a node of a cluster does not yet)",
+            )
+        })?;
+        let spec = checked(spec)?;
+        let mut entrants = Vec::with_capacity(spec.bots.len());
+        for name in &spec.bots {
+            let rating = rating_of(&parts.accounts, name, &category(&spec.config)).await;
+            entrants.push(Entrant {
+                name: name.clone(),
+                rating,
+            });
+        }
+        let id = uuid::Uuid::new_v4().simple().to_string()[..8].to_string();
+        let t = Tournament::new(id.clone(), spec, entrants, crate::clock::now_ms());
+        let json = serde_json::to_string(&t)
+            .map_err(|e| Refusal::new(ErrorCode::Internal, e.to_string()))?;
+        parts.store.save(&id, json).await.map_err(|e| {
+            Refusal::new(
+                ErrorCode::Internal,
+                format!("the tournament could not be stored: {e}"),
+            )
+        })?;
+        tracing::info!(tournament = %id, entrants = t.entrants.len(), "tournament created");
+        self.spawn(parts, t);
+        self.watch(&id, creator).await?;
+        Ok(id)
+    }
+
+    /// Has `peer` watch tournament `id`: its view now and whenever it changes.
+    pub(crate) async fn watch(&self, id: &str, peer: Peer) -> Result<(), Refusal> {
+        let tx = self.sender(id).ok_or_else(|| no_such(id))?;
+        tx.send(Event::Watch(peer)).await.map_err(|_| no_such(id))
+    }
+
+    /// Tournament `id`'s view now.
+    pub(crate) async fn view(&self, id: &str) -> Option<TournamentView> {
+        let tx = self.sender(id)?;
+        let (reply, rx) = oneshot::channel();
+        tx.send(Event::View(reply)).await.ok()?;
+        rx.await.ok()
+    }
+
+    /// Every tournament's line, newest first.
+    pub(crate) async fn list(&self) -> Vec<TournamentSummary> {
+        let senders: Vec<mpsc::Sender<Event>> = match self.tasks.lock() {
+            Ok(tasks) => tasks.values().cloned().collect(),
+            Err(_) => return Vec::new(),
+        };
+        let mut out = Vec::with_capacity(senders.len());
+        for tx in senders {
+            let (reply, rx) = oneshot::channel();
+            if tx.send(Event::Summary(reply)).await.is_ok()
+                && let Ok((started, line)) = rx.await
+            {
+                out.push((started, line));
+            }
+        }
+        out.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.id.cmp(&b.1.id)));
+        out.into_iter().map(|(_, line)| line).collect()
+    }
+}
+
+/// `name`'s rating in `category`: its account's, else the category's starting one.
+async fn rating_of(accounts: &Accounts, name: &str, category: &str) -> f64 {
+    let start = initial(category).rating;
+    match accounts.profile(name).await {
+        Ok(Some(profile)) => profile
+            .ratings
+            .iter()
+            .find(|c| c.category == category)
+            .map_or(start, |c| c.rating.rating),
+        _ => start,
+    }
+}
+
+/// `spec` checked, its configuration in canonical form; or why it is refused.
+fn checked(mut spec: TournamentSpec) -> Result<TournamentSpec, Refusal> {
+    let bad = |m: String| Refusal::new(ErrorCode::BadRequest, m);
+    spec.name = check_name(&spec.name)
+        .map_err(|e| bad(format!("tournament {e}")))?
+        .to_string();
+    let valid = spec
+        .config
+        .validate()
+        .map_err(|e| Refusal::new(ErrorCode::InvalidConfig, e.to_string()))?;
+    spec.config = spec.config.canonical(&valid);
+    let players = usize::from(valid.players());
+    let n = spec.bots.len();
+    if !(players..=MAX_ENTRANTS).contains(&n) {
+        return Err(bad(format!(
+            "a tournament of {players}-player games needs {players}–{MAX_ENTRANTS} entrants, got {n}"
+        )));
+    }
+    for (i, name) in spec.bots.iter().enumerate() {
+        if spec.bots[..i].contains(name) {
+            return Err(bad(format!("entrant {name:?} is named twice")));
+        }
+        jchomp_engine::BotSpec::parse(name)
+            .map_err(|e| bad(format!("entrant {name:?} is no bot the server plays: {e}")))?;
+    }
+    match spec.format {
+        TournamentFormat::Swiss { rounds } if !(1..=MAX_ROUNDS).contains(&rounds) => Err(bad(
+            format!("a Swiss tournament plays 1–{MAX_ROUNDS} rounds, got {rounds}"),
+        )),
+        TournamentFormat::Arena { duration_ms } if !(1..=MAX_ARENA_MS).contains(&duration_ms) => {
+            Err(bad(format!(
+                "an arena lasts 1–{MAX_ARENA_MS} ms, got {duration_ms}"
+            )))
+        }
+        _ => Ok(spec),
+    }
+}

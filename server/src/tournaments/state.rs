@@ -1,0 +1,385 @@
+//! One tournament's state as stored ([`Tournament`]): its spec, entrants, byes and every game
+//! started with the room it is played in and, once over, its result; and, pure, what to start
+//! next ([`Tournament::plan`]) and what watchers are shown ([`Tournament::view`]).
+
+use super::schedule::{byes, groups, round_robin, seat_order};
+use super::standings::{Finished, crosstable, standings};
+use jchomp_protocol::json::ResultJson;
+use jchomp_protocol::wire::{
+    TournamentFormat, TournamentGame, TournamentSpec, TournamentStatus, TournamentSummary,
+    TournamentView,
+};
+use serde::{Deserialize, Serialize};
+
+/// One entrant.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Entrant {
+    /// Its name (for a built-in level, its spec: `level:2`).
+    pub name: String,
+    /// Its rating in the games' category when the tournament began.
+    pub rating: f64,
+}
+
+/// One game started.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Game {
+    /// The room it is played in (its first game's id is the room's).
+    pub room: String,
+    /// Its round (from 1); in an arena, the order it was started in.
+    pub round: u32,
+    /// Entrant indices in seat order.
+    pub seats: Vec<usize>,
+    /// How it ended; `None` while it is played.
+    pub result: Option<ResultJson>,
+}
+
+/// A tournament as stored, written before anyone is told of a change.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Tournament {
+    /// Its id.
+    pub id: String,
+    /// What it was asked to be.
+    pub spec: TournamentSpec,
+    /// Entrants, in the order they entered.
+    pub entrants: Vec<Entrant>,
+    /// When it began, milliseconds since the Unix epoch.
+    pub started_ms: u64,
+    /// The round being played (0 before the first).
+    pub round: u32,
+    /// Every game started, in order.
+    pub games: Vec<Game>,
+    /// Byes each entrant has had.
+    pub byes: Vec<u32>,
+    /// Whether every game is over and none is to come.
+    pub finished: bool,
+}
+
+impl Tournament {
+    /// A tournament of `entrants` beginning at `started_ms`, nothing played.
+    pub(crate) fn new(
+        id: String,
+        spec: TournamentSpec,
+        entrants: Vec<Entrant>,
+        started_ms: u64,
+    ) -> Self {
+        let byes = vec![0; entrants.len()];
+        Tournament {
+            id,
+            spec,
+            entrants,
+            started_ms,
+            round: 0,
+            games: Vec::new(),
+            byes,
+            finished: false,
+        }
+    }
+
+    /// Seats per game.
+    fn k(&self) -> usize {
+        usize::try_from(self.spec.config.players).unwrap_or(2)
+    }
+
+    /// Whether a game is still being played.
+    fn in_play(&self) -> bool {
+        self.games.iter().any(|g| g.result.is_none())
+    }
+
+    /// Decides what starts now (`now_ms`, for an arena's end): the groups of entrants, in seat
+    /// order, of the games to start, with their round. Advances the round and hands out byes;
+    /// marks the tournament finished when nothing is in play and nothing is to come.
+    pub(crate) fn plan(&mut self, now_ms: u64) -> Vec<Vec<usize>> {
+        if self.finished {
+            return Vec::new();
+        }
+        let next = match self.spec.format {
+            TournamentFormat::RoundRobin => self.next_round_robin(),
+            TournamentFormat::Swiss { rounds } => self.next_swiss(rounds),
+            TournamentFormat::Arena { duration_ms } => {
+                self.next_arena(now_ms < self.started_ms.saturating_add(duration_ms))
+            }
+        };
+        if next.is_empty() && !self.in_play() {
+            self.finished = true;
+        }
+        next
+    }
+
+    fn next_round_robin(&mut self) -> Vec<Vec<usize>> {
+        if self.in_play() {
+            return Vec::new();
+        }
+        let rounds = round_robin(self.entrants.len(), self.k());
+        let next = rounds.get(self.round as usize).cloned().unwrap_or_default();
+        if !next.is_empty() {
+            self.round += 1;
+        }
+        next
+    }
+
+    fn next_swiss(&mut self, rounds: u32) -> Vec<Vec<usize>> {
+        if self.in_play() || self.round >= rounds {
+            return Vec::new();
+        }
+        self.round += 1;
+        let ranked = self.ranked(&(0..self.entrants.len()).collect::<Vec<_>>());
+        let out = byes(&ranked, self.k(), &|e| self.byes[e] > 0);
+        for &e in &out {
+            self.byes[e] += 1;
+        }
+        let playing: Vec<usize> = ranked.into_iter().filter(|e| !out.contains(e)).collect();
+        self.seated(groups(&playing, self.k(), &|a, b| self.met(a, b)))
+    }
+
+    fn next_arena(&mut self, open: bool) -> Vec<Vec<usize>> {
+        if !open {
+            return Vec::new();
+        }
+        let busy: Vec<usize> = self
+            .games
+            .iter()
+            .filter(|g| g.result.is_none())
+            .flat_map(|g| g.seats.iter().copied())
+            .collect();
+        let free: Vec<usize> = (0..self.entrants.len())
+            .filter(|e| !busy.contains(e))
+            .collect();
+        let ranked = self.ranked(&free);
+        let next = self.seated(groups(&ranked, self.k(), &|a, b| self.last_met(a, b)));
+        self.round += next.len() as u32;
+        next
+    }
+
+    /// `groups` with each one's seats in a fair order.
+    fn seated(&self, mut groups: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
+        let mut firsts = vec![0u32; self.entrants.len()];
+        for g in &self.games {
+            if let Some(&e) = g.seats.first() {
+                firsts[e] += 1;
+            }
+        }
+        for g in &mut groups {
+            seat_order(g, &firsts);
+        }
+        groups
+    }
+
+    /// `entrants` by points, best first (ties by entry order).
+    fn ranked(&self, entrants: &[usize]) -> Vec<usize> {
+        let rows = self.standing_rows();
+        let points = |e: usize| {
+            rows.iter()
+                .find(|r| r.name == self.entrants[e].name)
+                .map_or(0.0, |r| r.points.0)
+        };
+        let mut out = entrants.to_vec();
+        out.sort_by(|&a, &b| points(b).total_cmp(&points(a)).then(a.cmp(&b)));
+        out
+    }
+
+    /// Whether `a` and `b` have played a game together.
+    fn met(&self, a: usize, b: usize) -> bool {
+        self.games
+            .iter()
+            .any(|g| g.seats.contains(&a) && g.seats.contains(&b))
+    }
+
+    /// Whether `a`'s last game had `b` in it.
+    fn last_met(&self, a: usize, b: usize) -> bool {
+        self.games
+            .iter()
+            .rev()
+            .find(|g| g.seats.contains(&a))
+            .is_some_and(|g| g.seats.contains(&b))
+    }
+
+    /// The finished games, for the standings.
+    fn finished_games(&self) -> Vec<Finished<'_>> {
+        self.games
+            .iter()
+            .filter_map(|g| {
+                g.result.map(|result| Finished {
+                    seats: &g.seats,
+                    result,
+                })
+            })
+            .collect()
+    }
+
+    fn standing_rows(&self) -> Vec<jchomp_protocol::wire::Standing> {
+        let names: Vec<String> = self.entrants.iter().map(|e| e.name.clone()).collect();
+        let ratings: Vec<f64> = self.entrants.iter().map(|e| e.rating).collect();
+        standings(&names, &ratings, &self.byes, &self.finished_games())
+    }
+
+    /// What watchers are shown.
+    pub(crate) fn view(&self) -> TournamentView {
+        let crosstable = match self.spec.format {
+            TournamentFormat::RoundRobin => crosstable(self.entrants.len(), &self.finished_games()),
+            _ => Vec::new(),
+        };
+        TournamentView {
+            id: self.id.clone(),
+            spec: self.spec.clone(),
+            status: self.status(),
+            round: self.round,
+            standings: self.standing_rows(),
+            crosstable,
+            entrants: self.entrants.iter().map(|e| e.name.clone()).collect(),
+            games: self
+                .games
+                .iter()
+                .map(|g| TournamentGame {
+                    game: g.room.clone(),
+                    round: g.round,
+                    seats: g
+                        .seats
+                        .iter()
+                        .map(|&e| self.entrants[e].name.clone())
+                        .collect(),
+                    result: g.result,
+                })
+                .collect(),
+        }
+    }
+
+    /// Its line in the tournament list.
+    pub(crate) fn summary(&self) -> TournamentSummary {
+        TournamentSummary {
+            id: self.id.clone(),
+            name: self.spec.name.clone(),
+            format: self.spec.format,
+            status: self.status(),
+            entrants: self.entrants.len() as u32,
+            finished_games: self.games.iter().filter(|g| g.result.is_some()).count() as u32,
+        }
+    }
+
+    fn status(&self) -> TournamentStatus {
+        if self.finished {
+            TournamentStatus::Finished
+        } else {
+            TournamentStatus::Playing
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jchomp_protocol::json::ConfigJson;
+
+    fn tournament(format: TournamentFormat, n: usize) -> Tournament {
+        let config: ConfigJson =
+            serde_json::from_str(r#"{"rows":4,"cols":4,"players":2,"eat":[1,1],"poison":[[0,0]]}"#)
+                .unwrap();
+        let spec = TournamentSpec {
+            name: "t".into(),
+            format,
+            config,
+            bots: Vec::new(),
+        };
+        let entrants = (0..n)
+            .map(|i| Entrant {
+                name: format!("e{i}"),
+                rating: 1500.0,
+            })
+            .collect();
+        Tournament::new("T".into(), spec, entrants, 1_000)
+    }
+
+    /// Starts `groups` and ends each with its first seat losing.
+    fn play(t: &mut Tournament, groups: Vec<Vec<usize>>) {
+        for seats in groups {
+            let room = format!("R{}", t.games.len());
+            t.games.push(Game {
+                room,
+                round: t.round,
+                seats,
+                result: Some(ResultJson::Poisoned { loser: 0 }),
+            });
+        }
+    }
+
+    #[test]
+    fn a_swiss_plays_its_rounds_without_repeats_and_gives_each_bye_once() {
+        let mut t = tournament(TournamentFormat::Swiss { rounds: 3 }, 5);
+        for _ in 0..3 {
+            let next = t.plan(0);
+            assert_eq!(next.len(), 2);
+            play(&mut t, next);
+        }
+        assert!(t.plan(0).is_empty());
+        assert!(t.finished);
+        assert_eq!(t.byes.iter().sum::<u32>(), 3);
+        assert!(t.byes.iter().all(|&b| b <= 1), "{:?}", t.byes);
+        let mut pairs: Vec<Vec<usize>> = t
+            .games
+            .iter()
+            .map(|g| {
+                let mut s = g.seats.clone();
+                s.sort();
+                s
+            })
+            .collect();
+        pairs.sort();
+        pairs.dedup();
+        assert_eq!(pairs.len(), 6, "no pair met twice");
+    }
+
+    #[test]
+    fn a_round_robin_waits_for_its_round_to_end() {
+        let mut t = tournament(TournamentFormat::RoundRobin, 3);
+        let first = t.plan(0);
+        assert_eq!(first.len(), 1);
+        t.games.push(Game {
+            room: "R".into(),
+            round: 1,
+            seats: first[0].clone(),
+            result: None,
+        });
+        assert!(t.plan(0).is_empty(), "round 1 is still in play");
+        assert!(!t.finished);
+        t.games[0].result = Some(ResultJson::Tie);
+        let mut rounds = 1;
+        loop {
+            let next = t.plan(0);
+            if next.is_empty() {
+                break;
+            }
+            rounds += 1;
+            play(&mut t, next);
+        }
+        assert_eq!(t.games.len(), 6);
+        assert_eq!(rounds, 6);
+        assert!(t.finished);
+        assert_eq!(t.view().crosstable.len(), 3);
+    }
+
+    #[test]
+    fn an_arena_pairs_the_free_until_its_time_is_up() {
+        let mut t = tournament(TournamentFormat::Arena { duration_ms: 500 }, 5);
+        let first = t.plan(1_000);
+        assert_eq!(first.len(), 2, "four of five are paired");
+        for seats in &first {
+            t.games.push(Game {
+                room: "R".into(),
+                round: 1,
+                seats: seats.clone(),
+                result: None,
+            });
+        }
+        assert!(t.plan(1_100).is_empty(), "one entrant alone waits");
+        t.games[0].result = Some(ResultJson::Poisoned { loser: 1 });
+        let again = t.plan(1_200);
+        assert_eq!(again.len(), 1);
+        assert!(
+            !again[0].contains(&t.games[1].seats[0]),
+            "busy entrants wait"
+        );
+        play(&mut t, again);
+        t.games[1].result = Some(ResultJson::Tie);
+        assert!(t.plan(1_500).is_empty(), "time is up");
+        assert!(t.finished);
+    }
+}

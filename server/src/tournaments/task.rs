@@ -1,0 +1,280 @@
+//! One tournament's task: it owns the tournament's state and handles a closed set of
+//! [`Event`]s; it opens a room for each game planned, follows it to its end, writes every
+//! change to the store before its watchers are told, and plans what comes next.
+
+use super::follow::follow;
+use super::state::{Game, Tournament};
+use crate::game::outbox::{Peer, encode};
+use crate::game::room::{RoomContext, Seated, open_paired};
+use crate::store::TournamentStore;
+use jchomp_protocol::json::ResultJson;
+use jchomp_protocol::wire::{ServerMessage, TournamentFormat, TournamentSummary, TournamentView};
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+
+/// Events waiting for a tournament's task at most.
+const QUEUE: usize = 256;
+
+/// How often games whose room could not be made (a full server) are tried again.
+const RETRY: Duration = Duration::from_secs(1);
+
+/// Everything a tournament's task reacts to.
+pub(crate) enum Event {
+    /// A connection watches: it is sent the view now and whenever it changes.
+    Watch(Peer),
+    /// The view now.
+    View(oneshot::Sender<TournamentView>),
+    /// The tournament's line in the list, with when it began.
+    Summary(oneshot::Sender<(u64, TournamentSummary)>),
+    /// Game `game` (an index into its games) ended with `result`; `None` when its room went
+    /// away without a result.
+    Ended {
+        /// The game's index.
+        game: usize,
+        /// How it ended.
+        result: Option<ResultJson>,
+    },
+}
+
+/// The task's state.
+struct Task {
+    t: Tournament,
+    ctx: RoomContext,
+    store: TournamentStore,
+    me: mpsc::Sender<Event>,
+    watchers: Vec<Peer>,
+}
+
+/// Starts the task of `t`; returns its channel.
+pub(super) fn spawn(
+    ctx: RoomContext,
+    store: TournamentStore,
+    t: Tournament,
+) -> mpsc::Sender<Event> {
+    let (me, rx) = mpsc::channel(QUEUE);
+    let task = Task {
+        t,
+        ctx,
+        store,
+        me: me.clone(),
+        watchers: Vec::new(),
+    };
+    tokio::spawn(run(task, rx));
+    me
+}
+
+async fn run(mut task: Task, mut rx: mpsc::Receiver<Event>) {
+    let mut shutdown = task.ctx.shutdown.clone();
+    let stop = crate::shutdown::shutting_down(&mut shutdown);
+    tokio::pin!(stop);
+    task.resume().await;
+    task.advance().await;
+    let mut retry = tokio::time::interval(RETRY);
+    retry.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let end = tokio::time::sleep(task.arena_left());
+    tokio::pin!(end);
+    let mut ended = false;
+    loop {
+        tokio::select! {
+            biased;
+            _ = &mut stop => break,
+            ev = rx.recv() => match ev {
+                Some(ev) => task.handle(ev).await,
+                None => break,
+            },
+            _ = &mut end, if !ended => {
+                ended = true;
+                task.advance().await;
+            }
+            _ = retry.tick(), if task.unopened().next().is_some() => {
+                let games: Vec<usize> = task.unopened().collect();
+                task.open(games).await;
+            }
+        }
+    }
+}
+
+impl Task {
+    async fn handle(&mut self, ev: Event) {
+        match ev {
+            Event::Watch(peer) => {
+                peer.send_msg(&self.message());
+                self.watchers.retain(|p| !p.is_gone() && p.id != peer.id);
+                self.watchers.push(peer);
+            }
+            Event::View(reply) => {
+                let _ = reply.send(self.t.view());
+            }
+            Event::Summary(reply) => {
+                let _ = reply.send((self.t.started_ms, self.t.summary()));
+            }
+            Event::Ended { game, result } => self.ended(game, result).await,
+        }
+    }
+
+    /// Records game `game`'s result, stores it, tells the watchers, and starts what follows.
+    async fn ended(&mut self, game: usize, result: Option<ResultJson>) {
+        let Some(result) = result else {
+            if !self.ctx.shutting_down() {
+                tracing::warn!(tournament = %self.t.id, game, "a tournament game's room went away without a result");
+            }
+            return;
+        };
+        let Some(g) = self.t.games.get_mut(game) else {
+            return;
+        };
+        if g.result.is_some() {
+            return;
+        }
+        g.result = Some(result);
+        self.save().await;
+        self.broadcast();
+        self.advance().await;
+    }
+
+    /// Plans what starts now, stores the plan, and opens its rooms; stores and shows the end
+    /// once nothing is left.
+    async fn advance(&mut self) {
+        let was_finished = self.t.finished;
+        let planned = self.t.plan(crate::clock::now_ms());
+        if planned.is_empty() {
+            if self.t.finished && !was_finished {
+                self.save().await;
+                self.broadcast();
+                tracing::info!(tournament = %self.t.id, "tournament finished");
+            }
+            return;
+        }
+        let first = self.t.games.len();
+        let round = self.t.round;
+        let arena = matches!(self.t.spec.format, TournamentFormat::Arena { .. });
+        for (i, seats) in planned.into_iter().enumerate() {
+            self.t.games.push(Game {
+                room: String::new(),
+                round: if arena { (first + i + 1) as u32 } else { round },
+                seats,
+                result: None,
+            });
+        }
+        self.open((first..self.t.games.len()).collect()).await;
+    }
+
+    /// Opens a room for each of `games`, stores which room plays which game, then starts the
+    /// rooms and follows them. A game whose room cannot be made now is tried again later.
+    async fn open(&mut self, games: Vec<usize>) {
+        let mut opened = Vec::new();
+        for i in games {
+            let seats = self.t.games[i]
+                .seats
+                .iter()
+                .map(|&e| Seated::Bot(self.t.entrants[e].name.clone()))
+                .collect();
+            let config = &self.t.spec.config;
+            let made = config
+                .validate()
+                .map_err(|e| e.to_string())
+                .and_then(|valid| {
+                    open_paired(self.ctx.clone(), valid, config.clone(), seats)
+                        .map_err(|r| r.message)
+                });
+            match made {
+                Ok(room) => {
+                    self.t.games[i].room = room.id().to_string();
+                    opened.push((i, room));
+                }
+                Err(e) => {
+                    tracing::warn!(tournament = %self.t.id, error = %e, "a tournament game's room cannot be made now")
+                }
+            }
+        }
+        self.save().await;
+        for (i, room) in opened {
+            follow(room.spawn(), i, self.me.clone());
+        }
+        self.broadcast();
+    }
+
+    /// After a restart: follows each unfinished game's room if it is back, takes the result of
+    /// one that finished meanwhile from the stored records, and plays again a game whose room
+    /// never started (its start was never made durable).
+    async fn resume(&mut self) {
+        let mut again = Vec::new();
+        for i in 0..self.t.games.len() {
+            let g = &self.t.games[i];
+            if g.result.is_some() || g.room.is_empty() {
+                continue;
+            }
+            if let Some(tx) = self.ctx.lobby.room(&g.room) {
+                follow(tx, i, self.me.clone());
+                continue;
+            }
+            match self.ctx.store.get(g.room.clone()).await {
+                Ok(Some(record)) if record.result.is_some() => {
+                    self.t.games[i].result = record.result;
+                }
+                Ok(_) => again.push(i),
+                Err(e) => {
+                    tracing::error!(tournament = %self.t.id, room = %g.room, error = %e, "a tournament game cannot be read; it is played again");
+                    again.push(i);
+                }
+            }
+        }
+        if !again.is_empty() {
+            self.open(again).await;
+        } else {
+            self.save().await;
+        }
+    }
+
+    /// Games planned whose room is not made yet.
+    fn unopened(&self) -> impl Iterator<Item = usize> + '_ {
+        self.t
+            .games
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| g.room.is_empty() && g.result.is_none())
+            .map(|(i, _)| i)
+    }
+
+    /// The time left before an arena stops starting games (zero for other formats).
+    fn arena_left(&self) -> Duration {
+        match self.t.spec.format {
+            TournamentFormat::Arena { duration_ms } => {
+                let end = self.t.started_ms.saturating_add(duration_ms);
+                Duration::from_millis(end.saturating_sub(crate::clock::now_ms()))
+            }
+            _ => Duration::ZERO,
+        }
+    }
+
+    /// Writes the state to the store; returns once it is durable. A failed write is logged:
+    /// the tournament goes on, and a restart takes up from the last write that succeeded.
+    async fn save(&self) {
+        let json = match serde_json::to_string(&self.t) {
+            Ok(j) => j,
+            Err(e) => {
+                tracing::error!(tournament = %self.t.id, error = %e, "a tournament cannot be encoded");
+                return;
+            }
+        };
+        if let Err(e) = self.store.save(&self.t.id, json).await {
+            tracing::error!(tournament = %self.t.id, error = %e, "a tournament could not be stored");
+        }
+    }
+
+    fn message(&self) -> ServerMessage {
+        ServerMessage::Tournament(Box::new(self.t.view()))
+    }
+
+    /// Sends the view to every watcher still there.
+    fn broadcast(&mut self) {
+        self.watchers.retain(|p| !p.is_gone());
+        if self.watchers.is_empty() {
+            return;
+        }
+        let text = encode(&self.message());
+        for p in &self.watchers {
+            p.send(&text);
+        }
+    }
+}
