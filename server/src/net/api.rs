@@ -1,5 +1,6 @@
 //! The JSON API the clients read profiles and leaderboards from: `GET /api/players/NAME` and
-//! `GET /api/leaderboard?category=jchomp:2&bots=false&days=30`.
+//! `GET /api/leaderboard?category=jchomp:2&bots=false&days=30`; and a tournament's view
+//! (standings, crosstable, games): `GET /api/tournaments/ID`.
 
 use crate::accounts::board::{ACTIVE_DAYS, LEADERBOARD_SIZE};
 use crate::net::answer::{Answer, answer};
@@ -14,6 +15,8 @@ const JSON: &str = "application/json";
 pub(crate) const PLAYERS: &str = "/api/players/";
 /// The path of leaderboards.
 pub(crate) const LEADERBOARD: &str = "/api/leaderboard";
+/// The path of tournaments, before the id.
+pub(crate) const TOURNAMENTS: &str = "/api/tournaments/";
 
 /// Answers a `GET` under `/api/`.
 pub(crate) async fn answer_api(ctx: &Shared, path: &str, query: Option<&str>) -> Answer {
@@ -39,6 +42,15 @@ pub(crate) async fn answer_api(ctx: &Shared, path: &str, query: Option<&str>) ->
                                     "size": LEADERBOARD_SIZE, "players": board}),
             ),
             Err(e) => failed(&e),
+        };
+    }
+    if let Some(id) = path.strip_prefix(TOURNAMENTS) {
+        return match ctx.tournaments.view(id).await {
+            Some(view) => json(StatusCode::OK, &view),
+            None => error(
+                StatusCode::NOT_FOUND,
+                format!("no tournament has id {id:?}"),
+            ),
         };
     }
     error(StatusCode::NOT_FOUND, format!("no such API path: {path}"))

@@ -144,7 +144,7 @@ mod tests {
             },
             Finished {
                 seats: &[2, 0],
-                result: ResultJson::Timeout { loser: 0 },
+                result: ResultJson::Timeout { loser: 1 },
             },
         ];
         let rows = standings(&names(3), &[1500.0, 1600.0, 1800.0], &[0; 3], &games);
@@ -169,8 +169,8 @@ mod tests {
         ];
         let t = crosstable(3, &games);
         assert_eq!(t[0][0], None);
-        assert_eq!(t[0][1], Some(Points(2.0)));
-        assert_eq!(t[1][0], Some(Points(1.0)));
+        assert_eq!(t[0][1], Some(Points(1.0)));
+        assert_eq!(t[1][0], Some(Points(2.0)));
         assert_eq!(t[2][0], Some(Points(0.0)));
     }
 }

@@ -1,0 +1,236 @@
+//! Tournaments the server runs, through the real server: a Swiss and an arena of built-in levels
+//! played to the end, their standings pushed to the creator as games end and their games stored;
+//! and a round robin whose server is killed (SIGKILL) in the middle and restarted, which goes on
+//! with nothing lost and nothing played twice.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{Client, TestServer, config_value, logged_in};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::net::SocketAddr;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// Long enough for a whole tournament of quick bots on a loaded machine.
+const LONG: Duration = Duration::from_secs(120);
+
+fn spec(format: Value, bots: &[&str], board: &str) -> Value {
+    json!({"name": "test cup", "format": format, "config": config_value(board), "bots": bots})
+}
+
+/// Creates a tournament as a logged-in `name`; returns the client and the first view.
+async fn create(addr: SocketAddr, name: &str, spec: Value) -> (Client, Value) {
+    let mut c = logged_in(addr, name, true).await;
+    c.send(json!({"type": "create_tournament", "tournament": spec}))
+        .await;
+    let view = c.until_within("tournament", LONG).await;
+    (c, view)
+}
+
+/// Views pushed to `c` until the tournament is finished; returns them all.
+async fn views_to_the_end(c: &mut Client, first: Value) -> Vec<Value> {
+    let mut views = vec![first];
+    while views.last().unwrap()["status"] != "finished" {
+        views.push(c.until_within("tournament", LONG).await);
+    }
+    views
+}
+
+fn finished_games(view: &Value) -> usize {
+    view["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g.get("result").is_some())
+        .count()
+}
+
+fn points(view: &Value) -> f64 {
+    view["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["points"].as_f64().unwrap())
+        .sum()
+}
+
+/// Every game of `view` is stored with the result the tournament shows.
+async fn games_are_stored(c: &mut Client, view: &Value) {
+    for g in view["games"].as_array().unwrap() {
+        c.send(json!({"type": "get_game", "game": g["game"]})).await;
+        let record = c.until("game").await["record"].clone();
+        assert_eq!(record["result"], g["result"], "{g}");
+        assert_eq!(record["seats"], g["seats"], "{g}");
+    }
+}
+
+/// `GET path`: the JSON body.
+async fn get_json(addr: SocketAddr, path: &str) -> Value {
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let req = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut buf = String::new();
+    s.read_to_string(&mut buf).await.unwrap();
+    let (_, body) = buf.split_once("\r\n\r\n").unwrap();
+    serde_json::from_str(body).unwrap()
+}
+
+#[tokio::test]
+async fn a_swiss_of_built_in_levels_is_played_to_the_end_with_standings_pushed() {
+    let server = TestServer::start().await;
+    let bots = ["level:1", "level:2", "random", "greedy", "level:1,seed=7"];
+    let format = json!({"kind": "swiss", "rounds": 3});
+    let (mut c, first) = create(
+        server.addr,
+        "swissmaker",
+        spec(format, &bots, "4x4 poison 0,0"),
+    )
+    .await;
+    let id = first["id"].as_str().unwrap().to_string();
+    let views = views_to_the_end(&mut c, first).await;
+    let last = views.last().unwrap().clone();
+    assert_eq!(last["round"], 3);
+    assert_eq!(
+        last["games"].as_array().unwrap().len(),
+        6,
+        "two games a round"
+    );
+    assert_eq!(finished_games(&last), 6);
+    assert_eq!(points(&last), 6.0 + 3.0, "a point a game and a point a bye");
+    let pairs: BTreeSet<BTreeSet<String>> = last["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            g["seats"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap().to_string())
+                .collect()
+        })
+        .collect();
+    assert_eq!(pairs.len(), 6, "nobody met twice");
+    let counts: Vec<usize> = views.iter().map(finished_games).collect();
+    assert!(
+        (1..6).all(|n| counts.contains(&n)),
+        "standings pushed as each game ended: {counts:?}"
+    );
+    games_are_stored(&mut c, &last).await;
+    let api = get_json(server.addr, &format!("/api/tournaments/{id}")).await;
+    assert_eq!(api, last);
+    c.send(json!({"type": "list_tournaments"})).await;
+    let list = c.until("tournaments").await;
+    assert_eq!(list["tournaments"][0]["id"], id.as_str());
+    assert_eq!(list["tournaments"][0]["finished_games"], 6);
+}
+
+#[tokio::test]
+async fn an_arena_pairs_free_entrants_until_its_time_is_up() {
+    let server = TestServer::start().await;
+    let bots = ["level:1", "level:2", "random", "greedy"];
+    let format = json!({"kind": "arena", "duration_ms": 1500});
+    let (mut c, first) = create(
+        server.addr,
+        "arenamaker",
+        spec(format, &bots, "4x4 poison 0,0"),
+    )
+    .await;
+    let views = views_to_the_end(&mut c, first).await;
+    let last = views.last().unwrap();
+    let games = last["games"].as_array().unwrap();
+    assert!(
+        games.len() >= 4,
+        "entrants are paired again as they finish: {last}"
+    );
+    assert_eq!(finished_games(last), games.len());
+    assert_eq!(points(last), games.len() as f64);
+    let played: u64 = last["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(played, 2 * games.len() as u64);
+    games_are_stored(&mut c, last).await;
+}
+
+#[tokio::test]
+async fn a_tournament_is_refused_in_words() {
+    let server = TestServer::start().await;
+    let mut guest = Client::connect(server.addr).await;
+    let format = json!({"kind": "round_robin"});
+    let s = spec(format.clone(), &["level:1", "random"], "4x4 poison 0,0");
+    guest
+        .send(json!({"type": "create_tournament", "tournament": s}))
+        .await;
+    guest.expect_error("forbidden").await;
+    let mut c = logged_in(server.addr, "maker", true).await;
+    let s = spec(format, &["level:1"], "4x4 poison 0,0");
+    c.send(json!({"type": "create_tournament", "tournament": s}))
+        .await;
+    let e = c.expect_error("bad_request").await;
+    assert!(e["message"].as_str().unwrap().contains("got 1"), "{e}");
+    c.send(json!({"type": "watch_tournament", "tournament": "nope"}))
+        .await;
+    c.expect_error("no_such_tournament").await;
+}
+
+/// The server process; killed (SIGKILL) when dropped.
+struct Server(std::process::Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_robin_killed_mid_way_goes_on_after_a_restart_with_nothing_lost_or_replayed() {
+    let dir = common::temp_dir();
+    let (child, addr) = common::spawn_binary(&dir, &[], "error");
+    let server = Server(child);
+    let bots = [
+        "level:1",
+        "level:2",
+        "random",
+        "greedy",
+        "level:1,seed=3",
+        "random,seed=4",
+    ];
+    let format = json!({"kind": "round_robin"});
+    let (mut c, first) = create(addr, "rrmaker", spec(format, &bots, "9x9 poison 0,0")).await;
+    let id = first["id"].as_str().unwrap().to_string();
+    let mut before = first;
+    while finished_games(&before) < 3 {
+        before = c.until_within("tournament", LONG).await;
+    }
+    drop(server); // SIGKILL mid-tournament
+    assert_ne!(before["status"], "finished", "killed in the middle");
+
+    let (child, addr) = common::spawn_binary(&dir, &[], "error");
+    let _server = Server(child);
+    let mut w = Client::connect(addr).await;
+    w.send(json!({"type": "watch_tournament", "tournament": id}))
+        .await;
+    let first = w.until_within("tournament", LONG).await;
+    let views = views_to_the_end(&mut w, first).await;
+    let last = views.last().unwrap();
+    let games = last["games"].as_array().unwrap();
+    assert_eq!(games.len(), 30, "every pair in both seat orders, once");
+    let orders: BTreeSet<String> = games.iter().map(|g| g["seats"].to_string()).collect();
+    assert_eq!(orders.len(), 30, "no game played twice");
+    for g in before["games"].as_array().unwrap() {
+        if g.get("result").is_some() {
+            assert!(games.contains(g), "{g} was lost or replayed");
+        }
+    }
+    assert_eq!(finished_games(last), 30);
+    assert_eq!(points(last), 30.0);
+    assert_eq!(last["crosstable"].as_array().unwrap().len(), 6);
+    games_are_stored(&mut w, last).await;
+    std::fs::remove_dir_all(dir).unwrap();
+}
