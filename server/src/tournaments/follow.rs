@@ -2,7 +2,7 @@
 //! a connection; the game's result is handed to the tournament's task as it is announced (and so
 //! only once the room has made it durable).
 
-use super::task::Event;
+use super::event::Event;
 use crate::game::event::RoomEvent;
 use crate::game::outbox::{Outgoing, Peer, PeerSignal, next_conn_id};
 use jchomp_protocol::json::ResultJson;

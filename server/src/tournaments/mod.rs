@@ -4,6 +4,7 @@
 //! and starts what comes next; who meets whom ([`schedule`]) and the standings ([`standings`])
 //! are pure. [`Tournaments`] is the handle every connection holds.
 
+mod event;
 mod follow;
 mod schedule;
 mod standings;
@@ -16,13 +17,13 @@ use crate::game::refusal::Refusal;
 use crate::game::room::RoomContext;
 use crate::ratings::{category, initial};
 use crate::store::TournamentStore;
+use event::Event;
 use jchomp_protocol::wire::{
     ErrorCode, TournamentFormat, TournamentSpec, TournamentSummary, TournamentView, check_name,
 };
 use state::{Entrant, Tournament};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};
-use task::Event;
 use tokio::sync::{mpsc, oneshot};
 
 /// Entrants a tournament takes at most.
@@ -203,7 +204,8 @@ fn checked(mut spec: TournamentSpec) -> Result<TournamentSpec, Refusal> {
         if spec.bots[..i].contains(name) {
             return Err(bad(format!("entrant {name:?} is named twice")));
         }
-        jchomp_engine::BotSpec::parse(name)
+        crate::game::room::seeded(name)
+            .and_then(|(bot, _)| jchomp_engine::BotSpec::parse(bot))
             .map_err(|e| bad(format!("entrant {name:?} is no bot the server plays: {e}")))?;
     }
     match spec.format {

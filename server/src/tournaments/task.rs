@@ -2,39 +2,22 @@
 //! [`Event`]s; it opens a room for each game planned, follows it to its end, writes every
 //! change to the store before its watchers are told, and plans what comes next.
 
+use super::event::Event;
 use super::follow::follow;
 use super::state::{Game, Tournament};
 use crate::game::outbox::{Peer, encode};
 use crate::game::room::{RoomContext, Seated, open_paired};
 use crate::store::TournamentStore;
 use jchomp_protocol::json::ResultJson;
-use jchomp_protocol::wire::{ServerMessage, TournamentFormat, TournamentSummary, TournamentView};
+use jchomp_protocol::wire::{ServerMessage, TournamentFormat};
 use std::time::Duration;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
 /// Events waiting for a tournament's task at most.
 const QUEUE: usize = 256;
 
 /// How often games whose room could not be made (a full server) are tried again.
 const RETRY: Duration = Duration::from_secs(1);
-
-/// Everything a tournament's task reacts to.
-pub(crate) enum Event {
-    /// A connection watches: it is sent the view now and whenever it changes.
-    Watch(Peer),
-    /// The view now.
-    View(oneshot::Sender<TournamentView>),
-    /// The tournament's line in the list, with when it began.
-    Summary(oneshot::Sender<(u64, TournamentSummary)>),
-    /// Game `game` (an index into its games) ended with `result`; `None` when its room went
-    /// away without a result.
-    Ended {
-        /// The game's index.
-        game: usize,
-        /// How it ended.
-        result: Option<ResultJson>,
-    },
-}
 
 /// The task's state.
 struct Task {

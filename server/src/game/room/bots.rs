@@ -49,7 +49,7 @@ pub(crate) fn build(
 }
 
 /// Splits a `,seed=N` off a spec: the bot's spec and the seed, if one was given.
-fn seeded(spec: &str) -> Result<(&str, Option<u64>), SpecError> {
+pub(crate) fn seeded(spec: &str) -> Result<(&str, Option<u64>), SpecError> {
     let Some((bot, seed)) = spec.trim().rsplit_once(",seed=") else {
         return Ok((spec, None));
     };

@@ -3,7 +3,7 @@
 
 mod analysis;
 mod bots;
-pub(crate) use bots::DEFAULT_SPEC;
+pub(crate) use bots::{DEFAULT_SPEC, seeded};
 mod context;
 mod durable;
 mod failover;
