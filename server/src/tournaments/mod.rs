@@ -19,7 +19,8 @@ use crate::ratings::{category, initial};
 use crate::store::TournamentStore;
 use event::Event;
 use jchomp_protocol::wire::{
-    ErrorCode, TournamentFormat, TournamentSpec, TournamentSummary, TournamentView, check_name,
+    ErrorCode, TournamentFormat, TournamentSpec, TournamentStatus, TournamentSummary,
+    TournamentView, check_name,
 };
 use state::{Entrant, Tournament};
 use std::collections::BTreeMap;
@@ -30,6 +31,8 @@ use tokio::sync::{mpsc, oneshot};
 pub(crate) const MAX_ENTRANTS: usize = 32;
 /// Rounds a Swiss tournament plays at most.
 pub(crate) const MAX_ROUNDS: u32 = 50;
+/// Tournaments played at once at most (each plays up to [`MAX_ENTRANTS`] / 2 games at once).
+pub(crate) const MAX_PLAYING: usize = 8;
 /// The longest arena, in milliseconds (a day).
 pub(crate) const MAX_ARENA_MS: u64 = 24 * 60 * 60 * 1000;
 
@@ -111,6 +114,18 @@ impl Tournaments {
             )
         })?;
         let spec = checked(spec)?;
+        let playing = self.list().await;
+        let playing = playing
+            .iter()
+            .filter(|t| t.status == TournamentStatus::Playing);
+        if playing.count() >= MAX_PLAYING {
+            return Err(Refusal::new(
+                ErrorCode::ServerFull,
+                format!(
+                    "the server plays its maximum of {MAX_PLAYING} tournaments; try again later"
+                ),
+            ));
+        }
         let mut entrants = Vec::with_capacity(spec.bots.len());
         for name in &spec.bots {
             let rating = rating_of(&parts.accounts, name, &category(&spec.config)).await;
