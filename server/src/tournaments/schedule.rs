@@ -69,74 +69,77 @@ pub(crate) fn groups(
     }
     let used = ranked.len() - ranked.len() % k;
     let pool = &ranked[..used];
-    let mut taken = vec![false; pool.len()];
-    let mut out = Vec::new();
-    let mut budget = BUDGET;
-    if split(pool, k, met, &mut taken, &mut out, &mut budget) {
-        return out;
+    let mut search = Search {
+        pool,
+        k,
+        met,
+        taken: vec![false; pool.len()],
+        out: Vec::new(),
+        budget: BUDGET,
+    };
+    if search.split() {
+        return search.out;
     }
     pool.chunks(k).map(<[usize]>::to_vec).collect()
 }
 
-/// Depth-first search for a split of the untaken entrants of `pool` into groups without a
-/// repeat; true when one was found (it is in `out`).
-fn split(
-    pool: &[usize],
+/// A depth-first search for a split of `pool` into groups of `k` without a repeat.
+struct Search<'a> {
+    pool: &'a [usize],
     k: usize,
-    met: &dyn Fn(usize, usize) -> bool,
-    taken: &mut [bool],
-    out: &mut Vec<Vec<usize>>,
-    budget: &mut usize,
-) -> bool {
-    let Some(first) = taken.iter().position(|t| !t) else {
-        return true;
-    };
-    taken[first] = true;
-    let mut group = vec![pool[first]];
-    let found = fill(pool, k, met, taken, &mut group, first + 1, out, budget);
-    taken[first] = false;
-    found
+    met: &'a dyn Fn(usize, usize) -> bool,
+    /// Which entrants of `pool` are in a group.
+    taken: Vec<bool>,
+    /// The groups made so far.
+    out: Vec<Vec<usize>>,
+    /// Steps left.
+    budget: usize,
 }
 
-/// Completes `group` with untaken entrants after index `from` that met nobody in it, then
-/// splits the rest; backtracks when that fails.
-#[allow(clippy::too_many_arguments)]
-fn fill(
-    pool: &[usize],
-    k: usize,
-    met: &dyn Fn(usize, usize) -> bool,
-    taken: &mut [bool],
-    group: &mut Vec<usize>,
-    from: usize,
-    out: &mut Vec<Vec<usize>>,
-    budget: &mut usize,
-) -> bool {
-    if group.len() == k {
-        out.push(group.clone());
-        if split(pool, k, met, taken, out, budget) {
+impl Search<'_> {
+    /// Splits the untaken entrants; true when a split was found (it is in `out`).
+    fn split(&mut self) -> bool {
+        let Some(first) = self.taken.iter().position(|t| !t) else {
             return true;
-        }
-        out.pop();
-        return false;
+        };
+        self.taken[first] = true;
+        let mut group = vec![self.pool[first]];
+        let found = self.fill(&mut group, first + 1);
+        self.taken[first] = false;
+        found
     }
-    for i in from..pool.len() {
-        if *budget == 0 {
+
+    /// Completes `group` with untaken entrants after index `from` that met nobody in it, then
+    /// splits the rest; backtracks when that fails.
+    fn fill(&mut self, group: &mut Vec<usize>, from: usize) -> bool {
+        if group.len() == self.k {
+            self.out.push(group.clone());
+            if self.split() {
+                return true;
+            }
+            self.out.pop();
             return false;
         }
-        *budget -= 1;
-        if taken[i] || group.iter().any(|&g| met(g, pool[i])) {
-            continue;
+        for i in from..self.pool.len() {
+            if self.budget == 0 {
+                return false;
+            }
+            self.budget -= 1;
+            let e = self.pool[i];
+            if self.taken[i] || group.iter().any(|&g| (self.met)(g, e)) {
+                continue;
+            }
+            self.taken[i] = true;
+            group.push(e);
+            let found = self.fill(group, i + 1);
+            group.pop();
+            self.taken[i] = false;
+            if found {
+                return true;
+            }
         }
-        taken[i] = true;
-        group.push(pool[i]);
-        let found = fill(pool, k, met, taken, group, i + 1, out, budget);
-        group.pop();
-        taken[i] = false;
-        if found {
-            return true;
-        }
+        false
     }
-    false
 }
 
 /// The entrants of `ranked` (best first) who sit out a Swiss round of `k`-seat games: as many
