@@ -1,7 +1,7 @@
 //! The server's module graph, read from its sources: every arrow between its modules points
 //! one way (network → tournaments → pairing → cluster → accounts → game → storage → base), and
-//! inside each folder the files import each other without a circle. `cargo test -p jchomp-server --test layers -- --nocapture`
-//! prints the graph.
+//! inside each folder the files import each other without a circle.
+//! `cargo test -p jchomp-server --test layers -- --nocapture` prints the graph.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
