@@ -14,7 +14,7 @@
 mod common;
 mod web_support;
 
-use common::{Client, TestServer};
+use common::{Client, TestServer, logged_in, rated_config_value};
 use jchomp_engine::search::{Outcome, Table, analyze};
 use jchomp_protocol::rules::{Config, Position, Rejection};
 use jchomp_server::Settings;
@@ -48,6 +48,7 @@ in_both_browsers!(
     the_preview_is_exactly_what_the_rules_eat_and_a_refused_cell_says_why,
     two_people_play_to_the_end_a_spectator_sees_every_move_and_the_replay_steps_through,
     the_analysis_board_sets_positions_up_and_steps_through_the_best_line,
+    an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_them,
 );
 
 /// What the lobby's form is given.
@@ -1099,4 +1100,380 @@ async fn no_room_nor_game(server: &TestServer) {
     assert_eq!(c.expect("rooms").await["rooms"], json!([]));
     c.send(json!({"type":"list_games"})).await;
     assert_eq!(c.expect("games").await["games"], json!([]));
+}
+
+/// The one board of the rated games here: classic 1×2, the poison and one cell.
+const RATED_BAR: &str = "1x2 variant classic poison 0,0";
+
+/// Two accounts of the test's own (`names`, password `password-1`) play `games` rated games of
+/// [`RATED_BAR`] against each other over WebSocket, each in turn eating the poison at once, so
+/// that neither rating is provisional after enough of them.
+async fn rated_games_between(server: &TestServer, names: [&str; 2], games: usize) {
+    let mut p = [
+        logged_in(server.addr, names[0], true).await,
+        logged_in(server.addr, names[1], true).await,
+    ];
+    for _ in 0..games {
+        let [x, y] = &mut p;
+        let (room, _) = x.create("x", rated_config_value(RATED_BAR)).await;
+        y.join(&room, "y").await;
+        x.until("room").await;
+        x.send(json!({"type":"move","row":0,"col":0})).await;
+        let moved = x.until("moved").await;
+        assert_eq!(moved["result"]["loser"], 0, "{moved}");
+        y.until("moved").await;
+        for c in [x, y] {
+            c.send(json!({"type":"leave"})).await;
+            c.until("left").await;
+        }
+        p.swap(0, 1);
+    }
+}
+
+/// The JSON of an API path, which must answer 200.
+async fn api(server: &TestServer, path: &str) -> Value {
+    let (line, body) = server.http_get(path).await;
+    assert!(line.contains("200"), "{path}: {line}: {body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+/// A rating as the pages write it (two players): `1623 ± 87`, wins, losses and ties.
+fn rating_words(r: &Value) -> (String, String) {
+    let round = |k: &str| r[k].as_f64().unwrap().round();
+    (
+        format!("{} ± {}", round("rating"), round("deviation")),
+        format!(
+            "{} won, {} lost, {} tied",
+            r["wins"], r["losses"], r["ties"]
+        ),
+    )
+}
+
+/// Opens `#/players/NAME` and holds what it shows against `/api/players/NAME`: the bot tag,
+/// each category's rating, deviation, provisional mark and counts, one chart point per rated
+/// game (in order, higher for a higher rating) and the recent games' replay links. Returns the
+/// profile.
+async fn profile_matches_the_api(page: &Page<'_>, server: &TestServer, name: &str) -> Value {
+    let want = api(server, &format!("/api/players/{name}")).await;
+    page.eval(&format!("location.hash = '#/players/{name}'"))
+        .await;
+    page.wait(
+        &format!("document.querySelector('.profile[data-loaded]') && location.hash === '#/players/{name}'"),
+        "the profile",
+    )
+    .await;
+    let shown = page
+        .eval(
+            "(() => { const q = (el, sel) => el.querySelector(sel);
+              return { bot: !!q(document, '.profile h2 .tag.bot'),
+                recent: [...document.querySelectorAll('#recent a')].map(a => a.getAttribute('href')),
+                categories: [...document.querySelectorAll('.profile .category')].map(s => ({
+                  category: s.dataset.category, rating: q(s, '.rating').textContent,
+                  record: q(s, '.record').textContent, provisional: !!q(s, '.tag.provisional'),
+                  points: [...s.querySelectorAll('svg.chart .point')].map(p => {
+                    const r = p.getBoundingClientRect();
+                    return { game: p.dataset.game, y: r.y + r.height / 2 }; }) })) }; })()",
+        )
+        .await;
+    assert_eq!(shown["bot"], want["bot"], "{shown}");
+    let recent: Vec<String> = want["recent"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| format!("#/game/{}", g.as_str().unwrap()))
+        .collect();
+    assert_eq!(shown["recent"], json!(recent), "{shown}");
+    let ratings = want["ratings"].as_array().unwrap();
+    assert_eq!(shown["categories"].as_array().unwrap().len(), ratings.len());
+    for (r, s) in ratings.iter().zip(shown["categories"].as_array().unwrap()) {
+        let (rating, record) = rating_words(r);
+        assert_eq!(s["category"], r["category"], "{s}");
+        assert_eq!(
+            (s["rating"].as_str(), s["record"].as_str()),
+            (Some(rating.as_str()), Some(record.as_str())),
+            "{s}"
+        );
+        assert_eq!(s["provisional"], r["provisional"], "{s}");
+        let history = r["history"].as_array().unwrap();
+        let points = s["points"].as_array().unwrap();
+        assert_eq!(points.len(), history.len(), "one point per rated game: {s}");
+        for (i, (p, h)) in points.iter().zip(history).enumerate() {
+            assert_eq!(p["game"], h["game"], "{s}");
+            // Across the chart, a higher rating is a higher point.
+            for (q, k) in points.iter().zip(history).skip(i + 1) {
+                let (y, z) = (p["y"].as_f64().unwrap(), q["y"].as_f64().unwrap());
+                let (a, b) = (h["rating"].as_f64().unwrap(), k["rating"].as_f64().unwrap());
+                if (a - b).abs() > 1.0 {
+                    assert_eq!(
+                        y < z,
+                        a > b,
+                        "point heights against ratings {a} and {b}: {s}"
+                    );
+                }
+            }
+        }
+    }
+    want
+}
+
+/// Opens the leaderboard of `category` (people or bots) by its chooser and toggle, and holds
+/// its rows against `/api/leaderboard`; returns the names listed.
+async fn leaderboard_matches_the_api(
+    page: &Page<'_>,
+    server: &TestServer,
+    category: &str,
+    bots: bool,
+) -> Vec<String> {
+    let want = api(
+        server,
+        &format!("/api/leaderboard?category={category}&bots={bots}"),
+    )
+    .await;
+    if !page
+        .eval("!!document.querySelector('#category')")
+        .await
+        .as_bool()
+        .unwrap()
+    {
+        page.click("#to-leaderboard").await;
+    }
+    page.wait(
+        "document.querySelector('.leaderboard[data-loaded]')",
+        "the leaderboard",
+    )
+    .await;
+    page.choose("#category", category).await;
+    page.wait(
+        &format!(
+            "document.querySelector('.leaderboard[data-loaded] #category')?.value === '{category}'"
+        ),
+        "the category's board",
+    )
+    .await;
+    if page.eval("document.querySelector('#bots').checked").await != json!(bots) {
+        page.click("#bots").await;
+    }
+    page.wait(
+        &format!("document.querySelector('.leaderboard[data-loaded] #bots')?.checked === {bots} && document.querySelector('#category').value === '{category}'"),
+        "the people's or the bots' board",
+    )
+    .await;
+    let rows = page
+        .eval(
+            "[...document.querySelectorAll('#board tbody tr[data-player]')].map(tr => ({
+                name: tr.querySelector('a.player').textContent, href: tr.querySelector('a.player').getAttribute('href'),
+                bot: !!tr.querySelector('.tag.bot'), rating: tr.querySelector('.rating').textContent,
+                record: tr.querySelector('.record').textContent }))",
+        )
+        .await;
+    let players = want["players"].as_array().unwrap();
+    assert_eq!(
+        rows.as_array().unwrap().len(),
+        players.len(),
+        "{rows} against {want}"
+    );
+    for (row, p) in rows.as_array().unwrap().iter().zip(players) {
+        let (rating, record) = rating_words(p);
+        let name = p["name"].as_str().unwrap();
+        assert_eq!(row["name"], name, "{row}");
+        assert_eq!(row["href"], format!("#/players/{name}"), "{row}");
+        assert_eq!(row["bot"], bots, "{row}");
+        assert_eq!(
+            (row["rating"].as_str(), row["record"].as_str()),
+            (Some(rating.as_str()), Some(record.as_str())),
+            "{row}"
+        );
+    }
+    if players.is_empty() {
+        let empty = page
+            .eval("document.querySelector('#board tbody .empty')?.textContent")
+            .await;
+        assert_eq!(empty, "Nobody is listed yet.");
+    }
+    players
+        .iter()
+        .map(|p| p["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Plays the page's rated game against the bot to its end; returns the stored game's id.
+async fn rated_game_to_the_end(page: &Page<'_>) -> String {
+    let config = board_of(RATED_BAR);
+    while !turn_or_end(page).await {
+        play_one(page, &config).await;
+    }
+    let link = page
+        .eval("document.querySelector('#replay-link:not([hidden])').getAttribute('href')")
+        .await;
+    link.as_str()
+        .unwrap()
+        .strip_prefix("#/game/")
+        .unwrap()
+        .to_string()
+}
+
+async fn an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_them(
+    engine: Engine,
+) {
+    let server = TestServer::start().await;
+    // Two people of the test's own whose classic ratings are settled.
+    rated_games_between(&server, ["Cy", "Di"], 20).await;
+    let browser = Browser::launch(engine).await;
+    let page = browser.page().await;
+    page.goto(&url(&server)).await;
+    // A guest may not make a rated room, and is told why.
+    page.wait(
+        "document.querySelector('#rated')?.disabled && document.querySelector('#rated-why').textContent.includes('need an account')",
+        "the rated choice disabled",
+    )
+    .await;
+    // Registering in the page: a taken name is refused in words, a free one logs in.
+    page.click("#to-account").await;
+    page.fill("#acct-name", "cy").await;
+    page.fill("#acct-password", "correct horse").await;
+    page.click("#register").await;
+    page.wait(
+        "document.querySelector('#account-msg').textContent === 'the name \"cy\" is taken'",
+        "the taken name refused",
+    )
+    .await;
+    page.fill("#acct-name", "Ada").await;
+    page.click("#register").await;
+    page.wait(
+        "document.querySelector('#account-state') && document.querySelector('#to-account').textContent === 'Ada'",
+        "registered",
+    )
+    .await;
+    let token = page
+        .eval("JSON.parse(localStorage.getItem('jchomp.session')).token")
+        .await;
+    assert!(token.as_str().is_some_and(|t| t.len() >= 16), "{token}");
+    // A rated room against the built-in level 1, played three times (two rematches).
+    page.click(".account a.back").await;
+    page.wait(
+        "document.querySelector('#rated') && !document.querySelector('#rated').disabled",
+        "the rated choice",
+    )
+    .await;
+    page.click("#rated").await;
+    let form = Form {
+        name: "typed",
+        rows: 1,
+        cols: 2,
+        eat: None,
+        more_poison: &[],
+        others: &["level:1"],
+        analysis: false,
+        move_secs: None,
+    };
+    create(&page, &form).await;
+    assert!(
+        page.eval("document.querySelector('.game .info').textContent")
+            .await
+            .as_str()
+            .unwrap()
+            .ends_with(" · rated"),
+        "the room says it is rated"
+    );
+    // The seats go by their accounts' names, link to their profiles, and the bot is marked.
+    let seats = page
+        .eval("[...document.querySelectorAll('#seats li')].map(li => [li.querySelector('a.player')?.textContent, !!li.querySelector('.tag.bot')])")
+        .await;
+    assert_eq!(seats, json!([["Ada", false], ["level:1", true]]));
+    let mut games = vec![rated_game_to_the_end(&page).await];
+    while games.len() < 3 {
+        page.click("#rematch").await;
+        let last = games.last().unwrap();
+        page.wait(
+            &format!(
+                "document.querySelector('#replay-link').getAttribute('href') !== '#/game/{last}'"
+            ),
+            "the rematch",
+        )
+        .await;
+        games.push(rated_game_to_the_end(&page).await);
+    }
+    // Ada's profile: one point per rated game, the numbers of the API.
+    let ada = profile_matches_the_api(&page, &server, "Ada").await;
+    let classic = &ada["ratings"][0];
+    assert_eq!(
+        (
+            classic["category"].as_str(),
+            classic["provisional"].as_bool()
+        ),
+        (Some("classic:2"), Some(true)),
+        "{ada}"
+    );
+    let rated: Vec<_> = classic["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["game"].as_str().unwrap())
+        .collect();
+    assert_eq!(rated, games, "{ada}");
+    let bot = profile_matches_the_api(&page, &server, "level:1").await;
+    assert_eq!(bot["bot"], true);
+    let cy = profile_matches_the_api(&page, &server, "Cy").await;
+    assert_eq!(cy["ratings"][0]["history"].as_array().unwrap().len(), 20);
+    // A recent game links to its replay.
+    page.click("#recent a").await;
+    page.wait(
+        "document.querySelector('.replay[data-index]')",
+        "the replay",
+    )
+    .await;
+    // The leaderboards: settled people only (Ada is provisional), bots apart (level 1 is too).
+    let people = leaderboard_matches_the_api(&page, &server, "classic:2", false).await;
+    let mut sorted = people.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["Cy", "Di"]);
+    assert!(
+        leaderboard_matches_the_api(&page, &server, "classic:2", true)
+            .await
+            .is_empty()
+    );
+    assert!(
+        leaderboard_matches_the_api(&page, &server, "jchomp:2", false)
+            .await
+            .is_empty()
+    );
+    // A name links to its profile.
+    page.choose("#category", "classic:2").await;
+    page.wait("document.querySelector('.leaderboard[data-loaded]') && location.hash.includes('classic') && !location.hash.endsWith('/bots')", "the people's board").await;
+    page.click("#board a.player").await;
+    page.wait(
+        &format!(
+            "document.querySelector('.profile[data-loaded] h2')?.textContent === '{}'",
+            people[0]
+        ),
+        "the leader's profile",
+    )
+    .await;
+    // Sessions ended elsewhere: the page's token is refused when it connects again, and it
+    // says so and forgets it.
+    let mut c = Client::connect(server.addr).await;
+    c.send(json!({"type":"login","name":"Ada","password":"correct horse"}))
+        .await;
+    c.expect("account").await;
+    c.send(json!({"type":"logout","everywhere":true})).await;
+    c.expect("logged_out").await;
+    page.reload().await;
+    page.wait(
+        "document.querySelector('#notice').textContent.includes('Your session has ended') && document.querySelector('#to-account').textContent === 'Log in' && localStorage.getItem('jchomp.session') === null",
+        "the revoked session dropped",
+    )
+    .await;
+    // Logging in and out again from the panel.
+    page.click("#to-account").await;
+    page.fill("#acct-name", "ada").await;
+    page.fill("#acct-password", "correct horse").await;
+    page.click("#login").await;
+    page.wait("document.querySelector('#to-account').textContent === 'Ada' && document.querySelector('#logout')", "logged in").await;
+    page.click("#logout").await;
+    page.wait(
+        "document.querySelector('#to-account').textContent === 'Log in' && document.querySelector('#account-msg').textContent === 'Logged out.' && localStorage.getItem('jchomp.session') === null",
+        "logged out",
+    )
+    .await;
+    browser.assert_no_console_errors();
 }
