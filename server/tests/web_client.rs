@@ -1317,7 +1317,7 @@ async fn an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_t
 ) {
     let server = TestServer::start().await;
     // Two people of the test's own whose classic ratings are settled.
-    rated_games_between(&server, ["Cy", "Di"], 20).await;
+    rated_games_between(&server, ["Cyd", "Dot"], 20).await;
     let browser = Browser::launch(engine).await;
     let page = browser.page().await;
     page.goto(&url(&server)).await;
@@ -1329,11 +1329,11 @@ async fn an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_t
     .await;
     // Registering in the page: a taken name is refused in words, a free one logs in.
     page.click("#to-account").await;
-    page.fill("#acct-name", "cy").await;
+    page.fill("#acct-name", "cyd").await;
     page.fill("#acct-password", "correct horse").await;
     page.click("#register").await;
     page.wait(
-        "document.querySelector('#account-msg').textContent === 'the name \"cy\" is taken'",
+        "document.querySelector('#account-msg').textContent === 'the name \"cyd\" is taken'",
         "the taken name refused",
     )
     .await;
@@ -1376,6 +1376,11 @@ async fn an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_t
         "the room says it is rated"
     );
     // The seats go by their accounts' names, link to their profiles, and the bot is marked.
+    page.wait(
+        "document.querySelector('#seats li[data-seat=\"1\"] a.player')",
+        "the bot seated",
+    )
+    .await;
     let seats = page
         .eval("[...document.querySelectorAll('#seats li')].map(li => [li.querySelector('a.player')?.textContent, !!li.querySelector('.tag.bot')])")
         .await;
@@ -1413,7 +1418,7 @@ async fn an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_t
     assert_eq!(rated, games, "{ada}");
     let bot = profile_matches_the_api(&page, &server, "level:1").await;
     assert_eq!(bot["bot"], true);
-    let cy = profile_matches_the_api(&page, &server, "Cy").await;
+    let cy = profile_matches_the_api(&page, &server, "Cyd").await;
     assert_eq!(cy["ratings"][0]["history"].as_array().unwrap().len(), 20);
     // A recent game links to its replay.
     page.click("#recent a").await;
@@ -1426,7 +1431,7 @@ async fn an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_t
     let people = leaderboard_matches_the_api(&page, &server, "classic:2", false).await;
     let mut sorted = people.clone();
     sorted.sort();
-    assert_eq!(sorted, ["Cy", "Di"]);
+    assert_eq!(sorted, ["Cyd", "Dot"]);
     assert!(
         leaderboard_matches_the_api(&page, &server, "classic:2", true)
             .await

@@ -3,6 +3,7 @@
 // once), and delete the account. Every answer and refusal is said in words.
 
 import { h } from './dom.js';
+import { playerLink } from './ratings.js';
 
 const NAME_RULE = '3–20 letters, digits, _ or -, beginning with a letter';
 const PASSWORD_RULE = 'at least 8 characters';
@@ -84,7 +85,7 @@ export class AccountView {
     const [del, delField] = this.input('delete-password', 'Password', { type: 'password', autocomplete: 'current-password' });
     this.botToken = h('div', { id: 'bot-token-box', hidden: true });
     return [
-      h('p', { id: 'account-state' }, 'Logged in as ', h('a', { href: `#/players/${encodeURIComponent(a.name)}`, id: 'my-profile' }, a.name), '.'),
+      h('p', { id: 'account-state' }, 'Logged in as ', ...playerLink(a.name, false), '.'),
       h('div', { class: 'again' },
         h('button', { type: 'button', id: 'logout', onclick: () => this.send({ type: 'logout' }) }, 'Log out'),
         h('button', { type: 'button', id: 'logout-all', onclick: () => this.send({ type: 'logout', everywhere: true }) }, 'Log out everywhere')),

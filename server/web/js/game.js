@@ -231,12 +231,9 @@ export class GameView {
   drawSeats() {
     const s = this.snap, me = this.mySeat();
     this.seats.replaceChildren(...s.seats.map((seat, i) => {
-      const li = h('li', { 'data-seat': i, class: s.status === 'playing' && s.to_move === i ? 'to-move' : '' });
-      if (!seat) {
-        li.append(h('span', { class: 'free' }, 'free seat'));
-        return li;
-      }
-      li.append(
+      const attrs = { 'data-seat': i, class: s.status === 'playing' && s.to_move === i ? 'to-move' : '' };
+      if (!seat) return h('li', attrs, h('span', { class: 'free' }, 'free seat'));
+      return h('li', attrs,
         h('span', { class: seat.connected ? 'dot on' : 'dot off', title: seat.connected ? 'connected' : 'disconnected', 'aria-label': seat.connected ? 'connected' : 'disconnected' }),
         ' ',
         // Every seat of a rated room is an account's, with a profile.
@@ -246,7 +243,6 @@ export class GameView {
         seat.connected ? '' : h('span', { class: 'grace', 'data-grace': i }),
         h('span', { class: 'clock', 'data-clock': i }),
       );
-      return li;
     }));
     this.tick();
   }

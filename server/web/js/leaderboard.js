@@ -36,7 +36,8 @@ export class LeaderboardView {
   }
 
   start() {
-    api(`/api/leaderboard?category=${encodeURIComponent(this.category)}&bots=${this.bots}`)
+    // The API reads the category as it is written (`jchomp+normal:2`), without decoding.
+    api(`/api/leaderboard?category=${this.category}&bots=${this.bots}`)
       .then((b) => this.draw(b))
       .catch((e) => this.rows.replaceChildren(h('tr', {}, h('td', { colspan: 5, class: 'form-error' }, e.message))));
   }

@@ -3,7 +3,7 @@
 // won, lost and tied, and the recent rated games, each linking to its replay.
 
 import { h } from './dom.js';
-import { api, botTag, categoryName, record, withDeviation } from './ratings.js';
+import { api, botTag, playerPath, categoryName, record, withDeviation } from './ratings.js';
 import { historyChart } from './chart.js';
 
 export class ProfileView {
@@ -19,7 +19,7 @@ export class ProfileView {
   }
 
   start() {
-    api(`/api/players/${encodeURIComponent(this.name)}`)
+    api(`/api/players/${playerPath(this.name)}`)
       .then((p) => this.draw(p))
       .catch((e) => this.body.replaceChildren(h('p', { class: 'form-error', id: 'profile-error' }, e.message)));
   }

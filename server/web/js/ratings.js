@@ -8,6 +8,14 @@ import { h } from './dom.js';
 export const CATEGORIES = ['jchomp', 'classic'].flatMap((v) => ['', '+normal', '+no-square-bites', '+normal+no-square-bites']
   .flatMap((rules) => ['2', '3-4'].map((n) => `${v}${rules}:${n}`)));
 
+/**
+ * A player's name as a path segment, in the page's address and the API's: encoded, but for
+ * the colon of the built-in levels' names (`level:1`), which the API reads as it is.
+ */
+export function playerPath(name) {
+  return encodeURIComponent(name).replace(/%3A/gi, ':');
+}
+
 /** The JSON at an API path; throws the server's `error` (or the status) when it is not 200. */
 export async function api(path) {
   const res = await fetch(path, { headers: { accept: 'application/json' } });
@@ -49,6 +57,6 @@ export function botTag() {
 
 /** A player's name linking to their profile, with the bot tag for a bot. */
 export function playerLink(name, bot) {
-  const link = h('a', { href: `#/players/${encodeURIComponent(name)}`, class: 'player' }, name);
+  const link = h('a', { href: `#/players/${playerPath(name)}`, class: 'player' }, name);
   return bot ? [link, ' ', botTag()] : [link];
 }
