@@ -7,8 +7,10 @@
 //! analysis; small classic bars (3×5, one row, one column) made by the form, drawn to fit and
 //! played to the end, and named in the (1,1) bottom-left notation; the analysis board (row
 //! lengths, clicks, JChomp bites, the best line) against the engine, over the page's one
-//! connection with no room opened and no game stored; screenshots for the README;
-//! and no console error on any page.
+//! connection with no room opened and no game stored; screenshots for the README; an account
+//! registered in the page that plays rated games against a built-in level, its profile (one
+//! chart point per rated game) and the leaderboards held against the JSON API, and its session
+//! kept across connections and dropped once ended elsewhere; and no console error on any page.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -230,13 +232,7 @@ async fn a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_r
         mine += 1;
         if mine == 1 {
             // A lost connection comes back by itself and takes the seat again.
-            let opened = server.metric("jchomp_connections_total").await;
-            assert_eq!(page.drop_sockets().await, 1);
-            let deadline = tokio::time::Instant::now() + web_support::WAIT;
-            while server.metric("jchomp_connections_total").await == opened {
-                assert!(tokio::time::Instant::now() < deadline, "no new connection");
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
+            let opened = reconnected(&page, &server).await;
             page.wait(
                 "document.body.dataset.online === 'true' && document.querySelector('#seats li[data-seat=\"0\"] .you') && document.querySelector('#seats li[data-seat=\"0\"] .dot.on')",
                 "the seat taken again",
@@ -339,6 +335,19 @@ async fn a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_r
     );
     play_one(&page, &config).await;
     browser.assert_no_console_errors();
+}
+
+/// Closes the page's connection from the browser's side and waits until the page has opened a
+/// new one; returns the count of connections before.
+async fn reconnected(page: &Page<'_>, server: &TestServer) -> u64 {
+    let opened = server.metric("jchomp_connections_total").await;
+    assert_eq!(page.drop_sockets().await, 1);
+    let deadline = tokio::time::Instant::now() + web_support::WAIT;
+    while server.metric("jchomp_connections_total").await == opened {
+        assert!(tokio::time::Instant::now() < deadline, "no new connection");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    opened
 }
 
 /// Hovers every cell (and reads what the page marks) and holds it against the model.
@@ -1312,35 +1321,29 @@ async fn rated_game_to_the_end(page: &Page<'_>) -> String {
         .to_string()
 }
 
-async fn an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_them(
-    engine: Engine,
-) {
-    let server = TestServer::start().await;
-    // Two people of the test's own whose classic ratings are settled.
-    rated_games_between(&server, ["Cyd", "Dot"], 20).await;
-    let browser = Browser::launch(engine).await;
-    let page = browser.page().await;
-    page.goto(&url(&server)).await;
-    // A guest may not make a rated room, and is told why.
+/// As a guest the rated choice is disabled and says why; registering in the account panel: a
+/// taken name is refused in words, a free one logs in and the session is kept.
+async fn register_in_the_page(page: &Page<'_>, name: &str, taken: &str) {
     page.wait(
         "document.querySelector('#rated')?.disabled && document.querySelector('#rated-why').textContent.includes('need an account')",
         "the rated choice disabled",
     )
     .await;
-    // Registering in the page: a taken name is refused in words, a free one logs in.
     page.click("#to-account").await;
-    page.fill("#acct-name", "cyd").await;
+    page.fill("#acct-name", taken).await;
     page.fill("#acct-password", "correct horse").await;
     page.click("#register").await;
     page.wait(
-        "document.querySelector('#account-msg').textContent === 'the name \"cyd\" is taken'",
+        &format!(
+            "document.querySelector('#account-msg').textContent === 'the name \"{taken}\" is taken'"
+        ),
         "the taken name refused",
     )
     .await;
-    page.fill("#acct-name", "Ada").await;
+    page.fill("#acct-name", name).await;
     page.click("#register").await;
     page.wait(
-        "document.querySelector('#account-state') && document.querySelector('#to-account').textContent === 'Ada'",
+        &format!("document.querySelector('#account-state') && document.querySelector('#to-account').textContent === '{name}'"),
         "registered",
     )
     .await;
@@ -1348,8 +1351,11 @@ async fn an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_t
         .eval("JSON.parse(localStorage.getItem('jchomp.session')).token")
         .await;
     assert!(token.as_str().is_some_and(|t| t.len() >= 16), "{token}");
-    // A rated room against the built-in level 1, played three times (two rematches).
-    page.click(".account a.back").await;
+}
+
+/// Creates a rated room of [`RATED_BAR`] against the built-in level 1 from the lobby and plays
+/// `games` games in it (the first, then rematches); returns the stored games' ids.
+async fn rated_games_against_level_1(page: &Page<'_>, player: &str, games: usize) -> Vec<String> {
     page.wait(
         "document.querySelector('#rated') && !document.querySelector('#rated').disabled",
         "the rated choice",
@@ -1366,15 +1372,11 @@ async fn an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_t
         analysis: false,
         move_secs: None,
     };
-    create(&page, &form).await;
-    assert!(
-        page.eval("document.querySelector('.game .info').textContent")
-            .await
-            .as_str()
-            .unwrap()
-            .ends_with(" · rated"),
-        "the room says it is rated"
-    );
+    create(page, &form).await;
+    let info = page
+        .eval("document.querySelector('.game .info').textContent")
+        .await;
+    assert!(info.as_str().unwrap().ends_with(" · rated"), "{info}");
     // The seats go by their accounts' names, link to their profiles, and the bot is marked.
     page.wait(
         "document.querySelector('#seats li[data-seat=\"1\"] a.player')",
@@ -1384,11 +1386,11 @@ async fn an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_t
     let seats = page
         .eval("[...document.querySelectorAll('#seats li')].map(li => [li.querySelector('a.player')?.textContent, !!li.querySelector('.tag.bot')])")
         .await;
-    assert_eq!(seats, json!([["Ada", false], ["level:1", true]]));
-    let mut games = vec![rated_game_to_the_end(&page).await];
-    while games.len() < 3 {
+    assert_eq!(seats, json!([[player, false], ["level:1", true]]));
+    let mut ids = vec![rated_game_to_the_end(page).await];
+    while ids.len() < games {
         page.click("#rematch").await;
-        let last = games.last().unwrap();
+        let last = ids.last().unwrap();
         page.wait(
             &format!(
                 "document.querySelector('#replay-link').getAttribute('href') !== '#/game/{last}'"
@@ -1396,30 +1398,85 @@ async fn an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_t
             "the rematch",
         )
         .await;
-        games.push(rated_game_to_the_end(&page).await);
+        ids.push(rated_game_to_the_end(page).await);
     }
+    ids
+}
+
+/// Every session of `name` ended elsewhere: the page's token is refused when it connects
+/// again, and it says so and forgets it; then the panel logs in and out again.
+async fn a_session_ended_elsewhere_is_dropped(page: &Page<'_>, server: &TestServer, name: &str) {
+    let mut c = Client::connect(server.addr).await;
+    c.send(json!({"type":"login","name":name,"password":"correct horse"}))
+        .await;
+    c.expect("account").await;
+    c.send(json!({"type":"logout","everywhere":true})).await;
+    c.expect("logged_out").await;
+    page.reload().await;
+    page.wait(
+        "document.querySelector('#notice').textContent.includes('Your session has ended') && document.querySelector('#to-account').textContent === 'Log in' && localStorage.getItem('jchomp.session') === null",
+        "the revoked session dropped",
+    )
+    .await;
+    page.click("#to-account").await;
+    page.fill("#acct-name", &name.to_lowercase()).await;
+    page.fill("#acct-password", "correct horse").await;
+    page.click("#login").await;
+    page.wait(
+        &format!("document.querySelector('#to-account').textContent === '{name}' && document.querySelector('#logout')"),
+        "logged in",
+    )
+    .await;
+    page.click("#logout").await;
+    page.wait(
+        "document.querySelector('#to-account').textContent === 'Log in' && document.querySelector('#account-msg').textContent === 'Logged out.' && localStorage.getItem('jchomp.session') === null",
+        "logged out",
+    )
+    .await;
+}
+
+async fn an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_them(
+    engine: Engine,
+) {
+    let server = TestServer::start().await;
+    // Two people of the test's own whose classic ratings are settled.
+    rated_games_between(&server, ["Cyd", "Dot"], 20).await;
+    let browser = Browser::launch(engine).await;
+    let page = browser.page().await;
+    page.goto(&url(&server)).await;
+    register_in_the_page(&page, "Ada", "cyd").await;
+    // A new connection acts as the account again (else the rated room would be refused).
+    page.click(".account a.back").await;
+    reconnected(&page, &server).await;
+    let games = rated_games_against_level_1(&page, "Ada", 3).await;
     // Ada's profile: one point per rated game, the numbers of the API.
     let ada = profile_matches_the_api(&page, &server, "Ada").await;
     let classic = &ada["ratings"][0];
-    assert_eq!(
-        (
-            classic["category"].as_str(),
-            classic["provisional"].as_bool()
-        ),
-        (Some("classic:2"), Some(true)),
-        "{ada}"
-    );
     let rated: Vec<_> = classic["history"]
         .as_array()
         .unwrap()
         .iter()
         .map(|p| p["game"].as_str().unwrap())
         .collect();
-    assert_eq!(rated, games, "{ada}");
-    let bot = profile_matches_the_api(&page, &server, "level:1").await;
-    assert_eq!(bot["bot"], true);
-    let cy = profile_matches_the_api(&page, &server, "Cyd").await;
-    assert_eq!(cy["ratings"][0]["history"].as_array().unwrap().len(), 20);
+    assert_eq!(
+        (
+            classic["category"].as_str(),
+            classic["provisional"].as_bool(),
+            rated
+        ),
+        (
+            Some("classic:2"),
+            Some(true),
+            games.iter().map(String::as_str).collect()
+        ),
+        "{ada}"
+    );
+    assert_eq!(
+        profile_matches_the_api(&page, &server, "level:1").await["bot"],
+        true
+    );
+    let cyd = profile_matches_the_api(&page, &server, "Cyd").await;
+    assert_eq!(cyd["ratings"][0]["history"].as_array().unwrap().len(), 20);
     // A recent game links to its replay.
     page.click("#recent a").await;
     page.wait(
@@ -1427,21 +1484,16 @@ async fn an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_t
         "the replay",
     )
     .await;
-    // The leaderboards: settled people only (Ada is provisional), bots apart (level 1 is too).
+    // The leaderboards: settled people only (Ada is provisional), bots apart (level 1 is
+    // provisional too).
     let people = leaderboard_matches_the_api(&page, &server, "classic:2", false).await;
     let mut sorted = people.clone();
     sorted.sort();
     assert_eq!(sorted, ["Cyd", "Dot"]);
-    assert!(
-        leaderboard_matches_the_api(&page, &server, "classic:2", true)
-            .await
-            .is_empty()
-    );
-    assert!(
-        leaderboard_matches_the_api(&page, &server, "jchomp:2", false)
-            .await
-            .is_empty()
-    );
+    let bots = leaderboard_matches_the_api(&page, &server, "classic:2", true).await;
+    assert!(bots.is_empty(), "{bots:?}");
+    let other = leaderboard_matches_the_api(&page, &server, "jchomp:2", false).await;
+    assert!(other.is_empty(), "{other:?}");
     // A name links to its profile.
     page.choose("#category", "classic:2").await;
     page.wait("document.querySelector('.leaderboard[data-loaded]') && location.hash.includes('classic') && !location.hash.endsWith('/bots')", "the people's board").await;
@@ -1454,31 +1506,6 @@ async fn an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_t
         "the leader's profile",
     )
     .await;
-    // Sessions ended elsewhere: the page's token is refused when it connects again, and it
-    // says so and forgets it.
-    let mut c = Client::connect(server.addr).await;
-    c.send(json!({"type":"login","name":"Ada","password":"correct horse"}))
-        .await;
-    c.expect("account").await;
-    c.send(json!({"type":"logout","everywhere":true})).await;
-    c.expect("logged_out").await;
-    page.reload().await;
-    page.wait(
-        "document.querySelector('#notice').textContent.includes('Your session has ended') && document.querySelector('#to-account').textContent === 'Log in' && localStorage.getItem('jchomp.session') === null",
-        "the revoked session dropped",
-    )
-    .await;
-    // Logging in and out again from the panel.
-    page.click("#to-account").await;
-    page.fill("#acct-name", "ada").await;
-    page.fill("#acct-password", "correct horse").await;
-    page.click("#login").await;
-    page.wait("document.querySelector('#to-account').textContent === 'Ada' && document.querySelector('#logout')", "logged in").await;
-    page.click("#logout").await;
-    page.wait(
-        "document.querySelector('#to-account').textContent === 'Log in' && document.querySelector('#account-msg').textContent === 'Logged out.' && localStorage.getItem('jchomp.session') === null",
-        "logged out",
-    )
-    .await;
+    a_session_ended_elsewhere_is_dropped(&page, &server, "Ada").await;
     browser.assert_no_console_errors();
 }
