@@ -1167,7 +1167,10 @@ async fn profile_matches_the_api(page: &Page<'_>, server: &TestServer, name: &st
     page.eval(&format!("location.hash = '#/players/{name}'"))
         .await;
     page.wait(
-        &format!("document.querySelector('.profile[data-loaded]') && location.hash === '#/players/{name}'"),
+        &format!(
+            "document.querySelector('.profile')?.dataset.player === {}",
+            want["name"]
+        ),
         "the profile",
     )
     .await;
@@ -1238,35 +1241,37 @@ async fn leaderboard_matches_the_api(
         &format!("/api/leaderboard?category={category}&bots={bots}"),
     )
     .await;
-    if !page
-        .eval("!!document.querySelector('#category')")
+    if page.eval("!document.querySelector('#category')").await == json!(true) {
+        page.click("#to-leaderboard").await;
+        page.wait(
+            "document.querySelector('.leaderboard #bots')",
+            "the leaderboard",
+        )
+        .await;
+    }
+    // Each choice opens a new view: the old one is marked so as not to be taken for it.
+    let board = |b: bool| format!("{category}{}", if b { "/bots" } else { "" });
+    let now = page
+        .eval("document.querySelector('#bots').checked")
         .await
         .as_bool()
-        .unwrap()
-    {
-        page.click("#to-leaderboard").await;
-    }
-    page.wait(
-        "document.querySelector('.leaderboard[data-loaded]')",
-        "the leaderboard",
-    )
-    .await;
+        .unwrap();
+    let mark = "document.querySelector('.leaderboard').dataset.old = 'yes'";
+    page.eval(mark).await;
     page.choose("#category", category).await;
-    page.wait(
-        &format!(
-            "document.querySelector('.leaderboard[data-loaded] #category')?.value === '{category}'"
-        ),
-        "the category's board",
-    )
-    .await;
-    if page.eval("document.querySelector('#bots').checked").await != json!(bots) {
+    let shown = |b: bool| {
+        format!(
+            "document.querySelector('.leaderboard:not([data-old])')?.dataset.board === '{}'",
+            board(b)
+        )
+    };
+    page.wait(&shown(now), "the category's board").await;
+    if now != bots {
+        page.eval(mark).await;
         page.click("#bots").await;
+        page.wait(&shown(bots), "the people's or the bots' board")
+            .await;
     }
-    page.wait(
-        &format!("document.querySelector('.leaderboard[data-loaded] #bots')?.checked === {bots} && document.querySelector('#category').value === '{category}'"),
-        "the people's or the bots' board",
-    )
-    .await;
     let rows = page
         .eval(
             "[...document.querySelectorAll('#board tbody tr[data-player]')].map(tr => ({
@@ -1319,6 +1324,43 @@ async fn rated_game_to_the_end(page: &Page<'_>) -> String {
         .strip_prefix("#/game/")
         .unwrap()
         .to_string()
+}
+
+/// A guest sees `host`'s waiting rated room in the lobby, marked rated, with the built-in
+/// level's seat tagged as a bot's, and is refused a seat in it in words. Returns the host's
+/// connection, which keeps the room open.
+async fn a_guest_may_not_sit_in_a_rated_room(
+    page: &Page<'_>,
+    server: &TestServer,
+    host: &str,
+) -> Client {
+    let mut c = logged_in(server.addr, host, false).await;
+    let mut cfg = rated_config_value(RATED_BAR);
+    cfg["players"] = json!(3);
+    let (room, _) = c.create("x", cfg).await;
+    c.send(json!({"type":"add_bot","bot":"level:1"})).await;
+    c.until("room").await;
+    let row = format!("#rooms tr[data-room=\"{room}\"]");
+    page.wait(
+        &format!("document.querySelector('{row} .seats-line .tag.bot') && document.querySelector('{row} .join')"),
+        "the rated room listed with its bot",
+    )
+    .await;
+    let line = page
+        .eval(&format!(
+            "[...document.querySelectorAll('{row} td')].map(td => td.textContent)"
+        ))
+        .await;
+    assert!(line[1].as_str().unwrap().ends_with(" · rated"), "{line}");
+    assert_eq!(line[2], format!("{host}, level:1 bot, free"), "{line}");
+    page.fill("#name", "guest").await;
+    page.click(&format!("{row} .join")).await;
+    page.wait(
+        "document.querySelector('.form-error').textContent.endsWith('only players with accounts may sit; log in or authenticate first')",
+        "the seat refused",
+    )
+    .await;
+    c
 }
 
 /// As a guest the rated choice is disabled and says why; registering in the account panel: a
@@ -1444,6 +1486,7 @@ async fn an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_t
     let browser = Browser::launch(engine).await;
     let page = browser.page().await;
     page.goto(&url(&server)).await;
+    let _host = a_guest_may_not_sit_in_a_rated_room(&page, &server, "Cyd").await;
     register_in_the_page(&page, "Ada", "cyd").await;
     // A new connection acts as the account again (else the rated room would be refused).
     page.click(".account a.back").await;
@@ -1495,12 +1538,11 @@ async fn an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_t
     let other = leaderboard_matches_the_api(&page, &server, "jchomp:2", false).await;
     assert!(other.is_empty(), "{other:?}");
     // A name links to its profile.
-    page.choose("#category", "classic:2").await;
-    page.wait("document.querySelector('.leaderboard[data-loaded]') && location.hash.includes('classic') && !location.hash.endsWith('/bots')", "the people's board").await;
+    leaderboard_matches_the_api(&page, &server, "classic:2", false).await;
     page.click("#board a.player").await;
     page.wait(
         &format!(
-            "document.querySelector('.profile[data-loaded] h2')?.textContent === '{}'",
+            "document.querySelector('.profile')?.dataset.player === '{}'",
             people[0]
         ),
         "the leader's profile",

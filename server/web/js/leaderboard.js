@@ -46,7 +46,7 @@ export class LeaderboardView {
 
   draw(b) {
     this.note.textContent = `The top ${b.size} ${b.bots ? 'bots' : 'people'} in ${categoryName(b.category)}: only settled ratings (not provisional) with a rated game in the last ${b.days} days.`;
-    this.el.dataset.loaded = 'true';
+    this.el.dataset.board = `${b.category}${b.bots ? '/bots' : ''}`;
     this.rows.replaceChildren(...(b.players.length ? b.players.map((p, i) => h('tr', { 'data-player': p.name },
       h('td', {}, String(i + 1)),
       h('td', {}, playerLink(p.name, b.bots)),

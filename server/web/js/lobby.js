@@ -4,6 +4,7 @@
 
 import { h } from './dom.js';
 import { describe, outcome } from './rules.js';
+import { botTag } from './ratings.js';
 
 const BOTS = ['random', 'greedy', 'level:1', 'level:2', 'level:3', 'level:4', 'level:5'];
 // Rows and columns: JChomp boards are 4–15 each way; classic bars 1–15, at least 2 cells (1×1
@@ -12,8 +13,11 @@ const SIZES = { jchomp: [4, 15], classic: [1, 15] };
 const CLASSIC_MIN_CELLS = 2;
 const REFRESH_MS = 2000;
 
-function seatsText(seats) {
-  return seats.map((s) => (s ? `${s.name}${s.bot ? ' (bot)' : ''}${s.connected ? '' : ' (away)'}` : 'free')).join(', ');
+/** A room's seats in a line: each name with its bot and away tags, or `free`. */
+function seatsLine(seats) {
+  return seats.flatMap((s, i) => [i ? ', ' : '', ...(s
+    ? [s.name, s.bot ? [' ', botTag()] : '', s.connected ? '' : [' ', h('span', { class: 'tag away' }, 'away')]]
+    : [h('span', { class: 'free' }, 'free')])]);
 }
 
 export class LobbyView {
@@ -239,7 +243,7 @@ export class LobbyView {
       return h('tr', { 'data-room': r.room },
         h('td', {}, h('code', {}, r.room)),
         h('td', {}, describe(r.config), r.config.move_time_ms ? ` · ${r.config.move_time_ms / 1000} s a move` : '', r.config.rated ? ' · rated' : ''),
-        h('td', {}, seatsText(r.seats)),
+        h('td', { class: 'seats-line' }, seatsLine(r.seats)),
         h('td', {}, r.status),
         h('td', { class: 'actions' },
           r.status === 'waiting' ? h('button', { type: 'button', class: 'join', onclick: () => this.join(r.room) }, 'Join') : '',

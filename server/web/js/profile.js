@@ -28,7 +28,7 @@ export class ProfileView {
 
   draw(p) {
     this.heading.replaceChildren(...[p.name, p.bot ? [' ', botTag()] : [], p.deleted ? [' ', h('span', { class: 'tag away' }, 'deleted')] : []].flat());
-    this.el.dataset.loaded = 'true';
+    this.el.dataset.player = p.name;
     const ratings = p.ratings.length
       ? p.ratings.map((r) => this.category(r))
       : [h('p', { class: 'empty' }, 'No rated games yet.')];
