@@ -10,7 +10,8 @@
 //! connection with no room opened and no game stored; screenshots for the README; an account
 //! registered in the page that plays rated games against a built-in level, its profile (one
 //! chart point per rated game) and the leaderboards held against the JSON API, and its session
-//! kept across connections and dropped once ended elsewhere; and no console error on any page.
+//! kept across connections and dropped once ended elsewhere, then the account panel's bot token,
+//! new password, log-out and deletion; and no console error on any page.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -1446,7 +1447,7 @@ async fn rated_games_against_level_1(page: &Page<'_>, player: &str, games: usize
 }
 
 /// Every session of `name` ended elsewhere: the page's token is refused when it connects
-/// again, and it says so and forgets it; then the panel logs in and out again.
+/// again, and it says so and forgets it.
 async fn a_session_ended_elsewhere_is_dropped(page: &Page<'_>, server: &TestServer, name: &str) {
     let mut c = Client::connect(server.addr).await;
     c.send(json!({"type":"login","name":name,"password":"correct horse"}))
@@ -1456,25 +1457,80 @@ async fn a_session_ended_elsewhere_is_dropped(page: &Page<'_>, server: &TestServ
     c.expect("logged_out").await;
     page.reload().await;
     page.wait(
-        "document.querySelector('#notice').textContent.includes('Your session has ended') && document.querySelector('#to-account').textContent === 'Log in' && localStorage.getItem('jchomp.session') === null",
+        &format!("document.querySelector('#notice').textContent.includes('Your session has ended') && {GUEST}"),
         "the revoked session dropped",
     )
     .await;
+}
+
+/// The page is a guest: no session kept, *Log in* at the top.
+const GUEST: &str = "document.querySelector('#to-account').textContent === 'Log in' && localStorage.getItem('jchomp.session') === null";
+
+/// Logs in from the account panel.
+async fn log_in(page: &Page<'_>, name: &str, password: &str) {
     page.click("#to-account").await;
     page.fill("#acct-name", &name.to_lowercase()).await;
-    page.fill("#acct-password", "correct horse").await;
+    page.fill("#acct-password", password).await;
     page.click("#login").await;
     page.wait(
         &format!("document.querySelector('#to-account').textContent === '{name}' && document.querySelector('#logout')"),
         "logged in",
     )
     .await;
+}
+
+/// The account panel's other requests: a bot account whose token (shown once) authenticates,
+/// a new password (the kept session replaced), logging out, and deleting the account.
+async fn the_panel_manages_the_account(page: &Page<'_>, server: &TestServer, name: &str) {
+    log_in(page, name, "correct horse").await;
+    page.fill("#bot-name", &format!("{name}Bot")).await;
+    page.click("#create-bot").await;
+    page.wait("document.querySelector('#bot-token')", "the bot's token")
+        .await;
+    let token = page
+        .eval("document.querySelector('#bot-token').textContent")
+        .await;
+    let mut bot = Client::connect(server.addr).await;
+    bot.send(json!({"type":"authenticate","token":token})).await;
+    let a = bot.expect("account").await;
+    assert_eq!(
+        (a["name"].as_str(), a["bot"].as_bool()),
+        (Some(format!("{name}Bot").as_str()), Some(true)),
+        "{a}"
+    );
+    let session = "JSON.parse(localStorage.getItem('jchomp.session')).token";
+    let before = page.eval(session).await;
+    page.fill("#old-password", "correct horse").await;
+    page.fill("#new-password", "battery staple").await;
+    page.click("#change-password").await;
+    page.wait(
+        "document.querySelector('#account-msg').textContent === 'Password changed: your other sessions have ended.'",
+        "the password changed",
+    )
+    .await;
+    assert_ne!(page.eval(session).await, before);
     page.click("#logout").await;
     page.wait(
-        "document.querySelector('#to-account').textContent === 'Log in' && document.querySelector('#account-msg').textContent === 'Logged out.' && localStorage.getItem('jchomp.session') === null",
+        &format!("document.querySelector('#account-msg').textContent === 'Logged out.' && {GUEST}"),
         "logged out",
     )
     .await;
+    log_in(page, name, "battery staple").await;
+    // The page asks before deleting; the test answers yes.
+    page.eval("window.confirm = () => true").await;
+    page.fill("#delete-password", "battery staple").await;
+    page.click("#delete-account").await;
+    page.wait(
+        &format!(
+            "document.querySelector('#account-msg').textContent === 'Account deleted.' && {GUEST}"
+        ),
+        "the account deleted",
+    )
+    .await;
+    assert_eq!(
+        api(server, &format!("/api/players/{name}")).await["deleted"],
+        true
+    );
 }
 
 async fn an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_them(
@@ -1549,5 +1605,6 @@ async fn an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_t
     )
     .await;
     a_session_ended_elsewhere_is_dropped(&page, &server, "Ada").await;
+    the_panel_manages_the_account(&page, &server, "Ada").await;
     browser.assert_no_console_errors();
 }
