@@ -1473,8 +1473,8 @@ async fn log_in(page: &Page<'_>, name: &str, password: &str) {
     page.fill("#acct-password", password).await;
     page.click("#login").await;
     page.wait(
-        &format!("document.querySelector('#to-account').textContent === '{name}' && document.querySelector('#logout')"),
-        "logged in",
+        &format!("document.querySelector('#to-account').textContent === '{name}' && document.querySelector('#logout') && document.querySelector('#notice').hidden"),
+        "logged in, and no notice of an ended session left",
     )
     .await;
 }

@@ -22,7 +22,7 @@ export class AccountView {
     this.el = h('div', { class: 'account' });
     this.say = h('p', { class: 'form-error', id: 'account-msg', role: 'alert' });
     this.body = h('div');
-    this.el.append(h('div', { class: 'bar' }, h('a', { href: '#/', class: 'back' }, '← Lobby'), h('h2', {}, 'Account')), this.body, this.say);
+    this.el.append(h('div', { class: 'bar' }, h('a', { href: '#/', class: 'back' }, '← Lobby'), h('h2', {}, 'Account')), this.say, this.body);
     this.draw();
   }
 

@@ -71,7 +71,11 @@ export class Session {
 
   /** The connection acts as `msg.name` now; a new session's token is kept. */
   acting(msg) {
-    if (msg.token) localStorage.setItem(KEY, JSON.stringify({ name: msg.name, token: msg.token, expires_ms: msg.expires_ms }));
+    if (msg.token) {
+      localStorage.setItem(KEY, JSON.stringify({ name: msg.name, token: msg.token, expires_ms: msg.expires_ms }));
+      // A new session: what was said about an ended one is over.
+      this.app.notice('');
+    }
     this.name = msg.name;
     this.changed();
   }
