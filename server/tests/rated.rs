@@ -170,4 +170,8 @@ async fn the_built_in_levels_have_accounts_with_profiles() {
             (Some(level), Some(true))
         );
     }
+    // A name's escapes are decoded, as a browser's `encodeURIComponent` sends them.
+    let p = api(&server, "/api/players/level%3A3", "200").await;
+    assert_eq!(p["name"], "level:3");
+    api(&server, "/api/leaderboard?category=jchmp:2", "400").await;
 }
