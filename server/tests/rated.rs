@@ -139,7 +139,9 @@ async fn a_rated_game_between_a_person_and_a_bot_account_rates_both_once() {
         "{ann_profile}"
     );
     assert_eq!(ann_profile["bot"], false);
+    assert_eq!(ann_profile["bots"], json!(["AnnBot"]), "{ann_profile}");
     let bot_profile = api(&server, "/api/players/AnnBot", "200").await;
+    assert_eq!(bot_profile["owner"], "Ann", "{bot_profile}");
     let b = &bot_profile["ratings"][0];
     assert!(
         (b["rating"].as_f64().unwrap() - won.rating).abs() < 1e-6,
