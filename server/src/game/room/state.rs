@@ -87,6 +87,11 @@ impl SeatSlot {
         }
     }
 
+    /// Whether a bot sits here: a server bot, or a bot account.
+    pub(super) fn is_bot(&self) -> bool {
+        self.account_bot || matches!(self.occupant, Occupant::Bot { .. })
+    }
+
     /// The seat as clients see it at `now`.
     pub(super) fn info(&self, now: Instant) -> SeatInfo {
         let (connected, grace_until) = match &self.occupant {
@@ -95,7 +100,7 @@ impl SeatSlot {
         };
         SeatInfo {
             name: self.name.clone(),
-            bot: self.account_bot || matches!(self.occupant, Occupant::Bot { .. }),
+            bot: self.is_bot(),
             connected,
             grace_left_ms: grace_until.map(|t| millis_until(t, now)),
         }
