@@ -260,9 +260,12 @@ impl Accounts {
         name: String,
         kind: TokenKind,
     ) -> Result<Issued, AccountError> {
+        // The account's expired sessions go as a new token comes, so they never pile up.
+        let now = now_ms();
+        self.store.forget_expired(&key, now).await?;
         let token = new_token();
         let expires_ms = (kind == TokenKind::Session)
-            .then(|| now_ms().saturating_add(self.session_ttl.as_millis() as u64));
+            .then(|| now.saturating_add(self.session_ttl.as_millis() as u64));
         let stored = Token {
             account: key,
             kind,

@@ -118,6 +118,11 @@ async fn a_session_expires(place: &Place) {
         a.authenticate(&s.token).await,
         Err(AccountError::BadToken)
     ));
+    // The expired session is refused, then forgotten when the next one is made.
+    let store = place.store();
+    assert!(store.token(&token_hash(&s.token)).await.unwrap().is_some());
+    a.login("carol", "password1".into(), "ip").await.unwrap();
+    assert!(store.token(&token_hash(&s.token)).await.unwrap().is_none());
 }
 
 async fn logout_everywhere_and_password_change_end_sessions_not_bots(place: &Place) {
