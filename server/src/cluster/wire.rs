@@ -52,6 +52,9 @@ pub(crate) enum Envelope {
     /// From a node to itself, once per lease renewal: its subscription still delivers (a
     /// silent network cut leaves a subscription that hears nothing without breaking it).
     Heartbeat,
+    /// From the node that pairs the pools to a waiter's node: a seat in a room of the sender,
+    /// for the waiter to take with its token.
+    Seat(super::pools::Offer),
     /// To every node ([`ALL`]): a room has a new owner (it took the room over from a dead
     /// node), so relays to the room go there now.
     Owner {
@@ -243,6 +246,12 @@ mod tests {
                 owner: "n2".into(),
             },
             Envelope::Heartbeat,
+            Envelope::Seat(super::super::pools::Offer {
+                conn: 7,
+                room: "abc".into(),
+                preset: "duel".into(),
+                token: "t0k3n".into(),
+            }),
             Envelope::Request {
                 from: "n1".into(),
                 conn: 7,
