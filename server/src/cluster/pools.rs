@@ -213,8 +213,7 @@ impl Cluster {
             .collect();
         nodes.sort();
         nodes.dedup();
-        // Right after Redis came back the other nodes may not have renewed their leases yet.
-        if nodes.is_empty() || self.healthy_for() < LEASE {
+        if nodes.is_empty() {
             return Ok(entries);
         }
         let alive = self.alive(&nodes).await;
@@ -226,16 +225,20 @@ impl Cluster {
         if dead.is_empty() {
             return Ok(entries);
         }
+        // Nobody is seated for a node without a lease; its waiters leave the pool unless Redis
+        // has just come back (the other nodes may not have renewed their leases yet).
         let (gone, kept): (Vec<_>, Vec<_>) = entries
             .drain(..)
             .partition(|(w, _)| dead.contains(&&w.node));
-        let fields: Vec<String> = gone.iter().map(|(w, _)| w.field()).collect();
-        tracing::info!(
-            preset,
-            waiters = fields.len(),
-            "waiters of dead nodes leave the pool"
-        );
-        let _: Result<i64, _> = redis.hdel(pool_key(preset), fields).await;
+        if self.healthy_for() >= LEASE {
+            let fields: Vec<String> = gone.iter().map(|(w, _)| w.field()).collect();
+            tracing::info!(
+                preset,
+                waiters = fields.len(),
+                "waiters of dead nodes leave the pool"
+            );
+            let _: Result<i64, _> = redis.hdel(pool_key(preset), fields).await;
+        }
         Ok(kept)
     }
 
