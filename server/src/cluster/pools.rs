@@ -148,6 +148,20 @@ impl Cluster {
         Ok(removed > 0)
     }
 
+    /// Whether a preset's pool still holds each of these connections of this node.
+    pub(crate) async fn pool_holds(
+        &self,
+        preset: &str,
+        conns: &[ConnId],
+    ) -> Result<Vec<bool>, redis::RedisError> {
+        let mut pipe = redis::pipe();
+        for &conn in conns {
+            pipe.hexists(pool_key(preset), self.waiting(conn).field());
+        }
+        let mut redis = self.redis();
+        pipe.query_async(&mut redis).await
+    }
+
     /// How many wait in each of `presets`' pools, across the cluster.
     pub(crate) async fn pool_counts(
         &self,

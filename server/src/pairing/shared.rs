@@ -51,8 +51,8 @@ impl Pools {
         now: Instant,
         period: Duration,
     ) {
-        let deadline = Instant::now();
-        self.claimed.retain(|(_, until)| *until > deadline);
+        self.claimed.retain(|(_, until)| *until > now);
+        self.sweep(cluster, now).await;
         if !cluster.hold_pairing(period * 3).await {
             return;
         }
@@ -90,6 +90,40 @@ impl Pools {
                     .map(|(w, e)| self.member(cluster, w, e))
                     .collect();
                 self.seat(preset, members, group.bots).await;
+            }
+        }
+    }
+
+    /// This node's waiters that the pools no longer hold, and to whom no seat was offered for
+    /// [`OFFER_WAIT`] (the node that claimed them stopped before it could, or Redis lost the
+    /// pools), stop waiting and are told `seek_ended`.
+    async fn sweep(&mut self, cluster: &Cluster, now: Instant) {
+        for preset in 0..self.pools.len() {
+            if self.pools[preset].is_empty() {
+                continue;
+            }
+            let name = self.presets[preset].name;
+            let conns: Vec<u64> = self.pools[preset].iter().map(|e| e.seek.peer.id).collect();
+            let Ok(held) = cluster.pool_holds(name, &conns).await else {
+                continue;
+            };
+            let mut lost = Vec::new();
+            for (e, held) in self.pools[preset].iter_mut().zip(held) {
+                if held {
+                    e.missing_since = None;
+                } else if now.duration_since(*e.missing_since.get_or_insert(now)) >= OFFER_WAIT {
+                    lost.push(e.seek.peer.id);
+                }
+            }
+            for conn in lost {
+                if let Some(e) = self.remove(conn) {
+                    tracing::warn!(
+                        preset = name,
+                        "a waiter claimed by another node was offered no seat"
+                    );
+                    let preset = name.to_string();
+                    e.seek.peer.send_msg(&ServerMessage::SeekEnded { preset });
+                }
             }
         }
     }

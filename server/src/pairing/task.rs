@@ -25,6 +25,8 @@ pub(super) struct Entry {
     pub(super) waiter: Waiter,
     /// Since when it waits, by the wall clock (as the cluster's pools keep it).
     pub(super) since_ms: u64,
+    /// In a cluster: since when the pools no longer hold it though no seat was offered it.
+    pub(super) missing_since: Option<Instant>,
 }
 
 /// One member of a group a wave seats.
@@ -143,6 +145,7 @@ impl Pools {
                 bots: seek.bots,
             },
             since_ms: crate::clock::now_ms(),
+            missing_since: None,
             seek,
         };
         let waiting = match &self.cluster {
