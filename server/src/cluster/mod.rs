@@ -19,8 +19,9 @@ mod wire;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use pools::{Offer, PoolEntry, Waiting};
+pub(crate) use pools::{PoolEntry, Waiting, next_offer};
 pub(crate) use state::Mirror;
+pub(crate) use wire::Offer;
 
 use crate::game::directory::DirectorySink;
 use crate::game::lobby::Lobby;

@@ -4,7 +4,7 @@
 //! script that takes all its members or none; a waiter seated in a room of another node is
 //! offered its seat by a message to its node ([`Offer`]).
 
-use super::wire::Envelope;
+use super::wire::{Envelope, Offer};
 use super::{Cluster, LEASE, lease_key, lock};
 use crate::game::outbox::ConnId;
 use redis::AsyncCommands;
@@ -90,19 +90,6 @@ impl Waiting {
             conn: conn.parse().ok()?,
         })
     }
-}
-
-/// A seat in a room of another node for one of this node's waiters, taken with its token.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct Offer {
-    /// The waiter's connection on this node.
-    pub conn: u64,
-    /// The room.
-    pub room: String,
-    /// The preset it waited for.
-    pub preset: String,
-    /// The seat's token.
-    pub token: String,
 }
 
 impl Cluster {
@@ -286,6 +273,17 @@ impl Cluster {
             node: self.node.clone(),
             conn,
         }
+    }
+}
+
+/// The next seat offered to one of this node's waiters (never, outside a cluster).
+pub(crate) async fn next_offer(offers: &mut Option<mpsc::UnboundedReceiver<Offer>>) -> Offer {
+    match offers {
+        Some(rx) => match rx.recv().await {
+            Some(offer) => offer,
+            None => std::future::pending().await,
+        },
+        None => std::future::pending().await,
     }
 }
 

@@ -54,7 +54,7 @@ pub(crate) enum Envelope {
     Heartbeat,
     /// From the node that pairs the pools to a waiter's node: a seat in a room of the sender,
     /// for the waiter to take with its token.
-    Seat(super::pools::Offer),
+    Seat(Offer),
     /// To every node ([`ALL`]): a room has a new owner (it took the room over from a dead
     /// node), so relays to the room go there now.
     Owner {
@@ -63,6 +63,19 @@ pub(crate) enum Envelope {
         /// Its new owner.
         owner: String,
     },
+}
+
+/// A seat in a room of another node for one of this node's waiters, taken with its token.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Offer {
+    /// The waiter's connection on this node.
+    pub conn: u64,
+    /// The room.
+    pub room: String,
+    /// The preset it waited for.
+    pub preset: String,
+    /// The seat's token.
+    pub token: String,
 }
 
 /// A client's request, as the room's event without the connection.
@@ -246,7 +259,7 @@ mod tests {
                 owner: "n2".into(),
             },
             Envelope::Heartbeat,
-            Envelope::Seat(super::super::pools::Offer {
+            Envelope::Seat(Offer {
                 conn: 7,
                 room: "abc".into(),
                 preset: "duel".into(),

@@ -12,35 +12,11 @@ use crate::cluster::{Cluster, Offer, PoolEntry, Waiting};
 use jchomp_protocol::wire::ServerMessage;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 /// How long a waiter claimed by the node that pairs, who asked to stop meanwhile, is kept for
 /// the seat on its way.
 pub(crate) const OFFER_WAIT: Duration = Duration::from_secs(10);
-
-/// The next seat offered to one of this node's waiters (never, outside a cluster).
-pub(super) async fn next_offer(offers: &mut Option<mpsc::UnboundedReceiver<Offer>>) -> Offer {
-    match offers {
-        Some(rx) => match rx.recv().await {
-            Some(offer) => offer,
-            None => std::future::pending().await,
-        },
-        None => std::future::pending().await,
-    }
-}
-
-/// A waiter as the cluster's pools keep it.
-pub(super) fn pool_entry(e: &Entry) -> PoolEntry {
-    PoolEntry {
-        rating: e.waiter.rating,
-        since_ms: e.since_ms,
-        bots: e.seek.bots,
-        account: e.seek.account,
-        bot_account: e.seek.peer.is_bot_account(),
-        name: e.seek.name.clone(),
-    }
-}
 
 impl Pools {
     /// A wave over the cluster's pools, if this node holds the pairing lease (taken or kept
@@ -92,6 +68,12 @@ impl Pools {
                 self.seat(preset, members, group.bots).await;
             }
         }
+    }
+
+    /// A waiter who asked to stop after the node that pairs had claimed it: kept for the seat
+    /// on its way, for [`OFFER_WAIT`].
+    pub(super) fn keep_claimed(&mut self, entry: Entry) {
+        self.claimed.push((entry, Instant::now() + OFFER_WAIT));
     }
 
     /// This node's waiters that the pools no longer hold, and to whom no seat was offered for

@@ -1,13 +1,12 @@
 //! The pairing task: it owns every pool, takes connections in and out of them, and each period
 //! runs a wave that makes rooms of the groups [`super::pool::wave`] forms (in a cluster, over
-//! the pools every node shares: [`super::shared`]).
+//! the pools every node shares: `shared.rs`).
 
 use super::levels;
 use super::pool::{Rules, Waiter, wave};
-use super::shared;
 use super::{Event, Found, Preset, Seek, scale};
 use crate::accounts::Accounts;
-use crate::cluster::{Cluster, PoolEntry, Waiting};
+use crate::cluster::{Cluster, PoolEntry, Waiting, next_offer};
 use crate::game::outbox::ConnId;
 use crate::game::room::{RoomContext, Seated, open_paired};
 use crate::ratings::category;
@@ -27,6 +26,20 @@ pub(super) struct Entry {
     pub(super) since_ms: u64,
     /// In a cluster: since when the pools no longer hold it though no seat was offered it.
     pub(super) missing_since: Option<Instant>,
+}
+
+impl Entry {
+    /// The waiter as the cluster's pools keep it.
+    fn pool_entry(&self) -> PoolEntry {
+        PoolEntry {
+            rating: self.waiter.rating,
+            since_ms: self.since_ms,
+            bots: self.seek.bots,
+            account: self.seek.account,
+            bot_account: self.seek.peer.is_bot_account(),
+            name: self.seek.name.clone(),
+        }
+    }
 }
 
 /// One member of a group a wave seats.
@@ -66,7 +79,7 @@ pub(super) struct Pools {
     /// In a cluster: the pools are shared by its nodes.
     pub(super) cluster: Option<Arc<Cluster>>,
     /// In a cluster: waiters who asked to stop after another node had claimed them, kept
-    /// until their seat is offered or [`shared::OFFER_WAIT`] has passed.
+    /// until their seat is offered, for a while.
     pub(super) claimed: Vec<(Entry, Instant)>,
 }
 
@@ -86,7 +99,7 @@ pub(super) async fn run(mut pools: Pools, mut rx: mpsc::Receiver<Event>, period:
                 Some(ev) => pools.handle(ev).await,
                 None => break,
             },
-            offer = shared::next_offer(&mut offers) => pools.offered(offer),
+            offer = next_offer(&mut offers) => pools.offered(offer),
             _ = waves.tick() => pools.wave(Instant::now(), period).await,
         }
     }
@@ -151,7 +164,7 @@ impl Pools {
         let waiting = match &self.cluster {
             Some(cluster) => {
                 let name = self.presets[preset].name;
-                let shared_entry = shared::pool_entry(&entry);
+                let shared_entry = entry.pool_entry();
                 match cluster.pool_put(name, conn, &shared_entry).await {
                     Ok(n) => n,
                     Err(e) => {
@@ -177,8 +190,7 @@ impl Pools {
             if let Ok(false) = cluster.pool_take(name, conn).await {
                 // Claimed by the node that pairs: its seat is on its way.
                 let entry = self.remove(conn)?;
-                self.claimed
-                    .push((entry, Instant::now() + shared::OFFER_WAIT));
+                self.keep_claimed(entry);
                 return None;
             }
         }
