@@ -14,9 +14,13 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::time::Instant;
 
+/// The longest wait a wave counts (far past the widest window and the patience): a waiter's
+/// wall-clock start is never turned into an instant before this node's clock can tell.
+const LONGEST_WAIT: Duration = Duration::from_secs(3600);
+
 /// How long a waiter claimed by the node that pairs, who asked to stop meanwhile, is kept for
 /// the seat on its way.
-pub(crate) const OFFER_WAIT: Duration = Duration::from_secs(10);
+const OFFER_WAIT: Duration = Duration::from_secs(10);
 
 impl Pools {
     /// A wave over the cluster's pools, if this node holds the pairing lease (taken or kept
@@ -44,10 +48,13 @@ impl Pools {
             };
             let waiters: Vec<Waiter> = entries
                 .iter()
-                .map(|(_, e)| Waiter {
-                    rating: e.rating,
-                    since: now - Duration::from_millis(now_ms.saturating_sub(e.since_ms)),
-                    bots: e.bots,
+                .map(|(_, e)| {
+                    let waited = Duration::from_millis(now_ms.saturating_sub(e.since_ms));
+                    Waiter {
+                        rating: e.rating,
+                        since: now.checked_sub(waited.min(LONGEST_WAIT)).unwrap_or(now),
+                        bots: e.bots,
+                    }
                 })
                 .collect();
             let players = usize::from(self.presets[preset].rules.players());
@@ -169,13 +176,17 @@ impl Pools {
     /// Another node offers one of this node's waiters a seat: it is told `paired`, and its
     /// connection takes the seat.
     pub(super) fn offered(&mut self, offer: Offer) {
-        let entry = match self.remove(offer.conn) {
-            Some(e) => Some(e),
-            None => self
-                .claimed
-                .iter()
-                .position(|(e, _)| e.seek.peer.id == offer.conn)
-                .map(|i| self.claimed.swap_remove(i).0),
+        let claimed = self
+            .claimed
+            .iter()
+            .position(|(e, _)| e.seek.peer.id == offer.conn);
+        let entry = match claimed {
+            Some(i) => Some(self.claimed.swap_remove(i).0),
+            // Not a wait for another preset the connection began since.
+            None if self.waits_for(offer.conn) == Some(offer.preset.as_str()) => {
+                self.remove(offer.conn)
+            }
+            None => None,
         };
         let Some(entry) = entry else {
             tracing::info!(room = %offer.room, "a seat was offered to a waiter who is gone");

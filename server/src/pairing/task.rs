@@ -162,6 +162,8 @@ impl Pools {
             seek,
         };
         let waiting = match &self.cluster {
+            // A node that cannot prove its lease takes no waiter in, as it creates no room.
+            Some(cluster) if !cluster.serving() => return None,
             Some(cluster) => {
                 let name = self.presets[preset].name;
                 let shared_entry = entry.pool_entry();
@@ -207,6 +209,12 @@ impl Pools {
             }
         }
         self.pools.iter().map(|p| p.len() as u32).collect()
+    }
+
+    /// The preset `conn` waits for on this node, by name.
+    pub(super) fn waits_for(&self, conn: ConnId) -> Option<&str> {
+        let preset = self.of.get(&conn)?;
+        Some(self.presets.get(*preset)?.name)
     }
 
     /// Takes `conn` out of its pool on this node, if it waits in one.
