@@ -91,9 +91,12 @@ impl Session {
         if let Some(cluster) = &self.ctx.cluster {
             cluster.forget(self.peer.id);
         }
-        // Out of its pool; a room a wave seated it in meanwhile is told it is gone.
+        // Out of its pool; a room of this node a wave seated it in meanwhile is told it is gone
+        // (a seat of another node's room, not taken, is held for the grace as a dropped one).
         self.stop_seeking().await;
-        self.take_up_pairing();
+        if let Some(crate::pairing::Found::Here { room, tx }) = self.found_now() {
+            self.member = Some(Member { room, tx });
+        }
         if let Some(m) = self.member.take() {
             let _ =
                 m.tx.send(RoomEvent::Disconnected { conn: self.peer.id })
@@ -102,7 +105,7 @@ impl Session {
     }
 
     async fn handle(&mut self, msg: ClientMessage) {
-        self.take_up_pairing();
+        self.take_up_pairing().await;
         match msg {
             ClientMessage::ListRooms => self.list_rooms().await,
             ClientMessage::ListPresets => self.list_presets().await,
@@ -572,7 +575,7 @@ impl Session {
     /// games leave; a seat in a game not over is kept and `forbidden` is answered.
     async fn vacate(&mut self) -> bool {
         if !self.stop_seeking().await {
-            self.take_up_pairing();
+            self.await_pairing().await;
         }
         let Some(m) = &self.member else {
             return true;

@@ -59,6 +59,25 @@ impl SeatSlot {
         }
     }
 
+    /// A person's seat taken with a token (hashing to `token_hash`) by nobody yet: held until
+    /// `until` as a dropped seat is.
+    pub(super) fn reserved(
+        name: String,
+        token_hash: String,
+        account_bot: bool,
+        until: Instant,
+    ) -> SeatSlot {
+        SeatSlot {
+            name,
+            token_hash: Some(token_hash),
+            account_bot,
+            occupant: Occupant::Human {
+                peer: None,
+                grace_until: Some(until),
+            },
+        }
+    }
+
     /// A seat for the server bot `spec` names (its canonical spec is the seat's name), or why
     /// the spec is refused.
     pub(super) fn bot(
