@@ -234,10 +234,11 @@ impl Args {
         if self.rate.is_some_and(|r| !(r.is_finite() && r > 0.0)) {
             return Err(ArgsError::Rate);
         }
-        if !(1..=1000).contains(&self.login_connections)
-            || !(1..=16).contains(&self.login_accounts)
-            || !(self.flood_rate.is_finite() && self.flood_rate > 0.0)
-        {
+        let login_ok = (1..=1000).contains(&self.login_connections)
+            && (1..=16).contains(&self.login_accounts)
+            && self.flood_rate.is_finite()
+            && self.flood_rate > 0.0;
+        if !login_ok {
             return Err(ArgsError::Login);
         }
         if self.server_pid.len() > self.server.len() {

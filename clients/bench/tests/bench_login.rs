@@ -110,3 +110,51 @@ async fn a_flood_from_one_address_is_throttled_beside_games_measured_before_and_
     assert_eq!(r.flood.count("account"), 0);
     assert_eq!(r.flood.connections, 2);
 }
+
+/// `jchomp-bench` with these arguments: its exit status, standard output and error.
+async fn bench(args: &[&str]) -> (bool, String, String) {
+    let run = tokio::process::Command::new(env!("CARGO_BIN_EXE_jchomp-bench"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .output();
+    let out = tokio::time::timeout(Duration::from_secs(60), run)
+        .await
+        .expect("jchomp-bench finishes")
+        .unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.success(), text(&out.stdout), text(&out.stderr))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binary_prints_the_login_figures_and_refuses_bad_login_flags() {
+    let server = TestServer::start_with(settings()).await;
+    let url = server.url();
+    let (ok, out, err) = bench(&[
+        "--server",
+        &url,
+        "--login",
+        "rate",
+        "--login-connections",
+        "2",
+        "--login-accounts",
+        "2",
+        "--duration",
+        "1",
+        "--warmup",
+        "0",
+        "--connections",
+        "2",
+    ])
+    .await;
+    assert!(ok, "{out}\n{err}");
+    assert!(
+        out.contains("logins: 2 connections logging in to 2 accounts"),
+        "{out}"
+    );
+    assert!(out.contains("logins completed: "), "{out}");
+    assert!(out.contains("server CPU unknown"), "{out}");
+    let (ok, _, err) = bench(&["--server", &url, "--login", "rate", "--login-accounts", "0"]).await;
+    assert!(!ok);
+    assert!(err.contains("--login-accounts 1–16"), "{err}");
+}
