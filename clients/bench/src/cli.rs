@@ -341,14 +341,16 @@ async fn run(args: &Args) -> anyhow::Result<ExitCode> {
         Some(r) => format!("{r} moves/s per seat"),
         None => "as fast as the server answers".to_owned(),
     };
-    println!(
-        "jchomp-bench: {} connections in {rooms} rooms of {seats}, board {config}, {} s measured after {} s warm-up, {rate}, {} run(s), {} source address(es)",
-        rooms * seats,
-        args.duration,
-        args.warmup,
-        args.runs,
-        args.source_addrs()
-    );
+    if args.login != Some(LoginMode::Rate) {
+        println!(
+            "jchomp-bench: {} connections in {rooms} rooms of {seats}, board {config}, {} s measured after {} s warm-up, {rate}, {} run(s), {} source address(es)",
+            rooms * seats,
+            args.duration,
+            args.warmup,
+            args.runs,
+            args.source_addrs()
+        );
+    }
     let against = match (args.server.len(), args.spawn_cluster) {
         (0, Some(n)) if args.spawn_server => {
             format!("one node, then a cluster of {n} nodes on one Redis (in turn)")
@@ -620,7 +622,8 @@ fn launch(args: &Args, rooms: usize, echo_path: bool) -> ServerLaunch {
             .server_bin
             .clone()
             .unwrap_or_else(process::default_server_bin),
-        connections: args.connections,
+        // The login mode's connections come on top of the games'.
+        connections: args.connections + args.login.map_or(0, |_| args.login_connections),
         rooms,
         log: args.server_log.clone(),
         echo_path: echo_path.then(|| ECHO_PATH.to_owned()),
