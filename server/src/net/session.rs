@@ -10,6 +10,7 @@ use crate::game::event::{LeaveOutcome, RoomEvent};
 use crate::game::outbox::Peer;
 use crate::game::refusal::Refusal;
 use crate::game::room;
+use crate::net::address_cap::AddressKey;
 use crate::net::request::{checked_name, parse, plausible_id};
 use crate::net::shared::Shared;
 use account::Login;
@@ -48,7 +49,9 @@ pub(crate) struct Session {
     member: Option<Member>,
     /// This connection's analyses under way, one permit each.
     analyses: Arc<Semaphore>,
-    /// The client's address, as the login throttle counts it.
+    /// The client's address as the login throttle counts it: an IPv4 address, or an IPv6
+    /// address's /64 prefix (as the connection cap counts it: one host or home network, which
+    /// holds far more than one address).
     address: String,
     /// The account the connection acts as; none for a guest.
     login: Option<Login>,
@@ -67,7 +70,7 @@ impl Session {
             ctx,
             member: None,
             analyses,
-            address: address.to_string(),
+            address: AddressKey::from(address).to_string(),
             login: None,
             seeking: None,
         }
