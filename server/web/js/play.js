@@ -89,8 +89,10 @@ export class PlayNow {
         this.refresh();
         return true;
       case 'paired':
+        // Its `joined` follows, and the lobby opens the room.
         this.wait = null;
         this.asked = null;
+        this.say(`Paired: opening room ${msg.room}…`);
         return true;
       case 'error':
         if (!this.asked) return false;
@@ -136,15 +138,24 @@ export class PlayNow {
       : ` bots may fill empty seats after ${this.patience} s`;
     if (this.wait) {
       const w = this.wait;
-      this.status.textContent = `Waiting for ${w.preset} (${this.title(w.preset)}), paired by rating ${w.rating}, ${`${w.waiting} waiting`}.`;
+      this.say(`Waiting for ${w.preset} (${this.title(w.preset)}), paired by rating ${w.rating}, ${w.waiting} waiting.`);
       this.waitBox.dataset.preset = w.preset;
       this.tick();
+      return;
+    }
+    if (this.presets?.length === 0) {
+      this.tiles.replaceChildren(h('p', { class: 'empty' }, 'This server offers no quick pairing.'));
       return;
     }
     this.tiles.replaceChildren(...(this.presets ?? []).map((p) => h('button', {
       type: 'button', class: 'tile', 'data-preset': p.name, onclick: () => this.seek(p.name),
     }, h('strong', { class: 'tile-name' }, p.name), h('span', { class: 'tile-title' }, p.title),
     h('span', { class: 'tile-waiting' }, `${p.waiting} waiting`))));
+  }
+
+  /** Sets the waiting sentence, only when it changes (a live region reads out every change). */
+  say(text) {
+    if (this.status.textContent !== text) this.status.textContent = text;
   }
 
   /** The seconds waited, once a second. */
