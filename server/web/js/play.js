@@ -31,7 +31,7 @@ export class PlayNow {
     this.waitBox = h('div', { class: 'seek-wait', id: 'seek-wait', hidden: true },
       this.status, this.clock,
       h('button', { type: 'button', id: 'cancel-seek', onclick: () => this.cancel() }, 'Cancel'));
-    this.error = h('p', { class: 'form-error', id: 'play-error', role: 'alert' });
+    this.error = h('p', { class: 'seek-error', id: 'play-error', role: 'alert' });
     this.el = h('section', { 'aria-labelledby': 'play-h', class: 'play-now' },
       h('h2', { id: 'play-h' }, 'Play now'), this.choose, this.waitBox, this.error);
     this.accountChanged();
