@@ -2,7 +2,7 @@
 //! `list_presets`, a wait as the page shows it, and the room a pairing seated the page in.
 
 use super::Page;
-use crate::common::{Client, TestServer};
+use jchomp_testkit::server::{Client, TestServer};
 use serde_json::{Value, json};
 
 /// The server's `presets` answer, asked over a WebSocket of the test's own.

@@ -2,7 +2,7 @@
 //! (`/api/players/NAME`, `/api/leaderboard`): every number, tag, link and chart point.
 
 use super::Page;
-use crate::common::TestServer;
+use jchomp_testkit::server::TestServer;
 use serde_json::{Value, json};
 
 /// The JSON of an API path, which must answer 200.
