@@ -11,7 +11,9 @@
 //! registered in the page that plays rated games against a built-in level, its profile (one
 //! chart point per rated game) and the leaderboards held against the JSON API, and its session
 //! kept across connections and dropped once ended elsewhere, then the account panel's bot token,
-//! new password, log-out and deletion; and no console error on any page.
+//! new password, log-out and deletion; quick pairing from the lobby's "Play now" tiles (a wait
+//! shown and cancelled, a page paired with a person and resuming its seat, a page paired with
+//! three bots); and no console error on any page.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -26,6 +28,9 @@ use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
+use web_support::pairing::{
+    cancel_in_the_page, seated_by_pairing, seek_in_the_page, tiles_match_the_presets,
+};
 use web_support::ratings::{api, leaderboard_matches_the_api, profile_matches_the_api};
 use web_support::{Browser, Engine, Page};
 
@@ -53,6 +58,7 @@ in_both_browsers!(
     two_people_play_to_the_end_a_spectator_sees_every_move_and_the_replay_steps_through,
     the_analysis_board_sets_positions_up_and_steps_through_the_best_line,
     an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_them,
+    play_now_tiles_wait_cancel_and_pair_a_page_with_a_person_or_with_bots,
 );
 
 /// What the lobby's form is given.
@@ -1436,5 +1442,85 @@ async fn an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_t
     .await;
     a_session_ended_elsewhere_is_dropped(&page, &server, "Ada").await;
     the_panel_manages_the_account(&page, &server, "Ada").await;
+    browser.assert_no_console_errors();
+}
+
+/// Quick pairing from the lobby: the tiles are the server's presets with their pools' counts; a
+/// wait shows the preset, the rating, the count and the seconds, and Cancel ends it; a page
+/// paired with a person (a connection of the test's own) plays in the same room and resumes
+/// its seat after a reload; seeking again while that game is in play is refused in words; a
+/// page that allows bots is seated with three of them after the patience.
+async fn play_now_tiles_wait_cancel_and_pair_a_page_with_a_person_or_with_bots(engine: Engine) {
+    let server = TestServer::start_with(Settings {
+        pairing_wave: Duration::from_millis(100),
+        pairing_bot_patience: Duration::from_secs(1),
+        ..common::settings()
+    })
+    .await;
+    let browser = Browser::launch(engine).await;
+    let ada = browser.page().await;
+    ada.goto(&url(&server)).await;
+    // Someone of the test's own waits for `three`: the tile counts them at the next refresh.
+    let mut zed = server.client().await;
+    zed.send(json!({"type":"seek","preset":"three","name":"zed"}))
+        .await;
+    zed.expect("seeking").await;
+    tiles_match_the_presets(&ada, &server, "three", 1).await;
+
+    // A wait, and Cancel.
+    ada.fill("#name", "ada").await;
+    let said = seek_in_the_page(&ada, "blitz").await;
+    assert_eq!(
+        said,
+        "Waiting for blitz (JChomp, 2 players, 6×6, eat 1×1, 10 s a move), paired by rating 1500, 1 waiting."
+    );
+    ada.wait(
+        "/^[1-9][0-9]* s waited$/.test(document.querySelector('#seek-clock').textContent)",
+        "the seconds waited",
+    )
+    .await;
+    cancel_in_the_page(&ada, &server, "blitz", 0).await;
+
+    // Paired with a person: both in one room, the page playing in it with its seat kept.
+    seek_in_the_page(&ada, "duel").await;
+    let mut bob = server.client().await;
+    bob.send(json!({"type":"seek","preset":"duel","name":"bob"}))
+        .await;
+    assert_eq!(bob.expect("seeking").await["waiting"], 2);
+    let paired = bob.expect("paired").await;
+    let joined = bob.expect("joined").await;
+    let (room, seats) = seated_by_pairing(&ada).await;
+    assert_eq!(paired["room"], room.as_str());
+    let mut want = vec![json!({"name": "ada", "bot": false, "you": true}); 2];
+    want[joined["seat"].as_u64().unwrap() as usize] =
+        json!({"name": "bob", "bot": false, "you": false});
+    assert_eq!(seats, json!(want));
+    let kept = ada
+        .eval("JSON.parse(localStorage.getItem('jchomp.seat')).room")
+        .await;
+    assert_eq!(kept, room.as_str());
+    ada.reload().await;
+    assert_eq!(seated_by_pairing(&ada).await.0, room);
+    // Back in the lobby with that game in play, a seek is refused in words.
+    ada.eval("location.hash = '#/'").await;
+    ada.click("#presets .tile[data-preset=\"duel\"]").await;
+    ada.wait(
+        &format!("document.querySelector('#play-error').textContent.startsWith('you hold seat {} in room {room}, whose game is not over')", 1 - joined["seat"].as_u64().unwrap()),
+        "the seek refused",
+    )
+    .await;
+
+    // A guest who allows bots: after the patience, three bots take the other seats.
+    let cy = browser.page().await;
+    cy.goto(&url(&server)).await;
+    cy.fill("#name", "cy").await;
+    cy.click("#seek-bots").await;
+    seek_in_the_page(&cy, "four").await;
+    let (_, seats) = seated_by_pairing(&cy).await;
+    let seats = seats.as_array().unwrap();
+    let bots = seats.iter().filter(|s| s["bot"] == true).count();
+    let me: Vec<_> = seats.iter().filter(|s| s["you"] == true).collect();
+    assert_eq!((seats.len(), bots), (4, 3), "{seats:?}");
+    assert_eq!(me, [&json!({"name": "cy", "bot": false, "you": true})]);
     browser.assert_no_console_errors();
 }

@@ -47,6 +47,7 @@ const FILES: &[File] = &[
     file!("/js/rules.js", JS, "../../web/js/rules.js"),
     file!("/js/board.js", JS, "../../web/js/board.js"),
     file!("/js/lobby.js", JS, "../../web/js/lobby.js"),
+    file!("/js/play.js", JS, "../../web/js/play.js"),
     file!("/js/game.js", JS, "../../web/js/game.js"),
     file!("/js/replay.js", JS, "../../web/js/replay.js"),
     file!("/js/notation.js", JS, "../../web/js/notation.js"),

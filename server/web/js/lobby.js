@@ -1,10 +1,11 @@
-// The lobby: the live room list (join, watch), the form that creates a room with every option
+// The lobby: quick pairing's "Play now" tiles (play.js), the live room list (join, watch), the form that creates a room with every option
 // (poison cells placed on a small board, bots per seat, rated for a logged-in player), and the
 // recently finished games.
 
 import { h } from './dom.js';
 import { describe, outcome } from './rules.js';
 import { botTag } from './ratings.js';
+import { PlayNow } from './play.js';
 
 const BOTS = ['random', 'greedy', 'level:1', 'level:2', 'level:3', 'level:4', 'level:5'];
 // Rows and columns: JChomp boards are 4–15 each way; classic bars 1–15, at least 2 cells (1×1
@@ -36,8 +37,10 @@ export class LobbyView {
     const app = this.app;
     const mine = app.seat();
     this.form = this.createForm();
+    this.play = new PlayNow(app, this.inputs.name);
     this.el.append(
       mine ? h('p', { class: 'mine' }, 'You hold a seat in room ', h('a', { href: `#/room/${encodeURIComponent(mine.room)}` }, mine.room), '.') : '',
+      this.play.el,
       h('section', { 'aria-labelledby': 'rooms-h' },
         h('h2', { id: 'rooms-h' }, 'Rooms'),
         h('table', { class: 'list', id: 'rooms' },
@@ -53,17 +56,27 @@ export class LobbyView {
   }
 
   start() {
-    this.timer = setInterval(() => this.app.net.up && this.app.send({ type: 'list_rooms' }), REFRESH_MS);
+    this.timer = setInterval(() => this.refresh(), REFRESH_MS);
+    this.play.start();
     if (this.app.net.up) this.online();
+  }
+
+  /** The lists that change by themselves: the rooms and the pairing pools. */
+  refresh() {
+    if (!this.app.net.up) return;
+    this.app.send({ type: 'list_rooms' });
+    this.play.refresh();
   }
 
   online() {
     this.app.send({ type: 'list_rooms' });
     this.app.send({ type: 'list_games', limit: 20 });
+    this.play.online();
   }
 
   close() {
     clearInterval(this.timer);
+    this.play.close();
   }
 
   field(label, input) {
@@ -126,6 +139,7 @@ export class LobbyView {
     this.ratedWhy.replaceChildren(...(who === null
       ? ['Rated games need an account: ', h('a', { href: '#/account' }, 'log in or register'), ' first.']
       : [`You play as ${who}.`]));
+    this.play?.accountChanged();
   }
 
   /** Shows the eat size for JChomp only, and gives the size inputs the variant's range. */
@@ -225,6 +239,7 @@ export class LobbyView {
   }
 
   onMessage(msg) {
+    if (this.play.onMessage(msg)) return;
     if (msg.type === 'rooms') this.drawRooms(msg.rooms);
     else if (msg.type === 'games') this.drawGames(msg.games);
     else if (msg.type === 'joined') {
