@@ -150,8 +150,9 @@ pub struct Settings {
     #[arg(long = "session-ttl-secs", value_name = "SECS", value_parser = secs_at_least_one,
           default_value = shown_secs(Settings::default().session_ttl))]
     pub session_ttl: Duration,
-    /// Store finished games in PostgreSQL (postgres://user:password@host:port/database)
-    /// instead of the embedded database (games in play stay in the embedded database).
+    /// Store finished games, accounts, sessions, ratings and the login throttle in PostgreSQL
+    /// (postgres://user:password@host:port/database) instead of the embedded database (games
+    /// in play stay in the embedded database), so that every node of a cluster shares them.
     #[arg(long, env = "JCHOMP_DATABASE", value_parser = database_url)]
     pub database: Option<String>,
     /// Join a cluster of nodes sharing this Redis (redis://host:port/): rooms, tokens and
