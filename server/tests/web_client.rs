@@ -1279,6 +1279,20 @@ async fn rated_games_against_level_1(page: &Page<'_>, player: &str, games: usize
         .await;
         ids.push(rated_game_to_the_end(page).await);
     }
+    // The stored game marks the bot's seat too: in its replay and in the lobby's list.
+    let first = &ids[0];
+    page.eval(&format!("location.hash = '#/game/{first}'")).await;
+    page.wait(
+        "[...document.querySelectorAll('.replay .info .tag.bot')].length === 1",
+        "the bot tagged in the replay",
+    )
+    .await;
+    page.eval("location.hash = '#/'").await;
+    page.wait(
+        &format!("document.querySelectorAll('#games tr[data-game=\"{first}\"] .tag.bot').length === 1"),
+        "the bot tagged in the finished games",
+    )
+    .await;
     ids
 }
 

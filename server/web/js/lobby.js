@@ -4,7 +4,7 @@
 
 import { h } from './dom.js';
 import { describe, outcome } from './rules.js';
-import { botTag } from './ratings.js';
+import { botTag, namesLine } from './ratings.js';
 import { PlayNow } from './play.js';
 
 const BOTS = ['random', 'greedy', 'level:1', 'level:2', 'level:3', 'level:4', 'level:5'];
@@ -270,7 +270,7 @@ export class LobbyView {
     this.games.replaceChildren(...(games.length ? games.map((g) => h('tr', { 'data-game': g.game },
       h('td', {}, h('code', {}, g.game)),
       h('td', {}, describe(g.config)),
-      h('td', {}, g.seats.join(', ')),
+      h('td', {}, namesLine(g.seats, g.bots)),
       h('td', {}, `${outcome(g.result, g.seats)} · ${g.moves} moves`),
       h('td', {}, h('a', { href: `#/game/${encodeURIComponent(g.game)}`, class: 'replay' }, 'Replay')))) : [h('tr', {}, h('td', { colspan: 5, class: 'empty' }, 'No finished games yet.'))]));
   }

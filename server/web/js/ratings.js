@@ -55,6 +55,11 @@ export function botTag() {
   return h('span', { class: 'tag bot' }, 'bot');
 }
 
+/** A finished game's seat names joined by `sep`, a bot's (its index in `bots`) tagged. */
+export function namesLine(names, bots = [], sep = ', ') {
+  return names.flatMap((name, i) => [i ? sep : '', name, ...(bots.includes(i) ? [' ', botTag()] : [])]);
+}
+
 /** A player's name linking to their profile, with the bot tag for a bot. */
 export function playerLink(name, bot) {
   const link = h('a', { href: `#/players/${playerPath(name)}`, class: 'player' }, name);
