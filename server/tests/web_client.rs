@@ -1281,7 +1281,8 @@ async fn rated_games_against_level_1(page: &Page<'_>, player: &str, games: usize
     }
     // The stored game marks the bot's seat too: in its replay and in the lobby's list.
     let first = &ids[0];
-    page.eval(&format!("location.hash = '#/game/{first}'")).await;
+    page.eval(&format!("location.hash = '#/game/{first}'"))
+        .await;
     page.wait(
         "[...document.querySelectorAll('.replay .info .tag.bot')].length === 1",
         "the bot tagged in the replay",
@@ -1289,7 +1290,9 @@ async fn rated_games_against_level_1(page: &Page<'_>, player: &str, games: usize
     .await;
     page.eval("location.hash = '#/'").await;
     page.wait(
-        &format!("document.querySelectorAll('#games tr[data-game=\"{first}\"] .tag.bot').length === 1"),
+        &format!(
+            "document.querySelectorAll('#games tr[data-game=\"{first}\"] .tag.bot').length === 1"
+        ),
         "the bot tagged in the finished games",
     )
     .await;
