@@ -71,6 +71,7 @@ mod ratings_table;
 pub mod render_game;
 mod render_hints;
 mod render_lobby;
+mod render_pairing;
 mod review;
 mod room_state;
 pub mod run;
