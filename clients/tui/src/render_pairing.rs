@@ -59,7 +59,7 @@ fn bots_words(bots: bool, patience: Option<u64>) -> String {
         |s| format!("after {s} s"),
     );
     if bots {
-        format!("bots of about your level take the seats nobody took {after}")
+        format!("bots of about your level fill the empty seats {after}")
     } else {
         "people only (no bots)".to_owned()
     }
@@ -123,7 +123,7 @@ fn seek_bots_words(view: &SeekView<'_>) -> String {
     let patience = view.bot_patience_secs.map(Duration::from_secs);
     match (view.seek.bots, patience, view.waited) {
         (true, Some(p), Some(w)) if w >= p => {
-            "bots may take the seats nobody took at the next pairing".to_owned()
+            "bots may fill the empty seats at the next pairing".to_owned()
         }
         (bots, _, _) => bots_words(bots, view.bot_patience_secs),
     }

@@ -248,3 +248,304 @@ impl App {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::app::test_support::*;
+    use crate::app::*;
+    use crate::saved_seats::SeatUpdate;
+    use crate::style::to_text;
+    use crossterm::event::KeyCode;
+    use jchomp_protocol::wire::{ClientMessage, ErrorCode, PresetInfo, ServerMessage};
+    use std::time::{Duration, Instant};
+
+    fn presets(duel_waiting: u32) -> ServerMessage {
+        let preset = |name: &str, title: &str, waiting| PresetInfo {
+            name: name.into(),
+            title: title.into(),
+            config: jchomp_testkit::config_json("7x7 eat 1x2 poison 0,0"),
+            waiting,
+        };
+        ServerMessage::Presets {
+            presets: vec![
+                preset("duel", "JChomp, 2 players, 7×7", duel_waiting),
+                preset("blitz", "JChomp, 2 players, 6×6, 10 s a move", 0),
+            ],
+            bot_patience_secs: 20,
+        }
+    }
+
+    fn seek(preset: &str, bots: bool) -> ClientMessage {
+        ClientMessage::Seek {
+            preset: preset.into(),
+            name: Some("me".into()),
+            bots,
+        }
+    }
+
+    fn seeking(preset: &str, waiting: u32) -> ServerMessage {
+        ServerMessage::Seeking {
+            preset: preset.into(),
+            rating: 1500,
+            waiting,
+        }
+    }
+
+    fn ended(preset: &str) -> ServerMessage {
+        ServerMessage::SeekEnded {
+            preset: preset.into(),
+        }
+    }
+
+    fn text(app: &App, now: Instant) -> String {
+        to_text(&app.render(80, 24, now))
+    }
+
+    /// `jchomp play duel --bots`, told it waits in the pool at `t0`.
+    fn waiting(t0: Instant) -> App {
+        let mut app = App::new(
+            "ws://s/ws",
+            "me",
+            Start::Play {
+                preset: "duel".into(),
+                bots: true,
+            },
+        );
+        assert_eq!(
+            app.take_outbox(),
+            vec![ClientMessage::ListPresets, seek("duel", true)]
+        );
+        app.on_message(presets(0), t0);
+        app.on_message(seeking("duel", 2), t0);
+        app
+    }
+
+    #[test]
+    fn the_wait_shows_the_rating_the_count_the_time_and_the_bots() {
+        let t0 = Instant::now();
+        let mut app = waiting(t0);
+        let screen = text(&app, t0 + Duration::from_secs(7));
+        for want in [
+            "Waiting for a duel game: JChomp, 2 players, 7×7",
+            "Paired by rating  1500",
+            "Waiting now       2 (you included)",
+            "Waited            0:07",
+            "fill the empty seats after 20 s",
+            "Esc or q stop waiting",
+        ] {
+            assert!(screen.contains(want), "{want:?} in\n{screen}");
+        }
+        // The patience has run out: bots may come with the next wave.
+        let screen = text(&app, t0 + Duration::from_secs(65));
+        assert!(screen.contains("Waited            1:05"), "{screen}");
+        assert!(screen.contains("at the next pairing"), "{screen}");
+        // The count follows the pool: the list is asked for again now and then.
+        app.on_tick(t0);
+        assert_eq!(app.take_outbox(), vec![ClientMessage::ListPresets]);
+        app.on_tick(t0 + Duration::from_secs(1));
+        assert!(app.take_outbox().is_empty(), "not every tick");
+        app.on_message(presets(3), t0);
+        let screen = text(&app, t0);
+        assert!(screen.contains("3 (you included)"), "{screen}");
+    }
+
+    #[test]
+    fn esc_or_q_stops_waiting_once_the_server_says_so_and_ends_with_words() {
+        for k in [KeyCode::Esc, KeyCode::Char('q')] {
+            let t0 = Instant::now();
+            let mut app = waiting(t0);
+            app.on_key(key(k));
+            assert_eq!(app.take_outbox(), vec![ClientMessage::CancelSeek]);
+            assert!(!app.quit(), "it waits for seek_ended");
+            assert!(text(&app, t0).contains("Stopping the wait…"));
+            app.on_message(ended("duel"), t0);
+            assert!(app.quit());
+            assert_eq!(
+                app.farewell().as_deref(),
+                Some("You stopped waiting for a duel game.")
+            );
+            assert_eq!(app.failure(), None);
+        }
+        // A second q does not wait for the server.
+        let mut app = waiting(Instant::now());
+        app.on_key(key(KeyCode::Char('q')));
+        app.on_key(key(KeyCode::Char('q')));
+        assert!(app.quit());
+        assert_eq!(app.take_outbox(), vec![ClientMessage::CancelSeek]);
+        // Nor does one with no connection to tell.
+        let mut app = waiting(Instant::now());
+        app.on_link(Link::Reconnecting);
+        app.on_key(key(KeyCode::Esc));
+        assert!(app.quit());
+        assert!(app.take_outbox().is_empty());
+    }
+
+    #[test]
+    fn a_pairing_enters_the_room_and_keeps_the_seat_for_resume() {
+        let t0 = Instant::now();
+        let mut app = waiting(t0);
+        assert_eq!(app.rejoin(), seek("duel", true), "a drop seeks again");
+        app.on_message(
+            ServerMessage::Paired {
+                preset: "duel".into(),
+                room: "r1".into(),
+            },
+            t0,
+        );
+        assert_eq!(app.room().unwrap().room.as_deref(), Some("r1"));
+        assert!(text(&app, t0).contains("Paired for a duel game in room r1."));
+        app.on_message(
+            ServerMessage::Joined {
+                room: "r1".into(),
+                seat: 1,
+                token: "tok".into(),
+            },
+            t0,
+        );
+        assert!(matches!(
+            &app.take_seat_updates()[..],
+            [SeatUpdate::Keep { room, .. }] if room == "r1"
+        ));
+        app.on_message(ServerMessage::Room(snapshot(3, 0)), t0);
+        let screen = text(&app, t0);
+        assert!(screen.contains("me to move"), "{screen}");
+        assert_eq!(
+            app.rejoin(),
+            ClientMessage::Resume {
+                token: "tok".into()
+            }
+        );
+    }
+
+    #[test]
+    fn a_cancel_that_crossed_the_pairing_leaves_the_player_in_the_game() {
+        let t0 = Instant::now();
+        let mut app = waiting(t0);
+        app.on_key(key(KeyCode::Esc));
+        app.take_outbox();
+        app.on_message(
+            ServerMessage::Paired {
+                preset: "duel".into(),
+                room: "r1".into(),
+            },
+            t0,
+        );
+        app.on_message(
+            ServerMessage::Error {
+                code: ErrorCode::Forbidden,
+                message: "too late: you were paired (see paired)".into(),
+            },
+            t0,
+        );
+        assert!(!app.quit());
+        assert_eq!(app.room().unwrap().room.as_deref(), Some("r1"));
+        assert!(app.notice().unwrap().text.starts_with("Too late to cancel"));
+        app.on_message(ServerMessage::Room(snapshot(3, 0)), t0);
+        assert!(app.room().unwrap().state.is_some());
+    }
+
+    #[test]
+    fn an_unknown_preset_is_refused_in_the_servers_words() {
+        let refusal = || ServerMessage::Error {
+            code: ErrorCode::BadRequest,
+            message: "no preset \"nope\"; the presets are duel, blitz".into(),
+        };
+        let mut app = App::new(
+            "ws://s/ws",
+            "me",
+            Start::Play {
+                preset: "nope".into(),
+                bots: false,
+            },
+        );
+        app.on_message(refusal(), Instant::now());
+        assert!(app.quit());
+        let why = app.failure().unwrap();
+        assert!(
+            why.contains("no preset \"nope\"; the presets are duel, blitz"),
+            "{why}"
+        );
+        assert_eq!(app.farewell(), None, "said once, as the failure");
+        // From the lobby: back to it, with the same words.
+        let mut app = App::new("ws://s/ws", "me", Start::Lobby);
+        app.on_key(key(KeyCode::Char('p')));
+        app.on_message(presets(0), Instant::now());
+        app.on_key(key(KeyCode::Char('1')));
+        app.on_message(refusal(), Instant::now());
+        assert!(matches!(app.screen, Screen::Lobby));
+        assert!(!app.quit());
+        assert!(app.notice().unwrap().text.contains("the presets are duel"));
+    }
+
+    #[test]
+    fn the_lobby_plays_now_with_one_key_and_esc_goes_back() {
+        let t0 = Instant::now();
+        let mut app = App::new("ws://s/ws", "me", Start::Lobby);
+        assert!(text(&app, t0).contains("p play now"));
+        app.take_outbox();
+        app.on_key(key(KeyCode::Char('p')));
+        assert_eq!(app.take_outbox(), vec![ClientMessage::ListPresets]);
+        app.on_message(presets(1), t0);
+        let screen = text(&app, t0);
+        assert!(
+            screen.contains("  1 duel   JChomp, 2 players, 7×7  (1 waiting)"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("  2 blitz  JChomp, 2 players, 6×6"),
+            "{screen}"
+        );
+        assert!(screen.contains("Bots: people only"), "{screen}");
+        app.on_key(key(KeyCode::Char('7')));
+        assert_eq!(
+            app.notice().unwrap().text,
+            "There is no game 7 in the list."
+        );
+        app.on_key(key(KeyCode::Char('b')));
+        assert!(text(&app, t0).contains("Bots: bots of about your level"));
+        app.on_key(key(KeyCode::Char('2')));
+        assert_eq!(app.take_outbox(), vec![seek("blitz", true)]);
+        app.on_message(seeking("blitz", 1), t0);
+        let screen = text(&app, t0);
+        assert!(
+            screen.contains("Esc stop waiting (back to the lobby)"),
+            "{screen}"
+        );
+        app.on_key(key(KeyCode::Esc));
+        assert_eq!(app.take_outbox(), vec![ClientMessage::CancelSeek]);
+        app.on_message(ended("blitz"), t0);
+        assert!(matches!(app.screen, Screen::Lobby));
+        assert!(!app.quit());
+        assert_eq!(app.take_outbox(), vec![ClientMessage::ListRooms]);
+        assert_eq!(
+            app.notice().unwrap().text,
+            "You stopped waiting for a blitz game."
+        );
+        // Esc in the list goes back too.
+        app.on_key(key(KeyCode::Char('p')));
+        app.on_key(key(KeyCode::Esc));
+        assert!(matches!(app.screen, Screen::Lobby));
+    }
+
+    #[test]
+    fn a_wait_the_server_ends_goes_back_where_it_began() {
+        let mut app = App::new("ws://s/ws", "me", Start::Lobby);
+        app.on_key(key(KeyCode::Char('p')));
+        app.on_message(presets(0), Instant::now());
+        app.on_key(key(KeyCode::Char('1')));
+        app.on_message(seeking("duel", 1), Instant::now());
+        app.on_message(ended("blitz"), Instant::now());
+        assert!(
+            matches!(app.screen, Screen::Seeking(_)),
+            "another pool's end"
+        );
+        app.on_message(ended("duel"), Instant::now());
+        assert!(matches!(app.screen, Screen::Lobby));
+        assert!(
+            app.notice()
+                .unwrap()
+                .text
+                .contains("The server ended the wait")
+        );
+    }
+}
