@@ -1,7 +1,8 @@
 //! Quick pairing from the terminal client against a real server: `jchomp play` listing the
 //! presets, two players paired into one room (the client's `App`, and `jchomp play` on a
 //! pseudo-terminal beside a protocol client), stopping a wait with Esc, the lobby's "Play now"
-//! list, and an unknown preset refused in the server's words.
+//! list, players logged in paired into a rated room, and an unknown preset refused in the
+//! server's words.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -134,6 +135,40 @@ mod terminal {
         let raw = tty.raw();
         assert!(raw.contains("jchomp --server"), "{raw}");
         assert!(raw.contains(&format!("join {room}")), "{raw}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn players_logged_in_are_paired_into_a_rated_room() {
+        let server = quick_server().await;
+        let url = server.url();
+        let state = std::sync::Arc::new(jchomp_testkit::temp::TempDir::new("jchomp-state"));
+        let env = [
+            ("XDG_STATE_HOME", state.path().to_str().unwrap()),
+            ("JCHOMP_PASSWORD", "secret pw1"),
+        ];
+        let out = cli_support::jchomp_env(&["--server", &url, "register", "Ann"], &env).await;
+        assert!(out.status.success(), "{out:?}");
+        let args = ["--server", url.as_str(), "play", "duel"];
+        let tty = Tty::spawn_in(&args, true, std::sync::Arc::clone(&state), (80, 24));
+        let screen = tty.wait_for("Waiting now       1 (you included)").await;
+        assert!(screen.contains("Logged in as Ann."), "{screen}");
+        let mut zoe = jchomp_testkit::server::logged_in(server.addr, "zoe", true).await;
+        zoe.send(serde_json::json!({"type":"seek","preset":"duel"}))
+            .await;
+        let paired = zoe.until("paired").await;
+        tty.wait_for("zoe").await;
+        let mut lister = Connection::connect(&url).await.unwrap();
+        lister.send(&ClientMessage::ListRooms).await.unwrap();
+        let rooms = cli_support::recv_until(&mut lister, |m| match m {
+            ServerMessage::Rooms { rooms } => Some(rooms),
+            _ => None,
+        })
+        .await;
+        let room = rooms
+            .iter()
+            .find(|r| r.room == paired["room"].as_str().unwrap())
+            .unwrap();
+        assert!(room.config.rated, "{room:?}");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
