@@ -98,8 +98,9 @@ pub(crate) fn render_play_now(view: &PlayNowView<'_>, width: usize) -> Vec<Line>
             format!("{:name_width$}  ", printable(&p.name)),
             Style::Plain,
         );
+        // The count before the description, which a narrow terminal cuts.
+        line.push(format!("{:>10}  ", waiting_words(p.waiting)), Style::Dim);
         line.push(printable(&p.title), Style::Plain);
-        line.push(format!("  ({})", waiting_words(p.waiting)), Style::Dim);
         out.push(line);
     }
     out.push(Line::new());

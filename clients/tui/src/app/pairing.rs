@@ -488,11 +488,11 @@ mod tests {
         app.on_message(presets(1), t0);
         let screen = text(&app, t0);
         assert!(
-            screen.contains("  1 duel   JChomp, 2 players, 7×7  (1 waiting)"),
+            screen.contains("  1 duel    1 waiting  JChomp, 2 players, 7×7"),
             "{screen}"
         );
         assert!(
-            screen.contains("  2 blitz  JChomp, 2 players, 6×6"),
+            screen.contains("  2 blitz   0 waiting  JChomp, 2 players, 6×6"),
             "{screen}"
         );
         assert!(screen.contains("Bots: people only"), "{screen}");
