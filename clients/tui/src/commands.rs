@@ -69,7 +69,7 @@ pub enum CommandError {
     /// An interactive command run without a terminal.
     #[error(
         "`{0}` is interactive and needs a terminal; `jchomp rooms`, `games`, `replay`, \
-         `leaderboard` and `player` print without one"
+         `leaderboard`, `player` and `play` without a preset print without one"
     )]
     NoTerminal(&'static str),
 }
@@ -121,11 +121,13 @@ pub async fn fetch_presets(url: &str) -> Result<(Vec<PresetInfo>, u64), CommandE
     .await
 }
 
-/// Writes the presets as a table at most `width` columns wide, with how to play one.
+/// Writes the presets as a table at most `width` columns wide, with how to play one (`play`:
+/// the command line that does, as the user types it).
 pub fn write_presets(
     out: &mut impl Write,
     presets: &[PresetInfo],
     bot_patience_secs: u64,
+    play: &str,
     width: usize,
 ) -> io::Result<()> {
     if presets.is_empty() {
@@ -135,8 +137,8 @@ pub fn write_presets(
     out.write_all(printed(["PRESET", "GAME", "WAITING"], &rows, &[1], width).as_bytes())?;
     writeln!(
         out,
-        "Play one with `jchomp play PRESET`; with --bots, bots of about your level take the \
-         seats nobody took after {bot_patience_secs} s."
+        "Play one with `{play}`; with --bots, bots of about your level take the seats \
+         nobody took after {bot_patience_secs} s."
     )
 }
 

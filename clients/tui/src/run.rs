@@ -302,7 +302,9 @@ async fn dispatch(cli: Cli) -> Result<Option<Ending>, CommandError> {
         }
         Some(Command::Play { preset: None, .. }) => {
             let (presets, patience) = commands::fetch_presets(url).await?;
-            commands::write_presets(&mut stdout, &presets, patience, terminal::output_width())?;
+            let play = command_line(url, "play PRESET");
+            let width = terminal::output_width();
+            commands::write_presets(&mut stdout, &presets, patience, &play, width)?;
             return Ok(None);
         }
         Some(Command::Play {

@@ -57,11 +57,18 @@ async fn play_without_a_preset_lists_the_presets_and_who_waits() {
     );
     assert!(!text.contains("1 waiting"), "{text}");
     assert!(text.contains("after 20 s"), "the server's patience: {text}");
+    let how = format!("`jchomp --server {url} play PRESET`");
+    assert!(text.contains(&how), "{text}");
     // Someone waits for a duel: the list says so.
     let _zoe = seeker(&url, "duel", "zoe").await;
     let text = stdout(&jchomp(&["--server", &url, "play"]).await);
     let duel = text.lines().find(|l| l.starts_with("duel")).unwrap();
     assert!(duel.ends_with("1 waiting"), "{text}");
+    // Waiting needs a terminal.
+    let out = jchomp(&["--server", &url, "play", "duel"]).await;
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = cli_support::stderr(&out);
+    assert!(err.contains("`jchomp play` is interactive"), "{err}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
