@@ -92,6 +92,13 @@ pub enum Target {
     Join(String),
     /// Create a room with this configuration and wait for opponents.
     Create(ConfigJson),
+    /// Wait in the server's quick-pairing pool of this preset, and play the game it pairs.
+    Seek {
+        /// The preset's name.
+        preset: String,
+        /// Whether server bots may take the empty seats after the server's patience.
+        bots: bool,
+    },
 }
 
 /// Who plays: a built-in bot, or an external engine through the bridge.
@@ -210,6 +217,7 @@ pub async fn play(
             target = match &options.target {
                 Target::Create(_) => Target::Create(config),
                 Target::Join(_) => Target::Join(find_room(options, &config, &previous).await?),
+                seek @ Target::Seek { .. } => seek.clone(),
             };
         }
     }
@@ -312,6 +320,11 @@ async fn one_game(
             bots: None,
             name: options.name.clone(),
             config: config.clone(),
+        },
+        Target::Seek { preset, bots } => ClientMessage::Seek {
+            preset: preset.clone(),
+            name: Some(options.name.clone()),
+            bots: *bots,
         },
     })
     .await?;

@@ -247,3 +247,34 @@ async fn a_bot_account_plays_a_rated_game_under_its_name_with_its_token() {
         "{refused}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_bots_seeking_one_preset_are_paired_and_play_two_games() {
+    let server = TestServer::start_with(jchomp_server::Settings {
+        pairing_wave: Duration::from_millis(100),
+        ..jchomp_testkit::server::settings()
+    })
+    .await;
+    let seek = || Target::Seek {
+        preset: "blitz".to_string(),
+        bots: false,
+    };
+    let logs = [(); 2].map(|_| Arc::new(Mutex::new(Vec::new())));
+    let first = tokio::spawn(run_bot(
+        options(server.addr, seek(), "first", "level:2", 2),
+        logs[0].clone(),
+    ));
+    let second = tokio::spawn(run_bot(
+        options(server.addr, seek(), "second", "greedy", 2),
+        logs[1].clone(),
+    ));
+    let (first, second) = (first.await.unwrap(), second.await.unwrap());
+    assert_eq!((first.len(), second.len()), (2, 2));
+    for (a, b) in first.iter().zip(&second) {
+        assert_eq!(a.room, b.room, "both were paired into one room");
+        assert_ne!(a.seat, b.seat);
+        assert_eq!(a.moves, b.moves);
+        assert!((a.score + b.score - 1.0).abs() < 1e-9, "{a:?} {b:?}");
+    }
+    assert_ne!(first[0].room, first[1].room, "each game is a new pairing");
+}

@@ -15,6 +15,10 @@ pub struct Record {
     pub config: ConfigJson,
     /// Names of the seats, seat 0 first.
     pub seats: Vec<String>,
+    /// The seats a bot took (a server's bot or a bot account), by index; absent when none
+    /// did, and in records written before this field.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bots: Vec<u8>,
     /// The accepted moves, in order.
     pub moves: Vec<MoveJson>,
     /// How the game ended; `null` for a game that was not finished.
@@ -94,6 +98,7 @@ impl Record {
             id: None,
             config: ConfigJson::new(game.config(), move_time_ms),
             seats,
+            bots: Vec::new(),
             moves: game.moves().iter().map(|&m| m.into()).collect(),
             result: game.result().map(Into::into),
             started_ms: None,

@@ -330,6 +330,9 @@ pub struct GameSummary {
     pub config: ConfigJson,
     /// Seat names.
     pub seats: Vec<String>,
+    /// The seats a bot took, by index (as the record has them); absent when none did.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bots: Vec<u8>,
     /// How it ended.
     pub result: Option<ResultJson>,
     /// Number of moves played.

@@ -137,6 +137,28 @@ mod tests {
     }
 
     #[test]
+    fn allowed_origins_repeat_and_are_written_as_browsers_write_them() {
+        let cli = Cli::try_parse_from([
+            "jchomp-server",
+            "--allowed-origin",
+            "https://Play.Example.org/",
+            "--allowed-origin",
+            "http://10.0.0.5:8080",
+        ])
+        .unwrap();
+        assert_eq!(
+            cli.settings.allowed_origins,
+            ["https://play.example.org", "http://10.0.0.5:8080"]
+        );
+        let err = Cli::try_parse_from(["jchomp-server", "--allowed-origin", "play.example.org"])
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("expected an origin such as"),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn the_database_is_a_postgres_url_and_the_cluster_a_redis_one() {
         let cli = Cli::try_parse_from([
             "jchomp-server",

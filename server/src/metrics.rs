@@ -97,6 +97,8 @@ declare_metrics! {
     connections_refused: Counter = "jchomp_connections_refused",
     /// TCP connections refused at the per-address connection cap.
     connections_refused_address: Counter = "jchomp_connections_refused_address",
+    /// WebSocket upgrades refused because a page of another origin asked (`Origin`).
+    origins_refused: Counter = "jchomp_websocket_origins_refused",
     /// Rooms by status.
     rooms: Family<Label, Gauge> = "jchomp_rooms",
     /// Rooms created.
@@ -261,6 +263,7 @@ mod tests {
             "jchomp_connections_total 0",
             "jchomp_connections_refused_total 0",
             "jchomp_connections_refused_address_total 0",
+            "jchomp_websocket_origins_refused_total 0",
             "jchomp_games_restored_total 0",
             "jchomp_cluster_messages_sent_total 0",
             "jchomp_cluster_messages_received_total 0",

@@ -156,7 +156,11 @@ impl Server {
             shutdown: shutdown_rx,
             _done: done_tx,
         });
-        pairing_task.start(ctx.room_context(), ctx.accounts.clone());
+        pairing_task.start(
+            ctx.room_context(),
+            ctx.accounts.clone(),
+            ctx.cluster.clone(),
+        );
         if let Some(cluster) = &ctx.cluster {
             // In a cluster, Redis holds the games in play: this node's earlier run had another
             // node id, whose rooms the live nodes (this one too) take over from Redis.

@@ -150,8 +150,9 @@ pub struct Settings {
     #[arg(long = "session-ttl-secs", value_name = "SECS", value_parser = secs_at_least_one,
           default_value = shown_secs(Settings::default().session_ttl))]
     pub session_ttl: Duration,
-    /// Store finished games in PostgreSQL (postgres://user:password@host:port/database)
-    /// instead of the embedded database (games in play stay in the embedded database).
+    /// Store finished games, accounts, sessions, ratings and the login throttle in PostgreSQL
+    /// (postgres://user:password@host:port/database) instead of the embedded database (games
+    /// in play stay in the embedded database), so that every node of a cluster shares them.
     #[arg(long, env = "JCHOMP_DATABASE", value_parser = database_url)]
     pub database: Option<String>,
     /// Join a cluster of nodes sharing this Redis (redis://host:port/): rooms, tokens and
@@ -159,6 +160,14 @@ pub struct Settings {
     /// play kept in Redis, and taken over by another node if that node dies.
     #[arg(long, env = "JCHOMP_CLUSTER", value_parser = cluster_url)]
     pub cluster: Option<String>,
+    /// A web page's origin (`https://host[:port]`) allowed to open a WebSocket here besides
+    /// the server's own (the `Host` a request came to): the public address of the web client
+    /// when a proxy reaches this server under another host name. Repeat the flag, or separate
+    /// origins with commas in the variable. Browsers from any other origin are refused (`403`);
+    /// clients that send no `Origin` (bots, the terminal client) are not affected.
+    #[arg(long = "allowed-origin", value_name = "URL", env = "JCHOMP_ALLOWED_ORIGINS",
+          value_delimiter = ',', value_parser = allowed_origin)]
+    pub allowed_origins: Vec<String>,
     /// Test only: echo WebSocket messages on this path (e.g. /echo) instead of playing them, for
     /// protocol test suites such as Autobahn, through the same connection code and limits as
     /// `/ws`.
@@ -213,6 +222,7 @@ impl Default for Settings {
                 .map_or(1, |n| (n.get() / 2).max(1)),
             analyses_per_connection: 4,
             session_ttl: Duration::from_secs(30 * 24 * 60 * 60),
+            allowed_origins: Vec::new(),
             echo_path: None,
             database: None,
             cluster: None,
@@ -281,6 +291,24 @@ fn cluster_url(url: &str) -> Result<String, String> {
     } else {
         Err("expected a redis://host:port/ URL".to_string())
     }
+}
+
+/// An allowed origin as a browser writes it: `http` or `https`, a host and perhaps a port, in
+/// lower case, without a path or a trailing `/`. Refuses anything else in words.
+pub(crate) fn allowed_origin(url: &str) -> Result<String, String> {
+    let url = url.trim().trim_end_matches('/').to_ascii_lowercase();
+    let authority = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .ok_or_else(|| {
+            format!("expected an origin such as https://chomp.example.org, got {url:?}")
+        })?;
+    if authority.is_empty() || authority.contains(['/', '?', '#', '@', ' ']) {
+        return Err(format!(
+            "an origin is a scheme, a host and perhaps a port, with no path, got {url:?}"
+        ));
+    }
+    Ok(url)
 }
 
 #[cfg(test)]

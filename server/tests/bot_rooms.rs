@@ -82,6 +82,11 @@ async fn a_game_of_seeded_bots_plays_to_its_end_watched_and_plays_the_same_again
     watcher.send(json!({"type":"get_game","game":room})).await;
     let record = watcher.expect("game").await["record"].clone();
     assert_eq!(record["moves"].as_array().unwrap().len(), moves.len());
+    assert_eq!(
+        record["bots"],
+        json!([0, 1, 2]),
+        "every seat is marked a bot"
+    );
 
     // The same seeds play the same game.
     let mut again = server.client().await;

@@ -139,7 +139,9 @@ async fn a_rated_game_between_a_person_and_a_bot_account_rates_both_once() {
         "{ann_profile}"
     );
     assert_eq!(ann_profile["bot"], false);
+    assert_eq!(ann_profile["bots"], json!(["AnnBot"]), "{ann_profile}");
     let bot_profile = api(&server, "/api/players/AnnBot", "200").await;
+    assert_eq!(bot_profile["owner"], "Ann", "{bot_profile}");
     let b = &bot_profile["ratings"][0];
     assert!(
         (b["rating"].as_f64().unwrap() - won.rating).abs() < 1e-6,
@@ -170,4 +172,8 @@ async fn the_built_in_levels_have_accounts_with_profiles() {
             (Some(level), Some(true))
         );
     }
+    // A name's escapes are decoded, as a browser's `encodeURIComponent` sends them.
+    let p = api(&server, "/api/players/level%3A3", "200").await;
+    assert_eq!(p["name"], "level:3");
+    api(&server, "/api/leaderboard?category=jchmp:2", "400").await;
 }

@@ -7,14 +7,19 @@
 //! analysis; small classic bars (3×5, one row, one column) made by the form, drawn to fit and
 //! played to the end, and named in the (1,1) bottom-left notation; the analysis board (row
 //! lengths, clicks, JChomp bites, the best line) against the engine, over the page's one
-//! connection with no room opened and no game stored; screenshots for the README;
-//! and no console error on any page.
+//! connection with no room opened and no game stored; screenshots for the README; an account
+//! registered in the page that plays rated games against a built-in level, its profile (one
+//! chart point per rated game) and the leaderboards held against the JSON API, and its session
+//! kept across connections and dropped once ended elsewhere, then the account panel's bot token,
+//! new password, log-out and deletion; quick pairing from the lobby's "Play now" tiles (a wait
+//! shown and cancelled, a page paired with a person and resuming its seat, a page paired with
+//! three bots); and no console error on any page.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 mod web_support;
 
-use common::{Client, TestServer};
+use common::{Client, TestServer, logged_in, rated_config_value};
 use jchomp_engine::search::{Outcome, Table, analyze};
 use jchomp_protocol::rules::{Config, Position, Rejection};
 use jchomp_server::Settings;
@@ -23,6 +28,10 @@ use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
+use web_support::pairing::{
+    cancel_in_the_page, seated_by_pairing, seek_in_the_page, tiles_match_the_presets,
+};
+use web_support::ratings::{api, leaderboard_matches_the_api, profile_matches_the_api};
 use web_support::{Browser, Engine, Page};
 
 /// Runs each browser scenario as one test per browser: `NAME::chromium` and `NAME::firefox`.
@@ -48,6 +57,8 @@ in_both_browsers!(
     the_preview_is_exactly_what_the_rules_eat_and_a_refused_cell_says_why,
     two_people_play_to_the_end_a_spectator_sees_every_move_and_the_replay_steps_through,
     the_analysis_board_sets_positions_up_and_steps_through_the_best_line,
+    an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_them,
+    play_now_tiles_wait_cancel_and_pair_a_page_with_a_person_or_with_bots,
 );
 
 /// What the lobby's form is given.
@@ -229,13 +240,7 @@ async fn a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_r
         mine += 1;
         if mine == 1 {
             // A lost connection comes back by itself and takes the seat again.
-            let opened = server.metric("jchomp_connections_total").await;
-            assert_eq!(page.drop_sockets().await, 1);
-            let deadline = tokio::time::Instant::now() + web_support::WAIT;
-            while server.metric("jchomp_connections_total").await == opened {
-                assert!(tokio::time::Instant::now() < deadline, "no new connection");
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
+            let opened = reconnected(&page, &server).await;
             page.wait(
                 "document.body.dataset.online === 'true' && document.querySelector('#seats li[data-seat=\"0\"] .you') && document.querySelector('#seats li[data-seat=\"0\"] .dot.on')",
                 "the seat taken again",
@@ -338,6 +343,19 @@ async fn a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_r
     );
     play_one(&page, &config).await;
     browser.assert_no_console_errors();
+}
+
+/// Closes the page's connection from the browser's side and waits until the page has opened a
+/// new one; returns the count of connections before.
+async fn reconnected(page: &Page<'_>, server: &TestServer) -> u64 {
+    let opened = server.metric("jchomp_connections_total").await;
+    assert_eq!(page.drop_sockets().await, 1);
+    let deadline = tokio::time::Instant::now() + web_support::WAIT;
+    while server.metric("jchomp_connections_total").await == opened {
+        assert!(tokio::time::Instant::now() < deadline, "no new connection");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    opened
 }
 
 /// Hovers every cell (and reads what the page marks) and holds it against the model.
@@ -1099,4 +1117,427 @@ async fn no_room_nor_game(server: &TestServer) {
     assert_eq!(c.expect("rooms").await["rooms"], json!([]));
     c.send(json!({"type":"list_games"})).await;
     assert_eq!(c.expect("games").await["games"], json!([]));
+}
+
+/// The one board of the rated games here: classic 1×2, the poison and one cell.
+const RATED_BAR: &str = "1x2 variant classic poison 0,0";
+
+/// Two accounts of the test's own (`names`, password `password-1`) play `games` rated games of
+/// [`RATED_BAR`] against each other over WebSocket, each in turn eating the poison at once, so
+/// that neither rating is provisional after enough of them.
+async fn rated_games_between(server: &TestServer, names: [&str; 2], games: usize) {
+    let mut p = [
+        logged_in(server.addr, names[0], true).await,
+        logged_in(server.addr, names[1], true).await,
+    ];
+    for _ in 0..games {
+        let [x, y] = &mut p;
+        let (room, _) = x.create("x", rated_config_value(RATED_BAR)).await;
+        y.join(&room, "y").await;
+        x.until("room").await;
+        x.send(json!({"type":"move","row":0,"col":0})).await;
+        let moved = x.until("moved").await;
+        assert_eq!(moved["result"]["loser"], 0, "{moved}");
+        y.until("moved").await;
+        for c in [x, y] {
+            c.send(json!({"type":"leave"})).await;
+            c.until("left").await;
+        }
+        p.swap(0, 1);
+    }
+}
+
+/// Plays the page's rated game against the bot to its end; returns the stored game's id.
+async fn rated_game_to_the_end(page: &Page<'_>) -> String {
+    let config = board_of(RATED_BAR);
+    while !turn_or_end(page).await {
+        play_one(page, &config).await;
+    }
+    let link = page
+        .eval("document.querySelector('#replay-link:not([hidden])').getAttribute('href')")
+        .await;
+    link.as_str()
+        .unwrap()
+        .strip_prefix("#/game/")
+        .unwrap()
+        .to_string()
+}
+
+/// A guest sees `host`'s waiting rated room in the lobby, marked rated, with the built-in
+/// level's seat tagged as a bot's, and is refused a seat in it in words. Returns the host's
+/// connection, which keeps the room open.
+async fn a_guest_may_not_sit_in_a_rated_room(
+    page: &Page<'_>,
+    server: &TestServer,
+    host: &str,
+) -> Client {
+    let mut c = logged_in(server.addr, host, false).await;
+    let mut cfg = rated_config_value(RATED_BAR);
+    cfg["players"] = json!(3);
+    let (room, _) = c.create("x", cfg).await;
+    c.send(json!({"type":"add_bot","bot":"level:1"})).await;
+    c.until("room").await;
+    let row = format!("#rooms tr[data-room=\"{room}\"]");
+    page.wait(
+        &format!("document.querySelector('{row} .seats-line .tag.bot') && document.querySelector('{row} .join')"),
+        "the rated room listed with its bot",
+    )
+    .await;
+    let line = page
+        .eval(&format!(
+            "[...document.querySelectorAll('{row} td')].map(td => td.textContent)"
+        ))
+        .await;
+    assert!(line[1].as_str().unwrap().ends_with(" · rated"), "{line}");
+    assert_eq!(line[2], format!("{host}, level:1 bot, free"), "{line}");
+    page.fill("#name", "guest").await;
+    page.click(&format!("{row} .join")).await;
+    page.wait(
+        "document.querySelector('.form-error').textContent.endsWith('only players with accounts may sit; log in or authenticate first')",
+        "the seat refused",
+    )
+    .await;
+    c
+}
+
+/// As a guest the rated choice is disabled and says why; registering in the account panel: a
+/// taken name is refused in words, a free one logs in and the session is kept.
+async fn register_in_the_page(page: &Page<'_>, name: &str, taken: &str) {
+    page.wait(
+        "document.querySelector('#rated')?.disabled && document.querySelector('#rated-why').textContent.includes('need an account')",
+        "the rated choice disabled",
+    )
+    .await;
+    page.click("#to-account").await;
+    page.fill("#acct-name", taken).await;
+    page.fill("#acct-password", "correct horse").await;
+    page.click("#register").await;
+    page.wait(
+        &format!(
+            "document.querySelector('#account-msg').textContent === 'the name \"{taken}\" is taken'"
+        ),
+        "the taken name refused",
+    )
+    .await;
+    page.fill("#acct-name", name).await;
+    page.click("#register").await;
+    page.wait(
+        &format!("document.querySelector('#account-state') && document.querySelector('#to-account').textContent === '{name}'"),
+        "registered",
+    )
+    .await;
+    let token = page
+        .eval("JSON.parse(localStorage.getItem('jchomp.session')).token")
+        .await;
+    assert!(token.as_str().is_some_and(|t| t.len() >= 16), "{token}");
+}
+
+/// Creates a rated room of [`RATED_BAR`] against the built-in level 1 from the lobby and plays
+/// `games` games in it (the first, then rematches); returns the stored games' ids.
+async fn rated_games_against_level_1(page: &Page<'_>, player: &str, games: usize) -> Vec<String> {
+    page.wait(
+        "document.querySelector('#rated') && !document.querySelector('#rated').disabled",
+        "the rated choice",
+    )
+    .await;
+    page.click("#rated").await;
+    let form = Form {
+        name: "typed",
+        rows: 1,
+        cols: 2,
+        eat: None,
+        more_poison: &[],
+        others: &["level:1"],
+        analysis: false,
+        move_secs: None,
+    };
+    create(page, &form).await;
+    let info = page
+        .eval("document.querySelector('.game .info').textContent")
+        .await;
+    assert!(info.as_str().unwrap().ends_with(" · rated"), "{info}");
+    // The seats go by their accounts' names, link to their profiles, and the bot is marked.
+    page.wait(
+        "document.querySelector('#seats li[data-seat=\"1\"] a.player')",
+        "the bot seated",
+    )
+    .await;
+    let seats = page
+        .eval("[...document.querySelectorAll('#seats li')].map(li => [li.querySelector('a.player')?.textContent, !!li.querySelector('.tag.bot')])")
+        .await;
+    assert_eq!(seats, json!([[player, false], ["level:1", true]]));
+    let mut ids = vec![rated_game_to_the_end(page).await];
+    while ids.len() < games {
+        page.click("#rematch").await;
+        let last = ids.last().unwrap();
+        page.wait(
+            &format!(
+                "document.querySelector('#replay-link').getAttribute('href') !== '#/game/{last}'"
+            ),
+            "the rematch",
+        )
+        .await;
+        ids.push(rated_game_to_the_end(page).await);
+    }
+    // The stored game marks the bot's seat too: in its replay and in the lobby's list.
+    let first = &ids[0];
+    page.eval(&format!("location.hash = '#/game/{first}'"))
+        .await;
+    page.wait(
+        "[...document.querySelectorAll('.replay .info .tag.bot')].length === 1",
+        "the bot tagged in the replay",
+    )
+    .await;
+    page.eval("location.hash = '#/'").await;
+    page.wait(
+        &format!(
+            "document.querySelectorAll('#games tr[data-game=\"{first}\"] .tag.bot').length === 1"
+        ),
+        "the bot tagged in the finished games",
+    )
+    .await;
+    ids
+}
+
+/// Every session of `name` ended elsewhere: the page's token is refused when it connects
+/// again, and it says so and forgets it.
+async fn a_session_ended_elsewhere_is_dropped(page: &Page<'_>, server: &TestServer, name: &str) {
+    let mut c = Client::connect(server.addr).await;
+    c.send(json!({"type":"login","name":name,"password":"correct horse"}))
+        .await;
+    c.expect("account").await;
+    c.send(json!({"type":"logout","everywhere":true})).await;
+    c.expect("logged_out").await;
+    page.reload().await;
+    page.wait(
+        &format!("document.querySelector('#notice').textContent.includes('Your session has ended') && {GUEST}"),
+        "the revoked session dropped",
+    )
+    .await;
+}
+
+/// The page is a guest: no session kept, *Log in* at the top.
+const GUEST: &str = "document.querySelector('#to-account').textContent === 'Log in' && localStorage.getItem('jchomp.session') === null";
+
+/// Logs in from the account panel.
+async fn log_in(page: &Page<'_>, name: &str, password: &str) {
+    page.click("#to-account").await;
+    page.fill("#acct-name", &name.to_lowercase()).await;
+    page.fill("#acct-password", password).await;
+    page.click("#login").await;
+    page.wait(
+        &format!("document.querySelector('#to-account').textContent === '{name}' && document.querySelector('#logout') && document.querySelector('#notice').hidden"),
+        "logged in, and no notice of an ended session left",
+    )
+    .await;
+}
+
+/// The account panel's other requests: a bot account whose token (shown once) authenticates,
+/// a new password (the kept session replaced), logging out, and deleting the account.
+async fn the_panel_manages_the_account(page: &Page<'_>, server: &TestServer, name: &str) {
+    log_in(page, name, "correct horse").await;
+    page.fill("#bot-name", &format!("{name}Bot")).await;
+    page.click("#create-bot").await;
+    page.wait("document.querySelector('#bot-token')", "the bot's token")
+        .await;
+    let token = page
+        .eval("document.querySelector('#bot-token').textContent")
+        .await;
+    let mut bot = Client::connect(server.addr).await;
+    bot.send(json!({"type":"authenticate","token":token})).await;
+    let a = bot.expect("account").await;
+    assert_eq!(
+        (a["name"].as_str(), a["bot"].as_bool()),
+        (Some(format!("{name}Bot").as_str()), Some(true)),
+        "{a}"
+    );
+    let session = "JSON.parse(localStorage.getItem('jchomp.session')).token";
+    let before = page.eval(session).await;
+    page.fill("#old-password", "correct horse").await;
+    page.fill("#new-password", "battery staple").await;
+    page.click("#change-password").await;
+    page.wait(
+        "document.querySelector('#account-msg').textContent === 'Password changed: your other sessions have ended.'",
+        "the password changed",
+    )
+    .await;
+    assert_ne!(page.eval(session).await, before);
+    page.click("#logout").await;
+    page.wait(
+        &format!("document.querySelector('#account-msg').textContent === 'Logged out.' && {GUEST}"),
+        "logged out",
+    )
+    .await;
+    log_in(page, name, "battery staple").await;
+    // The page asks before deleting; the test answers yes.
+    page.eval("window.confirm = () => true").await;
+    page.fill("#delete-password", "battery staple").await;
+    page.click("#delete-account").await;
+    page.wait(
+        &format!(
+            "document.querySelector('#account-msg').textContent === 'Account deleted.' && {GUEST}"
+        ),
+        "the account deleted",
+    )
+    .await;
+    assert_eq!(
+        api(server, &format!("/api/players/{name}")).await["deleted"],
+        true
+    );
+}
+
+async fn an_account_plays_rated_games_and_its_profile_and_the_leaderboard_show_them(
+    engine: Engine,
+) {
+    let server = TestServer::start().await;
+    // Two people of the test's own whose classic ratings are settled.
+    rated_games_between(&server, ["Cyd", "Dot"], 20).await;
+    let browser = Browser::launch(engine).await;
+    let page = browser.page().await;
+    page.goto(&url(&server)).await;
+    let _host = a_guest_may_not_sit_in_a_rated_room(&page, &server, "Cyd").await;
+    register_in_the_page(&page, "Ada", "cyd").await;
+    // A new connection acts as the account again (else the rated room would be refused).
+    page.click(".account a.back").await;
+    reconnected(&page, &server).await;
+    let games = rated_games_against_level_1(&page, "Ada", 3).await;
+    // Ada's profile: one point per rated game, the numbers of the API.
+    let ada = profile_matches_the_api(&page, &server, "Ada").await;
+    let classic = &ada["ratings"][0];
+    let rated: Vec<_> = classic["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["game"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        (
+            classic["category"].as_str(),
+            classic["provisional"].as_bool(),
+            rated
+        ),
+        (
+            Some("classic:2"),
+            Some(true),
+            games.iter().map(String::as_str).collect()
+        ),
+        "{ada}"
+    );
+    assert_eq!(
+        profile_matches_the_api(&page, &server, "level:1").await["bot"],
+        true
+    );
+    let cyd = profile_matches_the_api(&page, &server, "Cyd").await;
+    assert_eq!(cyd["ratings"][0]["history"].as_array().unwrap().len(), 20);
+    // A recent game links to its replay.
+    page.click("#recent a").await;
+    page.wait(
+        "document.querySelector('.replay[data-index]')",
+        "the replay",
+    )
+    .await;
+    // The leaderboards: settled people only (Ada is provisional), bots apart (level 1 is
+    // provisional too).
+    let people = leaderboard_matches_the_api(&page, &server, "classic:2", false).await;
+    let mut sorted = people.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["Cyd", "Dot"]);
+    let bots = leaderboard_matches_the_api(&page, &server, "classic:2", true).await;
+    assert!(bots.is_empty(), "{bots:?}");
+    let other = leaderboard_matches_the_api(&page, &server, "jchomp:2", false).await;
+    assert!(other.is_empty(), "{other:?}");
+    // A name links to its profile.
+    leaderboard_matches_the_api(&page, &server, "classic:2", false).await;
+    page.click("#board a.player").await;
+    page.wait(
+        &format!(
+            "document.querySelector('.profile')?.dataset.player === '{}'",
+            people[0]
+        ),
+        "the leader's profile",
+    )
+    .await;
+    a_session_ended_elsewhere_is_dropped(&page, &server, "Ada").await;
+    the_panel_manages_the_account(&page, &server, "Ada").await;
+    browser.assert_no_console_errors();
+}
+
+/// Quick pairing from the lobby: the tiles are the server's presets with their pools' counts; a
+/// wait shows the preset, the rating, the count and the seconds, and Cancel ends it; a page
+/// paired with a person (a connection of the test's own) plays in the same room and resumes
+/// its seat after a reload; seeking again while that game is in play is refused in words; a
+/// page that allows bots is seated with three of them after the patience.
+async fn play_now_tiles_wait_cancel_and_pair_a_page_with_a_person_or_with_bots(engine: Engine) {
+    let server = TestServer::start_with(Settings {
+        pairing_wave: Duration::from_millis(100),
+        pairing_bot_patience: Duration::from_secs(1),
+        ..common::settings()
+    })
+    .await;
+    let browser = Browser::launch(engine).await;
+    let ada = browser.page().await;
+    ada.goto(&url(&server)).await;
+    // Someone of the test's own waits for `three`: the tile counts them at the next refresh.
+    let mut zed = server.client().await;
+    zed.send(json!({"type":"seek","preset":"three","name":"zed"}))
+        .await;
+    zed.expect("seeking").await;
+    tiles_match_the_presets(&ada, &server, "three", 1).await;
+
+    // A wait, and Cancel.
+    ada.fill("#name", "ada").await;
+    let said = seek_in_the_page(&ada, "blitz").await;
+    assert_eq!(
+        said,
+        "Waiting for blitz (JChomp, 2 players, 6×6, eat 1×1, 10 s a move), paired by rating 1500, 1 waiting."
+    );
+    ada.wait(
+        "/^[1-9][0-9]* s waited$/.test(document.querySelector('#seek-clock').textContent)",
+        "the seconds waited",
+    )
+    .await;
+    cancel_in_the_page(&ada, &server, "blitz", 0).await;
+
+    // Paired with a person: both in one room, the page playing in it with its seat kept.
+    seek_in_the_page(&ada, "duel").await;
+    let mut bob = server.client().await;
+    bob.send(json!({"type":"seek","preset":"duel","name":"bob"}))
+        .await;
+    assert_eq!(bob.expect("seeking").await["waiting"], 2);
+    let paired = bob.expect("paired").await;
+    let joined = bob.expect("joined").await;
+    let (room, seats) = seated_by_pairing(&ada).await;
+    assert_eq!(paired["room"], room.as_str());
+    let mut want = vec![json!({"name": "ada", "bot": false, "you": true}); 2];
+    want[joined["seat"].as_u64().unwrap() as usize] =
+        json!({"name": "bob", "bot": false, "you": false});
+    assert_eq!(seats, json!(want));
+    let kept = ada
+        .eval("JSON.parse(localStorage.getItem('jchomp.seat')).room")
+        .await;
+    assert_eq!(kept, room.as_str());
+    ada.reload().await;
+    assert_eq!(seated_by_pairing(&ada).await.0, room);
+    // Back in the lobby with that game in play, a seek is refused in words.
+    ada.eval("location.hash = '#/'").await;
+    ada.click("#presets .tile[data-preset=\"duel\"]").await;
+    ada.wait(
+        &format!("document.querySelector('#play-error').textContent.startsWith('you hold seat {} in room {room}, whose game is not over')", 1 - joined["seat"].as_u64().unwrap()),
+        "the seek refused",
+    )
+    .await;
+
+    // A guest who allows bots: after the patience, three bots take the other seats.
+    let cy = browser.page().await;
+    cy.goto(&url(&server)).await;
+    cy.fill("#name", "cy").await;
+    cy.click("#seek-bots").await;
+    seek_in_the_page(&cy, "four").await;
+    let (_, seats) = seated_by_pairing(&cy).await;
+    let seats = seats.as_array().unwrap();
+    let bots = seats.iter().filter(|s| s["bot"] == true).count();
+    let me: Vec<_> = seats.iter().filter(|s| s["you"] == true).collect();
+    assert_eq!((seats.len(), bots), (4, 3), "{seats:?}");
+    assert_eq!(me, [&json!({"name": "cy", "bot": false, "you": true})]);
+    browser.assert_no_console_errors();
 }

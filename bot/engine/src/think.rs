@@ -12,7 +12,9 @@
 
 use crate::player::Player;
 use crate::turn::{Fault, Turn};
-use jchomp_rules::{Cell, Config, Position};
+use jchomp_rules::Cell;
+#[cfg(any(feature = "tokio", test))]
+use jchomp_rules::{Config, Position};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

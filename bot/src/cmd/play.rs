@@ -33,13 +33,21 @@ pub struct PlayArgs {
     #[arg(
         long,
         value_name = "ID",
-        required_unless_present = "create",
-        conflicts_with = "create"
+        required_unless_present_any = ["create", "seek"],
+        conflicts_with_all = ["create", "seek"]
     )]
     room: Option<String>,
     /// Create a room with the board flags and wait for opponents.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "seek")]
     create: bool,
+    /// Wait in the server's quick-pairing pool of this preset (`duel`, `blitz`, `classic`,
+    /// `three`, `four`: the server's `list_presets`) and play the game it is paired into; the
+    /// next game seeks again.
+    #[arg(long, value_name = "PRESET")]
+    seek: Option<String>,
+    /// With --seek: server bots may take the empty seats once the server's patience runs out.
+    #[arg(long, requires = "seek")]
+    seek_bots: bool,
     #[command(flatten)]
     board: BoardArgs,
     /// Time for each move in a created room (`30s`, `1500ms`, `2m`; a bare number is seconds),
@@ -127,9 +135,13 @@ fn engine_seat(args: &PlayArgs, spec: &EngineSpec) -> anyhow::Result<EngineSeat>
 /// Plays and prints one line per event; the last line is `played N won W tied T lost L`.
 pub fn run(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let library = args.classic.library();
-    let target = match &args.room {
-        Some(room) => Target::Join(room.clone()),
-        None => {
+    let target = match (&args.room, &args.seek) {
+        (Some(room), _) => Target::Join(room.clone()),
+        (None, Some(preset)) => Target::Seek {
+            preset: preset.clone(),
+            bots: args.seek_bots,
+        },
+        (None, None) => {
             let config = args.board.config()?;
             if args.bot == BotSpec::Level(MAX_LEVEL) && answers_for(&config) {
                 // Read while the room waits for opponents.

@@ -5,6 +5,8 @@
 use super::cluster::{self, SpawnedCluster};
 use super::echo;
 use super::fault::{Fault, Strike};
+use super::login_report::{describe_flood, describe_logins};
+use super::login_run::{FloodPlan, LoginPlan, run_flood, run_logins};
 use super::plan::{Load, Shape};
 use super::process::{self, Child, ProcessError, ServerLaunch};
 use super::report::{RunReports, describe, summarize};
@@ -121,9 +123,41 @@ pub struct Args {
     /// default: one per CPU).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub server_threads: Option<u16>,
+    /// Measure logins instead: `rate` registers --login-accounts accounts, then
+    /// --login-connections connections log in to them with the right password for --duration
+    /// (after --warmup), and reports logins a second and per CPU-second of the server; `flood`
+    /// runs the game load for --duration, then again while --login-connections connections send
+    /// wrong passwords, and reports the games' latency during ÷ before and how the flood was
+    /// answered. The server allows one address 20 attempts a minute: `rate` moves a throttled
+    /// connection to the next loopback address (127.0.0.1–255); `flood` keeps each connection
+    /// on its address (--flood-addrs of them).
+    #[arg(long, value_enum, value_name = "MODE",
+          conflicts_with_all = ["spawn_cluster", "fault", "echo_only", "server_echo", "echo", "echo_fanout"])]
+    pub login: Option<LoginMode>,
+    /// With --login: the connections logging in (or flooding) at once.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub login_connections: usize,
+    /// With --login rate: the accounts registered first and logged in to in turn.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub login_accounts: usize,
+    /// With --login flood: the loopback source addresses the flood comes from (127.0.0.1…).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..))]
+    pub flood_addrs: u8,
+    /// With --login flood: wrong passwords a second per flood connection at most.
+    #[arg(long, value_name = "PER_SEC", default_value_t = 100.0)]
+    pub flood_rate: f64,
     /// Serve as a bare echo server on this address (used by --echo; prints its URL).
     #[arg(long, value_name = "ADDR", hide = true)]
     pub serve_echo: Option<String>,
+}
+
+/// What `--login` measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LoginMode {
+    /// Logins a second, and per CPU-second of the server.
+    Rate,
+    /// Games in play before and during a flood of wrong passwords.
+    Flood,
 }
 
 /// The path of the spawned server's test-only echo (`--server-echo`).
@@ -162,6 +196,11 @@ pub(crate) enum ArgsError {
         "say which server: --server URL (repeated for a cluster's nodes), --spawn-server or --spawn-cluster N (or --echo-only)"
     )]
     NoServer,
+    /// Login flags out of range.
+    #[error(
+        "--login-connections must be 1–1000, --login-accounts 1–16 (registering more than 20 from one address is throttled), --flood-rate a positive number"
+    )]
+    Login,
     /// More process ids than servers.
     #[error("--server-pid is given {pids} times for {servers} --server")]
     Pids {
@@ -194,6 +233,13 @@ impl Args {
         }
         if self.rate.is_some_and(|r| !(r.is_finite() && r > 0.0)) {
             return Err(ArgsError::Rate);
+        }
+        let login_ok = (1..=1000).contains(&self.login_connections)
+            && (1..=16).contains(&self.login_accounts)
+            && self.flood_rate.is_finite()
+            && self.flood_rate > 0.0;
+        if !login_ok {
+            return Err(ArgsError::Login);
         }
         if self.server_pid.len() > self.server.len() {
             return Err(ArgsError::Pids {
@@ -295,14 +341,16 @@ async fn run(args: &Args) -> anyhow::Result<ExitCode> {
         Some(r) => format!("{r} moves/s per seat"),
         None => "as fast as the server answers".to_owned(),
     };
-    println!(
-        "jchomp-bench: {} connections in {rooms} rooms of {seats}, board {config}, {} s measured after {} s warm-up, {rate}, {} run(s), {} source address(es)",
-        rooms * seats,
-        args.duration,
-        args.warmup,
-        args.runs,
-        args.source_addrs()
-    );
+    if args.login != Some(LoginMode::Rate) {
+        println!(
+            "jchomp-bench: {} connections in {rooms} rooms of {seats}, board {config}, {} s measured after {} s warm-up, {rate}, {} run(s), {} source address(es)",
+            rooms * seats,
+            args.duration,
+            args.warmup,
+            args.runs,
+            args.source_addrs()
+        );
+    }
     let against = match (args.server.len(), args.spawn_cluster) {
         (0, Some(n)) if args.spawn_server => {
             format!("one node, then a cluster of {n} nodes on one Redis (in turn)")
@@ -327,6 +375,9 @@ async fn run(args: &Args) -> anyhow::Result<ExitCode> {
         println!(
             "the kernel groups processes by session (sched_autogroup_enabled = 1): work started from another terminal gets an equal share of the CPUs whatever its nice value, so a run shares the machine with it as if nothing were niced"
         );
+    }
+    if let Some(mode) = args.login {
+        return run_login(args, mode, game, shape, rooms).await;
     }
     let mut runs: Vec<RunReports> = Vec::new();
     let mut errors = 0;
@@ -413,6 +464,50 @@ async fn run(args: &Args) -> anyhow::Result<ExitCode> {
     }
     println!("{}", summarize(&runs));
     Ok(if errors == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// The login mode (`--login`) against the server given or spawned: one run, its figures
+/// printed; fails if it completed no login (or, flooding, was answered nothing) or saw errors.
+async fn run_login(
+    args: &Args,
+    mode: LoginMode,
+    game: Load,
+    shape: Shape,
+    rooms: usize,
+) -> anyhow::Result<ExitCode> {
+    let (servers, started) = servers_for_run(args, rooms, false).await?;
+    let ok = match mode {
+        LoginMode::Rate => {
+            let plan = LoginPlan {
+                connections: args.login_connections,
+                accounts: args.login_accounts,
+                warmup: shape.warmup,
+                duration: shape.duration,
+            };
+            let r = run_logins(&servers, plan).await?;
+            println!("{}", describe_logins(&r));
+            r.logins() > 0 && r.tally.errors.total() == 0
+        }
+        LoginMode::Flood => {
+            let plan = FloodPlan {
+                connections: args.login_connections,
+                addrs: args.flood_addrs,
+                rate: args.flood_rate,
+            };
+            let r = run_flood(&servers, game, shape, plan).await?;
+            println!("{}", describe_flood(&r));
+            let errors = r.flood.errors.total()
+                + r.before.tally.errors.total()
+                + r.during.tally.errors.total();
+            r.flood.total() > 0 && errors == 0
+        }
+    };
+    drop(started);
+    Ok(if ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
@@ -527,7 +622,8 @@ fn launch(args: &Args, rooms: usize, echo_path: bool) -> ServerLaunch {
             .server_bin
             .clone()
             .unwrap_or_else(process::default_server_bin),
-        connections: args.connections,
+        // The login mode's connections come on top of the games'.
+        connections: args.connections + args.login.map_or(0, |_| args.login_connections),
         rooms,
         log: args.server_log.clone(),
         echo_path: echo_path.then(|| ECHO_PATH.to_owned()),

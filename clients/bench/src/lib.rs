@@ -1,6 +1,7 @@
 //! The `jchomp-bench` load generator: many WebSocket connections in rooms of scripted players
 //! making valid moves against a JChomp server (or the same load against a bare echo server as a
-//! baseline), measured for throughput, latency, errors and server memory.
+//! baseline), measured for throughput, latency, errors and server memory; or, in its login
+//! mode, logins a second and what a flood of wrong passwords does to games in play.
 //!
 //! [`run::run_load`] is one run and is what tests call against an in-process server;
 //! [`cli::main`] is the command line around it.
@@ -13,6 +14,9 @@ pub mod echo;
 pub mod fault;
 mod fault_report;
 mod ledger;
+pub mod login;
+mod login_report;
+pub mod login_run;
 pub mod plan;
 mod process;
 mod report;

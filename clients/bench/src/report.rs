@@ -7,7 +7,8 @@ use super::stats::median;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-fn ms(d: Duration) -> String {
+/// A duration in milliseconds, two decimals.
+pub(crate) fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1000.0)
 }
 

@@ -80,6 +80,19 @@ pub(crate) enum Command {
         /// The seat token given when the seat was taken.
         token: String,
     },
+    /// Be paired with players of about your rating for one of the server's games; without a
+    /// PRESET, list them.
+    ///
+    /// The game starts as soon as the server finds the players (bots of about your level
+    /// may take the seats nobody took after the server's patience with --bots). The room
+    /// is rated when every person in it is logged in (`jchomp login`).
+    Play {
+        /// The preset's name (`duel`, `blitz`, …; `jchomp play` lists them).
+        preset: Option<String>,
+        /// Let bots take the seats nobody took once the server's patience has run out.
+        #[arg(long)]
+        bots: bool,
+    },
     /// List the server's rooms.
     Rooms {
         /// Print JSON instead of a table.
@@ -397,6 +410,26 @@ mod tests {
         let cli = Cli::try_parse_from(["jchomp", "login"]).unwrap();
         assert!(matches!(cli.command, Some(Command::Login { name: None })));
         assert!(Cli::try_parse_from(["jchomp", "player"]).is_err());
+    }
+
+    #[test]
+    fn play_takes_an_optional_preset_bots_and_a_name() {
+        let cli = Cli::try_parse_from(["jchomp", "play"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            Some(Command::Play {
+                preset: None,
+                bots: false
+            })
+        ));
+        let cli =
+            Cli::try_parse_from(["jchomp", "play", "duel", "--bots", "--name", "ann"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            Some(Command::Play { ref preset, bots: true }) if preset.as_deref() == Some("duel")
+        ));
+        assert_eq!(cli.name.as_deref(), Some("ann"));
+        assert!(Cli::try_parse_from(["jchomp", "play", "duel", "blitz"]).is_err());
     }
 
     #[test]

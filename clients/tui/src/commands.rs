@@ -1,5 +1,5 @@
-//! The read-only, scriptable commands: `jchomp rooms`, `jchomp games` and `jchomp replay`, as
-//! tables, plain text or JSON.
+//! The read-only, scriptable commands: `jchomp rooms`, `jchomp games`, `jchomp replay` and
+//! the presets `jchomp play` lists, as tables, plain text or JSON.
 
 use crate::connection::{Connection, ConnectionError, ServerError};
 use crate::explain;
@@ -7,12 +7,13 @@ use crate::hint::HINT_TIME;
 use crate::list_table::ListTable;
 use crate::render_game::{GameView, render};
 use crate::render_lobby::{config_short, room_cells};
+use crate::render_pairing::preset_cells;
 use crate::review;
 use crate::room_state::RoomState;
 use crate::style::printable;
 use jchomp_engine::classic::ClassicLibrary;
 use jchomp_protocol::record::{Record, ReplayError};
-use jchomp_protocol::wire::{ClientMessage, GameSummary, RoomSummary, ServerMessage};
+use jchomp_protocol::wire::{ClientMessage, GameSummary, PresetInfo, RoomSummary, ServerMessage};
 use std::io::{self, Write};
 use std::sync::Arc;
 
@@ -61,10 +62,14 @@ pub enum CommandError {
     /// The kept session was refused where one is needed.
     #[error("{0}")]
     SessionEnded(String),
+    /// The server refused what the command line asked (a `jchomp play` of a preset it does
+    /// not have), in its words.
+    #[error("{0}")]
+    Refused(String),
     /// An interactive command run without a terminal.
     #[error(
         "`{0}` is interactive and needs a terminal; `jchomp rooms`, `games`, `replay`, \
-         `leaderboard` and `player` print without one"
+         `leaderboard`, `player` and `play` without a preset print without one"
     )]
     NoTerminal(&'static str),
 }
@@ -102,6 +107,39 @@ pub async fn fetch_rooms(url: &str) -> Result<Vec<RoomSummary>, CommandError> {
         _ => None,
     })
     .await
+}
+
+/// Fetches the quick-pairing presets and the server's patience before bots fill a table.
+pub async fn fetch_presets(url: &str) -> Result<(Vec<PresetInfo>, u64), CommandError> {
+    ask(url, &ClientMessage::ListPresets, |m| match m {
+        ServerMessage::Presets {
+            presets,
+            bot_patience_secs,
+        } => Some((presets, bot_patience_secs)),
+        _ => None,
+    })
+    .await
+}
+
+/// Writes the presets as a table at most `width` columns wide, with how to play one (`play`:
+/// the command line that does, as the user types it).
+pub fn write_presets(
+    out: &mut impl Write,
+    presets: &[PresetInfo],
+    bot_patience_secs: u64,
+    play: &str,
+    width: usize,
+) -> io::Result<()> {
+    if presets.is_empty() {
+        return writeln!(out, "The server offers no games to be paired for.");
+    }
+    let rows: Vec<[String; 3]> = presets.iter().map(preset_cells).collect();
+    out.write_all(printed(["PRESET", "GAME", "WAITING"], &rows, &[1], width).as_bytes())?;
+    writeln!(
+        out,
+        "Play one with `{play}`; with --bots, bots of about your level take the seats \
+         nobody took after {bot_patience_secs} s."
+    )
 }
 
 /// Fetches the most recent finished games.

@@ -31,7 +31,7 @@ pub enum Action {
     Backspace,
     /// Toggle hints (the per-move annotations).
     Hint,
-    /// Add a bot (host only).
+    /// Add a bot (host only); in the "Play now" list: allow bots or not.
     AddBot,
     /// Leave the room.
     Leave,
@@ -49,6 +49,10 @@ pub enum Action {
     Rematch,
     /// Open a new room on the same board (after a game).
     NewRoom,
+    /// Open the "Play now" list of quick-pairing presets.
+    PlayNow,
+    /// Pick the numbered entry (1–9) of a menu.
+    Choose(usize),
     /// Quit the program.
     Quit,
     /// Nothing.
@@ -64,6 +68,8 @@ pub enum Mode {
     Game,
     /// A stored game being stepped through.
     Replay,
+    /// A menu of numbered choices (the "Play now" list) or the wait for a pairing.
+    Menu,
     /// Text is being typed.
     Text,
 }
@@ -115,6 +121,9 @@ pub fn action(mode: Mode, key: KeyEvent) -> Action {
         (Mode::Lobby, KeyCode::Char('i')) => Action::JoinById,
         (Mode::Lobby, KeyCode::Char('r')) => Action::Refresh,
         (Mode::Lobby, KeyCode::Char('g')) => Action::Games,
+        (Mode::Lobby, KeyCode::Char('p')) => Action::PlayNow,
+        (Mode::Menu, KeyCode::Char(c @ '1'..='9')) => Action::Choose(usize::from(c as u8 - b'0')),
+        (Mode::Menu, KeyCode::Char('b')) => Action::AddBot,
         _ => Action::None,
     }
 }
@@ -199,11 +208,28 @@ mod tests {
             Action::Refresh
         );
         assert_eq!(action(Mode::Lobby, key(KeyCode::Char('h'))), Action::None);
+        assert_eq!(
+            action(Mode::Lobby, key(KeyCode::Char('p'))),
+            Action::PlayNow
+        );
         let release = KeyEvent {
             kind: KeyEventKind::Release,
             ..key(KeyCode::Enter)
         };
         assert_eq!(action(Mode::Lobby, release), Action::None);
+    }
+
+    #[test]
+    fn menu_keys_pick_by_number() {
+        assert_eq!(
+            action(Mode::Menu, key(KeyCode::Char('3'))),
+            Action::Choose(3)
+        );
+        assert_eq!(action(Mode::Menu, key(KeyCode::Char('0'))), Action::None);
+        assert_eq!(action(Mode::Menu, key(KeyCode::Char('b'))), Action::AddBot);
+        assert_eq!(action(Mode::Menu, key(KeyCode::Char('q'))), Action::Quit);
+        assert_eq!(action(Mode::Menu, key(KeyCode::Esc)), Action::Cancel);
+        assert_eq!(action(Mode::Lobby, key(KeyCode::Char('3'))), Action::None);
     }
 
     #[test]

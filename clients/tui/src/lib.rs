@@ -7,7 +7,9 @@
 //! `ws://127.0.0.1:7777/ws`; `JCHOMP_SERVER` when the flag is absent; `host:port`, `ws(s)://`
 //! and `http(s)://` addresses are read by `jchomp_protocol::server_url`). Subcommands go straight to a room or print something:
 //! `create` (board flags `--size 6x7 --eat 1x2 --poison 0,0 --players 2`, `--move-time 30s`,
-//! `--bot SPEC` repeated), `join ROOM`, `watch ROOM`, `resume TOKEN`, and the read-only
+//! `--bot SPEC` repeated), `play [PRESET] [--bots]` (quick pairing: without a preset it lists
+//! them; with one it waits in its pool until the server seats the player, Esc or `q` stops
+//! waiting), `join ROOM`, `watch ROOM`, `resume TOKEN`, and the read-only
 //! `rooms`, `games` and `replay GAME` (each with `--json`; `replay` steps through the game on a
 //! terminal and prints every step otherwise). Accounts: `register [NAME]`, `login [NAME]` (the
 //! password from `JCHOMP_PASSWORD`, standard input, or a prompt without echo) and `logout
@@ -15,7 +17,9 @@
 //! so `create --rated` works; `leaderboard` and `player NAME` print ratings from the HTTP API.
 //!
 //! Keys — lobby: ↑/↓ (j/k) select, Enter join, `w` watch, `c` create (the `create` flags),
-//! `i` join by id, `g` recent games (Enter replays one), `r` refresh. Game: arrows or hjkl
+//! `i` join by id, `g` recent games (Enter replays one), `r` refresh, `p` play now (the
+//! server's quick-pairing presets, one digit each; `b` allows bots; then the wait, which Esc
+//! ends). Game: arrows or hjkl
 //! move the cursor (it starts on a cell that does not eat poison; a board larger than the
 //! terminal scrolls to follow it), whose rectangle shows what the selection would eat (`[ ]`)
 //! or why it is refused (`< >`); Enter or space eats (a selection that eats poison asks for a
@@ -44,8 +48,8 @@
 //! and the subcommands), [`app`] (the client as a state machine: keys and messages in, messages
 //! and screens out), [`render_game`] (the game screen, pure), [`explain`] (results and refusals
 //! in words), [`style`] (styled text), [`connection`] (the WebSocket). Inside the crate:
-//! `room_state` (a room kept by the shared rules), `render_lobby` and `render_hints` (the other
-//! screens), `terminal` (raw mode, colours, the ratatui terminal), `input` (keys to actions),
+//! `room_state` (a room kept by the shared rules), `render_lobby`, `render_pairing` and
+//! `render_hints` (the other screens), `terminal` (raw mode, colours, the ratatui terminal), `input` (keys to actions),
 //! `signals` (SIGTERM/SIGHUP/SIGINT), `saved_seats` (seat tokens), `commands` (`rooms`,
 //! `games`, `replay`), `list_table` (their tables), `hint` and `classic_db` (the annotations),
 //! `review` (a replay's blunders), `user_dirs` (the XDG directories and private files),
@@ -71,6 +75,7 @@ mod ratings_table;
 pub mod render_game;
 mod render_hints;
 mod render_lobby;
+mod render_pairing;
 mod review;
 mod room_state;
 pub mod run;

@@ -134,7 +134,7 @@ pub fn render(view: &LobbyView<'_>, width: usize, height: usize) -> Vec<Line> {
     out.push(input_or_help(
         view.input,
         Line::styled(
-            "↑/↓ select  Enter join  w watch  c create  i room id  g games  r refresh  q quit",
+            "p play now  ↑/↓ Enter join  w watch  c create  i id  g games  r refresh  q quit",
             Style::Dim,
         ),
     ));

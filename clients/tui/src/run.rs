@@ -187,7 +187,7 @@ pub(crate) async fn interactive(
                 break;
             }
         }
-        terminal::set_farewell(app.resume_hint());
+        terminal::set_farewell(app.farewell());
         if app.quit() {
             break Ok(None);
         }
@@ -240,14 +240,17 @@ pub(crate) async fn interactive(
     };
     drop(guard);
     terminal::set_farewell(None);
-    if let Some(hint) = app.resume_hint() {
+    if let Some(words) = app.farewell() {
         // The terminal may be gone (a hang-up): nothing to do if this cannot be written.
-        let _ = writeln!(std::io::stdout(), "{hint}");
+        let _ = writeln!(std::io::stdout(), "{words}");
     }
     if let Some(c) = conn {
         c.close().await;
     }
-    outcome
+    match app.failure() {
+        Some(why) => Err(CommandError::Refused(why.to_owned())),
+        None => outcome,
+    }
 }
 
 async fn dispatch(cli: Cli) -> Result<Option<Ending>, CommandError> {
@@ -297,6 +300,17 @@ async fn dispatch(cli: Cli) -> Result<Option<Ending>, CommandError> {
             ratings_table::player(url, &name, json, &mut stdout, width).await?;
             return Ok(None);
         }
+        Some(Command::Play { preset: None, .. }) => {
+            let (presets, patience) = commands::fetch_presets(url).await?;
+            let play = command_line(url, "play PRESET");
+            let width = terminal::output_width();
+            commands::write_presets(&mut stdout, &presets, patience, &play, width)?;
+            return Ok(None);
+        }
+        Some(Command::Play {
+            preset: Some(preset),
+            bots,
+        }) => Start::Play { preset, bots },
         Some(Command::Join { room }) => Start::Join(room),
         Some(Command::Watch { room }) => Start::Watch(room),
         Some(Command::Resume { token }) => Start::Resume(token),
@@ -337,6 +351,7 @@ async fn dispatch(cli: Cli) -> Result<Option<Ending>, CommandError> {
             Start::Watch(_) => "jchomp watch",
             Start::Resume(_) => "jchomp resume",
             Start::Replay(_) => "jchomp replay",
+            Start::Play { .. } => "jchomp play",
         };
         return Err(CommandError::NoTerminal(what));
     }

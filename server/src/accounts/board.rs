@@ -43,6 +43,12 @@ pub(crate) struct Profile {
     pub ratings: Vec<CategoryProfile>,
     /// The most recent rated games' ids, newest first.
     pub recent: Vec<String>,
+    /// A bot account's owner (a person's name); none for people and built-in levels.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    /// A person's bot accounts (names, deleted ones left out).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bots: Vec<String>,
 }
 
 /// One line of a leaderboard.
@@ -75,12 +81,27 @@ impl Accounts {
         let mut recent: Vec<&Point> = categories.iter().flat_map(|c| &c.history).collect();
         recent.sort_by_key(|p| std::cmp::Reverse(p.when_ms));
         let recent = recent.iter().take(RECENT).map(|p| p.game.clone()).collect();
+        let owner = match &account.owner {
+            Some(owner) => self.account(owner).await?.map(|o| o.name),
+            None => None,
+        };
+        let mut bots = Vec::new();
+        if account.kind == AccountKind::Person {
+            for bot in self.store.bots_of(&key).await? {
+                if let Some(b) = self.account(&bot).await?.filter(|b| !b.deleted) {
+                    bots.push(b.name);
+                }
+            }
+            bots.sort_unstable_by_key(|b| b.to_lowercase());
+        }
         Ok(Some(Profile {
             name: account.name,
             bot: account.kind != AccountKind::Person,
             deleted: account.deleted,
             ratings: categories,
             recent,
+            owner,
+            bots,
         }))
     }
 

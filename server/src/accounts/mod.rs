@@ -60,11 +60,16 @@ pub(crate) struct Accounts {
 
 impl Accounts {
     /// The accounts in `store`, sessions lasting `session_ttl`.
+    /// The login throttle is shared with every node when the accounts are in PostgreSQL.
     pub(crate) fn new(store: AccountStore, session_ttl: Duration) -> Self {
+        let throttle = match &store {
+            AccountStore::Embedded(_) => Throttle::default(),
+            AccountStore::Postgres(pg) => Throttle::Shared(pg.clone()),
+        };
         Accounts {
             store,
             hasher: Hasher::default(),
-            throttle: Arc::new(Throttle::default()),
+            throttle: Arc::new(throttle),
             session_ttl,
         }
     }
@@ -89,7 +94,10 @@ impl Accounts {
         check_account_name(name)?;
         check_password(&password)?;
         let key = key_of(name);
-        self.throttle.attempt(&key, address).map_err(throttled)?;
+        self.throttle
+            .attempt(&key, address)
+            .await?
+            .map_err(throttled)?;
         let hash = self.hasher.hash(password).await?;
         let new = account(name, AccountKind::Person, None, Some(hash));
         if !self.store.create(&key, &new).await? {
@@ -107,17 +115,20 @@ impl Accounts {
         address: &str,
     ) -> Result<Issued, AccountError> {
         let key = key_of(name);
-        self.throttle.attempt(&key, address).map_err(throttled)?;
+        self.throttle
+            .attempt(&key, address)
+            .await?
+            .map_err(throttled)?;
         let found = self.account(&key).await?;
         let hash = found
             .as_ref()
             .filter(|a| a.kind == AccountKind::Person && !a.deleted)
             .and_then(|a| a.password.clone());
         if password.len() > MAX_PASSWORD || !self.hasher.verify(password, hash).await? {
-            self.throttle.failed(&key);
+            self.throttle.failed(&key).await?;
             return Err(AccountError::BadCredentials);
         }
-        self.throttle.succeeded(&key);
+        self.throttle.succeeded(&key).await?;
         let name = found.map_or_else(|| name.to_string(), |a| a.name);
         self.issue(key, name, TokenKind::Session).await
     }
@@ -163,7 +174,7 @@ impl Accounts {
         check_password(&new)?;
         let (key, mut account) = self.person(token).await?;
         if !self.hasher.verify(old, account.password.clone()).await? {
-            self.throttle.failed(&key);
+            self.throttle.failed(&key).await?;
             return Err(AccountError::BadCredentials);
         }
         account.password = Some(self.hasher.hash(new).await?);
@@ -179,7 +190,7 @@ impl Accounts {
     pub(crate) async fn delete(&self, token: &str, password: String) -> Result<(), AccountError> {
         let (key, account) = self.person(token).await?;
         if !self.hasher.verify(password, account.password).await? {
-            self.throttle.failed(&key);
+            self.throttle.failed(&key).await?;
             return Err(AccountError::BadCredentials);
         }
         for bot in self.store.bots_of(&key).await? {
@@ -249,9 +260,12 @@ impl Accounts {
         name: String,
         kind: TokenKind,
     ) -> Result<Issued, AccountError> {
+        // The account's expired sessions go as a new token comes, so they never pile up.
+        let now = now_ms();
+        self.store.forget_expired(&key, now).await?;
         let token = new_token();
         let expires_ms = (kind == TokenKind::Session)
-            .then(|| now_ms().saturating_add(self.session_ttl.as_millis() as u64));
+            .then(|| now.saturating_add(self.session_ttl.as_millis() as u64));
         let stored = Token {
             account: key,
             kind,

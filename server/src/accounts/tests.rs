@@ -118,6 +118,11 @@ async fn a_session_expires(place: &Place) {
         a.authenticate(&s.token).await,
         Err(AccountError::BadToken)
     ));
+    // The expired session is refused, then forgotten when the next one is made.
+    let store = place.store();
+    assert!(store.token(&token_hash(&s.token)).await.unwrap().is_some());
+    a.login("carol", "password1".into(), "ip").await.unwrap();
+    assert!(store.token(&token_hash(&s.token)).await.unwrap().is_none());
 }
 
 async fn logout_everywhere_and_password_change_end_sessions_not_bots(place: &Place) {
@@ -301,3 +306,51 @@ on_both_stores!(
     built_in_levels_have_accounts_nobody_can_log_in_to,
     leaderboards_keep_people_and_bots_apart_and_leave_out_provisional_and_inactive,
 );
+
+/// With the accounts in PostgreSQL, two nodes count the same failures and attempts: a guesser
+/// gains nothing by spreading over nodes, and a success on one node clears the failures seen
+/// on the other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_login_throttle_is_shared_by_every_node() {
+    let pg = Postgres::start();
+    let place = Place::postgres(&pg).await;
+    let (a, b) = (place.accounts(SESSION_TTL), place.accounts(SESSION_TTL));
+    a.register("Ann", "correct horse".into(), "10.0.0.1")
+        .await
+        .unwrap();
+    let wrong = |node: &Accounts, address: &'static str| {
+        let node = node.clone();
+        async move { node.login("ann", "wrong horse".into(), address).await }
+    };
+    for i in 0..throttle::ACCOUNT_FAILURES {
+        let node = if i % 2 == 0 { &a } else { &b };
+        assert!(matches!(
+            wrong(node, "10.0.1.1").await,
+            Err(AccountError::BadCredentials)
+        ));
+    }
+    for node in [&a, &b] {
+        assert!(matches!(
+            node.login("ann", "correct horse".into(), "10.0.2.2").await,
+            Err(AccountError::Throttled(throttle::Limit::Account))
+        ));
+    }
+    // Another account from another address is not held back.
+    b.register("Bob", "battery staple".into(), "10.0.3.3")
+        .await
+        .unwrap();
+    // An address's attempts add up over the nodes.
+    for i in 0..throttle::ADDRESS_ATTEMPTS - 1 {
+        let node = if i % 2 == 0 { &a } else { &b };
+        let _ = node.login("bob", "battery staple".into(), "10.0.3.3").await;
+    }
+    assert!(matches!(
+        a.login("bob", "battery staple".into(), "10.0.3.3").await,
+        Err(AccountError::Throttled(throttle::Limit::Address))
+    ));
+    assert!(
+        b.login("bob", "battery staple".into(), "10.0.4.4")
+            .await
+            .is_ok()
+    );
+}

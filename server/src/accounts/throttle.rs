@@ -1,6 +1,10 @@
-//! [`Throttle`]: how many login attempts an account and an address may make in a window. Time
-//! is tokio's (tests pause and advance it).
+//! [`Throttle`]: how many login attempts an account and an address may make in a window. On
+//! one node the events are kept in memory, on tokio's clock (tests pause and advance it); with
+//! accounts in PostgreSQL they are kept there, on the wall clock, so that every node of a
+//! cluster counts the same ones.
 
+use crate::clock::now_ms;
+use crate::store::{PgRecords, StoreError};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -21,7 +25,7 @@ const MAX_KEYS: usize = 100_000;
 
 /// Sliding windows of events per key.
 #[derive(Debug)]
-struct Windows {
+pub(crate) struct Windows {
     limit: usize,
     window: Duration,
     events: Mutex<HashMap<String, VecDeque<Instant>>>,
@@ -74,14 +78,21 @@ impl Windows {
 
 /// The login throttle: failures per account, attempts per address.
 #[derive(Debug)]
-pub(crate) struct Throttle {
-    accounts: Windows,
-    addresses: Windows,
+pub(crate) enum Throttle {
+    /// This node's own counts.
+    Local {
+        /// Failed logins per account.
+        accounts: Windows,
+        /// Attempts per address.
+        addresses: Windows,
+    },
+    /// Counts every node shares, in PostgreSQL.
+    Shared(PgRecords),
 }
 
 impl Default for Throttle {
     fn default() -> Self {
-        Throttle {
+        Throttle::Local {
             accounts: Windows::new(ACCOUNT_FAILURES, ACCOUNT_WINDOW),
             addresses: Windows::new(ADDRESS_ATTEMPTS, ADDRESS_WINDOW),
         }
@@ -97,28 +108,78 @@ pub(crate) enum Limit {
     Address,
 }
 
+/// The kind of a shared event: a failed login of an account.
+const FAILURE: &str = "failure";
+/// The kind of a shared event: an attempt from an address.
+const ATTEMPT: &str = "attempt";
+
+/// Milliseconds `window` before now, on the wall clock.
+fn ms_before(window: Duration) -> u64 {
+    now_ms().saturating_sub(window.as_millis() as u64)
+}
+
 impl Throttle {
     /// Counts an attempt from `address` on `account` (a key); refuses it if either limit is
     /// reached (a refused attempt is not counted).
-    pub(crate) fn attempt(&self, account: &str, address: &str) -> Result<(), Limit> {
-        if !self.addresses.allows(address) {
-            return Err(Limit::Address);
+    pub(crate) async fn attempt(
+        &self,
+        account: &str,
+        address: &str,
+    ) -> Result<Result<(), Limit>, StoreError> {
+        match self {
+            Throttle::Local {
+                accounts,
+                addresses,
+            } => {
+                if !addresses.allows(address) {
+                    return Ok(Err(Limit::Address));
+                }
+                if !accounts.allows(account) {
+                    return Ok(Err(Limit::Account));
+                }
+                addresses.count(address);
+            }
+            Throttle::Shared(pg) => {
+                let tried = pg
+                    .login_events(ATTEMPT, address, ms_before(ADDRESS_WINDOW))
+                    .await?;
+                if tried >= ADDRESS_ATTEMPTS as u64 {
+                    return Ok(Err(Limit::Address));
+                }
+                let failed = pg
+                    .login_events(FAILURE, account, ms_before(ACCOUNT_WINDOW))
+                    .await?;
+                if failed >= ACCOUNT_FAILURES as u64 {
+                    return Ok(Err(Limit::Account));
+                }
+                let longest = ACCOUNT_WINDOW.max(ADDRESS_WINDOW);
+                pg.add_login_event(ATTEMPT, address, now_ms(), ms_before(longest))
+                    .await?;
+            }
         }
-        if !self.accounts.allows(account) {
-            return Err(Limit::Account);
-        }
-        self.addresses.count(address);
-        Ok(())
+        Ok(Ok(()))
     }
 
     /// Counts a failed login of `account`.
-    pub(crate) fn failed(&self, account: &str) {
-        self.accounts.count(account);
+    pub(crate) async fn failed(&self, account: &str) -> Result<(), StoreError> {
+        match self {
+            Throttle::Local { accounts, .. } => accounts.count(account),
+            Throttle::Shared(pg) => {
+                let longest = ACCOUNT_WINDOW.max(ADDRESS_WINDOW);
+                pg.add_login_event(FAILURE, account, now_ms(), ms_before(longest))
+                    .await?;
+            }
+        }
+        Ok(())
     }
 
     /// A successful login clears the account's failures.
-    pub(crate) fn succeeded(&self, account: &str) {
-        self.accounts.clear(account);
+    pub(crate) async fn succeeded(&self, account: &str) -> Result<(), StoreError> {
+        match self {
+            Throttle::Local { accounts, .. } => accounts.clear(account),
+            Throttle::Shared(pg) => pg.clear_login_events(FAILURE, account).await?,
+        }
+        Ok(())
     }
 }
 
@@ -130,35 +191,47 @@ mod tests {
     async fn an_account_is_refused_after_its_failures_until_the_window_passes() {
         let t = Throttle::default();
         for i in 0..ACCOUNT_FAILURES {
-            assert_eq!(t.attempt("alice", &format!("10.0.0.{i}")), Ok(()));
-            t.failed("alice");
+            assert_eq!(
+                t.attempt("alice", &format!("10.0.0.{i}")).await.unwrap(),
+                Ok(())
+            );
+            t.failed("alice").await.unwrap();
         }
-        assert_eq!(t.attempt("alice", "10.0.1.1"), Err(Limit::Account));
-        assert_eq!(t.attempt("bob", "10.0.1.1"), Ok(()));
+        assert_eq!(
+            t.attempt("alice", "10.0.1.1").await.unwrap(),
+            Err(Limit::Account)
+        );
+        assert_eq!(t.attempt("bob", "10.0.1.1").await.unwrap(), Ok(()));
         tokio::time::advance(ACCOUNT_WINDOW).await;
-        assert_eq!(t.attempt("alice", "10.0.1.1"), Ok(()));
+        assert_eq!(t.attempt("alice", "10.0.1.1").await.unwrap(), Ok(()));
     }
 
     #[tokio::test(start_paused = true)]
     async fn an_address_is_refused_after_its_attempts_until_the_window_passes() {
         let t = Throttle::default();
         for i in 0..ADDRESS_ATTEMPTS {
-            assert_eq!(t.attempt(&format!("user{i}"), "10.0.0.1"), Ok(()));
+            assert_eq!(
+                t.attempt(&format!("user{i}"), "10.0.0.1").await.unwrap(),
+                Ok(())
+            );
         }
-        assert_eq!(t.attempt("other", "10.0.0.1"), Err(Limit::Address));
-        assert_eq!(t.attempt("other", "10.0.0.2"), Ok(()));
+        assert_eq!(
+            t.attempt("other", "10.0.0.1").await.unwrap(),
+            Err(Limit::Address)
+        );
+        assert_eq!(t.attempt("other", "10.0.0.2").await.unwrap(), Ok(()));
         tokio::time::advance(ADDRESS_WINDOW).await;
-        assert_eq!(t.attempt("other", "10.0.0.1"), Ok(()));
+        assert_eq!(t.attempt("other", "10.0.0.1").await.unwrap(), Ok(()));
     }
 
     #[tokio::test(start_paused = true)]
     async fn a_success_clears_the_failures() {
         let t = Throttle::default();
         for _ in 0..ACCOUNT_FAILURES - 1 {
-            t.failed("alice");
+            t.failed("alice").await.unwrap();
         }
-        t.succeeded("alice");
-        t.failed("alice");
-        assert_eq!(t.attempt("alice", "a"), Ok(()));
+        t.succeeded("alice").await.unwrap();
+        t.failed("alice").await.unwrap();
+        assert_eq!(t.attempt("alice", "a").await.unwrap(), Ok(()));
     }
 }

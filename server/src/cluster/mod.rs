@@ -10,6 +10,7 @@ mod directory;
 mod lapse;
 mod lease;
 mod link;
+mod pools;
 mod relay;
 mod state;
 mod takeover;
@@ -18,7 +19,9 @@ mod wire;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use pools::{PoolEntry, Waiting, next_offer};
 pub(crate) use state::Mirror;
+pub(crate) use wire::Offer;
 
 use crate::game::directory::DirectorySink;
 use crate::game::lobby::Lobby;
@@ -126,6 +129,10 @@ pub(crate) struct Cluster {
     /// Whether this node is subscribed to its channel now: a request is sent to another node
     /// only while its answer can be heard.
     listening: watch::Sender<bool>,
+    /// Seats other nodes offer this node's quick-pairing waiters, and where the pairing task
+    /// reads them.
+    offers_tx: mpsc::UnboundedSender<Offer>,
+    offers_rx: Mutex<Option<mpsc::UnboundedReceiver<Offer>>>,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -153,6 +160,7 @@ impl Cluster {
         let lease = Arc::new(lease::Lease::new(epoch, sent));
         let (directory, changes, written) = DirectorySink::new();
         let mirror = Mirror::new(link.clone(), node.clone(), lease.clone()).await?;
+        let (offers_tx, offers_rx) = mpsc::unbounded_channel();
         let cluster = Arc::new(Cluster {
             node,
             redis: link,
@@ -174,6 +182,8 @@ impl Cluster {
             readopt: Mutex::new(Vec::new()),
             readopt_now: tokio::sync::Notify::new(),
             listening: watch::channel(false).0,
+            offers_tx,
+            offers_rx: Mutex::new(Some(offers_rx)),
         });
         let (subscribed_tx, subscribed) = oneshot::channel();
         tokio::spawn(directory::write(
@@ -393,6 +403,9 @@ impl Cluster {
             }
             Envelope::Owner { room, owner } => self.rerouted(&room, &owner, true),
             Envelope::Heartbeat => {}
+            Envelope::Seat(offer) => {
+                let _ = self.offers_tx.send(offer);
+            }
             Envelope::Out { from, conn, frames } => {
                 if self.stale(&from, conn) {
                     return;

@@ -52,6 +52,9 @@ pub(crate) enum Envelope {
     /// From a node to itself, once per lease renewal: its subscription still delivers (a
     /// silent network cut leaves a subscription that hears nothing without breaking it).
     Heartbeat,
+    /// From the node that pairs the pools to a waiter's node: a seat in a room of the sender,
+    /// for the waiter to take with its token.
+    Seat(Offer),
     /// To every node ([`ALL`]): a room has a new owner (it took the room over from a dead
     /// node), so relays to the room go there now.
     Owner {
@@ -60,6 +63,19 @@ pub(crate) enum Envelope {
         /// Its new owner.
         owner: String,
     },
+}
+
+/// A seat in a room of another node for one of this node's waiters, taken with its token.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Offer {
+    /// The waiter's connection on this node.
+    pub conn: u64,
+    /// The room.
+    pub room: String,
+    /// The preset it waited for.
+    pub preset: String,
+    /// The seat's token.
+    pub token: String,
 }
 
 /// A client's request, as the room's event without the connection.
@@ -243,6 +259,12 @@ mod tests {
                 owner: "n2".into(),
             },
             Envelope::Heartbeat,
+            Envelope::Seat(Offer {
+                conn: 7,
+                room: "abc".into(),
+                preset: "duel".into(),
+                token: "t0k3n".into(),
+            }),
             Envelope::Request {
                 from: "n1".into(),
                 conn: 7,

@@ -28,6 +28,18 @@ impl From<IpAddr> for AddressKey {
     }
 }
 
+impl std::fmt::Display for AddressKey {
+    /// The address as the login throttle counts it: `192.0.2.7`, or `2001:db8:1:2::/64`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AddressKey::V4(a) => write!(f, "{a}"),
+            AddressKey::V6Prefix(p) => {
+                write!(f, "{}/64", std::net::Ipv6Addr::from(u128::from(*p) << 64))
+            }
+        }
+    }
+}
+
 /// The connections held per address, against a cap (`0`: no cap).
 #[derive(Debug)]
 pub(crate) struct AddressCaps {
@@ -143,6 +155,15 @@ mod tests {
         let _c = caps.admit(ip("192.0.2.7")).unwrap();
         assert!(caps.admit(ip("::ffff:192.0.2.7")).is_err());
         assert_eq!(caps.held(ip("::ffff:192.0.2.7")), 1);
+    }
+
+    #[test]
+    fn a_key_is_written_as_its_address_or_its_prefix() {
+        let key = |s| AddressKey::from(ip(s)).to_string();
+        assert_eq!(key("192.0.2.7"), "192.0.2.7");
+        assert_eq!(key("::ffff:192.0.2.7"), "192.0.2.7");
+        assert_eq!(key("2001:db8:1:2:ffff::9"), "2001:db8:1:2::/64");
+        assert_eq!(key("2001:db8:1:2::1"), key("2001:db8:1:2:ffff::9"));
     }
 
     #[test]

@@ -21,7 +21,8 @@ pub(crate) const TOURNAMENTS: &str = "/api/tournaments/";
 /// Answers a `GET` under `/api/`.
 pub(crate) async fn answer_api(ctx: &Shared, path: &str, query: Option<&str>) -> Answer {
     if let Some(name) = path.strip_prefix(PLAYERS) {
-        return match ctx.accounts.profile(name).await {
+        let name = percent_decoded(name);
+        return match ctx.accounts.profile(&name).await {
             Ok(Some(profile)) => json(StatusCode::OK, &profile),
             Ok(None) => error(
                 StatusCode::NOT_FOUND,
@@ -85,8 +86,8 @@ fn leaderboard_query(query: &str) -> Result<(String, bool, u64), String> {
     Ok((category, bots, days))
 }
 
-/// A query value with its `%XX` escapes decoded (a `+` stays a `+`: no category holds a
-/// space); an escape that is not one, or bytes that are not UTF-8, are kept as they came.
+/// A path segment or query value with its `%XX` escapes decoded (a `+` stays a `+`: no name or
+/// category holds a space); an escape that is not one, or bytes that are not UTF-8, are kept as they came.
 fn percent_decoded(value: &str) -> String {
     let bytes = value.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());

@@ -47,10 +47,17 @@ const FILES: &[File] = &[
     file!("/js/rules.js", JS, "../../web/js/rules.js"),
     file!("/js/board.js", JS, "../../web/js/board.js"),
     file!("/js/lobby.js", JS, "../../web/js/lobby.js"),
+    file!("/js/play.js", JS, "../../web/js/play.js"),
     file!("/js/game.js", JS, "../../web/js/game.js"),
     file!("/js/replay.js", JS, "../../web/js/replay.js"),
     file!("/js/notation.js", JS, "../../web/js/notation.js"),
     file!("/js/analysis.js", JS, "../../web/js/analysis.js"),
+    file!("/js/session.js", JS, "../../web/js/session.js"),
+    file!("/js/account.js", JS, "../../web/js/account.js"),
+    file!("/js/ratings.js", JS, "../../web/js/ratings.js"),
+    file!("/js/chart.js", JS, "../../web/js/chart.js"),
+    file!("/js/profile.js", JS, "../../web/js/profile.js"),
+    file!("/js/leaderboard.js", JS, "../../web/js/leaderboard.js"),
 ];
 
 /// The page for a path that holds nothing.

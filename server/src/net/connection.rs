@@ -182,6 +182,8 @@ impl Conn {
                     }
                     chores.as_mut().reset(next_ping.min(idle_due));
                 }
+                // A wave seated the connection (perhaps in a room of another node).
+                found = self.session.seated() => self.session.take_up(found).await,
                 event = link.next(headroom) => match event {
                     Event::WriteBlocked => {
                         if let Some(t) = link.stalled_since() {

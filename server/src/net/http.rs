@@ -1,11 +1,13 @@
 //! The HTTP side of the single port, on hyper: one connection's requests are read with the
 //! limits of docs/SECURITY.md (head size, header count, time for a head), each is answered by
-//! [`route`] — the web client's assets, `/healthz`, `/metrics`, the WebSocket upgrade on `/ws`
-//! — and an upgraded connection is handed back to the caller as the plain TCP stream with the
-//! bytes hyper had already read past the request.
+//! [`route`] — the web client's assets, `/healthz`, `/metrics`, the read-only `/api/`, the
+//! WebSocket upgrade on `/ws` (from an allowed origin only) — and an upgraded connection is
+//! handed back to the caller as the plain TCP stream with the bytes hyper had already read past
+//! the request.
 
 use crate::net::answer::{Answer, answer};
 use crate::net::assets;
+use crate::net::origin;
 use crate::net::shared::Shared;
 use http_body_util::Full;
 use hyper::body::{Bytes, Incoming};
@@ -141,8 +143,8 @@ fn route(ctx: &Shared, req: &Request<Incoming>) -> Route {
     let get = matches!(*req.method(), Method::GET | Method::HEAD);
     let echo = ctx.settings.echo_path.as_deref() == Some(path);
     Route::Answer(match path {
-        "/ws" => return websocket(req, false),
-        _ if echo => return websocket(req, true),
+        "/ws" => return websocket(ctx, req, false),
+        _ if echo => return websocket(ctx, req, true),
         "/healthz" if get => return Route::Health,
         _ if get && path.starts_with("/api/") => return Route::Api,
         "/metrics" if get => metrics(ctx),
@@ -166,8 +168,20 @@ fn metrics(ctx: &Shared) -> Answer {
     answer(StatusCode::OK, crate::metrics::CONTENT_TYPE, body.into())
 }
 
-/// The upgrade of a valid WebSocket request, or the answer refusing it.
-fn websocket(req: &Request<Incoming>, echo: bool) -> Route {
+/// The upgrade of a valid WebSocket request from an allowed origin, or the answer refusing
+/// it.
+fn websocket(ctx: &Shared, req: &Request<Incoming>, echo: bool) -> Route {
+    if !origin::allowed(req.headers(), &ctx.settings.allowed_origins) {
+        ctx.metrics.origins_refused.inc();
+        tracing::info!(
+            origin = ?req.headers().get(header::ORIGIN),
+            "WebSocket refused: a page of another origin"
+        );
+        return Route::Answer(text(
+            StatusCode::FORBIDDEN,
+            "pages of this origin may not open a WebSocket here\n",
+        ));
+    }
     match websocket_key(req.method(), req.headers()) {
         Ok(key) => Route::Upgrade {
             key: key.to_string(),

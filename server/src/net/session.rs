@@ -11,6 +11,7 @@ use crate::game::event::{LeaveOutcome, RoomEvent};
 use crate::game::outbox::Peer;
 use crate::game::refusal::Refusal;
 use crate::game::room;
+use crate::net::address_cap::AddressKey;
 use crate::net::request::{checked_name, parse, plausible_id};
 use crate::net::shared::Shared;
 use account::Login;
@@ -49,7 +50,9 @@ pub(crate) struct Session {
     member: Option<Member>,
     /// This connection's analyses under way, one permit each.
     analyses: Arc<Semaphore>,
-    /// The client's address, as the login throttle counts it.
+    /// The client's address as the login throttle counts it: an IPv4 address, or an IPv6
+    /// address's /64 prefix (as the connection cap counts it: one host or home network, which
+    /// holds far more than one address).
     address: String,
     /// The account the connection acts as; none for a guest.
     login: Option<Login>,
@@ -68,7 +71,7 @@ impl Session {
             ctx,
             member: None,
             analyses,
-            address: address.to_string(),
+            address: AddressKey::from(address).to_string(),
             login: None,
             seeking: None,
         }
@@ -92,9 +95,12 @@ impl Session {
         if let Some(cluster) = &self.ctx.cluster {
             cluster.forget(self.peer.id);
         }
-        // Out of its pool; a room a wave seated it in meanwhile is told it is gone.
+        // Out of its pool; a room of this node a wave seated it in meanwhile is told it is gone
+        // (a seat of another node's room, not taken, is held for the grace as a dropped one).
         self.stop_seeking().await;
-        self.take_up_pairing();
+        if let Some(crate::pairing::Found::Here { room, tx }) = self.found_now() {
+            self.member = Some(Member { room, tx });
+        }
         if let Some(m) = self.member.take() {
             let _ =
                 m.tx.send(RoomEvent::Disconnected { conn: self.peer.id })
@@ -103,7 +109,7 @@ impl Session {
     }
 
     async fn handle(&mut self, msg: ClientMessage) {
-        self.take_up_pairing();
+        self.take_up_pairing().await;
         match msg {
             ClientMessage::ListRooms => self.list_rooms().await,
             ClientMessage::ListPresets => self.list_presets().await,
@@ -576,7 +582,7 @@ impl Session {
     /// games leave; a seat in a game not over is kept and `forbidden` is answered.
     async fn vacate(&mut self) -> bool {
         if !self.stop_seeking().await {
-            self.take_up_pairing();
+            self.await_pairing().await;
         }
         let Some(m) = &self.member else {
             return true;

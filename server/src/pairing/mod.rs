@@ -1,16 +1,19 @@
 //! Quick pairing: players ask to be paired for one of a few presets ([`presets`]) and wait in
 //! its pool; a task that owns every pool ([`task`]) runs a wave each period, groups waiters of
 //! about the same rating ([`pool`]) and makes each group a room, bots of about their rating
-//! taking the seats nobody took when the waiters allowed it ([`levels`]).
+//! taking the seats nobody took when the waiters allowed it ([`levels`]). In a cluster the
+//! pools are in Redis, shared by every node, and one node at a time pairs them ([`shared`]).
 
 mod levels;
 pub(crate) mod pool;
 mod presets;
+mod shared;
 mod task;
 
 pub(crate) use presets::Preset;
 
 use crate::accounts::Accounts;
+use crate::cluster::Cluster;
 use crate::game::event::RoomEvent;
 use crate::game::outbox::{ConnId, Peer};
 use crate::game::room::RoomContext;
@@ -20,13 +23,22 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
-/// What a waiter gets when a wave seats them: the room and its channel.
+/// What a waiter gets when a wave seats them.
 #[derive(Debug)]
-pub(crate) struct Found {
-    /// The room's id.
-    pub room: String,
-    /// Its task's channel.
-    pub tx: mpsc::Sender<RoomEvent>,
+pub(crate) enum Found {
+    /// A seat in a room of this node, held by the connection already.
+    Here {
+        /// The room's id.
+        room: String,
+        /// Its task's channel.
+        tx: mpsc::Sender<RoomEvent>,
+    },
+    /// A seat in a room of another node of the cluster, for the connection to take with its
+    /// token (as a `resume` does).
+    Elsewhere {
+        /// The seat's token.
+        token: String,
+    },
 }
 
 /// One connection asking to be paired.
@@ -51,8 +63,9 @@ pub(crate) struct Seek {
 /// The events the pairing task handles.
 #[derive(Debug)]
 enum Event {
-    /// A connection waits in a pool (it leaves any other); answered with how many wait there.
-    Seek(Box<Seek>, oneshot::Sender<u32>),
+    /// A connection waits in a pool (it leaves any other); answered with how many wait there,
+    /// or none if the cluster's pools cannot be reached.
+    Seek(Box<Seek>, oneshot::Sender<Option<u32>>),
     /// A connection stops waiting; answered with the preset it waited for, if it still did.
     Cancel(ConnId, oneshot::Sender<Option<usize>>),
     /// How many wait in each pool.
@@ -81,9 +94,10 @@ pub(crate) struct Idle {
 
 impl Idle {
     /// Starts the pairing task for the rooms of `ctx`; bots' levels are chosen by the ratings
-    /// in `accounts`. The task ends when the server shuts down.
-    pub(crate) fn start(self, ctx: RoomContext, accounts: Accounts) {
-        let pools = task::Pools::new(ctx, accounts, self.presets, self.rules);
+    /// in `accounts`; in a `cluster`, the pools are shared by its nodes. The task ends when the
+    /// server shuts down.
+    pub(crate) fn start(self, ctx: RoomContext, accounts: Accounts, cluster: Option<Arc<Cluster>>) {
+        let pools = task::Pools::new(ctx, accounts, self.presets, self.rules, cluster);
         tokio::spawn(task::run(pools, self.rx, self.period));
     }
 }
@@ -119,14 +133,14 @@ impl Pairing {
     }
 
     /// Puts a connection in a pool (out of any other); returns how many wait there, or none
-    /// if the server is shutting down.
+    /// if the server is shutting down or the cluster's pools cannot be reached.
     pub(crate) async fn seek(&self, seek: Seek) -> Option<u32> {
         let (reply, rx) = oneshot::channel();
         self.tx
             .send(Event::Seek(Box::new(seek), reply))
             .await
             .ok()?;
-        rx.await.ok()
+        rx.await.ok().flatten()
     }
 
     /// Takes a connection out of its pool; returns the preset it waited for, if it still did

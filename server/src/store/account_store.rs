@@ -40,6 +40,17 @@ impl AccountStore {
         }
     }
 
+    /// Removes the tokens of account `key` that expired at or before `now_ms`.
+    pub(crate) async fn forget_expired(&self, key: &str, now_ms: u64) -> Result<usize, StoreError> {
+        match self {
+            Self::Embedded(s) => {
+                let key = key.to_string();
+                blocking(s, move |s| s.forget_expired(&key, now_ms)).await
+            }
+            Self::Postgres(pg) => Ok(pg.forget_expired(key, now_ms).await?),
+        }
+    }
+
     /// The account under `key`.
     pub(crate) async fn account(&self, key: &str) -> Result<Option<Account>, StoreError> {
         match self {

@@ -70,6 +70,16 @@ fn revoke_in(
     key: &str,
     kind: Option<TokenKind>,
 ) -> Result<usize, StoreError> {
+    remove_in(txn, key, |token| kind.is_none_or(|k| k == token.kind))
+}
+
+/// Removes the tokens of account `key` that `doomed` picks (a token whose record is missing
+/// is dropped from the index too), in `txn`; returns how many.
+fn remove_in(
+    txn: &WriteTransaction,
+    key: &str,
+    doomed: impl Fn(&Token) -> bool,
+) -> Result<usize, StoreError> {
     let mut tokens = txn.open_table(TOKENS)?;
     let mut of = txn.open_table(TOKENS_OF)?;
     let mut hashes = Vec::new();
@@ -84,10 +94,7 @@ fn revoke_in(
     let mut removed = 0;
     for hash in hashes {
         let matches = match tokens.get(hash.as_str())? {
-            Some(json) => {
-                let token: Token = serde_json::from_str(json.value())?;
-                kind.is_none_or(|k| k == token.kind)
-            }
+            Some(json) => doomed(&serde_json::from_str(json.value())?),
             None => true,
         };
         if matches {
@@ -207,6 +214,14 @@ impl Store {
     ) -> Result<usize, StoreError> {
         let txn = self.db.begin_write()?;
         let removed = revoke_in(&txn, key, kind)?;
+        txn.commit()?;
+        Ok(removed)
+    }
+
+    /// Removes the tokens of account `key` that expired at or before `now_ms`; returns how many.
+    pub(super) fn forget_expired(&self, key: &str, now_ms: u64) -> Result<usize, StoreError> {
+        let txn = self.db.begin_write()?;
+        let removed = remove_in(&txn, key, |t| t.expires_ms.is_some_and(|e| e <= now_ms))?;
         txn.commit()?;
         Ok(removed)
     }

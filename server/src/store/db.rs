@@ -289,6 +289,7 @@ pub(super) fn summary_of(seq: u64, record: Record) -> GameSummary {
         game: record.id.unwrap_or_else(|| format!("game-{seq}")),
         config: record.config,
         seats: record.seats,
+        bots: record.bots,
         result: record.result,
         moves: record.moves.len(),
         finished_ms: record.finished_ms,

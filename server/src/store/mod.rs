@@ -18,6 +18,7 @@ mod pg_accounts;
 mod pg_error;
 mod pg_ratings;
 mod pg_rows;
+mod pg_throttle;
 mod postgres;
 pub(crate) mod ratings;
 mod replica;

@@ -130,6 +130,18 @@ impl PgRecords {
         Ok(n > 0)
     }
 
+    /// Removes the tokens of account `key` that expired at or before `now_ms`.
+    pub(super) async fn forget_expired(&self, key: &str, now_ms: u64) -> Result<usize, PgError> {
+        let client = self.pool.get().await?;
+        let n = client
+            .execute(
+                "DELETE FROM account_tokens WHERE account = $1 AND expires_ms <= $2",
+                &[&key, &to_sql_ms(now_ms)],
+            )
+            .await?;
+        Ok(usize::try_from(n).unwrap_or(usize::MAX))
+    }
+
     /// Removes every token of `key` of the given kind (every kind if `None`); returns how many.
     pub(super) async fn revoke_all(
         &self,

@@ -19,6 +19,11 @@ const MIGRATIONS: &[(i32, &str, &str)] = &[
         "accounts",
         include_str!("../../migrations/0002_accounts.sql"),
     ),
+    (
+        3,
+        "login_events",
+        include_str!("../../migrations/0003_login_events.sql"),
+    ),
 ];
 
 /// The advisory lock key that serialises migrations between nodes.

@@ -2,11 +2,15 @@
 //! ESR over WebDriver BiDi — driven with the workspace's own tokio-tungstenite behind one
 //! interface: browser contexts (each with its own storage, like separate people), pages in
 //! them, clicks and hovers as real input events, waits on conditions in the page, screenshots,
-//! and every console error or uncaught exception of every page collected.
+//! and every console error or uncaught exception of every page collected; (`ratings`) the
+//! profile and leaderboard pages held against the JSON API; and (`pairing`) the lobby's "Play
+//! now" tiles held against the server's quick pairing.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 mod bidi;
 mod cdp;
+pub mod pairing;
+pub mod ratings;
 mod rpc;
 
 use serde_json::{Value, json};

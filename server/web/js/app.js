@@ -1,7 +1,8 @@
-// The page's entry: the connection, the seat kept in the browser's storage for this server,
-// and the three views behind the address's fragment: the lobby (`#/`), a room to play or
-// watch (`#/room/ID`), the replay of a stored game (`#/game/ID`) and the analysis board
-// (`#/analysis`).
+// The page's entry: the connection, the seat and the account session kept in the browser's
+// storage for this server, and the views behind the address's fragment: the lobby (`#/`), a
+// room to play or watch (`#/room/ID`), the replay of a stored game (`#/game/ID`), the analysis
+// board (`#/analysis`), the account panel (`#/account`), a player's profile (`#/players/NAME`)
+// and the leaderboards (`#/leaderboard`, `#/leaderboard/CATEGORY`, `…/bots`).
 
 import { h } from './dom.js';
 import { Net } from './net.js';
@@ -9,6 +10,10 @@ import { LobbyView } from './lobby.js';
 import { GameView } from './game.js';
 import { ReplayView } from './replay.js';
 import { AnalysisView } from './analysis.js';
+import { Session } from './session.js';
+import { AccountView } from './account.js';
+import { ProfileView } from './profile.js';
+import { LeaderboardView } from './leaderboard.js';
 
 /** The seat this browser holds on this server, if any: `{room, token}`. */
 function storedSeat() {
@@ -52,22 +57,45 @@ const app = {
   },
 };
 
+/** The view the address's fragment names. */
+function viewOf(hash) {
+  const m = /^#\/(room|game|players)\/([^/]+)$/.exec(hash);
+  const arg = m ? decodeURIComponent(m[2]) : '';
+  if (m && m[1] === 'room') return new GameView(app, arg);
+  if (m && m[1] === 'game') return new ReplayView(app, arg);
+  if (m && m[1] === 'players') return new ProfileView(app, arg);
+  const board = /^#\/leaderboard(?:\/([^/]+))?(\/bots)?$/.exec(hash);
+  if (board) return new LeaderboardView(app, board[1] ? decodeURIComponent(board[1]) : undefined, !!board[2]);
+  if (hash === '#/analysis') return new AnalysisView(app);
+  if (hash === '#/account') return new AccountView(app);
+  return new LobbyView(app);
+}
+
 function route() {
   const main = document.getElementById('main');
-  const m = /^#\/(room|game)\/([^/]+)$/.exec(location.hash);
-  const prev = app.view;
-  prev?.close?.();
+  app.view?.close?.();
   main.replaceChildren();
-  if (m && m[1] === 'room') app.view = new GameView(app, decodeURIComponent(m[2]));
-  else if (m && m[1] === 'game') app.view = new ReplayView(app, decodeURIComponent(m[2]));
-  else if (location.hash === '#/analysis') app.view = new AnalysisView(app);
-  else app.view = new LobbyView(app);
+  app.view = viewOf(location.hash);
   main.append(app.view.el);
   app.view.start();
   document.title = app.view.title || 'JChomp';
 }
 
+/** Shows who the page is logged in as, in the header and in the view. */
+function accountChanged() {
+  const link = document.getElementById('to-account');
+  link.textContent = app.account.loggedIn ? app.account.name : 'Log in';
+  link.title = app.account.loggedIn ? 'your account' : 'log in or register';
+  document.body.dataset.account = app.account.name ?? '';
+  app.view?.accountChanged?.();
+}
+
 function onMessage(msg) {
+  const asked = app.account.take(msg);
+  if (asked) {
+    app.view?.onAccount?.(msg, asked);
+    return;
+  }
   if (msg.type === 'joined') {
     app.session = { room: msg.room, seat: msg.seat };
     app.keepSeat(msg.room, msg.token);
@@ -86,6 +114,7 @@ function onState(up, code) {
   app.session = { room: null, seat: null };
   if (up) {
     app.notice('');
+    app.account.online();
     app.view?.online?.();
   } else if (code === 4001) {
     app.notice('Your seat was taken up in another window.', 'warn');
@@ -96,6 +125,8 @@ function onState(up, code) {
   }
 }
 
+app.account = new Session(app, accountChanged);
 app.net = new Net(onMessage, onState);
 window.addEventListener('hashchange', route);
 route();
+accountChanged();

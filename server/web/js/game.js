@@ -6,6 +6,7 @@ import { h } from './dom.js';
 import { BoardView, legend } from './board.js';
 import { newBoard, check, play, refusal, describe, outcome } from './rules.js';
 import { cellName, notationToggle } from './notation.js';
+import { botTag, playerLink } from './ratings.js';
 
 export class GameView {
   constructor(app, room) {
@@ -137,7 +138,7 @@ export class GameView {
     });
     this.boardBox.replaceChildren(this.view.el);
     this.notation.show(this.board);
-    this.info.textContent = `${describe(s.config)} · poison ${s.config.poison.map(([r, c]) => cellName(this.board, r, c)).join(' ')}${s.config.move_time_ms ? ` · ${s.config.move_time_ms / 1000} s a move` : ''}`;
+    this.info.textContent = `${describe(s.config)} · poison ${s.config.poison.map(([r, c]) => cellName(this.board, r, c)).join(' ')}${s.config.move_time_ms ? ` · ${s.config.move_time_ms / 1000} s a move` : ''}${s.config.rated ? ' · rated' : ''}`;
   }
 
   /** Draws the board's eaten cells; the last move's cells come from replaying the moves. */
@@ -230,21 +231,18 @@ export class GameView {
   drawSeats() {
     const s = this.snap, me = this.mySeat();
     this.seats.replaceChildren(...s.seats.map((seat, i) => {
-      const li = h('li', { 'data-seat': i, class: s.status === 'playing' && s.to_move === i ? 'to-move' : '' });
-      if (!seat) {
-        li.append(h('span', { class: 'free' }, 'free seat'));
-        return li;
-      }
-      li.append(
+      const attrs = { 'data-seat': i, class: s.status === 'playing' && s.to_move === i ? 'to-move' : '' };
+      if (!seat) return h('li', attrs, h('span', { class: 'free' }, 'free seat'));
+      return h('li', attrs,
         h('span', { class: seat.connected ? 'dot on' : 'dot off', title: seat.connected ? 'connected' : 'disconnected', 'aria-label': seat.connected ? 'connected' : 'disconnected' }),
-        ` ${seat.name}`,
-        seat.bot ? h('span', { class: 'tag' }, 'bot') : '',
+        ' ',
+        // Every seat of a rated room is an account's, with a profile.
+        s.config.rated ? playerLink(seat.name, seat.bot) : [seat.name, seat.bot ? [' ', botTag()] : ''],
         i === me ? h('span', { class: 'tag you' }, 'you') : '',
         seat.connected ? '' : h('span', { class: 'tag away' }, 'disconnected'),
         seat.connected ? '' : h('span', { class: 'grace', 'data-grace': i }),
         h('span', { class: 'clock', 'data-clock': i }),
       );
-      return li;
     }));
     this.tick();
   }

@@ -1,8 +1,11 @@
-// The lobby: the live room list (join, watch), the form that creates a room with every option
-// (poison cells placed on a small board, bots per seat), and the recently finished games.
+// The lobby: quick pairing's "Play now" tiles (play.js), the live room list (join, watch), the form that creates a room with every option
+// (poison cells placed on a small board, bots per seat, rated for a logged-in player), and the
+// recently finished games.
 
 import { h } from './dom.js';
 import { describe, outcome } from './rules.js';
+import { botTag, namesLine } from './ratings.js';
+import { PlayNow } from './play.js';
 
 const BOTS = ['random', 'greedy', 'level:1', 'level:2', 'level:3', 'level:4', 'level:5'];
 // Rows and columns: JChomp boards are 4–15 each way; classic bars 1–15, at least 2 cells (1×1
@@ -11,8 +14,11 @@ const SIZES = { jchomp: [4, 15], classic: [1, 15] };
 const CLASSIC_MIN_CELLS = 2;
 const REFRESH_MS = 2000;
 
-function seatsText(seats) {
-  return seats.map((s) => (s ? `${s.name}${s.bot ? ' (bot)' : ''}${s.connected ? '' : ' (away)'}` : 'free')).join(', ');
+/** A room's seats in a line: each name with its bot and away tags, or `free`. */
+function seatsLine(seats) {
+  return seats.flatMap((s, i) => [i ? ', ' : '', ...(s
+    ? [s.name, s.bot ? [' ', botTag()] : '', s.connected ? '' : [' ', h('span', { class: 'tag away' }, 'away')]]
+    : [h('span', { class: 'free' }, 'free')])]);
 }
 
 export class LobbyView {
@@ -31,8 +37,10 @@ export class LobbyView {
     const app = this.app;
     const mine = app.seat();
     this.form = this.createForm();
+    this.play = new PlayNow(app, this.inputs.name);
     this.el.append(
       mine ? h('p', { class: 'mine' }, 'You hold a seat in room ', h('a', { href: `#/room/${encodeURIComponent(mine.room)}` }, mine.room), '.') : '',
+      this.play.el,
       h('section', { 'aria-labelledby': 'rooms-h' },
         h('h2', { id: 'rooms-h' }, 'Rooms'),
         h('table', { class: 'list', id: 'rooms' },
@@ -48,17 +56,27 @@ export class LobbyView {
   }
 
   start() {
-    this.timer = setInterval(() => this.app.net.up && this.app.send({ type: 'list_rooms' }), REFRESH_MS);
+    this.timer = setInterval(() => this.refresh(), REFRESH_MS);
+    this.play.start();
     if (this.app.net.up) this.online();
+  }
+
+  /** The lists that change by themselves: the rooms and the pairing pools. */
+  refresh() {
+    if (!this.app.net.up) return;
+    this.app.send({ type: 'list_rooms' });
+    this.play.refresh();
   }
 
   online() {
     this.app.send({ type: 'list_rooms' });
     this.app.send({ type: 'list_games', limit: 20 });
+    this.play.online();
   }
 
   close() {
     clearInterval(this.timer);
+    this.play.close();
   }
 
   field(label, input) {
@@ -81,7 +99,9 @@ export class LobbyView {
       players: this.num('players', 2, 2, 4),
       moveTime: h('input', { id: 'move-time', type: 'number', min: 0, step: 'any', value: 0, inputmode: 'decimal' }),
       analysis: h('input', { id: 'analysis', type: 'checkbox' }),
+      rated: h('input', { id: 'rated', type: 'checkbox' }),
     };
+    this.ratedWhy = h('span', { class: 'hint-inline', id: 'rated-why' });
     const i = this.inputs;
     this.eatBox = h('span', { class: 'eat' }, this.field('Eat rows', i.eatRows), this.field('Eat columns', i.eatCols));
     this.picker = h('div', { class: 'picker', role: 'group', 'aria-label': 'poison cells: click to place or remove, 1 to 4' });
@@ -95,7 +115,8 @@ export class LobbyView {
         this.field('Your name', i.name), this.field('Rows', i.rows), this.field('Columns', i.cols),
         this.field('Game', i.variant), this.eatBox, this.field('Players', i.players),
         this.field('Seconds per move (0: no clock)', i.moveTime),
-        h('label', { class: 'check' }, i.analysis, ' allow annotations during the game')),
+        h('label', { class: 'check' }, i.analysis, ' allow annotations during the game'),
+        h('label', { class: 'check' }, i.rated, ' rated (only players with accounts; the built-in bot levels may sit)'), this.ratedWhy),
       h('fieldset', {}, h('legend', {}, 'Poison cells (1–4): click the board'), this.picker),
       h('fieldset', {}, h('legend', {}, 'Other seats'), this.seatsBox),
       this.error,
@@ -104,7 +125,21 @@ export class LobbyView {
     form.addEventListener('submit', (e) => { e.preventDefault(); this.create(); });
     this.drawPicker();
     this.drawSeats();
+    this.accountChanged();
     return form;
+  }
+
+  /** A logged-in player plays under the account's name and may create a rated room. */
+  accountChanged() {
+    const i = this.inputs, who = this.app.account.name;
+    i.name.value = who ?? this.app.name();
+    i.name.readOnly = who !== null;
+    i.rated.disabled = who === null;
+    if (who === null) i.rated.checked = false;
+    this.ratedWhy.replaceChildren(...(who === null
+      ? ['Rated games need an account: ', h('a', { href: '#/account' }, 'log in or register'), ' first.']
+      : [`You play as ${who}.`]));
+    this.play?.accountChanged();
   }
 
   /** Shows the eat size for JChomp only, and gives the size inputs the variant's range. */
@@ -179,13 +214,14 @@ export class LobbyView {
       this.error.textContent = `classic Chomp needs at least ${CLASSIC_MIN_CELLS} cells, got ${rows}×${cols}`;
       return;
     }
-    this.app.setName(name);
+    if (!this.app.account.loggedIn) this.app.setName(name);
     const config = { rows, cols, players: Math.round(+i.players.value) || 2, poison: this.poison.map((p) => [...p]) };
     if (i.variant.value === 'classic') config.variant = 'classic';
     else config.eat = [Math.round(+i.eatRows.value), Math.round(+i.eatCols.value)];
     const secs = +i.moveTime.value;
     if (secs > 0) config.move_time_ms = Math.round(secs * 1000);
     if (i.analysis.checked) config.analysis = true;
+    if (i.rated.checked) config.rated = true;
     this.pendingBots = [...this.seatsBox.querySelectorAll('select')].map((s) => s.value).filter(Boolean);
     this.error.textContent = '';
     this.app.send({ type: 'create_room', name, config });
@@ -198,11 +234,12 @@ export class LobbyView {
       this.inputs.name.focus();
       return;
     }
-    this.app.setName(name);
+    if (!this.app.account.loggedIn) this.app.setName(name);
     this.app.send({ type: 'join_room', room, name });
   }
 
   onMessage(msg) {
+    if (this.play.onMessage(msg)) return;
     if (msg.type === 'rooms') this.drawRooms(msg.rooms);
     else if (msg.type === 'games') this.drawGames(msg.games);
     else if (msg.type === 'joined') {
@@ -220,8 +257,8 @@ export class LobbyView {
       const link = `#/room/${encodeURIComponent(r.room)}`;
       return h('tr', { 'data-room': r.room },
         h('td', {}, h('code', {}, r.room)),
-        h('td', {}, describe(r.config), r.config.move_time_ms ? ` · ${r.config.move_time_ms / 1000} s a move` : ''),
-        h('td', {}, seatsText(r.seats)),
+        h('td', {}, describe(r.config), r.config.move_time_ms ? ` · ${r.config.move_time_ms / 1000} s a move` : '', r.config.rated ? ' · rated' : ''),
+        h('td', { class: 'seats-line' }, seatsLine(r.seats)),
         h('td', {}, r.status),
         h('td', { class: 'actions' },
           r.status === 'waiting' ? h('button', { type: 'button', class: 'join', onclick: () => this.join(r.room) }, 'Join') : '',
@@ -233,7 +270,7 @@ export class LobbyView {
     this.games.replaceChildren(...(games.length ? games.map((g) => h('tr', { 'data-game': g.game },
       h('td', {}, h('code', {}, g.game)),
       h('td', {}, describe(g.config)),
-      h('td', {}, g.seats.join(', ')),
+      h('td', {}, namesLine(g.seats, g.bots)),
       h('td', {}, `${outcome(g.result, g.seats)} · ${g.moves} moves`),
       h('td', {}, h('a', { href: `#/game/${encodeURIComponent(g.game)}`, class: 'replay' }, 'Replay')))) : [h('tr', {}, h('td', { colspan: 5, class: 'empty' }, 'No finished games yet.'))]));
   }

@@ -5,6 +5,7 @@ import { h } from './dom.js';
 import { BoardView, legend } from './board.js';
 import { newBoard, play, describe, outcome } from './rules.js';
 import { cellName, notationToggle } from './notation.js';
+import { namesLine } from './ratings.js';
 
 export class ReplayView {
   constructor(app, game) {
@@ -66,7 +67,7 @@ export class ReplayView {
     this.boardBox.replaceChildren(this.view.el);
     this.notation.show(this.board);
     this.slider.max = record.moves.length;
-    this.info.textContent = `${describe(record.config)} · ${record.seats.join(' vs ')} · ${outcome(record.result, record.seats)}`;
+    this.info.replaceChildren(`${describe(record.config)} · `, ...namesLine(record.seats, record.bots, ' vs '), ` · ${outcome(record.result, record.seats)}`);
     this.moves.replaceChildren(...record.moves.map((m, i) => h('li', {},
       h('button', { type: 'button', class: 'link', onclick: () => this.show(i + 1) }, `${record.seats[m.seat] ?? m.seat}: ${cellName(this.board, m.row, m.col)}`))));
     this.noteToggle.disabled = record.config.players !== 2;

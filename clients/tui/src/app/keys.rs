@@ -17,6 +17,7 @@ impl App {
             Screen::Lobby | Screen::Games { .. } => Mode::Lobby,
             Screen::Room(_) => Mode::Game,
             Screen::Replay { .. } => Mode::Replay,
+            Screen::PlayNow { .. } | Screen::Seeking(_) => Mode::Menu,
         }
     }
 
@@ -30,6 +31,10 @@ impl App {
             return;
         }
         let action = input::action(self.mode(), key);
+        if let Screen::Seeking(_) = self.screen {
+            // q, like Esc, first takes the player out of the pool.
+            return self.seeking_key(action);
+        }
         if action == Action::Quit {
             self.quit = true;
             return;
@@ -57,6 +62,8 @@ impl App {
             Screen::Games { .. } => self.games_key(action),
             Screen::Room(_) => self.room_key(action),
             Screen::Replay { .. } => self.replay_key(action),
+            Screen::PlayNow { .. } => self.play_now_key(action),
+            Screen::Seeking(_) => self.seeking_key(action),
         }
     }
 
@@ -152,6 +159,7 @@ impl App {
                 );
             }
             Action::JoinById => self.prompt = Some((PromptKind::JoinId, String::new())),
+            Action::PlayNow => self.open_play_now(),
             Action::Refresh => self.send(ClientMessage::ListRooms),
             Action::Games => {
                 self.notice = None;

@@ -159,15 +159,23 @@ impl App {
             ServerMessage::Analysis(_) => {}
             ServerMessage::Games { games } => self.on_games(games),
             ServerMessage::Game { record } => self.on_game(record),
-            // The client does not ask for quick pairing yet.
-            ServerMessage::Presets { .. }
-            | ServerMessage::Seeking { .. }
-            | ServerMessage::SeekEnded { .. }
-            | ServerMessage::Paired { .. } => {}
-            // The client does not log in yet.
+            ServerMessage::Presets {
+                presets,
+                bot_patience_secs,
+            } => self.on_presets(presets, bot_patience_secs),
+            ServerMessage::Seeking {
+                preset,
+                rating,
+                waiting,
+            } => self.on_seeking(preset, rating, waiting, now),
+            ServerMessage::SeekEnded { preset } => self.on_seek_ended(&preset),
+            ServerMessage::Paired { preset, room } => self.on_paired(&preset, room),
+            // Logging in happens before the App takes the connection (`account`).
             ServerMessage::Account { .. }
             | ServerMessage::BotToken { .. }
             | ServerMessage::LoggedOut { .. } => {}
+            // The client does not follow tournaments yet.
+            ServerMessage::Tournaments { .. } | ServerMessage::Tournament(_) => {}
         }
     }
 
@@ -302,6 +310,9 @@ impl App {
     /// The server refused a request: said in words; a room that cannot be had any more sends
     /// the client back to the lobby, and a refused token's seat is forgotten.
     fn on_error(&mut self, code: ErrorCode, message: &str) {
+        if self.pairing_error(code, message) {
+            return;
+        }
         let mut text = jchomp_protocol::connection::describe_error(code, message);
         let lost_room = match &self.screen {
             Screen::Room(r) => {

@@ -11,18 +11,21 @@ use crate::saved_seats::{SavedSeat, SeatUpdate};
 use crate::style::{Line, Style};
 use jchomp_engine::classic::ClassicLibrary;
 use jchomp_protocol::record::Record;
-use jchomp_protocol::wire::{ClientMessage, GameSummary, RoomStatus, RoomSummary};
+use jchomp_protocol::wire::{ClientMessage, GameSummary, PresetInfo, RoomStatus, RoomSummary};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod hints;
 mod keys;
 mod messages;
+mod pairing;
 mod review;
 mod seats;
 #[cfg(test)]
 mod test_support;
 
+pub(crate) use pairing::AfterWait;
+pub use pairing::SeekScreen;
 pub use review::Review;
 pub(crate) use seats::ResumeOffer;
 
@@ -47,6 +50,13 @@ pub enum Start {
     Resume(String),
     /// Step through a stored game.
     Replay(Record),
+    /// Wait in a quick-pairing pool (`jchomp play PRESET`); Esc ends the program.
+    Play {
+        /// The preset's name.
+        preset: String,
+        /// Whether bots may take the seats nobody took after the server's patience.
+        bots: bool,
+    },
 }
 
 /// What is being typed.
@@ -131,6 +141,13 @@ pub enum Screen {
     Lobby,
     /// A room.
     Room(Box<RoomScreen>),
+    /// The "Play now" list: the quick-pairing presets, each picked with one key.
+    PlayNow {
+        /// Whether bots may take the seats nobody took after the server's patience.
+        bots: bool,
+    },
+    /// Waiting in a quick-pairing pool.
+    Seeking(Box<SeekScreen>),
     /// The recently finished games.
     Games {
         /// The selected line.
@@ -176,6 +193,12 @@ pub struct App {
     seat_updates: Vec<SeatUpdate>,
     offer: Option<ResumeOffer>,
     declined: Vec<String>,
+    presets: Vec<PresetInfo>,
+    bot_patience_secs: Option<u64>,
+    cancelling: Option<AfterWait>,
+    late_cancel: bool,
+    farewell: Option<String>,
+    failure: Option<String>,
 }
 
 impl App {
@@ -206,6 +229,12 @@ impl App {
             seat_updates: Vec::new(),
             offer: None,
             declined: Vec::new(),
+            presets: Vec::new(),
+            bot_patience_secs: None,
+            cancelling: None,
+            late_cancel: false,
+            farewell: None,
+            failure: None,
         };
         match start {
             Start::Lobby => app.send(ClientMessage::ListRooms),
@@ -221,6 +250,10 @@ impl App {
             Start::Replay(record) => {
                 let step = record.moves.len();
                 app.open_replay(record, step, false);
+            }
+            Start::Play { preset, bots } => {
+                app.send(ClientMessage::ListPresets);
+                app.seek(preset, bots, AfterWait::Quit);
             }
         }
         app
@@ -361,6 +394,8 @@ impl App {
                 }
                 _ => ClientMessage::ListRooms,
             },
+            Screen::Seeking(s) => self.seek_message(s),
+            Screen::PlayNow { .. } => ClientMessage::ListPresets,
             _ => ClientMessage::ListRooms,
         }
     }
@@ -383,6 +418,18 @@ impl App {
         })
     }
 
+    /// What to print once the terminal is restored: how to take back a seat left open, or how
+    /// a wait for a pairing ended.
+    pub(crate) fn farewell(&self) -> Option<String> {
+        self.resume_hint().or_else(|| self.farewell.clone())
+    }
+
+    /// Why the client stopped when it could not do what the command line asked (a refused
+    /// `jchomp play`), in the server's words.
+    pub(crate) fn failure(&self) -> Option<&str> {
+        self.failure.as_deref()
+    }
+
     /// The seat token held, if any.
     pub fn token(&self) -> Option<&str> {
         self.room().and_then(|r| r.token.as_deref())
@@ -392,14 +439,21 @@ impl App {
     /// they were waiting for is ready.
     pub(crate) fn on_tick(&mut self, now: Instant) {
         self.hints_tick();
-        if matches!(self.screen, Screen::Lobby)
-            && self.link == Link::Online
+        let ask = match self.screen {
+            Screen::Lobby => ClientMessage::ListRooms,
+            // The waiting counts: the list's, and the pool's while waiting in it.
+            Screen::PlayNow { .. } | Screen::Seeking(_) if self.cancelling.is_none() => {
+                ClientMessage::ListPresets
+            }
+            _ => return,
+        };
+        if self.link == Link::Online
             && self
                 .last_refresh
                 .is_none_or(|t| now.duration_since(t) >= LOBBY_REFRESH)
         {
             self.last_refresh = Some(now);
-            self.send(ClientMessage::ListRooms);
+            self.send(ask);
         }
     }
 
@@ -476,6 +530,8 @@ impl App {
                     render_game::render_within(&view, width, height)
                 }
             },
+            Screen::PlayNow { bots } => self.render_play_now(*bots, width),
+            Screen::Seeking(seek) => self.render_seeking(seek, width, now),
             Screen::Games { selected } => render_lobby::render_games(
                 &GamesView {
                     games: &self.games,

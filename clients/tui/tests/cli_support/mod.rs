@@ -13,6 +13,9 @@ use std::process::Output;
 use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
 
+#[cfg(unix)]
+pub mod tty;
+
 /// Runs `jchomp ARGS…` with its output captured (not a terminal).
 pub async fn jchomp(args: &[&str]) -> Output {
     jchomp_env(args, &[]).await

@@ -92,6 +92,16 @@ pub(crate) enum Seated {
         /// The seat's name.
         name: String,
     },
+    /// A person connected to another node of the cluster: the seat waits for them to take it
+    /// with `token` (as a `resume` does), held meanwhile as a dropped seat is, for the grace.
+    Reserved {
+        /// The seat's name.
+        name: String,
+        /// The token they take it with.
+        token: String,
+        /// Whether they are a bot account.
+        account_bot: bool,
+    },
     /// A server bot, by its spec.
     Bot(String),
 }
@@ -118,7 +128,7 @@ impl Opened {
 }
 
 /// Makes a room whose every seat is taken from the start by `seats` (in seat order): people
-/// paired by the server and server bots. Its game starts as soon as it is spawned, and each
+/// paired by the server (here, or reserved for a person on another node) and server bots. Its game starts as soon as it is spawned, and each
 /// person is greeted with `joined` for their seat. A bot spec that does not parse, or a full
 /// server, is refused before anything is made.
 pub(crate) fn open_paired(
@@ -131,7 +141,7 @@ pub(crate) fn open_paired(
         .iter()
         .map(|s| match s {
             Seated::Bot(spec) => state::SeatSlot::bot(spec, &config, &ctx.classic).map(Some),
-            Seated::Person { .. } => Ok(None),
+            Seated::Person { .. } | Seated::Reserved { .. } => Ok(None),
         })
         .collect::<Result<Vec<_>, _>>()?;
     let (tx, rx) = mpsc::channel(ctx.settings.room_queue.max(1));
@@ -155,6 +165,16 @@ pub(crate) fn open_paired(
                 ctx.lobby.add_token(&hash, &id);
                 greetings.push((i, token));
                 Some(state::SeatSlot::person(peer, name, hash))
+            }
+            Seated::Reserved {
+                name,
+                token,
+                account_bot,
+            } => {
+                let hash = crate::game::token::token_hash(&token);
+                ctx.lobby.add_token(&hash, &id);
+                let until = Instant::now() + ctx.settings.grace;
+                Some(state::SeatSlot::reserved(name, hash, account_bot, until))
             }
         })
         .collect();

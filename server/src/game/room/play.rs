@@ -145,6 +145,10 @@ impl Room {
         let mut record = Record::from_game(&self.game, names, self.config_json.move_time_ms);
         record.config.analysis = self.config_json.analysis;
         record.config.rated = self.config_json.rated;
+        record.bots = (0..self.seats.len())
+            .filter(|&i| self.seats[i].as_ref().is_some_and(|s| s.is_bot()))
+            .map(|i| i as u8)
+            .collect();
         self.games_played += 1;
         record.id = Some(game_id(&self.id, self.games_played));
         record.started_ms = self.started_ms;

@@ -59,6 +59,25 @@ impl SeatSlot {
         }
     }
 
+    /// A person's seat taken with a token (hashing to `token_hash`) by nobody yet: held until
+    /// `until` as a dropped seat is.
+    pub(super) fn reserved(
+        name: String,
+        token_hash: String,
+        account_bot: bool,
+        until: Instant,
+    ) -> SeatSlot {
+        SeatSlot {
+            name,
+            token_hash: Some(token_hash),
+            account_bot,
+            occupant: Occupant::Human {
+                peer: None,
+                grace_until: Some(until),
+            },
+        }
+    }
+
     /// A seat for the server bot `spec` names (its canonical spec is the seat's name), or why
     /// the spec is refused.
     pub(super) fn bot(
@@ -87,6 +106,11 @@ impl SeatSlot {
         }
     }
 
+    /// Whether a bot sits here: a server bot, or a bot account.
+    pub(super) fn is_bot(&self) -> bool {
+        self.account_bot || matches!(self.occupant, Occupant::Bot { .. })
+    }
+
     /// The seat as clients see it at `now`.
     pub(super) fn info(&self, now: Instant) -> SeatInfo {
         let (connected, grace_until) = match &self.occupant {
@@ -95,7 +119,7 @@ impl SeatSlot {
         };
         SeatInfo {
             name: self.name.clone(),
-            bot: self.account_bot || matches!(self.occupant, Occupant::Bot { .. }),
+            bot: self.is_bot(),
             connected,
             grace_left_ms: grace_until.map(|t| millis_until(t, now)),
         }

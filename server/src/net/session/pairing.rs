@@ -1,15 +1,21 @@
 //! The quick-pairing requests of one connection (`list_presets`, `seek`, `cancel_seek`), and
-//! taking up the room a wave seated it in.
+//! taking up the room a wave seated it in: a room of this node it is in already; a seat in a
+//! room of another node of the cluster it takes with the seat's token, as a `resume` does.
 
 use super::{Member, Session};
 use crate::net::request::checked_name;
 use crate::pairing::{Found, Seek};
 use crate::ratings::{category, initial};
 use jchomp_protocol::wire::{ErrorCode, PresetInfo, ServerMessage};
+use std::time::Duration;
 use tokio::sync::oneshot;
 
 /// The name a guest's seat gets when its `seek` gives none.
 const GUEST: &str = "guest";
+
+/// How long a connection that asked to stop waiting, too late, waits for the seat a wave gave
+/// it (in a cluster it comes from the node that paired).
+const SEAT_WAIT: Duration = Duration::from_secs(10);
 
 impl Session {
     /// Answers `list_presets`.
@@ -73,9 +79,13 @@ impl Session {
                     waiting,
                 });
             }
-            None => {
+            None if self.ctx.shutting_down() => {
                 let message = "the server is shutting down".to_string();
                 self.error(ErrorCode::ShuttingDown, message);
+            }
+            None => {
+                let message = "the cluster cannot be reached now; nothing was done: send it again";
+                self.error(ErrorCode::Unavailable, message.to_string());
             }
         }
     }
@@ -87,7 +97,7 @@ impl Session {
             return self.error(ErrorCode::Forbidden, message);
         }
         if !self.stop_seeking().await {
-            self.take_up_pairing();
+            self.await_pairing().await;
             let message = "too late: you were paired (see paired)".to_string();
             self.error(ErrorCode::Forbidden, message);
         }
@@ -112,17 +122,55 @@ impl Session {
     }
 
     /// Becomes a member of the room a wave seated the connection in, if one did.
-    pub(super) fn take_up_pairing(&mut self) {
-        let Some(rx) = &mut self.seeking else {
-            return;
-        };
+    pub(super) async fn take_up_pairing(&mut self) {
+        if let Some(found) = self.found_now() {
+            self.take_up(Some(found)).await;
+        }
+    }
+
+    /// After asking to stop waiting too late: waits for the seat the wave gave (a while), and
+    /// takes it up.
+    pub(super) async fn await_pairing(&mut self) {
+        if let Ok(found) = tokio::time::timeout(SEAT_WAIT, self.seated()).await {
+            self.take_up(found).await;
+        }
+        self.seeking = None;
+    }
+
+    /// What a wave gave the connection, if it has arrived (the connection then waits no more).
+    pub(super) fn found_now(&mut self) -> Option<Found> {
+        let rx = self.seeking.as_mut()?;
         match rx.try_recv() {
-            Ok(Found { room, tx }) => {
+            Ok(found) => {
                 self.seeking = None;
-                self.member = Some(Member { room, tx });
+                Some(found)
             }
-            Err(oneshot::error::TryRecvError::Empty) => {}
-            Err(oneshot::error::TryRecvError::Closed) => self.seeking = None,
+            Err(oneshot::error::TryRecvError::Empty) => None,
+            Err(oneshot::error::TryRecvError::Closed) => {
+                self.seeking = None;
+                None
+            }
+        }
+    }
+
+    /// Waits until a wave has seated the connection: its seat, or none if its waiting ended
+    /// without one. Never, while the connection waits in no pool.
+    pub(crate) async fn seated(&mut self) -> Option<Found> {
+        match &mut self.seeking {
+            Some(rx) => rx.await.ok(),
+            None => std::future::pending().await,
+        }
+    }
+
+    /// Takes up what a wave gave the connection: the room it is in, or the seat of another
+    /// node's room it takes with its token.
+    pub(crate) async fn take_up(&mut self, found: Option<Found>) {
+        self.seeking = None;
+        match found {
+            Some(Found::Here { room, tx }) => self.member = Some(Member { room, tx }),
+            // Boxed: a resume may wait for a seat in turn (`vacate`).
+            Some(Found::Elsewhere { token }) => Box::pin(self.resume(token)).await,
+            None => {}
         }
     }
 
