@@ -26,6 +26,9 @@ pub struct PairTally {
     pub(crate) latencies: Latencies,
     /// Rooms in which every seat was taken.
     pub games: u64,
+    /// Leaves sent right after a wave's `joined` that the server refused as from a connection
+    /// not yet in the room, and sent again a little later.
+    pub early_leaves: u64,
     /// What went wrong.
     pub errors: Errors,
 }
@@ -36,6 +39,7 @@ impl PairTally {
         self.seated += other.seated;
         self.latencies.merge(other.latencies);
         self.games += other.games;
+        self.early_leaves += other.early_leaves;
         self.errors.merge(other.errors);
     }
 
@@ -91,13 +95,42 @@ async fn request_seat(ws: &mut Ws, msg: &ClientMessage) -> anyhow::Result<(Strin
     Ok((room, sent.elapsed()))
 }
 
+/// Time before a refused leave is sent again.
+pub(crate) const LEAVE_AGAIN: Duration = Duration::from_millis(50);
+
 /// Leaves the room (in a game in play the leaver's seat loses: the game ends `abandoned`, and
 /// the room closes once nobody is left in it) and closes the connection.
 async fn leave(mut ws: Ws) -> anyhow::Result<()> {
-    send_json(&mut ws, &ClientMessage::Leave).await?;
-    await_msg(&mut ws, |m| matches!(m, ServerMessage::Left { .. }).then_some(())).await?;
+    leave_room(&mut ws).await?;
     let _ = ws.close(None).await;
     Ok(())
+}
+
+/// Sends `leave` and waits for its `left`.
+async fn leave_room(ws: &mut Ws) -> anyhow::Result<()> {
+    send_json(ws, &ClientMessage::Leave).await?;
+    await_msg(ws, |m| {
+        matches!(m, ServerMessage::Left { .. }).then_some(())
+    })
+    .await
+}
+
+/// Leaves the room a wave seated the connection in, and closes the connection: a `leave` the
+/// server refuses as from a connection not in a room (its seat is handed to the connection a
+/// moment after the room sent `joined`) is sent again [`LEAVE_AGAIN`] later. Says whether it
+/// had to.
+async fn leave_paired(mut ws: Ws) -> anyhow::Result<bool> {
+    let again = match leave_room(&mut ws).await {
+        Ok(()) => false,
+        Err(e) if e.to_string().starts_with("forbidden") => true,
+        Err(e) => return Err(e),
+    };
+    if again {
+        tokio::time::sleep(LEAVE_AGAIN).await;
+        leave_room(&mut ws).await?;
+    }
+    let _ = ws.close(None).await;
+    Ok(again)
 }
 
 /// A seek as guest `name` in `preset`'s pool.
@@ -125,7 +158,8 @@ pub(crate) async fn preset_config(
     let names: Vec<&str> = presets.iter().map(|p| p.name.as_str()).collect();
     let known = names.join(", ");
     let found = presets.iter().find(|p| p.name == preset);
-    let found = found.ok_or_else(|| anyhow::anyhow!("no preset {preset:?} (the server has {known})"));
+    let found =
+        found.ok_or_else(|| anyhow::anyhow!("no preset {preset:?} (the server has {known})"));
     let config = found?.config.clone();
     let _ = ws.close(None).await;
     Ok(config)
@@ -133,7 +167,12 @@ pub(crate) async fn preset_config(
 
 /// Player `n`: at `start` connects, seeks in `preset`'s pool, is measured from the seek to its
 /// `joined`, then leaves.
-pub(crate) async fn seek_player(target: &Target, n: usize, preset: &str, start: Instant) -> PairTally {
+pub(crate) async fn seek_player(
+    target: &Target,
+    n: usize,
+    preset: &str,
+    start: Instant,
+) -> PairTally {
     let mut tally = PairTally::default();
     tokio::time::sleep_until(start).await;
     let mut ws = match connect(target, n).await {
@@ -150,8 +189,9 @@ pub(crate) async fn seek_player(target: &Target, n: usize, preset: &str, start: 
             return tally;
         }
     }
-    if let Err(e) = leave(ws).await {
-        tally.errors.add("leave", e);
+    match leave_paired(ws).await {
+        Ok(again) => tally.early_leaves += u64::from(again),
+        Err(e) => tally.errors.add("leave", e),
     }
     tally
 }
@@ -224,6 +264,8 @@ pub struct WaitTally {
     pub(crate) first: Latencies,
     /// The player who arrived `gap` later.
     pub(crate) second: Latencies,
+    /// Leaves sent again (see [`PairTally::early_leaves`]).
+    pub(crate) early_leaves: u64,
     /// What went wrong.
     pub errors: Errors,
 }
@@ -242,7 +284,10 @@ pub(crate) async fn second_arrives(
     let mut second = connect(target, n + 1).await?;
     send_json(&mut first, &seek(preset, format!("p{n}"))).await?;
     let first_sent = Instant::now();
-    await_msg(&mut first, |m| matches!(m, ServerMessage::Seeking { .. }).then_some(())).await?;
+    await_msg(&mut first, |m| {
+        matches!(m, ServerMessage::Seeking { .. }).then_some(())
+    })
+    .await?;
     tokio::time::sleep_until(first_sent + gap).await;
     let (seated_second, second_latency) =
         request_seat(&mut second, &seek(preset, format!("p{}", n + 1))).await?;
@@ -255,6 +300,8 @@ pub(crate) async fn second_arrives(
     );
     tally.first.record(first_latency);
     tally.second.record(second_latency);
-    leave(first).await?;
-    leave(second).await
+    for ws in [first, second] {
+        tally.early_leaves += u64::from(leave_paired(ws).await?);
+    }
+    Ok(())
 }

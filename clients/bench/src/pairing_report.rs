@@ -1,6 +1,7 @@
 //! The pairing mode's words ([`describe_pairing`]): each phase's players, latencies and server
 //! CPU per game, pairing ÷ plain join, and the lone-waiter pairs.
 
+use super::pairing::LEAVE_AGAIN;
 use super::pairing_run::{PairingReport, Phase};
 use super::report::ms;
 use super::stats::{Errors, LatencySummary};
@@ -18,8 +19,18 @@ pub fn describe_pairing(r: &PairingReport) -> String {
         r.seats
     );
     let joiners = p.players / r.seats.max(1) * r.seats.saturating_sub(1);
-    phase(&mut out, "quick pairing (seek → joined)", &r.pairing, p.players);
-    phase(&mut out, "plain join (join_room → joined, the joiners)", &r.plain, joiners);
+    phase(
+        &mut out,
+        "quick pairing (seek → joined)",
+        &r.pairing,
+        p.players,
+    );
+    phase(
+        &mut out,
+        "plain join (join_room → joined, the joiners)",
+        &r.plain,
+        joiners,
+    );
     let _ = write!(
         out,
         "\n  pairing ÷ plain join: latency p50 {:.1}, p99 {:.1}",
@@ -37,6 +48,7 @@ pub fn describe_pairing(r: &PairingReport) -> String {
     );
     latencies(&mut out, "first", &r.lone.first);
     latencies(&mut out, "second", &r.lone.second);
+    early(&mut out, r.lone.early_leaves);
     trouble(&mut out, &r.lone.errors);
     out
 }
@@ -64,7 +76,19 @@ fn phase(out: &mut String, name: &str, ph: &Phase, measured: usize) {
         }
         _ => out.push_str("\n    server CPU unknown (give --server-pid, or --spawn-server)"),
     }
+    early(out, ph.tally.early_leaves);
     trouble(out, &ph.tally.errors);
+}
+
+/// The leaves refused right after `joined`, if any.
+fn early(out: &mut String, n: u64) {
+    if n > 0 {
+        let _ = write!(
+            out,
+            "\n    {n} leave(s) sent on `joined` refused `forbidden` (the connection not yet in the room), sent again {} ms later",
+            LEAVE_AGAIN.as_millis()
+        );
+    }
 }
 
 /// A latency line: p50, p90, p99, max.

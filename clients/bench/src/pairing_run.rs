@@ -56,6 +56,8 @@ pub struct LoneWait {
     pub first: LatencySummary,
     /// Send→`joined` of the player who arrived second.
     pub second: LatencySummary,
+    /// Leaves sent again (see [`PairTally::early_leaves`]).
+    pub early_leaves: u64,
     /// What went wrong.
     pub errors: Errors,
 }
@@ -97,7 +99,10 @@ impl PairingReport {
 
 /// Runs `plan` against the first of `servers`: the lone-waiter pairs, then the players seeking
 /// in the pool, then the same number creating and joining rooms, at the same rate.
-pub async fn run_pairing(servers: &Servers, mut plan: PairingPlan) -> anyhow::Result<PairingReport> {
+pub async fn run_pairing(
+    servers: &Servers,
+    mut plan: PairingPlan,
+) -> anyhow::Result<PairingReport> {
     let target = Arc::new(servers.targets.first().ok_or(NoServer)?.clone());
     let pid = servers.processes.first().map(|p| p.pid);
     let config = pairing::preset_config(&target, 0, &plan.preset).await?;
@@ -169,10 +174,19 @@ async fn phase(
     }
 }
 
-/// The lone-waiter pairs, one after another, on connections numbered after both phases'.
+/// The span over which the lone-waiter pairs' starts are spread, relative to the end of the
+/// pair before: the server's default wave. A pair that started as soon as the last was seated
+/// would start just after a wave every time, and always wait the same.
+const WAVE_SPREAD: Duration = Duration::from_secs(1);
+
+/// The lone-waiter pairs, one after another, the `k`th of `K` starting `k/K` of
+/// [`WAVE_SPREAD`] after the one before was seated, on connections numbered after both phases'.
 async fn lone_pairs(target: &Target, plan: &PairingPlan) -> LoneWait {
     let mut tally = WaitTally::default();
+    let pairs = u32::try_from(plan.lone_pairs.max(1)).unwrap_or(u32::MAX);
     for k in 0..plan.lone_pairs {
+        let offset = WAVE_SPREAD * u32::try_from(k).unwrap_or(0) / pairs;
+        tokio::time::sleep(offset).await;
         let n = 2 * plan.players + 2 * k;
         if let Err(e) = pairing::second_arrives(target, n, &plan.preset, plan.gap, &mut tally).await
         {
@@ -182,6 +196,7 @@ async fn lone_pairs(target: &Target, plan: &PairingPlan) -> LoneWait {
     LoneWait {
         first: tally.first.summary(),
         second: tally.second.summary(),
+        early_leaves: tally.early_leaves,
         errors: tally.errors,
     }
 }

@@ -94,7 +94,9 @@ async fn the_binary_prints_both_phases_and_refuses_an_unknown_preset() {
         "{out}"
     );
     assert!(
-        out.contains("plain join (join_room → joined, the joiners): 3 of 3 seated, 3 games, 0 errors"),
+        out.contains(
+            "plain join (join_room → joined, the joiners): 3 of 3 seated, 3 games, 0 errors"
+        ),
         "{out}"
     );
     assert!(out.contains("pairing ÷ plain join: latency p50 "), "{out}");
