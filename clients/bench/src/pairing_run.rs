@@ -110,14 +110,13 @@ pub async fn run_pairing(
     plan.players -= plan.players % seats;
     let lone = lone_pairs(&target, &plan).await;
     let preset: Arc<str> = plan.preset.as_str().into();
-    let pairing = phase(pid, &plan, |set, starts| {
+    let mut pairing = phase(pid, &plan, |set, starts| {
         for (n, &start) in starts.iter().enumerate() {
             let (target, preset) = (target.clone(), preset.clone());
             set.spawn(async move { pairing::seek_player(&target, n, &preset, start).await });
         }
     })
     .await;
-    let mut pairing = pairing;
     // A wave seats whole rooms: every `seats` players seated made one game.
     pairing.tally.games = pairing.tally.seated / seats as u64;
     let config = Arc::new(config);
