@@ -7,6 +7,8 @@ use super::echo;
 use super::fault::{Fault, Strike};
 use super::login_report::{describe_flood, describe_logins};
 use super::login_run::{FloodPlan, LoginPlan, run_flood, run_logins};
+use super::pairing_report::describe_pairing;
+use super::pairing_run::{PairingPlan, run_pairing};
 use super::plan::{Load, Shape};
 use super::process::{self, Child, ProcessError, ServerLaunch};
 use super::report::{RunReports, describe, summarize};
@@ -146,6 +148,19 @@ pub struct Args {
     /// With --login flood: wrong passwords a second per flood connection at most.
     #[arg(long, value_name = "PER_SEC", default_value_t = 100.0)]
     pub flood_rate: f64,
+    /// Measure quick pairing instead: N players arrive evenly over --duration, each connecting,
+    /// seeking in the pool of --preset as a guest, measured from its `seek` to its `joined`,
+    /// then leaving its room (the game ends `abandoned` and the room closes, so that the load
+    /// stays bounded); then N more at the same rate in rooms one of them creates with the
+    /// preset's game and the others join by id, the joiners measured from `join_room` to
+    /// `joined`. Reports both, the server's CPU time per game in each, pairing ÷ plain join,
+    /// and pairs in which one player waits alone before the second arrives.
+    #[arg(long, value_name = "N",
+          conflicts_with_all = ["login", "spawn_cluster", "fault", "echo_only", "server_echo", "echo", "echo_fanout"])]
+    pub pairing: Option<usize>,
+    /// With --pairing: the preset whose pool the players seek in.
+    #[arg(long, value_name = "NAME", default_value = "duel")]
+    pub preset: String,
     /// Serve as a bare echo server on this address (used by --echo; prints its URL).
     #[arg(long, value_name = "ADDR", hide = true)]
     pub serve_echo: Option<String>,
@@ -196,6 +211,9 @@ pub(crate) enum ArgsError {
         "say which server: --server URL (repeated for a cluster's nodes), --spawn-server or --spawn-cluster N (or --echo-only)"
     )]
     NoServer,
+    /// Too few or too many pairing players.
+    #[error("--pairing must be 2–{MAX_CONNECTIONS} players")]
+    Pairing,
     /// Login flags out of range.
     #[error(
         "--login-connections must be 1–1000, --login-accounts 1–16 (registering more than 20 from one address is throttled), --flood-rate a positive number"
@@ -240,6 +258,12 @@ impl Args {
             && self.flood_rate > 0.0;
         if !login_ok {
             return Err(ArgsError::Login);
+        }
+        if self
+            .pairing
+            .is_some_and(|n| !(2..=MAX_CONNECTIONS).contains(&n))
+        {
+            return Err(ArgsError::Pairing);
         }
         if self.server_pid.len() > self.server.len() {
             return Err(ArgsError::Pids {
@@ -341,7 +365,7 @@ async fn run(args: &Args) -> anyhow::Result<ExitCode> {
         Some(r) => format!("{r} moves/s per seat"),
         None => "as fast as the server answers".to_owned(),
     };
-    if args.login != Some(LoginMode::Rate) {
+    if args.login != Some(LoginMode::Rate) && args.pairing.is_none() {
         println!(
             "jchomp-bench: {} connections in {rooms} rooms of {seats}, board {config}, {} s measured after {} s warm-up, {rate}, {} run(s), {} source address(es)",
             rooms * seats,
@@ -378,6 +402,9 @@ async fn run(args: &Args) -> anyhow::Result<ExitCode> {
     }
     if let Some(mode) = args.login {
         return run_login(args, mode, game, shape, rooms).await;
+    }
+    if let Some(players) = args.pairing {
+        return run_pairing_mode(args, players, shape).await;
     }
     let mut runs: Vec<RunReports> = Vec::new();
     let mut errors = 0;
@@ -514,6 +541,32 @@ async fn run_login(
     })
 }
 
+/// Pairs in which one player waits alone before the second arrives, and how long it waits.
+const LONE_PAIRS: usize = 10;
+const LONE_GAP: Duration = Duration::from_millis(500);
+
+/// The pairing mode (`--pairing N`) against the server given or spawned: one run, its figures
+/// printed; fails if a phase seated nobody or anything went wrong.
+async fn run_pairing_mode(args: &Args, players: usize, shape: Shape) -> anyhow::Result<ExitCode> {
+    let (servers, started) = servers_for_run(args, players, false).await?;
+    let plan = PairingPlan {
+        players,
+        preset: args.preset.clone(),
+        duration: shape.duration,
+        lone_pairs: LONE_PAIRS,
+        gap: LONE_GAP,
+    };
+    let r = run_pairing(&servers, plan).await?;
+    drop(started);
+    println!("{}", describe_pairing(&r));
+    let ok = r.pairing.tally.seated > 0 && r.plain.tally.seated > 0 && r.errors() == 0;
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
 /// What a run started (nothing when the servers were given), stopped when dropped.
 #[derive(Debug, Default)]
 struct Started {
@@ -622,8 +675,11 @@ fn launch(args: &Args, rooms: usize, echo_path: bool) -> ServerLaunch {
             .server_bin
             .clone()
             .unwrap_or_else(process::default_server_bin),
-        // The login mode's connections come on top of the games'.
-        connections: args.connections + args.login.map_or(0, |_| args.login_connections),
+        // The login mode's connections come on top of the games', and so may every pairing
+        // player's (each holds its connection only until seated).
+        connections: args.connections
+            + args.login.map_or(0, |_| args.login_connections)
+            + args.pairing.unwrap_or(0),
         rooms,
         log: args.server_log.clone(),
         echo_path: echo_path.then(|| ECHO_PATH.to_owned()),
