@@ -315,15 +315,19 @@ impl Pools {
                         room: room.clone(),
                     });
                 }
-                let tx = opened.spawn();
-                self.ctx.metrics.pairing_rooms.inc();
-                tracing::info!(room = %room, preset = %preset_name, people, bots, "paired");
+                // Each connection is handed its room before the room starts and greets it
+                // with `joined`: a message the player sends on reading `joined` then finds the
+                // connection already in the room.
+                let tx = opened.sender();
                 for (_, to) in found {
                     let _ = to.send(Found::Here {
                         room: room.clone(),
                         tx: tx.clone(),
                     });
                 }
+                opened.spawn();
+                self.ctx.metrics.pairing_rooms.inc();
+                tracing::info!(room = %room, preset = %preset_name, people, bots, "paired");
                 self.offer(&room, &preset_name, offers);
             }
             Err(refusal) => {

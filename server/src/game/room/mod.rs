@@ -119,6 +119,12 @@ impl Opened {
         &self.room.id
     }
 
+    /// The room's channel, before its task starts (so that its players can be handed it
+    /// before the room greets them).
+    pub(crate) fn sender(&self) -> mpsc::Sender<RoomEvent> {
+        self.room.me.clone()
+    }
+
     /// Starts the room's task; returns its channel.
     pub(crate) fn spawn(self) -> mpsc::Sender<RoomEvent> {
         let tx = self.room.me.clone();
