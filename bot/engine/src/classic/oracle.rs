@@ -16,6 +16,7 @@ use std::sync::atomic::AtomicBool;
 /// poison cell at (0, 0).
 pub fn answers_for(config: &Config) -> bool {
     config.variant() == Variant::Classic
+        && config.options().is_default()
         && config.players() == 2
         && config.poison() == [Cell::new(0, 0)]
 }

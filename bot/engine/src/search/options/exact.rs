@@ -1,0 +1,154 @@
+//! [`Exact`]: the memoized two-player solver for configurations with rule options, on the
+//! rules' own selections and results alone (nothing assumed of how a game ends).
+
+use crate::scoring::seat_score;
+use crate::search::limits::Limits;
+use crate::search::score::Outcome;
+use jchomp_rules::{Bits, Cell, Config, Position, Status};
+use std::collections::HashMap;
+
+/// The most positions [`Exact`] holds in memory (about 200 MiB): a larger game is refused
+/// rather than let run out of memory. Classic Chomp with square bites banned reaches every
+/// staircase of its box, C(rows+cols, rows) of them: 12×12 (2.7 million) fits, 13×13
+/// (10.4 million) does not.
+pub(super) const MAX_POSITIONS: usize = 1 << 22;
+
+/// A proven value for the seat to move: the outcome and the plies to the end (winners hurry,
+/// losers delay; a tie counts the shortest tying line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Value {
+    /// Win, tie or loss.
+    pub outcome: Outcome,
+    /// Plies to the end.
+    pub plies: u32,
+}
+
+impl Value {
+    /// Whether `self` is better than `other` for the seat that gets it.
+    pub(crate) fn beats(self, other: Value) -> bool {
+        let rank = |o| match o {
+            Outcome::Win => 2,
+            Outcome::Tie => 1,
+            Outcome::Loss => 0,
+        };
+        match rank(self.outcome).cmp(&rank(other.outcome)) {
+            std::cmp::Ordering::Equal if self.outcome == Outcome::Loss => self.plies > other.plies,
+            std::cmp::Ordering::Equal => self.plies < other.plies,
+            order => order.is_gt(),
+        }
+    }
+
+    /// The value one ply earlier for the other seat.
+    fn back(self) -> Value {
+        let outcome = match self.outcome {
+            Outcome::Win => Outcome::Loss,
+            Outcome::Loss => Outcome::Win,
+            Outcome::Tie => Outcome::Tie,
+        };
+        Value {
+            outcome,
+            plies: self.plies + 1,
+        }
+    }
+
+    /// The value of a finished game for `seat`, which made its last move.
+    fn ended(status: Status, seat: u8) -> Value {
+        let score = match status {
+            Status::Over(result) => seat_score(result, seat),
+            Status::ToMove(_) => 0.5,
+        };
+        let outcome = if score > 0.5 {
+            Outcome::Win
+        } else if score < 0.5 {
+            Outcome::Loss
+        } else {
+            Outcome::Tie
+        };
+        Value { outcome, plies: 1 }
+    }
+}
+
+/// The exact value of two-player positions under any options, memoized by the uneaten cells
+/// (with two seats the value for the seat to move depends on nothing else).
+pub(crate) struct Exact<'a> {
+    config: &'a Config,
+    memo: HashMap<Bits, Value>,
+    /// Set once the memo is full: the position is too large to solve.
+    pub full: bool,
+}
+
+impl<'a> Exact<'a> {
+    /// A solver for two-player games of `config`.
+    pub(crate) fn new(config: &'a Config) -> Exact<'a> {
+        Exact {
+            config,
+            memo: HashMap::new(),
+            full: false,
+        }
+    }
+
+    /// The value of playing `cell` at `position` for the seat playing it; `None` once
+    /// `limits` stop the search or the memo is full.
+    pub(crate) fn after(
+        &mut self,
+        position: &Position,
+        cell: Cell,
+        limits: &mut Limits,
+    ) -> Option<Value> {
+        let seat = position.to_move()?;
+        let mut child = *position;
+        child.play(self.config, cell);
+        match child.status() {
+            Status::ToMove(_) => self.value(&child, limits).map(Value::back),
+            over => Some(Value::ended(over, seat)),
+        }
+    }
+
+    /// The value of `position` (a seat to move) for that seat and an optimal selection.
+    pub(crate) fn best(
+        &mut self,
+        position: &Position,
+        limits: &mut Limits,
+    ) -> Option<(Value, Cell)> {
+        let mut best: Option<(Value, Cell)> = None;
+        for cell in ordered(self.config, position) {
+            let v = self.after(position, cell, limits)?;
+            if best.is_none_or(|(b, _)| v.beats(b)) {
+                best = Some((v, cell));
+            }
+            if v.outcome == Outcome::Win && v.plies == 1 {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The value of `position` for the seat to move, from the memo or a search.
+    pub(crate) fn value(&mut self, position: &Position, limits: &mut Limits) -> Option<Value> {
+        if let Some(v) = self.memo.get(&position.uneaten()) {
+            return Some(*v);
+        }
+        if limits.tick() {
+            return None;
+        }
+        if self.memo.len() >= MAX_POSITIONS {
+            self.full = true;
+            return None;
+        }
+        let (v, _) = self.best(position, limits)?;
+        self.memo.insert(position.uneaten(), v);
+        Some(v)
+    }
+}
+
+/// The selections of `position`, those that end the game at once (eat a marked cell) first:
+/// a win in one ply stops the search of the others.
+pub(crate) fn ordered(config: &Config, position: &Position) -> impl Iterator<Item = Cell> {
+    let zone = config.poison_zone();
+    let selections = position.selections();
+    let ending = selections & zone;
+    ending
+        .iter()
+        .chain(selections.without(zone).iter())
+        .map(Cell::from_index)
+}
