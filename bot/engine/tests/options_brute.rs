@@ -16,8 +16,9 @@ use jchomp_testkit::brute::{self, Memo};
 use jchomp_testkit::{board, model::Model};
 
 /// Small two-player boards of every option and combination.
-const BOARDS: [&str; 13] = [
+const BOARDS: [&str; 14] = [
     "4x4 eat 1x2 poison 0,0 play normal",
+    "5x5 eat 2x2 poison 2,2 play normal",
     "4x5 eat 2x1 poison 1,1 poison 3,3 play normal",
     "4x4 eat 1x2 poison 1,1 play normal no_square_bites",
     "3x4 variant classic poison 0,0 no_square_bites",

@@ -35,7 +35,7 @@ pub use engine::{Engine, MultiMode, Report};
 pub(crate) use level_player::LevelPlayer;
 pub use limits::Limits;
 pub(crate) use mcts_player::MctsPlayer;
-pub use options::standard;
+pub use options::{MAX_POSITIONS, standard};
 pub(crate) use options::{Kind, OptionsPlayer};
 pub use player::SearchPlayer;
 pub use regions::RegionSolver;

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 /// rather than let run out of memory. Classic Chomp with square bites banned reaches every
 /// staircase of its box, C(rows+cols, rows) of them: 12×12 (2.7 million) fits, 13×13
 /// (10.4 million) does not.
-pub(super) const MAX_POSITIONS: usize = 1 << 22;
+pub const MAX_POSITIONS: usize = 1 << 22;
 
 /// A proven value for the seat to move: the outcome and the plies to the end (winners hurry,
 /// losers delay; a tie counts the shortest tying line).
@@ -135,7 +135,13 @@ impl<'a> Exact<'a> {
             self.full = true;
             return None;
         }
-        let (v, _) = self.best(position, limits)?;
+        let v = match tied(self.config, position) {
+            Some(plies) => Value {
+                outcome: Outcome::Tie,
+                plies,
+            },
+            None => self.best(position, limits)?.0,
+        };
         self.memo.insert(position.uneaten(), v);
         Some(v)
     }
@@ -151,4 +157,20 @@ pub(crate) fn ordered(config: &Config, position: &Position) -> impl Iterator<Ite
         .iter()
         .chain(selections.without(zone).iter())
         .map(Cell::from_index)
+}
+
+/// In JChomp, where eating only ever removes selections, a position none of whose selections
+/// eats a marked cell ties whatever anyone plays: the plies of one line to the end (its first
+/// selection each time). `None` elsewhere.
+fn tied(config: &Config, position: &Position) -> Option<u32> {
+    if !config.variant().is_jchomp() || position.selections().intersects(config.poison_zone()) {
+        return None;
+    }
+    let mut line = *position;
+    let mut plies = 0;
+    while let Some(first) = line.selections().first() {
+        line.play(config, Cell::from_index(first));
+        plies += 1;
+    }
+    Some(plies)
 }

@@ -9,6 +9,7 @@ mod nim;
 mod player;
 mod solve;
 
+pub use exact::MAX_POSITIONS;
 pub(crate) use player::{Kind, OptionsPlayer};
 pub(crate) use solve::{analyze, solve, solve_value};
 

@@ -30,23 +30,26 @@ pub(crate) fn solve(
     })
 }
 
-/// Every valid selection with its exact value, or unsolved where `budget` (shared by all of
-/// them) runs out; without a budget, `Stopped` if any is left unsolved.
+/// Every valid selection with its exact value, or unsolved where `budget` (each selection's
+/// own, as in the standard analysis) runs out; without a budget, `Stopped` if any is left
+/// unsolved.
 pub(crate) fn analyze(
     config: &Config,
     position: &Position,
     budget: Option<Budget>,
     stop: Option<Arc<AtomicBool>>,
 ) -> Result<(Vec<MoveValue>, u64), SolveError> {
-    let mut limits = match budget {
-        Some(Budget::Depth(_)) | None => Limits::unlimited(stop),
-        Some(b) => Limits::new(b, stop),
-    };
     let mut exact = Exact::new(config);
     let mut out = Vec::new();
+    let mut nodes = 0;
     for index in position.selections().iter() {
         let cell = Cell::from_index(index);
+        let mut limits = match budget {
+            Some(Budget::Depth(_)) | None => Limits::unlimited(stop.clone()),
+            Some(b) => Limits::new(b, stop.clone()),
+        };
         let value = exact.after(position, cell, &mut limits);
+        nodes += limits.nodes;
         if value.is_none() && budget.is_none() {
             return Err(SolveError::Stopped);
         }
@@ -59,7 +62,7 @@ pub(crate) fn analyze(
             depth: 0,
         });
     }
-    Ok((out, limits.nodes))
+    Ok((out, nodes))
 }
 
 /// The exact value and an optimal selection: Nim for edge breaks where it applies (no search),
