@@ -214,3 +214,24 @@ fn level_5_never_loses_a_won_position_under_the_options() {
     }
     assert!(won > 30, "only {won} won positions tried");
 }
+
+#[test]
+fn every_bot_but_random_eats_a_marked_cell_it_can_reach_in_normal_play() {
+    for notation in [
+        "5x5 variant classic poison 2,2 play normal players 3",
+        "6x6 eat 1x2 poison 3,3 play normal players 4",
+        "5x4 variant breaks poison 1,3 play normal no_square_bites",
+        "6x6 eat 2x1 poison 4,1 poison 0,5 play normal",
+    ] {
+        let config = board(notation);
+        let start = Position::start(&config);
+        for (i, text) in SPECS.iter().enumerate().skip(1) {
+            let mut bot = BotSpec::parse(text).unwrap().build(i as u64);
+            let cell = bot.choose(&config, &start).unwrap();
+            assert!(
+                config.poison_zone().contains(cell.index()),
+                "{text} on {notation} played {cell}, which wins nothing at once"
+            );
+        }
+    }
+}

@@ -6,8 +6,8 @@
 use super::classic_flag::{ClassicDbFlag, Found, name};
 use super::start::{StartArgs, describe};
 use jchomp_engine::search::{MAX_POSITIONS, SolveError, Table, solve, solve_value, standard};
-use jchomp_rules::Config;
 use jchomp_rules::Cell;
+use jchomp_rules::Config;
 use std::io::Write;
 use std::time::Instant;
 

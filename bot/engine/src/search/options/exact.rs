@@ -73,8 +73,6 @@ impl Value {
 pub(crate) struct Exact<'a> {
     config: &'a Config,
     memo: HashMap<Bits, Value>,
-    /// Set once the memo is full: the position is too large to solve.
-    pub full: bool,
 }
 
 impl<'a> Exact<'a> {
@@ -83,7 +81,6 @@ impl<'a> Exact<'a> {
         Exact {
             config,
             memo: HashMap::new(),
-            full: false,
         }
     }
 
@@ -132,7 +129,6 @@ impl<'a> Exact<'a> {
             return None;
         }
         if self.memo.len() >= MAX_POSITIONS {
-            self.full = true;
             return None;
         }
         let v = match tied(self.config, position) {

@@ -61,8 +61,8 @@ fn best_at(
     Some(best)
 }
 
-/// A selection by iterative deepening within `budget` (a depth budget searches that depth
-/// only), chosen at random among the best of the deepest finished iteration.
+/// A selection by iterative deepening within `budget` (a depth budget stops at that depth),
+/// chosen at random among the best of the deepest finished iteration.
 pub(super) fn choose(
     config: &Config,
     position: &Position,
@@ -72,7 +72,7 @@ pub(super) fn choose(
 ) -> Option<(Cell, u32)> {
     let cells = position.uneaten().count();
     let (first, last) = match budget {
-        Budget::Depth(d) => (d.clamp(1, cells), d.clamp(1, cells)),
+        Budget::Depth(d) => (1, d.clamp(1, cells)),
         _ => (1, cells.max(1)),
     };
     let mut chosen = crate::player::pick(position.selections(), rng).map(|c| (c, 0));

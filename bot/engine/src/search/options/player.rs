@@ -62,7 +62,13 @@ impl OptionsPlayer {
         {
             return Some(cell);
         }
-        let mut limits = Limits::new(half(budget), self.stop.clone());
+        // A depth budget is also held to a node budget: 225 selections a ply make four plies
+        // of a 15×15 board out of reach.
+        let nodes = match budget {
+            Budget::Depth(_) => Budget::Nodes(DEPTH_NODES),
+            budget => half(budget),
+        };
+        let mut limits = Limits::new(nodes, self.stop.clone());
         let (cell, depth) = maxn::choose(config, position, budget, &mut limits, &mut self.rng)?;
         self.last = Some(SearchInfo {
             depth: Some(depth),
@@ -93,6 +99,10 @@ impl OptionsPlayer {
         best.get(k).map(|&(_, cell)| cell)
     }
 }
+
+/// The most nodes a depth budget's search visits under the options (the deepest finished
+/// iteration decides).
+const DEPTH_NODES: u64 = 200_000;
 
 /// Half of a node or time budget (a depth budget whole).
 fn half(budget: Budget) -> Budget {
