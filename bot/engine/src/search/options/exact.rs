@@ -3,9 +3,9 @@
 
 use crate::scoring::seat_score;
 use crate::search::limits::Limits;
+use crate::search::regions::FastMap;
 use crate::search::score::Outcome;
 use jchomp_rules::{Bits, Cell, Config, Position, Status};
-use std::collections::HashMap;
 
 /// The most positions [`Exact`] holds in memory (about 200 MiB): a larger game is refused
 /// rather than let run out of memory. Classic Chomp with square bites banned reaches every
@@ -72,7 +72,7 @@ impl Value {
 /// (with two seats the value for the seat to move depends on nothing else).
 pub(crate) struct Exact<'a> {
     config: &'a Config,
-    memo: HashMap<Bits, Value>,
+    memo: FastMap<Bits, Value>,
 }
 
 impl<'a> Exact<'a> {
@@ -80,7 +80,7 @@ impl<'a> Exact<'a> {
     pub(crate) fn new(config: &'a Config) -> Exact<'a> {
         Exact {
             config,
-            memo: HashMap::new(),
+            memo: FastMap::default(),
         }
     }
 
@@ -93,6 +93,15 @@ impl<'a> Exact<'a> {
         limits: &mut Limits,
     ) -> Option<Value> {
         let seat = position.to_move()?;
+        // A selection that eats no marked cell leaves the uneaten cells less what it eats: a
+        // position already valued is found without making the move (making it computes the
+        // child's selections, which the ban on square bites makes costly).
+        if !self.config.poison_zone().contains(cell.index()) {
+            let uneaten = position.uneaten().without(self.config.rect(cell));
+            if let Some(v) = self.memo.get(&uneaten) {
+                return Some(v.back());
+            }
+        }
         let mut child = *position;
         child.play(self.config, cell);
         match child.status() {
