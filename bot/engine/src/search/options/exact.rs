@@ -179,3 +179,65 @@ fn tied(config: &Config, position: &Position) -> Option<u32> {
     }
     Some(plies)
 }
+
+/// Whether `position` surely holds more positions than [`MAX_POSITIONS`]: misère classic Chomp
+/// with square bites banned has no early wins and reaches nearly every staircase inside the
+/// uneaten one, so their count is what a solve would hold.
+pub(super) fn beyond_reach(config: &Config, position: &Position) -> bool {
+    config.variant() == jchomp_rules::Variant::Classic
+        && config.play().is_misere()
+        && staircases(config, position.uneaten()) > MAX_POSITIONS as u64
+}
+
+/// The staircases (row lengths never growing downwards) inside the classic position `uneaten`
+/// that keep every poison cell, saturating.
+fn staircases(config: &Config, uneaten: Bits) -> u64 {
+    // ways[l]: staircases of the rows so far whose last row has length l.
+    let mut ways = [0u64; 16];
+    ways[usize::from(config.cols())] = 1;
+    for r in 0..config.rows() {
+        let len = (uneaten & Bits::rect(r, 0, 1, config.cols())).count() as usize;
+        // The row must reach every poison cell in it or below it.
+        let least = config
+            .poison()
+            .iter()
+            .filter(|p| p.row >= r)
+            .map(|p| usize::from(p.col) + 1)
+            .max()
+            .unwrap_or(0);
+        let mut next = [0u64; 16];
+        let mut longer = 0u64;
+        for l in (0..16).rev() {
+            longer = longer.saturating_add(ways[l]);
+            if (least..=len).contains(&l) {
+                next[l] = longer;
+            }
+        }
+        ways = next;
+    }
+    ways.iter().fold(0u64, |a, &w| a.saturating_add(w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jchomp_testkit::board;
+
+    #[test]
+    fn staircases_are_counted_with_their_poison_kept() {
+        let count = |notation: &str| {
+            let c = board(notation);
+            staircases(&c, Position::start(&c).uneaten())
+        };
+        // C(rows + cols, rows) with the poison in the corner, less the empty staircase.
+        assert_eq!(count("2x2 variant classic poison 0,0"), 5);
+        assert_eq!(count("12x12 variant classic poison 0,0"), 2_704_155);
+        assert_eq!(count("13x13 variant classic poison 0,0"), 10_400_599);
+        // Poison in the far corner: the whole board alone keeps it.
+        assert_eq!(count("13x13 variant classic poison 12,12"), 1);
+        let far = board("13x13 variant classic poison 0,0 no_square_bites");
+        assert!(beyond_reach(&far, &Position::start(&far)));
+        let near = board("12x12 variant classic poison 0,0 no_square_bites");
+        assert!(!beyond_reach(&near, &Position::start(&near)));
+    }
+}

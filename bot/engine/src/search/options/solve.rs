@@ -2,7 +2,7 @@
 //! [`crate::search::analyze`] and [`crate::search::solve_value`]: the memoized [`Exact`] search,
 //! and Nim for the value of edge breaks.
 
-use super::exact::{Exact, Value};
+use super::exact::{Exact, Value, beyond_reach};
 use super::nim;
 use crate::search::score::Outcome;
 use crate::search::{Budget, Limits, MoveValue, Solution, SolveError};
@@ -11,12 +11,16 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 /// Solves a two-player position of an options configuration exactly ([`Exact`]); `Stopped`
-/// when `stop` is raised or the position needs more than the solver holds.
+/// when `stop` is raised or the position needs more than the solver holds (at once when that
+/// is sure, [`beyond_reach`]).
 pub(crate) fn solve(
     config: &Config,
     position: &Position,
     stop: Option<Arc<AtomicBool>>,
 ) -> Result<Solution, SolveError> {
+    if beyond_reach(config, position) {
+        return Err(SolveError::Stopped);
+    }
     let mut limits = Limits::unlimited(stop);
     let mut exact = Exact::new(config);
     let (value, best) = exact
@@ -39,6 +43,9 @@ pub(crate) fn analyze(
     budget: Option<Budget>,
     stop: Option<Arc<AtomicBool>>,
 ) -> Result<(Vec<MoveValue>, u64), SolveError> {
+    if budget.is_none() && beyond_reach(config, position) {
+        return Err(SolveError::Stopped);
+    }
     let mut exact = Exact::new(config);
     let mut out = Vec::new();
     let mut nodes = 0;
