@@ -7,9 +7,9 @@ use crate::search::regions::FastMap;
 use crate::search::score::Outcome;
 use jchomp_rules::{Bits, Cell, Config, Position, Status};
 
-/// The most positions [`Exact`] holds in memory (about 500 MiB when full): a larger game is refused
-/// rather than let run out of memory. Classic Chomp with square bites banned reaches every
-/// staircase of its box, C(rows+cols, rows) of them: 12×12 (2.7 million) fits, 13×13
+/// The most positions [`Exact`] holds in memory (about 500 MiB when full): a larger game is
+/// refused rather than let run out of memory. Classic Chomp with square bites banned reaches
+/// every staircase of its box, C(rows+cols, rows) of them: 12×12 (2.7 million) fits, 13×13
 /// (10.4 million) does not.
 pub const MAX_POSITIONS: usize = 1 << 22;
 

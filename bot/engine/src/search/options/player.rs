@@ -3,7 +3,7 @@
 //! two plies ahead, and the search bots solve two-player games exactly within half their budget
 //! ([`Exact`]) and otherwise search max^n over the rules' selections and results.
 
-use super::exact::{Exact, Value};
+use super::exact::{Exact, Value, beyond_reach};
 use super::{maxn, standard};
 use crate::player::{Player, SearchInfo, pick};
 use crate::rng::Rng;
@@ -58,6 +58,7 @@ impl OptionsPlayer {
         let mut limits = Limits::new(half(budget), self.stop.clone());
         if config.players() == 2
             && !matches!(budget, Budget::Depth(_))
+            && !beyond_reach(config, position)
             && let Some(cell) = self.exact(config, position, &mut limits)
         {
             return Some(cell);
