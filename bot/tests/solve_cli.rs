@@ -121,3 +121,48 @@ fn analyze_with_a_small_budget_says_which_selections_are_unsolved() {
     // Eating poison is always proven: a loss in one ply.
     assert!(moves.contains(&"4,4 loss plies 1"), "{out}");
 }
+
+#[test]
+fn solve_and_analyze_take_the_option_flags_and_name_them() {
+    for (flags, notation) in [
+        (
+            "--size 3x4 --variant classic --poison 0,0 --no-square-bites",
+            "3x4 variant classic poison 0,0 no_square_bites",
+        ),
+        (
+            "--size 4x4 --eat 1x2 --poison 1,1 --play normal",
+            "4x4 eat 1x2 poison 1,1 play normal",
+        ),
+        (
+            "--size 4x5 --variant breaks --poison 1,2 --play normal --no-square-bites",
+            "4x5 variant breaks poison 1,2 play normal no_square_bites",
+        ),
+    ] {
+        let start = Model::start(&board(notation));
+        let (outcome, plies) = brute::solve(&start, &mut Memo::new());
+        let mut args = vec!["solve"];
+        args.extend(flags.split(' '));
+        let out = run(&args);
+        let first = out.lines().next().unwrap();
+        let options = notation.split_once(" poison ").unwrap().1;
+        assert!(first.contains(options.split_once(' ').unwrap().1), "{out}");
+        let last: Vec<&str> = out.lines().last().unwrap().split(' ').collect();
+        assert_eq!(last[1], name(outcome), "{notation}: {out}");
+        if outcome != Outcome::Tie {
+            assert_eq!(last[5], plies.to_string(), "{notation}: {out}");
+        }
+        args[0] = "analyze";
+        let out = run(&args);
+        let analysed = brute::analyze(&start, &mut Memo::new());
+        for ((r, c), o, p) in analysed {
+            let line = match o {
+                Outcome::Tie => format!("{r},{c} tie"),
+                o => format!("{r},{c} {} plies {p}", name(o)),
+            };
+            assert!(
+                out.lines().any(|l| l == line),
+                "{notation}: {line} in {out}"
+            );
+        }
+    }
+}

@@ -1,7 +1,8 @@
 //! `analyze` over real WebSockets: a room created with analysis answers with the engine's exact
 //! values, a room without it refuses until its game is over, stored games are analysed at any
 //! move index, a big board under a tiny cap answers `unknown`, three or four players are
-//! refused, bad input is refused in words, a connection has a few analyses under way at most,
+//! refused, positions played under the rule options are analysed as the test kit's brute-force
+//! model values them, bad input is refused in words, a connection has a few analyses under way at most,
 //! and a classic room's `level:5` bot plays (and its game is analysed) from the classic
 //! database; small classic bars (the standard 3×5 down to 1×2) are analysed as the test kit's
 //! solver of classic Chomp values them, and every kind of bot plays them to the end.
@@ -13,8 +14,9 @@ use common::{Client, TestServer, config_value, full_room, local_game, pick, play
 use jchomp_engine::classic::{ClassicLibrary, Value as Won, shape_of};
 use jchomp_engine::search::{Outcome, Table, analyze};
 use jchomp_protocol::rules::{Config, Game, Position};
-use jchomp_testkit::brute::Outcome as Kit;
+use jchomp_testkit::brute::{self, Memo, Outcome as Kit};
 use jchomp_testkit::classic::{self, Solver};
+use jchomp_testkit::model::Model;
 use jchomp_testkit::server::CLASSIC_BOX;
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -322,11 +324,6 @@ async fn bad_requests_are_refused_in_words() {
             "analysis_unavailable",
             "analysis covers two-player games only; the position given has 3 players".to_string(),
         ),
-        (
-            json!({"config":config_value("3x5 variant classic poison 0,0 play normal")}),
-            "analysis_unavailable",
-            "analysis covers misère JChomp and classic Chomp without the ban on square bites; the position given is played with edge breaks, normal play or the ban".to_string(),
-        ),
     ];
     for (mut request, code, expected) in cases {
         request["type"] = json!("analyze");
@@ -467,6 +464,36 @@ async fn small_classic_bars_are_analysed_as_the_kits_solver_values_them() {
         assert_eq!(now["moves"], json!(want), "{notation}");
         // The bar is a first-player win: some first selection wins.
         assert!(want.iter().any(|m| m["value"] == "win"), "{notation}");
+    }
+}
+
+#[tokio::test]
+async fn positions_with_rule_options_are_analysed_as_the_kits_brute_force_values_them() {
+    let server = patient_server().await;
+    let mut c = server.client().await;
+    for notation in [
+        "3x5 variant classic poison 0,0 play normal",
+        "3x4 variant classic poison 0,0 no_square_bites",
+        "4x4 eat 1x2 poison 1,1 play normal",
+        "4x5 variant breaks poison 1,2",
+        "4x4 variant breaks poison 3,3 play normal no_square_bites",
+    ] {
+        let config = jchomp_testkit::board(notation);
+        let a = analysis(
+            &mut c,
+            json!({"type":"analyze","config":config_value(notation)}),
+        )
+        .await;
+        let model = Model::start(&config);
+        let want: Vec<Value> = brute::analyze(&model, &mut Memo::new())
+            .into_iter()
+            .map(|((r, c), outcome, plies)| match outcome {
+                Kit::Win => json!({"row":r,"col":c,"value":"win","plies":plies}),
+                Kit::Loss => json!({"row":r,"col":c,"value":"loss","plies":plies}),
+                Kit::Tie => json!({"row":r,"col":c,"value":"tie","plies":null}),
+            })
+            .collect();
+        assert_eq!(a["moves"], json!(want), "{notation}");
     }
 }
 

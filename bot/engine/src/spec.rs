@@ -4,7 +4,9 @@
 use crate::classic::{ClassicLibrary, PerfectPlayer};
 use crate::duration::{DurationError, parse_duration};
 use crate::player::{GreedyPlayer, Player, RandomPlayer};
-use crate::search::{BrsPlayer, Budget, LevelPlayer, MctsPlayer, MultiMode, SearchPlayer};
+use crate::search::{
+    BrsPlayer, Budget, Kind, LevelPlayer, MctsPlayer, MultiMode, OptionsPlayer, SearchPlayer,
+};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -119,7 +121,18 @@ impl BotSpec {
 
     /// A new player for this spec. The same spec and seed always make the same choices (except
     /// for time budgets, which depend on the machine's speed).
+    /// Under the rule options every bot plays as [`OptionsPlayer`] says (see `docs/BOTS.md`).
     pub fn build(&self, seed: u64) -> Box<dyn Player> {
+        let kind = match *self {
+            BotSpec::Random => Kind::Random,
+            BotSpec::Greedy => Kind::Greedy,
+            _ => Kind::Search(self.budget().unwrap_or(Budget::Depth(2))),
+        };
+        Box::new(OptionsPlayer::new(self.build_standard(seed), kind, seed))
+    }
+
+    /// The player of standard games (misère JChomp and classic Chomp without the ban).
+    fn build_standard(&self, seed: u64) -> Box<dyn Player> {
         match *self {
             BotSpec::Random => Box::new(RandomPlayer::new(seed)),
             BotSpec::Greedy => Box::new(GreedyPlayer::new(seed)),

@@ -46,7 +46,8 @@ pub fn run(args: &AnalyzeArgs, out: &mut impl Write) -> anyhow::Result<()> {
     }
     let mut tt = Table::with_megabytes(args.table_mb);
     let clock = Instant::now();
-    let (values, nodes) = analyze(&config, &position, &mut tt, args.budget, None)?;
+    let (values, nodes) = analyze(&config, &position, &mut tt, args.budget, None)
+        .map_err(|e| super::solve::in_words(&config, e))?;
     for v in values {
         lines.push(match v.value {
             Some((Outcome::Tie, _)) => format!("{} tie", v.cell),

@@ -1,11 +1,13 @@
 //! `jchomp-bot solve`: the exact two-player value, an optimal selection and the plies to the end,
 //! from the classic database for the standard classic game when it holds the position, by
-//! search otherwise.
+//! search otherwise (under the rule options by the engine's options solver, with its limit in
+//! words).
 
 use super::classic_flag::{ClassicDbFlag, Found, name};
 use super::start::{StartArgs, describe};
-use jchomp_engine::search::{Table, solve, solve_value};
+use jchomp_engine::search::{MAX_POSITIONS, SolveError, Table, solve, solve_value, standard};
 use jchomp_rules::Cell;
+use jchomp_rules::Config;
 use std::io::Write;
 use std::time::Instant;
 
@@ -36,7 +38,8 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
     }
     if args.value_only {
         let clock = Instant::now();
-        let (outcome, best, nodes) = solve_value(&config, &position, None)?;
+        let (outcome, best, nodes) =
+            solve_value(&config, &position, None).map_err(|e| in_words(&config, e))?;
         let secs = clock.elapsed().as_secs_f64();
         writeln!(out, "nodes {nodes}")
             .and_then(|()| writeln!(out, "time {secs:.3} s"))
@@ -45,7 +48,7 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
     }
     let mut tt = Table::with_megabytes(args.table_mb);
     let clock = Instant::now();
-    let s = solve(&config, &position, &mut tt, None)?;
+    let s = solve(&config, &position, &mut tt, None).map_err(|e| in_words(&config, e))?;
     let secs = clock.elapsed().as_secs_f64();
     writeln!(out, "nodes {}", s.nodes)
         .and_then(|()| {
@@ -87,4 +90,15 @@ fn from_database(found: &Found, value_only: bool, out: &mut impl Write) -> anyho
         writeln!(out, "value {value} best {best} plies {}", solved.plies)?;
     }
     Ok(())
+}
+
+/// The error of `solve` or `analyze` in words: under the rule options a search stopped without
+/// a stop flag ran out of the positions the options solver holds.
+pub fn in_words(config: &Config, error: SolveError) -> anyhow::Error {
+    match error {
+        SolveError::Stopped if !standard(config) => anyhow::anyhow!(
+            "this position is too large to solve exactly under its rule options: the options solver holds at most {MAX_POSITIONS} positions (classic Chomp with square bites banned fits 12×12, not 13×13); try a smaller board, or analyze with a budget"
+        ),
+        e => e.into(),
+    }
 }

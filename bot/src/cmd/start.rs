@@ -79,7 +79,7 @@ fn classic_position(shape: &Shape, players: i64) -> anyhow::Result<(Config, Posi
     Ok((config, Position::from_uneaten(&config, uneaten, 0)))
 }
 
-/// One line describing the configuration and who is to move.
+/// One line describing the configuration (its rule options when set) and who is to move.
 pub fn describe(config: &Config, position: &Position) -> String {
     let rule = match config.eat() {
         Some((er, ec)) => format!("eat {er}x{ec}"),
@@ -91,8 +91,15 @@ pub fn describe(config: &Config, position: &Position) -> String {
         Some(s) => format!("seat {s} to move"),
         None => "game over".to_string(),
     };
+    let mut options = String::new();
+    if !config.play().is_misere() {
+        options += &format!(" play {}", config.play());
+    }
+    if config.no_square_bites() {
+        options += " no_square_bites";
+    }
     format!(
-        "board {}x{} {rule} poison {} players {}, {eaten} cells eaten, {to_move}",
+        "board {}x{} {rule} poison {} players {}{options}, {eaten} cells eaten, {to_move}",
         config.rows(),
         config.cols(),
         poison.join(" "),

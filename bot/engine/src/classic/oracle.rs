@@ -12,10 +12,11 @@ use jchomp_rules::{Bits, Cell, Config, Position, Variant};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-/// Whether the database answers for games of this configuration: classic, two players, one
-/// poison cell at (0, 0).
+/// Whether the database answers for games of this configuration: classic, misère play without
+/// the ban on square bites, two players, one poison cell at (0, 0).
 pub fn answers_for(config: &Config) -> bool {
     config.variant() == Variant::Classic
+        && config.options().is_default()
         && config.players() == 2
         && config.poison() == [Cell::new(0, 0)]
 }
@@ -134,6 +135,11 @@ mod tests {
             "5x6 variant classic poison 0,0 players 3"
         )));
         assert!(!answers_for(&config("5x6 eat 1x1 poison 0,0")));
+        // The database holds misère values with square bites allowed, nothing else.
+        for options in ["play normal", "no_square_bites"] {
+            let notation = format!("5x6 variant classic poison 0,0 {options}");
+            assert!(!answers_for(&config(&notation)), "{notation}");
+        }
         let hole = Bits::single(Bits::index(0, 0)) | Bits::single(Bits::index(0, 2));
         assert_eq!(shape_of(hole), None);
     }

@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// A fast hasher for board keys (the default one is built to resist attacks, which a private
 /// memory does not need).
 #[derive(Default)]
-struct MixHasher(u64);
+pub(crate) struct MixHasher(u64);
 
 impl Hasher for MixHasher {
     fn finish(&self) -> u64 {
@@ -50,7 +50,7 @@ impl Hasher for MixHasher {
     }
 }
 
-type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<MixHasher>>;
+pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<MixHasher>>;
 
 /// The anchors whose rectangle touches a cell of `cells` (before masking with valid anchors).
 #[inline]

@@ -1,8 +1,10 @@
 //! Exact two-player solving ([`solve`]) and per-selection analysis ([`analyze`]); eat 1×1 is
-//! answered by its parity without search.
+//! answered by its parity without search, and configurations with rule options by the
+//! options solver (see [`options::standard`]).
 
 use super::Budget;
 use super::limits::Limits;
+use super::options;
 use super::parity;
 use super::plies::{self, PliesSolver};
 use super::regions::{self, RegionSolver};
@@ -123,6 +125,9 @@ pub fn solve(
     stop: Option<Arc<AtomicBool>>,
 ) -> Result<Solution, SolveError> {
     check(config, position)?;
+    if !options::standard(config) {
+        return options::solve(config, position, stop);
+    }
     if parity::applies(config) {
         let (outcome, plies, best) = parity::solve(config, position).ok_or(SolveError::GameOver)?;
         return Ok(Solution {
@@ -203,6 +208,9 @@ pub fn analyze(
     stop: Option<Arc<AtomicBool>>,
 ) -> Result<(Vec<MoveValue>, u64), SolveError> {
     check(config, position)?;
+    if !options::standard(config) {
+        return options::analyze(config, position, budget, stop);
+    }
     if parity::applies(config) {
         let values = position
             .selections()
@@ -324,6 +332,9 @@ pub fn solve_value(
     stop: Option<Arc<AtomicBool>>,
 ) -> Result<(Outcome, Cell, u64), SolveError> {
     check(config, position)?;
+    if !options::standard(config) {
+        return options::solve_value(config, position, stop);
+    }
     let mut limits = Limits::unlimited(stop);
     if let Turn::OnlyPoison(cell) = Turn::of(config, position) {
         return Ok((Outcome::Loss, cell, 1));

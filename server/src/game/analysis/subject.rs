@@ -2,7 +2,7 @@
 //! moves — with the checks on what can be analysed.
 
 use crate::game::refusal::Refusal;
-use jchomp_protocol::rules::{Config, Game, Options, Position, Variant};
+use jchomp_protocol::rules::{Config, Game, Position};
 use jchomp_protocol::wire::ErrorCode;
 use std::fmt;
 
@@ -84,14 +84,6 @@ impl Subject {
     /// (`bad_request`).
     pub(crate) fn of(about: About, game: &Game, index: Option<i64>) -> Result<Subject, Refusal> {
         let config = *game.config();
-        if config.variant() == Variant::Breaks || config.options() != Options::default() {
-            return Err(Refusal::new(
-                ErrorCode::AnalysisUnavailable,
-                format!(
-                    "analysis covers misère JChomp and classic Chomp without the ban on square bites; {about} is played with edge breaks, normal play or the ban"
-                ),
-            ));
-        }
         if config.players() != 2 {
             return Err(Refusal::new(
                 ErrorCode::AnalysisUnavailable,
