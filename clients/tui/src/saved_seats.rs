@@ -76,18 +76,7 @@ impl SeatStore {
     /// Every seat kept, for all servers. A missing file holds none; a file that does not read
     /// is an error (it is left as it is).
     pub fn load(&self) -> io::Result<Vec<SavedSeat>> {
-        match std::fs::read(&self.path) {
-            Ok(bytes) => serde_json::from_slice::<File>(&bytes)
-                .map(|f| f.seats)
-                .map_err(|e| {
-                    io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        format!("{} does not read: {e}", self.path.display()),
-                    )
-                }),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
-            Err(e) => Err(e),
-        }
+        Ok(crate::user_dirs::read_json::<File>(&self.path)?.map_or_else(Vec::new, |f| f.seats))
     }
 
     /// The seats kept on `server`.

@@ -54,18 +54,7 @@ impl SessionStore {
     }
 
     fn load(&self) -> io::Result<Vec<SavedSession>> {
-        match std::fs::read(&self.path) {
-            Ok(bytes) => serde_json::from_slice::<File>(&bytes)
-                .map(|f| f.sessions)
-                .map_err(|e| {
-                    io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        format!("{} does not read: {e}", self.path.display()),
-                    )
-                }),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
-            Err(e) => Err(e),
-        }
+        Ok(crate::user_dirs::read_json::<File>(&self.path)?.map_or_else(Vec::new, |f| f.sessions))
     }
 
     /// The session kept for `server`, if any.

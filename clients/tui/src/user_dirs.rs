@@ -27,6 +27,21 @@ pub fn state_dir() -> Option<PathBuf> {
     jchomp_dir("XDG_STATE_HOME", ".local/state")
 }
 
+/// The JSON document in the file at `path`; none if there is no such file. A file that does not
+/// read as a `T` is an error naming the file.
+pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> io::Result<Option<T>> {
+    match std::fs::read(path) {
+        Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(|e| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{} does not read: {e}", path.display()),
+            )
+        }),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 /// Writes `bytes` to `path` anew, readable and writable by the user alone (mode 0600 on Unix),
 /// through a temporary file beside it so that a crash leaves the old file or the new one. The
 /// directory is made if it is missing.

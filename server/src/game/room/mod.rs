@@ -69,14 +69,7 @@ pub(crate) fn create_exhibition(
         .iter()
         .map(|spec| state::SeatSlot::bot(spec, &config, &ctx.classic))
         .collect::<Result<Vec<_>, _>>()?;
-    let (tx, rx) = mpsc::channel(ctx.settings.room_queue.max(1));
-    let id = ctx
-        .lobby
-        .register(ctx.settings.max_rooms, tx.clone(), |id| {
-            state::initial_summary(id, &config, &config_json)
-        })
-        .map_err(|_| full_server(ctx.settings.max_rooms))?;
-    ctx.metrics.rooms_created.inc();
+    let (id, tx, rx) = register(&ctx, &config, &config_json)?;
     let room = Room::exhibition(id, ctx, tx, config, config_json, seats, watcher);
     let opened = (room.id.clone(), room.me.clone());
     tokio::spawn(run_room(room, rx));
@@ -150,14 +143,7 @@ pub(crate) fn open_paired(
             Seated::Person { .. } | Seated::Reserved { .. } => Ok(None),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let (tx, rx) = mpsc::channel(ctx.settings.room_queue.max(1));
-    let id = ctx
-        .lobby
-        .register(ctx.settings.max_rooms, tx.clone(), |id| {
-            state::initial_summary(id, &config, &config_json)
-        })
-        .map_err(|_| full_server(ctx.settings.max_rooms))?;
-    ctx.metrics.rooms_created.inc();
+    let (id, tx, rx) = register(&ctx, &config, &config_json)?;
     let mut greetings = Vec::new();
     let slots = seats
         .into_iter()
@@ -188,6 +174,25 @@ pub(crate) fn open_paired(
     Ok(Opened { room, rx })
 }
 
+/// A new room's channel, and its id registered in the lobby under it (counted as created);
+/// refused when the server holds its maximum of rooms.
+fn register(
+    ctx: &RoomContext,
+    config: &Config,
+    config_json: &ConfigJson,
+) -> Result<(String, mpsc::Sender<RoomEvent>, mpsc::Receiver<RoomEvent>), Refusal> {
+    let (tx, rx) = mpsc::channel(ctx.settings.room_queue.max(1));
+    let max_rooms = ctx.settings.max_rooms;
+    let id = ctx
+        .lobby
+        .register(max_rooms, tx.clone(), |id| {
+            state::initial_summary(id, config, config_json)
+        })
+        .map_err(|_| full_server(max_rooms))?;
+    ctx.metrics.rooms_created.inc();
+    Ok((id, tx, rx))
+}
+
 /// The refusal when the server holds its maximum of rooms.
 fn full_server(max_rooms: usize) -> Refusal {
     Refusal::new(
@@ -205,15 +210,7 @@ fn open(
     creator: Peer,
     name: String,
 ) -> Result<(Room, mpsc::Receiver<RoomEvent>), Refusal> {
-    let (tx, rx) = mpsc::channel(ctx.settings.room_queue.max(1));
-    let max_rooms = ctx.settings.max_rooms;
-    let id = ctx
-        .lobby
-        .register(max_rooms, tx.clone(), |id| {
-            state::initial_summary(id, &config, &config_json)
-        })
-        .map_err(|_| full_server(max_rooms))?;
-    ctx.metrics.rooms_created.inc();
+    let (id, tx, rx) = register(&ctx, &config, &config_json)?;
     let room = Room::new(id, ctx, tx, config, config_json, creator, name);
     Ok((room, rx))
 }
