@@ -64,14 +64,17 @@ export class LobbyView {
   /** The lists that change by themselves: the rooms and the pairing pools. */
   refresh() {
     if (!this.app.net.up) return;
-    this.app.send({ type: 'list_rooms' });
     this.play.refresh();
+    this.app.send({ type: 'list_rooms' });
   }
 
+  /** The pools are asked for first: the server answers in order, so the tiles above the room
+   * list are drawn before it, and nothing below them moves once it is there (a click aimed at
+   * a room would land elsewhere). */
   online() {
+    this.play.online();
     this.app.send({ type: 'list_rooms' });
     this.app.send({ type: 'list_games', limit: 20 });
-    this.play.online();
   }
 
   close() {
