@@ -95,7 +95,7 @@ pub(crate) fn is_category(name: &str) -> bool {
 }
 
 /// Whether a category is rated with Glicko-2 (two players).
-fn two_players(category: &str) -> bool {
+pub(crate) fn two_players(category: &str) -> bool {
     category.ends_with(":2")
 }
 

@@ -62,6 +62,20 @@ pub(crate) struct Leader {
 }
 
 impl Accounts {
+    /// `name`'s rating in `category` (any case), if it has played one rated game there: one
+    /// read of its ratings, without the history a profile carries.
+    pub(crate) async fn rating(
+        &self,
+        name: &str,
+        category: &str,
+    ) -> Result<Option<Rating>, AccountError> {
+        let ratings = self.store.ratings_of(&key_of(name)).await?;
+        Ok(ratings
+            .into_iter()
+            .find(|(c, _)| c == category)
+            .map(|(_, r)| r))
+    }
+
     /// The profile of the account `name` (any case), if there is one.
     pub(crate) async fn profile(&self, name: &str) -> Result<Option<Profile>, AccountError> {
         let key = key_of(name);

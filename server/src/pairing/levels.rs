@@ -4,6 +4,7 @@
 
 use super::scale;
 use crate::accounts::Accounts;
+use crate::ratings::provisional;
 use jchomp_engine::spec::MAX_LEVEL;
 
 /// Where each level (`level:1` first) stands on the pairing scale until its rating in the
@@ -16,15 +17,10 @@ pub(super) async fn standings(accounts: &Accounts, category: &str) -> [f64; MAX_
     let mut out = LADDER;
     for (i, slot) in out.iter_mut().enumerate() {
         let name = format!("level:{}", i + 1);
-        let Ok(Some(profile)) = accounts.profile(&name).await else {
-            continue;
-        };
-        if let Some(c) = profile
-            .ratings
-            .iter()
-            .find(|c| c.category == category && !c.provisional)
+        if let Ok(Some(r)) = accounts.rating(&name, category).await
+            && !provisional(category, &r)
         {
-            *slot = scale(category, c.rating.rating);
+            *slot = scale(category, r.rating);
         }
     }
     out

@@ -17,7 +17,7 @@ use crate::cluster::Cluster;
 use crate::game::event::RoomEvent;
 use crate::game::outbox::{ConnId, Peer};
 use crate::game::room::RoomContext;
-use crate::ratings::{GLICKO_START, initial};
+use crate::ratings::{GLICKO_START, initial, two_players};
 use pool::Rules;
 use std::sync::Arc;
 use std::time::Duration;
@@ -165,11 +165,10 @@ impl Pairing {
 /// is, Weng–Lin's μ (25 at the start) mapped so that its β (25/6, the skill gap that wins
 /// about three games in four) spans 200 points, as it does on Glicko's scale.
 pub(crate) fn scale(category: &str, rating: f64) -> f64 {
-    let start = initial(category).rating;
-    if start == GLICKO_START {
+    if two_players(category) {
         rating
     } else {
-        GLICKO_START + (rating - start) * 200.0 / (25.0 / 6.0)
+        GLICKO_START + (rating - initial(category).rating) * 200.0 / (25.0 / 6.0)
     }
 }
 

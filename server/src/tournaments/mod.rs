@@ -187,12 +187,8 @@ impl Tournaments {
 /// `name`'s rating in `category`: its account's, else the category's starting one.
 async fn rating_of(accounts: &Accounts, name: &str, category: &str) -> f64 {
     let start = initial(category).rating;
-    match accounts.profile(name).await {
-        Ok(Some(profile)) => profile
-            .ratings
-            .iter()
-            .find(|c| c.category == category)
-            .map_or(start, |c| c.rating.rating),
+    match accounts.rating(name, category).await {
+        Ok(Some(r)) => r.rating,
         _ => start,
     }
 }

@@ -181,13 +181,13 @@ impl Session {
         let Some(login) = &self.login else {
             return start;
         };
-        match self.ctx.accounts.profile(&login.identity.name).await {
-            Ok(Some(profile)) => profile
-                .ratings
-                .iter()
-                .find(|c| c.category == category)
-                .map_or(start, |c| c.rating.rating),
-            Ok(None) => start,
+        match self
+            .ctx
+            .accounts
+            .rating(&login.identity.name, category)
+            .await
+        {
+            Ok(rating) => rating.map_or(start, |r| r.rating),
             Err(e) => {
                 tracing::warn!(error = %e, "a rating could not be read for pairing");
                 start
