@@ -352,6 +352,10 @@ pub fn describe_error(code: ErrorCode, message: &str) -> String {
         ErrorCode::BadCredentials => "Wrong name or password",
         ErrorCode::TooManyAttempts => "Too many login attempts",
         ErrorCode::NoSuchTournament => "There is no tournament with that id",
+        ErrorCode::AlreadyEntered => "You have entered that tournament already",
+        ErrorCode::TournamentFull => "That tournament has all the entrants it takes",
+        ErrorCode::NotOpen => "That tournament takes no entrants now",
+        ErrorCode::EntryRefused => "That tournament does not admit you",
     };
     // Where the words say it all, the server's message would only repeat them ("The server is
     // shutting down: the server is shutting down").

@@ -38,6 +38,51 @@ pub struct TournamentSpec {
     /// `greedy`, or a seeded spec such as `level:3,seed=7`), entered at creation.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bots: Vec<String>,
+    /// Who may enter with `join_tournament` (and which built-in levels `bots` may name).
+    #[serde(default, skip_serializing_if = "Entry::is_anyone")]
+    pub entry: Entry,
+    /// When play begins; absent: at once, with the entrants named at creation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<Start>,
+}
+
+/// Who may enter a tournament.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Entry {
+    /// People and bots.
+    #[default]
+    Anyone,
+    /// People only (built-in levels and bot accounts are refused).
+    People,
+    /// Bots only: bot accounts and built-in levels.
+    Bots,
+}
+
+impl Entry {
+    /// Whether this is the default, [`Entry::Anyone`].
+    pub fn is_anyone(&self) -> bool {
+        *self == Entry::Anyone
+    }
+
+    /// Whether an entrant that is (`bot`) or is not a bot may enter.
+    pub fn admits(self, bot: bool) -> bool {
+        match self {
+            Entry::Anyone => true,
+            Entry::People => !bot,
+            Entry::Bots => bot,
+        }
+    }
+}
+
+/// When a tournament that takes entrants begins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Start {
+    /// At this time, milliseconds since the Unix epoch.
+    AtMs(u64),
+    /// As soon as this many entrants have entered.
+    WhenJoined(u32),
 }
 
 /// Points: a game scores 1, 1/2 or 0 (docs/TOURNAMENTS.md), so points are whole or halves.
@@ -52,10 +97,15 @@ impl Eq for Points {}
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TournamentStatus {
+    /// Taking entrants; not begun.
+    Open,
     /// Games are being played or are yet to be started.
     Playing,
     /// Every game is over; the standings are final.
     Finished,
+    /// It reached its start with too few entrants to make a game, and was called off (the
+    /// view's `cancelled` says why).
+    Cancelled,
 }
 
 /// One line of the standings, best first.
@@ -63,6 +113,12 @@ pub enum TournamentStatus {
 pub struct Standing {
     /// The entrant's name.
     pub name: String,
+    /// Whether it is a bot (a built-in level or a bot account).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
+    /// Whether it withdrew after the start: it is paired no more.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub withdrawn: bool,
     /// The sum of its games' scores (and of its byes, one point each).
     pub points: Points,
     /// Games played (byes aside).
@@ -98,8 +154,14 @@ pub struct TournamentView {
     pub id: String,
     /// What it was asked to be.
     pub spec: TournamentSpec,
-    /// Playing or finished.
+    /// Open, playing, finished or cancelled.
     pub status: TournamentStatus,
+    /// Why it was cancelled; absent unless it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancelled: Option<String>,
+    /// When it begins (milliseconds since the Unix epoch) while it is open with a start time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub starts_at_ms: Option<u64>,
     /// The round being played (from 1); in an arena, games started so far.
     pub round: u32,
     /// Every entrant, best first.
@@ -123,7 +185,7 @@ pub struct TournamentSummary {
     pub name: String,
     /// Its format.
     pub format: TournamentFormat,
-    /// Playing or finished.
+    /// Open, playing, finished or cancelled.
     pub status: TournamentStatus,
     /// How many entrants it has.
     pub entrants: u32,

@@ -5,8 +5,8 @@ use crate::json::{ConfigJson, MoveJson, ResultJson};
 use crate::record::Record;
 use crate::rules::Seat;
 pub use crate::tournament::{
-    Points, Standing, TournamentFormat, TournamentGame, TournamentSpec, TournamentStatus,
-    TournamentSummary, TournamentView,
+    Entry, Points, Standing, Start, TournamentFormat, TournamentGame, TournamentSpec,
+    TournamentStatus, TournamentSummary, TournamentView,
 };
 use serde::{Deserialize, Serialize};
 
@@ -213,6 +213,19 @@ pub enum ClientMessage {
         /// The tournament's id.
         tournament: String,
     },
+    /// Enters a tournament under the connection's account (answered by `tournament`; the
+    /// entrant watches it, and is seated in each of its games: `tournament_game`, then
+    /// `joined`).
+    JoinTournament {
+        /// The tournament's id.
+        tournament: String,
+    },
+    /// Leaves a tournament: before its start the entry is taken back; after it, the entrant
+    /// is paired no more (answered by `tournament`).
+    WithdrawTournament {
+        /// The tournament's id.
+        tournament: String,
+    },
 }
 
 /// A room's lifecycle.
@@ -401,6 +414,15 @@ pub enum ErrorCode {
     TooManyAttempts,
     /// No tournament has that id.
     NoSuchTournament,
+    /// `join_tournament`: the account has entered already.
+    AlreadyEntered,
+    /// `join_tournament`: the tournament has its maximum of entrants.
+    TournamentFull,
+    /// `join_tournament`, `withdraw_tournament`: the tournament takes no entrants now (it has
+    /// begun or is over), or the account has not entered it.
+    NotOpen,
+    /// `join_tournament`: the tournament admits only people, or only bots.
+    EntryRefused,
 }
 
 /// One quick-pairing pool, as `presets` lists it.
@@ -526,6 +548,16 @@ pub enum ServerMessage {
     },
     /// A tournament's standings, crosstable and games, to its watchers, whenever it changes.
     Tournament(Box<TournamentView>),
+    /// The connection's account was seated in a game of a tournament it entered: its seat's
+    /// `joined` and the room's snapshot follow.
+    TournamentGame {
+        /// The tournament's id.
+        tournament: String,
+        /// The room made for the game.
+        room: String,
+        /// The game's round (in an arena, the order it was started in).
+        round: u32,
+    },
     /// A request failed.
     Error {
         /// Machine-readable code.

@@ -182,7 +182,8 @@ impl Conn {
                     }
                     chores.as_mut().reset(next_ping.min(idle_due));
                 }
-                // A wave seated the connection (perhaps in a room of another node).
+                // A wave (perhaps in a room of another node) or a tournament the account
+                // entered seated the connection.
                 found = self.session.seated() => self.session.take_up(found).await,
                 event = link.next(headroom) => match event {
                     Event::WriteBlocked => {

@@ -22,6 +22,9 @@ use jchomp_protocol::wire::{ClientMessage, ErrorCode, RejectReason, ServerMessag
 use std::sync::Arc;
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
+/// Tournament seats handed to a connection and not yet taken up, at most.
+const TOURNAMENT_SEATS: usize = 8;
+
 /// The cluster could not be asked (the client was told `unavailable`).
 struct Unreachable;
 
@@ -58,6 +61,12 @@ pub(crate) struct Session {
     login: Option<Login>,
     /// While it waits in a quick-pairing pool: where the room it is seated in arrives.
     seeking: Option<oneshot::Receiver<crate::pairing::Found>>,
+    /// Seats of tournaments the connection's account entered, handed by their tasks (the
+    /// sending end is given to each tournament joined).
+    tournament_seats: (
+        mpsc::Sender<crate::pairing::Found>,
+        mpsc::Receiver<crate::pairing::Found>,
+    ),
 }
 
 impl Session {
@@ -74,6 +83,7 @@ impl Session {
             address: AddressKey::from(address).to_string(),
             login: None,
             seeking: None,
+            tournament_seats: mpsc::channel(TOURNAMENT_SEATS),
         }
     }
 
@@ -168,7 +178,9 @@ impl Session {
             | ClientMessage::RenewBotToken { .. }) => self.account_request(msg).await,
             msg @ (ClientMessage::CreateTournament { .. }
             | ClientMessage::ListTournaments
-            | ClientMessage::WatchTournament { .. }) => self.tournament_request(msg).await,
+            | ClientMessage::WatchTournament { .. }
+            | ClientMessage::JoinTournament { .. }
+            | ClientMessage::WithdrawTournament { .. }) => self.tournament_request(msg).await,
         }
     }
 

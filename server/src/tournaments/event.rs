@@ -1,10 +1,30 @@
 //! [`Event`]: the closed set of messages a tournament's task reacts to, from connections, the
 //! HTTP API and the followers of its games.
 
+use super::state::Entrant;
 use crate::game::outbox::Peer;
+use crate::game::refusal::Refusal;
+use crate::pairing::Found;
 use jchomp_protocol::json::ResultJson;
 use jchomp_protocol::wire::{TournamentSummary, TournamentView};
-use tokio::sync::oneshot;
+use tokio::sync::{mpsc, oneshot};
+
+/// An account's connection that plays its tournament games.
+#[derive(Clone, Debug)]
+pub(crate) struct Link {
+    /// The connection: it watches the tournament and is told of each game.
+    pub peer: Peer,
+    /// Where its session is handed each seat, which it takes up as a paired seat with a
+    /// token is taken (`Found::Elsewhere`: a `resume`).
+    pub seats: mpsc::Sender<Found>,
+}
+
+impl Link {
+    /// Whether the connection is gone.
+    pub(crate) fn is_gone(&self) -> bool {
+        self.peer.is_gone() || self.seats.is_closed()
+    }
+}
 
 /// Everything a tournament's task reacts to.
 pub(crate) enum Event {
@@ -14,6 +34,25 @@ pub(crate) enum Event {
     View(oneshot::Sender<TournamentView>),
     /// The tournament's line in the list, with when it began.
     Summary(oneshot::Sender<(u64, TournamentSummary)>),
+    /// An account enters (or, entered already and without a live connection, plays on through
+    /// this one); answered with a refusal, if any.
+    Join {
+        /// The entrant it would be.
+        entrant: Entrant,
+        /// Its connection.
+        link: Link,
+        /// The answer.
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// An entrant withdraws; answered with a refusal, if any.
+    Withdraw {
+        /// Its name.
+        name: String,
+        /// Its connection, shown the view.
+        peer: Peer,
+        /// The answer.
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
     /// Game `game` (an index into its games) ended with `result`; `None` when its room went
     /// away without a result.
     Ended {

@@ -1,9 +1,12 @@
 //! Tournaments the server runs: one task per tournament ([`task`]) owns its state
-//! ([`state::Tournament`]), seats its entrants in rooms made full from the start, follows each
-//! game to its end ([`follow`]), writes every change to the store before telling its watchers,
-//! and starts what comes next; who meets whom ([`schedule`]) and the standings ([`standings`])
-//! are pure. [`Tournaments`] is the handle every connection holds.
+//! ([`state::Tournament`]), takes accounts' entries until its start ([`entry`]), seats its
+//! entrants in rooms made full from the start (an account's seat held for its connection, which
+//! is handed the seat), follows each game to its end ([`follow`]), writes every change to the
+//! store before telling its watchers, and starts what comes next; who meets whom ([`schedule`])
+//! and the standings ([`standings`]) are pure. [`Tournaments`] is the handle every connection
+//! holds.
 
+mod entry;
 mod event;
 mod follow;
 mod schedule;
@@ -18,21 +21,25 @@ use crate::game::room::RoomContext;
 use crate::ratings::{category, initial};
 use crate::store::TournamentStore;
 use event::Event;
+pub(crate) use event::Link;
 use jchomp_protocol::wire::{
-    ErrorCode, TournamentFormat, TournamentSpec, TournamentStatus, TournamentSummary,
+    ErrorCode, Start, TournamentFormat, TournamentSpec, TournamentStatus, TournamentSummary,
     TournamentView, check_name,
 };
-use state::{Entrant, Tournament};
+use state::{Entrant, Kind, Tournament};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use tokio::sync::{mpsc, oneshot};
 
 /// Entrants a tournament takes at most.
-pub(crate) const MAX_ENTRANTS: usize = 32;
+pub(crate) const MAX_ENTRANTS: usize = 64;
 /// Rounds a Swiss tournament plays at most.
 pub(crate) const MAX_ROUNDS: u32 = 50;
-/// Tournaments played at once at most (each plays up to [`MAX_ENTRANTS`] / 2 games at once).
+/// Tournaments open or played at once at most (each plays up to [`MAX_ENTRANTS`] / 2 games at
+/// once).
 pub(crate) const MAX_PLAYING: usize = 8;
+/// The latest start time a tournament may be given, from its creation (a week).
+pub(crate) const MAX_START_MS: u64 = 7 * 24 * 60 * 60 * 1000;
 /// The longest arena, in milliseconds (a day).
 pub(crate) const MAX_ARENA_MS: u64 = 24 * 60 * 60 * 1000;
 
@@ -117,12 +124,12 @@ impl Tournaments {
         let playing = self.list().await;
         let playing = playing
             .iter()
-            .filter(|t| t.status == TournamentStatus::Playing);
+            .filter(|t| matches!(t.status, TournamentStatus::Playing | TournamentStatus::Open));
         if playing.count() >= MAX_PLAYING {
             return Err(Refusal::new(
                 ErrorCode::ServerFull,
                 format!(
-                    "the server plays its maximum of {MAX_PLAYING} tournaments; try again later"
+                    "the server holds its maximum of {MAX_PLAYING} open or playing tournaments; try again later"
                 ),
             ));
         }
@@ -132,6 +139,8 @@ impl Tournaments {
             entrants.push(Entrant {
                 name: name.clone(),
                 rating,
+                kind: Kind::Level,
+                withdrawn: false,
             });
         }
         let id = uuid::Uuid::new_v4().simple().to_string()[..8].to_string();
@@ -154,6 +163,45 @@ impl Tournaments {
     pub(crate) async fn watch(&self, id: &str, peer: Peer) -> Result<(), Refusal> {
         let tx = self.sender(id).ok_or_else(|| no_such(id))?;
         tx.send(Event::Watch(peer)).await.map_err(|_| no_such(id))
+    }
+
+    /// Enters the account `name` (a bot account when `bot`) in tournament `id`, playing through
+    /// `link`, which watches it from then on.
+    pub(crate) async fn join(
+        &self,
+        id: &str,
+        name: &str,
+        bot: bool,
+        link: Link,
+    ) -> Result<(), Refusal> {
+        let tx = self.sender(id).ok_or_else(|| no_such(id))?;
+        let parts = self.parts.get().ok_or_else(|| no_such(id))?;
+        let view = self.view(id).await.ok_or_else(|| no_such(id))?;
+        let rating = rating_of(&parts.accounts, name, &category(&view.spec.config)).await;
+        let entrant = Entrant {
+            name: name.to_string(),
+            rating,
+            kind: if bot { Kind::BotAccount } else { Kind::Person },
+            withdrawn: false,
+        };
+        let (reply, rx) = oneshot::channel();
+        let ev = Event::Join {
+            entrant,
+            link,
+            reply,
+        };
+        tx.send(ev).await.map_err(|_| no_such(id))?;
+        rx.await.map_err(|_| no_such(id))?
+    }
+
+    /// Withdraws the entrant `name` from tournament `id`; `peer` is shown the view.
+    pub(crate) async fn withdraw(&self, id: &str, name: &str, peer: Peer) -> Result<(), Refusal> {
+        let tx = self.sender(id).ok_or_else(|| no_such(id))?;
+        let (reply, rx) = oneshot::channel();
+        let name = name.to_string();
+        let ev = Event::Withdraw { name, peer, reply };
+        tx.send(ev).await.map_err(|_| no_such(id))?;
+        rx.await.map_err(|_| no_such(id))?
     }
 
     /// Tournament `id`'s view now.
@@ -193,6 +241,25 @@ async fn rating_of(accounts: &Accounts, name: &str, category: &str) -> f64 {
     }
 }
 
+/// A start rule checked: a time within [`MAX_START_MS`] from now, or a number of entrants a
+/// game can be made of and a tournament takes.
+fn checked_start(start: Option<Start>, players: usize) -> Result<(), Refusal> {
+    let bad = |m: String| Refusal::new(ErrorCode::BadRequest, m);
+    match start {
+        Some(Start::AtMs(at)) if at > crate::clock::now_ms().saturating_add(MAX_START_MS) => {
+            Err(bad(format!(
+                "a tournament starts within a week; at_ms {at} is later"
+            )))
+        }
+        Some(Start::WhenJoined(n)) if !(players..=MAX_ENTRANTS).contains(&(n as usize)) => {
+            Err(bad(format!(
+                "when_joined must be {players}–{MAX_ENTRANTS} for {players}-player games, got {n}"
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// `spec` checked, its configuration in canonical form; or why it is refused.
 fn checked(mut spec: TournamentSpec) -> Result<TournamentSpec, Refusal> {
     let bad = |m: String| Refusal::new(ErrorCode::BadRequest, m);
@@ -206,11 +273,18 @@ fn checked(mut spec: TournamentSpec) -> Result<TournamentSpec, Refusal> {
     spec.config = spec.config.canonical(&valid);
     let players = usize::from(valid.players());
     let n = spec.bots.len();
-    if !(players..=MAX_ENTRANTS).contains(&n) {
+    let least = if spec.start.is_some() { 0 } else { players };
+    if !(least..=MAX_ENTRANTS).contains(&n) {
         return Err(bad(format!(
-            "a tournament of {players}-player games needs {players}–{MAX_ENTRANTS} entrants, got {n}"
+            "a tournament of {players}-player games that starts at once needs {players}–{MAX_ENTRANTS} entrants, got {n}"
         )));
     }
+    if n > 0 && !spec.entry.admits(true) {
+        return Err(bad(
+            "a tournament for people only takes no built-in levels".to_string()
+        ));
+    }
+    checked_start(spec.start, players)?;
     for (i, name) in spec.bots.iter().enumerate() {
         if spec.bots[..i].contains(name) {
             return Err(bad(format!("entrant {name:?} is named twice")));

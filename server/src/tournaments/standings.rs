@@ -32,6 +32,8 @@ pub(crate) fn standings(
         .enumerate()
         .map(|(i, name)| Standing {
             name: name.clone(),
+            bot: false,
+            withdrawn: false,
             points: Points(f64::from(byes.get(i).copied().unwrap_or(0))),
             games: 0,
             wins: 0,

@@ -1,23 +1,51 @@
-//! One tournament's state as stored ([`Tournament`]): its spec, entrants, byes and every game
-//! started with the room it is played in and, once over, its result; and, pure, what to start
-//! next ([`Tournament::plan`]) and what watchers are shown ([`Tournament::view`]).
+//! One tournament's state as stored ([`Tournament`]): its spec, entrants, byes, whether it is
+//! open or was cancelled, and every game started with the room it is played in and, once over,
+//! its result; and, pure, what to start next ([`Tournament::plan`]) and what watchers are shown
+//! ([`Tournament::view`]). Entering and withdrawing are in `entry.rs`.
 
 use super::schedule::{byes, groups, round_robin, seat_order};
 use super::standings::{Finished, crosstable, standings};
 use jchomp_protocol::json::ResultJson;
 use jchomp_protocol::wire::{
-    TournamentFormat, TournamentGame, TournamentSpec, TournamentStatus, TournamentSummary,
+    Start, TournamentFormat, TournamentGame, TournamentSpec, TournamentStatus, TournamentSummary,
     TournamentView,
 };
 use serde::{Deserialize, Serialize};
 
+/// What an entrant is, and so who plays its seats.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Kind {
+    /// A built-in level the server plays (every entrant of a tournament stored before
+    /// accounts could enter).
+    #[default]
+    Level,
+    /// A person's account, playing through its connections.
+    Person,
+    /// A bot account, playing through its connections.
+    BotAccount,
+}
+
+impl Kind {
+    /// Whether it is a bot (a built-in level or a bot account).
+    pub(crate) fn bot(self) -> bool {
+        self != Kind::Person
+    }
+}
+
 /// One entrant.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Entrant {
-    /// Its name (for a built-in level, its spec: `level:2`).
+    /// Its name (for a built-in level, its spec: `level:2`; for an account, its name).
     pub name: String,
-    /// Its rating in the games' category when the tournament began.
+    /// Its rating in the games' category when it entered.
     pub rating: f64,
+    /// A built-in level or an account.
+    #[serde(default)]
+    pub kind: Kind,
+    /// Whether it withdrew after the start (it is paired no more).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub withdrawn: bool,
 }
 
 /// One game started.
@@ -42,8 +70,14 @@ pub(crate) struct Tournament {
     pub spec: TournamentSpec,
     /// Entrants, in the order they entered.
     pub entrants: Vec<Entrant>,
-    /// When it began, milliseconds since the Unix epoch.
+    /// When it began (while open: when it was created), milliseconds since the Unix epoch.
     pub started_ms: u64,
+    /// Whether it takes entrants and has not begun.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub open: bool,
+    /// Why it was called off, if it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancelled: Option<String>,
     /// The round being played (0 before the first).
     pub round: u32,
     /// Every game started, in order.
@@ -55,7 +89,8 @@ pub(crate) struct Tournament {
 }
 
 impl Tournament {
-    /// A tournament of `entrants` beginning at `started_ms`, nothing played.
+    /// A tournament of `entrants` made at `started_ms`, nothing played: begun at once when its
+    /// spec has no start, else open for entry.
     pub(crate) fn new(
         id: String,
         spec: TournamentSpec,
@@ -63,11 +98,14 @@ impl Tournament {
         started_ms: u64,
     ) -> Self {
         let byes = vec![0; entrants.len()];
+        let open = spec.start.is_some();
         Tournament {
             id,
             spec,
             entrants,
             started_ms,
+            open,
+            cancelled: None,
             round: 0,
             games: Vec::new(),
             byes,
@@ -76,7 +114,7 @@ impl Tournament {
     }
 
     /// Seats per game.
-    fn k(&self) -> usize {
+    pub(crate) fn k(&self) -> usize {
         usize::try_from(self.spec.config.players).unwrap_or(2)
     }
 
@@ -89,7 +127,7 @@ impl Tournament {
     /// order, of the games to start, with their round. Advances the round and hands out byes;
     /// marks the tournament finished when nothing is in play and nothing is to come.
     pub(crate) fn plan(&mut self, now_ms: u64) -> Vec<Vec<usize>> {
-        if self.finished {
+        if self.finished || self.open || self.cancelled.is_some() {
             return Vec::new();
         }
         let next = match self.spec.format {
@@ -105,24 +143,40 @@ impl Tournament {
         next
     }
 
+    /// Entrants still paired (not withdrawn), in entry order.
+    fn active(&self) -> Vec<usize> {
+        (0..self.entrants.len())
+            .filter(|&e| !self.entrants[e].withdrawn)
+            .collect()
+    }
+
+    /// The next round of the round robin with a game between entrants still paired (a
+    /// withdrawn entrant's games are not played).
     fn next_round_robin(&mut self) -> Vec<Vec<usize>> {
         if self.in_play() {
             return Vec::new();
         }
         let rounds = round_robin(self.entrants.len(), self.k());
-        let next = rounds.get(self.round as usize).cloned().unwrap_or_default();
-        if !next.is_empty() {
-            self.round += 1;
+        for (i, round) in rounds.into_iter().enumerate().skip(self.round as usize) {
+            let games: Vec<Vec<usize>> = round
+                .into_iter()
+                .filter(|g| g.iter().all(|&e| !self.entrants[e].withdrawn))
+                .collect();
+            if !games.is_empty() {
+                self.round = i as u32 + 1;
+                return games;
+            }
         }
-        next
+        Vec::new()
     }
 
     fn next_swiss(&mut self, rounds: u32) -> Vec<Vec<usize>> {
-        if self.in_play() || self.round >= rounds {
+        let active = self.active();
+        if self.in_play() || self.round >= rounds || active.len() < self.k() {
             return Vec::new();
         }
         self.round += 1;
-        let ranked = self.ranked(&(0..self.entrants.len()).collect::<Vec<_>>());
+        let ranked = self.ranked(&active);
         let out = byes(&ranked, self.k(), &|e| self.byes[e] > 0);
         for &e in &out {
             self.byes[e] += 1;
@@ -141,7 +195,9 @@ impl Tournament {
             .filter(|g| g.result.is_none())
             .flat_map(|g| g.seats.iter().copied())
             .collect();
-        let free: Vec<usize> = (0..self.entrants.len())
+        let free: Vec<usize> = self
+            .active()
+            .into_iter()
             .filter(|e| !busy.contains(e))
             .collect();
         let ranked = self.ranked(&free);
@@ -209,7 +265,14 @@ impl Tournament {
     fn standing_rows(&self) -> Vec<jchomp_protocol::wire::Standing> {
         let names: Vec<String> = self.entrants.iter().map(|e| e.name.clone()).collect();
         let ratings: Vec<f64> = self.entrants.iter().map(|e| e.rating).collect();
-        standings(&names, &ratings, &self.byes, &self.finished_games())
+        let mut rows = standings(&names, &ratings, &self.byes, &self.finished_games());
+        for row in &mut rows {
+            if let Some(e) = self.entrants.iter().find(|e| e.name == row.name) {
+                row.bot = e.kind.bot();
+                row.withdrawn = e.withdrawn;
+            }
+        }
+        rows
     }
 
     /// What watchers are shown.
@@ -222,6 +285,11 @@ impl Tournament {
             id: self.id.clone(),
             spec: self.spec.clone(),
             status: self.status(),
+            cancelled: self.cancelled.clone(),
+            starts_at_ms: match self.spec.start {
+                Some(Start::AtMs(at)) if self.open => Some(at),
+                _ => None,
+            },
             round: self.round,
             standings: self.standing_rows(),
             crosstable,
@@ -255,9 +323,14 @@ impl Tournament {
         }
     }
 
-    fn status(&self) -> TournamentStatus {
-        if self.finished {
+    /// Open, playing, finished or cancelled.
+    pub(crate) fn status(&self) -> TournamentStatus {
+        if self.cancelled.is_some() {
+            TournamentStatus::Cancelled
+        } else if self.finished {
             TournamentStatus::Finished
+        } else if self.open {
+            TournamentStatus::Open
         } else {
             TournamentStatus::Playing
         }
@@ -278,11 +351,15 @@ mod tests {
             format,
             config,
             bots: Vec::new(),
+            entry: Default::default(),
+            start: None,
         };
         let entrants = (0..n)
             .map(|i| Entrant {
                 name: format!("e{i}"),
                 rating: 1500.0,
+                kind: Kind::Level,
+                withdrawn: false,
             })
             .collect();
         Tournament::new("T".into(), spec, entrants, 1_000)

@@ -1,15 +1,20 @@
 //! One tournament's task: it owns the tournament's state and handles a closed set of
-//! [`Event`]s; it opens a room for each game planned, follows it to its end, writes every
-//! change to the store before its watchers are told, and plans what comes next.
+//! [`Event`]s; it takes entries until the start, opens a room for each game planned (an
+//! account's seat held for the grace and handed to its connection), follows it to its end,
+//! writes every change to the store before its watchers are told, and plans what comes next.
 
-use super::event::Event;
+use super::entry::Withdrawn;
+use super::event::{Event, Link};
 use super::follow::follow;
-use super::state::{Game, Tournament};
+use super::state::{Entrant, Game, Kind, Tournament};
 use crate::game::outbox::{Peer, encode};
+use crate::game::refusal::Refusal;
 use crate::game::room::{RoomContext, Seated, open_paired};
+use crate::pairing::Found;
 use crate::store::TournamentStore;
 use jchomp_protocol::json::ResultJson;
-use jchomp_protocol::wire::{ServerMessage, TournamentFormat};
+use jchomp_protocol::wire::{ServerMessage, Start, TournamentFormat};
+use std::collections::BTreeMap;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -26,6 +31,11 @@ struct Task {
     store: TournamentStore,
     me: mpsc::Sender<Event>,
     watchers: Vec<Peer>,
+    /// Each account entrant's connection, by name (not stored: after a restart an entrant
+    /// joins again to be handed its seats).
+    links: BTreeMap<String, Link>,
+    /// Account seats of games in play: the game, the entrant, and the seat's token.
+    held: Vec<(usize, usize, String)>,
 }
 
 /// Starts the task of `t`; returns its channel.
@@ -41,6 +51,8 @@ pub(super) fn spawn(
         store,
         me: me.clone(),
         watchers: Vec::new(),
+        links: BTreeMap::new(),
+        held: Vec::new(),
     };
     tokio::spawn(run(task, rx));
     me
@@ -51,13 +63,16 @@ async fn run(mut task: Task, mut rx: mpsc::Receiver<Event>) {
     let stop = crate::shutdown::shutting_down(&mut shutdown);
     tokio::pin!(stop);
     task.resume().await;
+    task.begin_if_due().await;
     task.advance().await;
     let mut retry = tokio::time::interval(RETRY);
     retry.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let end = tokio::time::sleep(task.arena_left());
-    tokio::pin!(end);
-    let mut ended = false;
+    let start = tokio::time::sleep(task.start_left());
+    tokio::pin!(end, start);
+    let mut ended = task.t.open;
     loop {
+        let was_open = task.t.open;
         tokio::select! {
             biased;
             _ = &mut stop => break,
@@ -65,6 +80,11 @@ async fn run(mut task: Task, mut rx: mpsc::Receiver<Event>) {
                 Some(ev) => task.handle(ev).await,
                 None => break,
             },
+            _ = &mut start, if task.t.open && task.start_left() < Duration::MAX => {
+                task.begin_if_due().await;
+                // Woken before the wall clock's time (the two clocks drift): wait again.
+                start.as_mut().reset(tokio::time::Instant::now() + task.start_left().min(RETRY));
+            }
             _ = &mut end, if !ended => {
                 ended = true;
                 task.advance().await;
@@ -74,17 +94,19 @@ async fn run(mut task: Task, mut rx: mpsc::Receiver<Event>) {
                 task.open(games).await;
             }
         }
+        if was_open && !task.t.open {
+            // Begun now: the arena's time runs from here.
+            end.as_mut()
+                .reset(tokio::time::Instant::now() + task.arena_left());
+            ended = false;
+        }
     }
 }
 
 impl Task {
     async fn handle(&mut self, ev: Event) {
         match ev {
-            Event::Watch(peer) => {
-                peer.send_msg(&self.message());
-                self.watchers.retain(|p| !p.is_gone() && p.id != peer.id);
-                self.watchers.push(peer);
-            }
+            Event::Watch(peer) => self.watch(peer),
             Event::View(reply) => {
                 let _ = reply.send(self.t.view());
             }
@@ -92,6 +114,110 @@ impl Task {
                 let _ = reply.send((self.t.started_ms, self.t.summary()));
             }
             Event::Ended { game, result } => self.ended(game, result).await,
+            Event::Join {
+                entrant,
+                link,
+                reply,
+            } => {
+                let _ = reply.send(self.join(entrant, link).await);
+            }
+            Event::Withdraw { name, peer, reply } => {
+                let answer = self.withdraw(&name).await;
+                if answer.is_ok() && !self.watchers.iter().any(|p| p.id == peer.id) {
+                    peer.send_msg(&self.message());
+                }
+                let _ = reply.send(answer);
+            }
+        }
+    }
+
+    /// Enters `entrant`, or, entered already with no live connection, plays on through `link`
+    /// (handed the seats it holds now); the connection watches from then on. Begins the
+    /// tournament if that entry was the last it waited for.
+    async fn join(&mut self, entrant: Entrant, link: Link) -> Result<(), Refusal> {
+        let name = entrant.name.clone();
+        let relink = self.t.entrant(&name).is_some()
+            && !self.t.open
+            && self.links.get(&name).is_none_or(Link::is_gone);
+        if relink {
+            self.links.insert(name.clone(), link.clone());
+            self.watch(link.peer);
+            self.hand_seats(&name);
+            return Ok(());
+        }
+        self.t.join(entrant)?;
+        self.links.insert(name, link.clone());
+        self.save().await;
+        self.watchers.retain(|p| p.id != link.peer.id);
+        self.watchers.push(link.peer);
+        self.broadcast();
+        self.begin_if_due().await;
+        Ok(())
+    }
+
+    /// Withdraws entrant `name`; stores and shows the change.
+    async fn withdraw(&mut self, name: &str) -> Result<(), Refusal> {
+        let done = self.t.withdraw(name)?;
+        if done == Withdrawn::Removed {
+            self.links.remove(name);
+        }
+        self.save().await;
+        self.broadcast();
+        if done == Withdrawn::Stopped {
+            self.advance().await;
+        }
+        Ok(())
+    }
+
+    /// Begins an open tournament whose start has come (or calls it off), and plays.
+    async fn begin_if_due(&mut self) {
+        if !self.t.due(crate::clock::now_ms()) {
+            return;
+        }
+        self.t.begin(crate::clock::now_ms());
+        self.save().await;
+        self.broadcast();
+        match &self.t.cancelled {
+            Some(why) => {
+                tracing::info!(tournament = %self.t.id, reason = %why, "tournament cancelled")
+            }
+            None => {
+                tracing::info!(tournament = %self.t.id, entrants = self.t.entrants.len(), "tournament begun");
+                self.advance().await;
+            }
+        }
+    }
+
+    /// Has `peer` watch: the view now and at every change.
+    fn watch(&mut self, peer: Peer) {
+        peer.send_msg(&self.message());
+        self.watchers.retain(|p| !p.is_gone() && p.id != peer.id);
+        self.watchers.push(peer);
+    }
+
+    /// Hands entrant `name`'s connection, if live, each seat it holds in a game in play: a
+    /// `tournament_game`, then its session takes the seat with its token (the room greets it
+    /// with `joined`).
+    fn hand_seats(&self, name: &str) {
+        let Some(link) = self.links.get(name).filter(|l| !l.is_gone()) else {
+            return;
+        };
+        for (game, entrant, token) in &self.held {
+            if self.t.entrants[*entrant].name != name {
+                continue;
+            }
+            let g = &self.t.games[*game];
+            link.peer.send_msg(&ServerMessage::TournamentGame {
+                tournament: self.t.id.clone(),
+                room: g.room.clone(),
+                round: g.round,
+            });
+            let found = Found::Elsewhere {
+                token: token.clone(),
+            };
+            if link.seats.try_send(found).is_err() {
+                tracing::warn!(tournament = %self.t.id, entrant = %name, "an entrant's connection could not be handed its seat");
+            }
         }
     }
 
@@ -110,6 +236,7 @@ impl Task {
             return;
         }
         g.result = Some(result);
+        self.held.retain(|(g, _, _)| *g != game);
         self.save().await;
         self.broadcast();
         self.advance().await;
@@ -147,10 +274,23 @@ impl Task {
     async fn open(&mut self, games: Vec<usize>) {
         let mut opened = Vec::new();
         for i in games {
+            let mut tokens = Vec::new();
             let seats = self.t.games[i]
                 .seats
                 .iter()
-                .map(|&e| Seated::Bot(self.t.entrants[e].name.clone()))
+                .map(|&e| {
+                    let entrant = &self.t.entrants[e];
+                    if entrant.kind == Kind::Level {
+                        return Seated::Bot(entrant.name.clone());
+                    }
+                    let token = crate::game::token::new_token();
+                    tokens.push((i, e, token.clone()));
+                    Seated::Reserved {
+                        name: entrant.name.clone(),
+                        token,
+                        account_bot: entrant.kind == Kind::BotAccount,
+                    }
+                })
                 .collect();
             let config = &self.t.spec.config;
             let made = config
@@ -163,6 +303,7 @@ impl Task {
             match made {
                 Ok(room) => {
                     self.t.games[i].room = room.id().to_string();
+                    self.held.extend(tokens);
                     opened.push((i, room));
                 }
                 Err(e) => {
@@ -171,10 +312,18 @@ impl Task {
             }
         }
         self.save().await;
+        let mut seated = Vec::new();
         for (i, room) in opened {
             follow(room.spawn(), i, self.me.clone());
+            seated.extend(self.t.games[i].seats.iter().copied());
         }
         self.broadcast();
+        // An entrant plays one game at a time, so the seats it holds are the new one's.
+        for e in seated {
+            if self.t.entrants[e].kind != Kind::Level {
+                self.hand_seats(&self.t.entrants[e].name);
+            }
+        }
     }
 
     /// After a restart: follows each unfinished game's room if it is back, takes the result of
@@ -217,6 +366,16 @@ impl Task {
             .enumerate()
             .filter(|(_, g)| g.room.is_empty() && g.result.is_none())
             .map(|(i, _)| i)
+    }
+
+    /// The time left before an open tournament's start time (`Duration::MAX` for none).
+    fn start_left(&self) -> Duration {
+        match self.t.spec.start {
+            Some(Start::AtMs(at)) if self.t.open => {
+                Duration::from_millis(at.saturating_sub(crate::clock::now_ms()))
+            }
+            _ => Duration::MAX,
+        }
     }
 
     /// The time left before an arena stops starting games (zero for other formats).

@@ -175,7 +175,9 @@ impl App {
             | ServerMessage::BotToken { .. }
             | ServerMessage::LoggedOut { .. } => {}
             // The client does not follow tournaments yet.
-            ServerMessage::Tournaments { .. } | ServerMessage::Tournament(_) => {}
+            ServerMessage::Tournaments { .. }
+            | ServerMessage::Tournament(_)
+            | ServerMessage::TournamentGame { .. } => {}
         }
     }
 

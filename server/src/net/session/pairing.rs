@@ -153,12 +153,16 @@ impl Session {
         }
     }
 
-    /// Waits until a wave has seated the connection: its seat, or none if its waiting ended
-    /// without one. Never, while the connection waits in no pool.
+    /// Waits until a wave or a tournament the account entered has seated the connection: its
+    /// seat, or none if its waiting in a pool ended without one.
     pub(crate) async fn seated(&mut self) -> Option<Found> {
+        let tournament = &mut self.tournament_seats.1;
         match &mut self.seeking {
-            Some(rx) => rx.await.ok(),
-            None => std::future::pending().await,
+            Some(rx) => tokio::select! {
+                found = rx => found.ok(),
+                Some(found) = tournament.recv() => Some(found),
+            },
+            None => tournament.recv().await,
         }
     }
 
