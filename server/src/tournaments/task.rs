@@ -131,14 +131,14 @@ impl Task {
         }
     }
 
-    /// Enters `entrant`, or, entered already with no live connection, plays on through `link`
-    /// (handed the seats it holds now); the connection watches from then on. Begins the
+    /// Enters `entrant`, or, entered already with no live connection (it left, or the server
+    /// restarted), plays on through `link` (handed the seats it holds now); the connection
+    /// watches from then on. Begins the
     /// tournament if that entry was the last it waited for.
     async fn join(&mut self, entrant: Entrant, link: Link) -> Result<(), Refusal> {
         let name = entrant.name.clone();
-        let relink = self.t.entrant(&name).is_some()
-            && !self.t.open
-            && self.links.get(&name).is_none_or(Link::is_gone);
+        let relink =
+            self.t.entrant(&name).is_some() && self.links.get(&name).is_none_or(Link::is_gone);
         if relink {
             self.links.insert(name.clone(), link.clone());
             self.watch(link.peer);
