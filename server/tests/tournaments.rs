@@ -1,7 +1,8 @@
 //! Tournaments the server runs, through the real server: a Swiss and an arena of built-in levels
 //! played to the end, their standings pushed to the creator as games end and their games stored;
 //! and a round robin whose server is killed (SIGKILL) in the middle and restarted, which goes on
-//! with nothing lost and nothing played twice.
+//! with nothing lost and nothing played twice; and an open tournament killed after entries and a
+//! withdrawal, which keeps them and its start rule.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -235,5 +236,77 @@ async fn a_round_robin_killed_mid_way_goes_on_after_a_restart_with_nothing_lost_
     assert_eq!(points(last), 30.0);
     assert_eq!(last["crosstable"].as_array().unwrap().len(), 6);
     games_are_stored(&mut w, last).await;
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn entries_withdrawals_and_the_start_rule_survive_a_kill_and_a_restart() {
+    let dir = common::temp_dir();
+    let (child, addr) = common::spawn_binary(&dir, &[], "error");
+    let server = Server(child);
+    let mut s = spec(
+        json!({"kind": "swiss", "rounds": 1}),
+        &["level:1"],
+        "4x4 poison 0,0",
+    );
+    s["start"] = json!({"when_joined": 4});
+    let (_maker, first) = create(addr, "openmaker", s).await;
+    assert_eq!(first["status"], "open");
+    let id = first["id"].as_str().unwrap().to_string();
+    let mut p1 = logged_in(addr, "pat1", true).await;
+    p1.send(json!({"type": "join_tournament", "tournament": id}))
+        .await;
+    p1.until("tournament").await;
+    let mut p2 = logged_in(addr, "pat2", true).await;
+    p2.send(json!({"type": "join_tournament", "tournament": id}))
+        .await;
+    p2.until("tournament").await;
+    p2.send(json!({"type": "withdraw_tournament", "tournament": id}))
+        .await;
+    let before = loop {
+        let v = p2.until("tournament").await;
+        if v["entrants"].as_array().unwrap().len() == 2 {
+            break v;
+        }
+    };
+    drop(server); // SIGKILL while open
+
+    let (child, addr) = common::spawn_binary(&dir, &[], "error");
+    let _server = Server(child);
+    let mut w = Client::connect(addr).await;
+    w.send(json!({"type": "watch_tournament", "tournament": id}))
+        .await;
+    let after = w.until_within("tournament", LONG).await;
+    assert_eq!(after["status"], "open");
+    assert_eq!(
+        after["entrants"], before["entrants"],
+        "joins and withdrawals kept"
+    );
+    assert_eq!(after["entrants"], json!(["level:1", "pat1"]));
+    assert_eq!(after["spec"]["start"], json!({"when_joined": 4}));
+    // p1 comes back on a new connection, then two more join: the fourth starts it.
+    let mut p1 = logged_in(addr, "pat1", false).await;
+    p1.send(json!({"type": "join_tournament", "tournament": id}))
+        .await;
+    assert_eq!(
+        p1.until("tournament").await["entrants"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    for name in ["pat3", "pat4"] {
+        let mut c = logged_in(addr, name, true).await;
+        c.send(json!({"type": "join_tournament", "tournament": id}))
+            .await;
+        c.until("tournament").await;
+    }
+    let playing = loop {
+        let v = w.until_within("tournament", LONG).await;
+        if v["status"] == "playing" {
+            break v;
+        }
+    };
+    assert_eq!(playing["entrants"], json!(["level:1", "pat1", "pat3", "pat4"]));
     std::fs::remove_dir_all(dir).unwrap();
 }
