@@ -187,7 +187,7 @@ impl Tracker {
 }
 
 /// The server's refusal of a request.
-fn server_error(code: ErrorCode, message: String) -> ClientError {
+pub(crate) fn server_error(code: ErrorCode, message: String) -> ClientError {
     ClientError::Refused { code, message }
 }
 
@@ -283,10 +283,14 @@ async fn find_room(
     }
 }
 
-/// Acts as the bot account of `options.token`, if any, before anything else on `ws`.
-async fn authenticate(ws: &mut Connection, options: &PlayOptions) -> Result<(), ClientError> {
+/// Acts as the bot account of `options.token`, if any, before anything else on `ws`; returns
+/// the account's name.
+pub(crate) async fn authenticate(
+    ws: &mut Connection,
+    options: &PlayOptions,
+) -> Result<Option<String>, ClientError> {
     let Some(token) = &options.token else {
-        return Ok(());
+        return Ok(None);
     };
     ws.send(&ClientMessage::Authenticate {
         token: token.clone(),
@@ -294,7 +298,7 @@ async fn authenticate(ws: &mut Connection, options: &PlayOptions) -> Result<(), 
     .await?;
     loop {
         match ws.recv_within(options.wait).await? {
-            ServerMessage::Account { .. } => return Ok(()),
+            ServerMessage::Account { name, .. } => return Ok(Some(name)),
             ServerMessage::Error { code, message } => return Err(server_error(code, message)),
             _ => {}
         }
@@ -328,14 +332,14 @@ async fn one_game(
         },
     })
     .await?;
-    let (room, seat, token) = loop {
+    let held = loop {
         match ws.recv_within(options.wait).await? {
-            ServerMessage::Joined { room, seat, token } => break (room, seat, token),
+            ServerMessage::Joined { room, seat, token } => break Held { room, seat, token },
             ServerMessage::Error { code, message } => return Err(server_error(code, message)),
             _ => {}
         }
     };
-    log(format!("joined room {room} as seat {seat}"));
+    log(format!("joined room {} as seat {}", held.room, held.seat));
     if matches!(target, Target::Create(_)) {
         for bot in &options.add_bots {
             ws.send(&ClientMessage::AddBot {
@@ -345,24 +349,55 @@ async fn one_game(
             .await?;
         }
     }
+    let (played, config, _) = play_seat(options, &mut ws, &held, mover, log, &mut |_| {}).await?;
+    ws.close().await;
+    Ok((played, config))
+}
+
+/// A seat the bot holds.
+pub(crate) struct Held {
+    /// The room.
+    pub room: String,
+    /// The seat.
+    pub seat: Seat,
+    /// The token that resumes it.
+    pub token: String,
+}
+
+/// Plays the game of `held` on `ws` to its end, resuming the seat with its token on a new
+/// connection if `ws` drops (`ws` is then that connection); `log` is told what a person would
+/// want to know, and every message not about the game is handed to `other`. Returns the game, the room's configuration, and whether the connection
+/// was replaced.
+pub(crate) async fn play_seat(
+    options: &PlayOptions,
+    ws: &mut Connection,
+    held: &Held,
+    mover: &mut Mover,
+    log: &mut (dyn FnMut(String) + Send),
+    other: &mut (dyn FnMut(ServerMessage) + Send),
+) -> Result<(Played, ConfigJson, bool), ClientError> {
+    let Held { room, seat, token } = held;
+    let seat = *seat;
     let mut tracker: Option<Tracker> = None;
     let mut pending = false;
+    let mut replaced = false;
     loop {
         let msg = match ws.recv_within(options.wait).await {
             Ok(msg) => msg,
             Err(e) => {
                 log(format!("connection lost ({e}); resuming"));
-                ws = resume(options, &token).await?;
+                *ws = resume(options, token).await?;
+                replaced = true;
                 pending = false;
                 continue;
             }
         };
         match msg {
-            ServerMessage::Room(snap) if snap.room == room => {
+            ServerMessage::Room(snap) if &snap.room == room => {
                 tracker = Some(Tracker::load(&snap)?);
                 pending = false;
             }
-            ServerMessage::Moved(m) if m.room == room => {
+            ServerMessage::Moved(m) if &m.room == room => {
                 let in_step = tracker.as_ref().is_some_and(|t| m.version == t.version + 1);
                 match tracker.as_mut() {
                     Some(t) if in_step => {
@@ -391,7 +426,7 @@ async fn one_game(
                     pending = false;
                 }
             }
-            _ => {}
+            msg => other(msg),
         }
         let Some(t) = tracker.as_ref() else { continue };
         if t.status == RoomStatus::Finished {
@@ -403,12 +438,10 @@ async fn one_game(
                 moves: t.game.moves().len(),
                 score: seat_score(result, seat),
             };
-            let config = t.config.clone();
-            ws.close().await;
-            return Ok((played, config));
+            return Ok((played, t.config.clone(), replaced));
         }
         if t.status == RoomStatus::Playing && t.game.to_move() == Some(seat) && !pending {
-            let cell = mover.choose(&room, t).await?;
+            let cell = mover.choose(room, t).await?;
             ws.send(&ClientMessage::Move {
                 row: i64::from(cell.row),
                 col: i64::from(cell.col),
@@ -420,7 +453,7 @@ async fn one_game(
 }
 
 /// The player of every game: a bot (taken while it thinks), or an engine on the bridge.
-enum Mover {
+pub(crate) enum Mover {
     Bot {
         player: Option<Box<dyn Player>>,
         stop: Arc<AtomicBool>,
@@ -430,7 +463,7 @@ enum Mover {
 
 impl Mover {
     /// The options' bot, or their engine started.
-    async fn new(options: &PlayOptions) -> Result<Mover, ClientError> {
+    pub(crate) async fn new(options: &PlayOptions) -> Result<Mover, ClientError> {
         match &options.contestant {
             Contestant::Bot(spec) => {
                 let mut player = spec.build_with(options.seed, options.classic.clone());

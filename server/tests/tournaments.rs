@@ -307,6 +307,9 @@ async fn entries_withdrawals_and_the_start_rule_survive_a_kill_and_a_restart() {
             break v;
         }
     };
-    assert_eq!(playing["entrants"], json!(["level:1", "pat1", "pat3", "pat4"]));
+    assert_eq!(
+        playing["entrants"],
+        json!(["level:1", "pat1", "pat3", "pat4"])
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -1,9 +1,11 @@
-//! `jchomp-bot play`: the bot client. Joins a room (or creates one) on a server and plays, with
-//! a built-in bot or an external engine (`--engine`, docs/ENGINE.md).
+//! `jchomp-bot play`: the bot client. Joins a room (or creates one, or waits to be paired, or
+//! enters a tournament the server runs) on a server and plays, with a built-in bot or an
+//! external engine (`--engine`, docs/ENGINE.md).
 
 use super::classic_flag::ClassicDbFlag;
 use jchomp_bot::bridge::EngineSeat;
 use jchomp_bot::client::{Contestant, PlayOptions, Target, play, verdict};
+use jchomp_bot::entrant::play_tournament;
 use jchomp_bot::jep_runner::{EngineSetup, Io, Stderr};
 use jchomp_bot::tournament::participant::EngineSpec;
 use jchomp_engine::BotSpec;
@@ -33,10 +35,15 @@ pub struct PlayArgs {
     #[arg(
         long,
         value_name = "ID",
-        required_unless_present_any = ["create", "seek"],
-        conflicts_with_all = ["create", "seek"]
+        required_unless_present_any = ["create", "seek", "tournament"],
+        conflicts_with_all = ["create", "seek", "tournament"]
     )]
     room: Option<String>,
+    /// Enter this tournament the server runs (needs --token: a bot account enters) and play
+    /// every game it is seated in until the tournament is over; the last line is its final
+    /// standing.
+    #[arg(long, value_name = "ID", requires = "token", conflicts_with_all = ["create", "seek"])]
+    tournament: Option<String>,
     /// Create a room with the board flags and wait for opponents.
     #[arg(long, conflicts_with = "seek")]
     create: bool,
@@ -132,7 +139,8 @@ fn engine_seat(args: &PlayArgs, spec: &EngineSpec) -> anyhow::Result<EngineSeat>
     })
 }
 
-/// Plays and prints one line per event; the last line is `played N won W tied T lost L`.
+/// Plays and prints one line per event; then `played N won W tied T lost L` and, with
+/// `--tournament`, the final standing.
 pub fn run(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let library = args.classic.library();
     let target = match (&args.room, &args.seek) {
@@ -177,7 +185,18 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<()> {
         .worker_threads(1)
         .enable_all()
         .build()?;
-    // `block_on` polls on this thread, which already holds the (reentrant) stdout lock.
+    if let Some(id) = &args.tournament {
+        // `block_on` polls on this thread, which already holds the (reentrant) stdout lock.
+        let entered = runtime.block_on(async {
+            play_tournament(&options, id, &mut |line| {
+                println!("{line}");
+            })
+            .await
+        })?;
+        writeln!(out, "{}", tally(&entered.played))?;
+        writeln!(out, "{}", entered.summary())?;
+        return Ok(());
+    }
     let played = runtime.block_on(async {
         play(&options, &mut |line| {
             println!("{line}");
@@ -187,16 +206,20 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> anyhow::Result<()> {
     if let Availability::Failed(why) = library.availability() {
         eprintln!("jchomp-bot: level:5 searched in classic games: {why}");
     }
+    writeln!(out, "{}", tally(&played))?;
+    Ok(())
+}
+
+/// `played N won W tied T lost L`.
+fn tally(played: &[jchomp_bot::client::Played]) -> String {
     let count = |v: &str| played.iter().filter(|p| verdict(p.score) == v).count();
-    writeln!(
-        out,
+    format!(
         "played {} won {} tied {} lost {}",
         played.len(),
         count("won"),
         count("tie"),
         count("lost")
-    )?;
-    Ok(())
+    )
 }
 
 #[cfg(test)]
