@@ -1,5 +1,5 @@
-//! Tournaments the server runs, through the real server: a Swiss and an arena of built-in levels
-//! played to the end, their standings pushed to the creator as games end and their games stored;
+//! Tournaments the server runs, through the real server: a Swiss, an arena and an arena of 64
+//! built-in levels played to the end, their standings pushed to the creator as games end and their games stored;
 //! and a round robin whose server is killed (SIGKILL) in the middle and restarted, which goes on
 //! with nothing lost and nothing played twice; and an open tournament killed after entries and a
 //! withdrawal, which keeps them and its start rule.
@@ -159,6 +159,31 @@ async fn an_arena_pairs_free_entrants_until_its_time_is_up() {
         .sum();
     assert_eq!(played, 2 * games.len() as u64);
     games_are_stored(&mut c, last).await;
+}
+
+#[tokio::test]
+async fn an_arena_of_64_built_in_levels_is_played_to_the_end() {
+    let server = TestServer::start().await;
+    let bots: Vec<String> = (1..=64).map(|s| format!("random,seed={s}")).collect();
+    let bots: Vec<&str> = bots.iter().map(String::as_str).collect();
+    let format = json!({"kind": "arena", "duration_ms": 1000});
+    let (mut c, first) = create(
+        server.addr,
+        "bigarena",
+        spec(format, &bots, "4x4 poison 0,0"),
+    )
+    .await;
+    assert_eq!(first["entrants"].as_array().unwrap().len(), 64);
+    let views = views_to_the_end(&mut c, first).await;
+    let last = views.last().unwrap();
+    let games = last["games"].as_array().unwrap();
+    assert!(
+        games.len() >= 32,
+        "everyone is paired at once: {}",
+        games.len()
+    );
+    assert_eq!(finished_games(last), games.len());
+    assert_eq!(points(last), games.len() as f64);
 }
 
 #[tokio::test]
