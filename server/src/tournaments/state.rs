@@ -365,6 +365,25 @@ mod tests {
         Tournament::new("T".into(), spec, entrants, 1_000)
     }
 
+    #[test]
+    fn a_row_stored_before_accounts_could_enter_reads_as_built_in_levels_begun() {
+        let row = r#"{"id":"T","spec":{"name":"t","format":{"kind":"round_robin"},
+            "config":{"rows":4,"cols":4,"players":2,"eat":[1,1],"poison":[[0,0]]},
+            "bots":["level:1","random"]},
+            "entrants":[{"name":"level:1","rating":1500.0},{"name":"random","rating":1400.0}],
+            "started_ms":5,"round":0,"games":[],"byes":[0,0],"finished":false}"#;
+        let mut t: Tournament = serde_json::from_str(row).unwrap();
+        assert_eq!(t.status(), TournamentStatus::Playing);
+        assert_eq!((t.spec.entry, t.spec.start), (Default::default(), None));
+        assert!(
+            t.entrants
+                .iter()
+                .all(|e| e.kind == Kind::Level && !e.withdrawn)
+        );
+        assert!(t.view().standings.iter().all(|s| s.bot && !s.withdrawn));
+        assert_eq!(t.plan(5).len(), 1, "it plays on");
+    }
+
     /// Starts `groups` and ends each with its first seat losing.
     fn play(t: &mut Tournament, groups: Vec<Vec<usize>>) {
         for seats in groups {

@@ -131,7 +131,7 @@ impl Session {
     /// After asking to stop waiting too late: waits for the seat the wave gave (a while), and
     /// takes it up.
     pub(super) async fn await_pairing(&mut self) {
-        if let Ok(found) = tokio::time::timeout(SEAT_WAIT, self.seated()).await {
+        if let Ok(found) = tokio::time::timeout(SEAT_WAIT, self.paired()).await {
             self.take_up(found).await;
         }
         self.seeking = None;
@@ -150,6 +150,15 @@ impl Session {
                 self.seeking = None;
                 None
             }
+        }
+    }
+
+    /// Waits until a wave has seated the connection: its seat, or none if its waiting ended
+    /// without one. Never, while the connection waits in no pool.
+    async fn paired(&mut self) -> Option<Found> {
+        match &mut self.seeking {
+            Some(rx) => rx.await.ok(),
+            None => std::future::pending().await,
         }
     }
 
