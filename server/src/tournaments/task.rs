@@ -274,24 +274,7 @@ impl Task {
     async fn open(&mut self, games: Vec<usize>) {
         let mut opened = Vec::new();
         for i in games {
-            let mut tokens = Vec::new();
-            let seats = self.t.games[i]
-                .seats
-                .iter()
-                .map(|&e| {
-                    let entrant = &self.t.entrants[e];
-                    if entrant.kind == Kind::Level {
-                        return Seated::Bot(entrant.name.clone());
-                    }
-                    let token = crate::game::token::new_token();
-                    tokens.push((i, e, token.clone()));
-                    Seated::Reserved {
-                        name: entrant.name.clone(),
-                        token,
-                        account_bot: entrant.kind == Kind::BotAccount,
-                    }
-                })
-                .collect();
+            let (seats, tokens) = self.seats(i);
             let config = &self.t.spec.config;
             let made = config
                 .validate()
@@ -324,6 +307,30 @@ impl Task {
                 self.hand_seats(&self.t.entrants[e].name);
             }
         }
+    }
+
+    /// Who sits in game `i`, in seat order: a built-in level as a server bot, an account in a
+    /// seat held for it; with the tokens of the accounts' seats (game, entrant, token).
+    fn seats(&self, i: usize) -> (Vec<Seated>, Vec<(usize, usize, String)>) {
+        let mut tokens = Vec::new();
+        let seats = self.t.games[i]
+            .seats
+            .iter()
+            .map(|&e| {
+                let entrant = &self.t.entrants[e];
+                if entrant.kind == Kind::Level {
+                    return Seated::Bot(entrant.name.clone());
+                }
+                let token = crate::game::token::new_token();
+                tokens.push((i, e, token.clone()));
+                Seated::Reserved {
+                    name: entrant.name.clone(),
+                    token,
+                    account_bot: entrant.kind == Kind::BotAccount,
+                }
+            })
+            .collect();
+        (seats, tokens)
     }
 
     /// After a restart: follows each unfinished game's room if it is back, takes the result of
