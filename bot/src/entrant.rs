@@ -9,9 +9,10 @@ use crate::client::{
 };
 use jchomp_protocol::connection::{Connection, ConnectionError, describe_error};
 use jchomp_protocol::wire::{
-    ClientMessage, ServerMessage, Standing, TournamentStatus, TournamentView,
+    ClientMessage, ErrorCode, ServerMessage, Standing, TournamentStatus, TournamentView,
 };
 use std::collections::VecDeque;
+use std::time::Duration;
 
 /// How an entry ended.
 #[derive(Clone, Debug)]
@@ -65,6 +66,33 @@ fn over(status: TournamentStatus) -> bool {
     )
 }
 
+/// Tries to enter again after a dropped connection at most this often, a pause apart: the
+/// server may not yet know the old connection is gone (`already_entered`).
+const REENTRIES: u32 = 20;
+
+/// The pause between tries to enter again.
+const REENTRY_PAUSE: Duration = Duration::from_millis(500);
+
+/// [`enter`] after a dropped connection, tried again while the server still holds the old one.
+async fn reenter(
+    options: &PlayOptions,
+    id: &str,
+) -> Result<(Connection, String, TournamentView), ClientError> {
+    let mut tries = 1;
+    loop {
+        match enter(options, id).await {
+            Err(ClientError::Refused {
+                code: ErrorCode::AlreadyEntered,
+                ..
+            }) if tries < REENTRIES => {
+                tries += 1;
+                tokio::time::sleep(REENTRY_PAUSE).await;
+            }
+            entered => return entered,
+        }
+    }
+}
+
 /// Connects, authenticates with `options.token` and joins tournament `id`; returns the
 /// connection, the account's name and the tournament's view.
 async fn enter(
@@ -74,7 +102,7 @@ async fn enter(
     let mut ws = Connection::connect(&options.url).await?;
     let Some(name) = authenticate(&mut ws, options).await? else {
         return Err(server_error(
-            jchomp_protocol::wire::ErrorCode::Forbidden,
+            ErrorCode::Forbidden,
             "a tournament is entered under a bot account: give its --token".to_string(),
         ));
     };
@@ -115,7 +143,7 @@ pub async fn play_tournament(
                 Err(ConnectionError::Timeout(_)) => continue,
                 Err(e) => {
                     log(format!("connection lost ({e}); entering again"));
-                    (ws, _, view) = enter(options, id).await?;
+                    (ws, _, view) = reenter(options, id).await?;
                     continue;
                 }
             },
@@ -142,7 +170,7 @@ pub async fn play_tournament(
                 if replaced {
                     // The seat was resumed on a connection the tournament does not know.
                     ws.close().await;
-                    (ws, _, view) = enter(options, id).await?;
+                    (ws, _, view) = reenter(options, id).await?;
                 }
             }
             ServerMessage::Error { code, message } => {
