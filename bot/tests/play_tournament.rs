@@ -150,7 +150,10 @@ async fn played_out(server: &TestServer, format: Value, tag: &str) -> Value {
     }
     consistent(&view);
     for g in view["games"].as_array().unwrap() {
-        assert_ne!(g["result"]["kind"], "abandoned", "every seat was played: {g}");
+        assert_ne!(
+            g["result"]["kind"], "abandoned",
+            "every seat was played: {g}"
+        );
         maker
             .send(json!({"type": "get_game", "game": g["game"]}))
             .await;
