@@ -18,7 +18,7 @@ pub(crate) struct Finished<'a> {
 /// FIDE's linear approximation: average opponent + 400 × (wins − losses) / games).
 const SPREAD: f64 = 400.0;
 
-/// The standings of entrants `names` (with `ratings` as they were when the tournament began,
+/// The standings of entrants `names` (with `ratings` as they were when each entered,
 /// and `byes` byes each), best first: by points, then performance, then name.
 pub(crate) fn standings(
     names: &[String],
