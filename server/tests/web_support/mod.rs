@@ -18,6 +18,24 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+/// Runs each browser scenario as one test per browser: `NAME::chromium` and `NAME::firefox`.
+/// (`#[macro_use] mod web_support;` brings it in; the scenarios are `async fn NAME(Engine)`.)
+macro_rules! in_both_browsers {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            use super::*;
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn chromium() {
+                super::$name(Engine::Chromium).await
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn firefox() {
+                super::$name(Engine::Firefox).await
+            }
+        }
+    )*};
+}
+
 /// How long a test waits for a condition in a page.
 pub const WAIT: Duration = Duration::from_secs(15);
 
