@@ -27,7 +27,7 @@ async fn played(url: &str, flags: &str) -> (String, GameResult, jchomp_protocol:
     assert!(text.contains(&words), "{words}\n{text}");
     assert_eq!(state.result.map(Into::into), state.game.result());
     assert_eq!(state.eaten(), state.game.position().eaten(&state.config));
-    (text, state.game.result().unwrap(), state.config.clone())
+    (text, state.game.result().unwrap(), state.config)
 }
 
 #[tokio::test]

@@ -19,7 +19,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Runs each browser scenario as one test per browser: `NAME::chromium` and `NAME::firefox`.
-/// (`#[macro_use] mod web_support;` brings it in; the scenarios are `async fn NAME(Engine)`.)
+/// (`#[macro_use] mod web_support;` brings it in; the scenarios are `async fn NAME(Engine)`;
+/// the benchmark that shares this module has none.)
+#[allow(unused_macros)]
 macro_rules! in_both_browsers {
     ($($name:ident),* $(,)?) => {$(
         mod $name {
