@@ -17,6 +17,7 @@ use jchomp_protocol::rules::{
 };
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
+use web_support::room::{cell, move_by_clicks, turn_or_end};
 use web_support::{Browser, Engine, Page};
 
 in_both_browsers!(
@@ -25,21 +26,21 @@ in_both_browsers!(
     edge_breaks_are_previewed_piece_by_piece_and_played_to_the_end,
 );
 
-/// A cell of the page's board.
-fn board_cell(r: i64, c: i64) -> String {
-    format!(".board .cell[data-r=\"{r}\"][data-c=\"{c}\"]")
-}
-
 /// The board a scenario plays, in the rules' one-line notation.
 fn config_of(notation: &str) -> Config {
     jchomp_testkit::board(notation)
 }
 
+/// Opens the lobby and waits for its form.
+async fn open_the_lobby(page: &Page<'_>, server: &TestServer) {
+    page.goto(&format!("http://{}/", server.addr)).await;
+    page.wait("document.querySelector('#create')", "the lobby's form")
+        .await;
+}
+
 /// Fills the lobby's form for `config` against `bot` and creates the room; returns once the
 /// room's page shows it.
 async fn create_through_the_form(page: &Page<'_>, config: &Config, bot: &str) {
-    page.wait("document.querySelector('#create')", "the lobby's form")
-        .await;
     page.fill("#name", "ada").await;
     page.choose("#variant", config.variant().name()).await;
     page.fill("#rows", &config.rows().to_string()).await;
@@ -99,8 +100,8 @@ fn pairs(cells: Bits) -> BTreeSet<(i64, i64)> {
     cells
         .iter()
         .map(|i| {
-            let cell = Cell::from_index(i);
-            (i64::from(cell.row), i64::from(cell.col))
+            let at = Cell::from_index(i);
+            (i64::from(at.row), i64::from(at.col))
         })
         .collect()
 }
@@ -108,7 +109,7 @@ fn pairs(cells: Bits) -> BTreeSet<(i64, i64)> {
 /// What the page shows while (r, c) is hovered: the sentence, its kind and reason, and the
 /// cells marked as eaten and as refused.
 async fn hovered(page: &Page<'_>, r: i64, c: i64) -> Value {
-    page.hover(&board_cell(r, c)).await;
+    page.hover(&cell(r, c)).await;
     page.eval(
         "(() => { const p = document.querySelector('#preview'); const at = (sel) =>
             [...document.querySelectorAll(sel)].map(c => [+c.dataset.r, +c.dataset.c]);
@@ -208,28 +209,11 @@ async fn preview_matches_the_rules(
     }
 }
 
-/// Waits until the page may move or the game is over; whether it is over.
-async fn my_turn_or_the_end(page: &Page<'_>) -> bool {
-    page.wait(
-        "document.querySelector('.game').dataset.status === 'finished' || document.querySelector('#turn').dataset.mine === 'true'",
-        "my turn or the end",
-    )
-    .await;
-    page.eval("document.querySelector('.game').dataset.status")
-        .await
-        == "finished"
-}
-
 /// Plays one move by clicks: in normal play from the page's second move on a selection that
 /// eats a marked cell (it wins); otherwise the last selection in board order that eats no
 /// poison, or, when each does, the first with its second click (misère). Returns once the
 /// page has drawn the move.
 async fn play_one(page: &Page<'_>, config: &Config, moved_before: bool) {
-    let before = page
-        .eval("+document.querySelector('.game').dataset.moves")
-        .await
-        .as_u64()
-        .unwrap();
     let pos = position_shown(page, config).await;
     let selections = pos.selections();
     let safe = selections.without(config.poison_zone());
@@ -240,22 +224,9 @@ async fn play_one(page: &Page<'_>, config: &Config, moved_before: bool) {
     } else {
         safe.iter().last().or(selections.first())
     };
-    let cell = Cell::from_index(pick.expect("a valid selection"));
-    let (r, c) = (i64::from(cell.row), i64::from(cell.col));
-    page.click(&board_cell(r, c)).await;
-    if safe.is_empty() && !normal {
-        page.wait(
-            "document.querySelector('#preview').dataset.kind === 'confirm'",
-            "the poison's confirmation",
-        )
-        .await;
-        page.click(&board_cell(r, c)).await;
-    }
-    page.wait(
-        &format!("+document.querySelector('.game').dataset.moves > {before}"),
-        "the move drawn",
-    )
-    .await;
+    let at = Cell::from_index(pick.expect("a valid selection"));
+    let (r, c) = (i64::from(at.row), i64::from(at.col));
+    move_by_clicks(page, r, c, safe.is_empty() && !normal).await;
 }
 
 /// The moves the page lists, as (row, column).
@@ -318,7 +289,7 @@ async fn play_to_the_end(
     }
     let mut met = BTreeMap::new();
     let mut moved = false;
-    while !my_turn_or_the_end(page).await {
+    while !turn_or_end(page).await {
         preview_matches_the_rules(page, config, &mut met).await;
         play_one(page, config, moved).await;
         moved = true;
@@ -343,9 +314,7 @@ async fn normal_play_is_previewed_played_and_won_by_eating_a_marked_cell(engine:
     let server = TestServer::start().await;
     let browser = Browser::launch(engine).await;
     let page = browser.page().await;
-    page.goto(&format!("http://{}/", server.addr)).await;
-    page.wait("document.querySelector('#create')", "the lobby's form")
-        .await;
+    open_the_lobby(&page, &server).await;
     // The note says what normal play with square bites allowed means before the room is made.
     page.choose("#play-rule", "normal").await;
     let note = page
@@ -377,9 +346,7 @@ async fn square_bites_are_refused_in_the_form_and_in_the_preview(engine: Engine)
     let server = TestServer::start().await;
     let browser = Browser::launch(engine).await;
     let page = browser.page().await;
-    page.goto(&format!("http://{}/", server.addr)).await;
-    page.wait("document.querySelector('#create')", "the lobby's form")
-        .await;
+    open_the_lobby(&page, &server).await;
     // A square eat size with square bites banned: the note says the server refuses it, and the
     // server's own sentence is shown when it does.
     page.fill("#name", "ada").await;
@@ -421,7 +388,7 @@ async fn edge_breaks_are_previewed_piece_by_piece_and_played_to_the_end(engine: 
     let server = TestServer::start().await;
     let browser = Browser::launch(engine).await;
     let page = browser.page().await;
-    page.goto(&format!("http://{}/", server.addr)).await;
+    open_the_lobby(&page, &server).await;
     let config = config_of("5x6 variant breaks poison 2,3");
     let met = play_to_the_end(
         &page,

@@ -3,14 +3,15 @@
 //! interface: browser contexts (each with its own storage, like separate people), pages in
 //! them, clicks and hovers as real input events, waits on conditions in the page, screenshots,
 //! and every console error or uncaught exception of every page collected; (`ratings`) the
-//! profile and leaderboard pages held against the JSON API; and (`pairing`) the lobby's "Play
-//! now" tiles held against the server's quick pairing.
+//! profile and leaderboard pages held against the JSON API; (`pairing`) the lobby's "Play
+//! now" tiles held against the server's quick pairing; and (`room`) moves made by clicks.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 mod bidi;
 mod cdp;
 pub mod pairing;
 pub mod ratings;
+pub mod room;
 mod rpc;
 
 use serde_json::{Value, json};
