@@ -6,7 +6,8 @@
 //! `jchomp [--server ADDRESS] [--name NAME]` opens the lobby (default server
 //! `ws://127.0.0.1:7777/ws`; `JCHOMP_SERVER` when the flag is absent; `host:port`, `ws(s)://`
 //! and `http(s)://` addresses are read by `jchomp_protocol::server_url`). Subcommands go straight to a room or print something:
-//! `create` (board flags `--size 6x7 --eat 1x2 --poison 0,0 --players 2`, `--move-time 30s`,
+//! `create` (board flags `--size 6x7 --eat 1x2 --poison 0,0 --players 2`, `--variant
+//! classic|breaks`, `--play normal`, `--no-square-bites`; `--move-time 30s`,
 //! `--bot SPEC` repeated), `play [PRESET] [--bots]` (quick pairing: without a preset it lists
 //! them; with one it waits in its pool until the server seats the player, Esc or `q` stops
 //! waiting), `join ROOM`, `watch ROOM`, `resume TOKEN`, and the read-only
