@@ -12,6 +12,7 @@
 
 mod elo;
 mod engines;
+pub mod export;
 mod output;
 pub mod participant;
 mod pentanomial;
@@ -23,6 +24,7 @@ mod runner;
 pub mod schedule;
 mod seats;
 mod server;
+pub mod server_run;
 pub mod settings;
 pub mod sprt;
 mod standings;

@@ -108,8 +108,15 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Checks the settings hang together; the message says what is wrong.
+    /// Checks the settings hang together; the message says what is wrong. A tournament read
+    /// from a server names its entrants there and plays nothing here, so it has no bots.
     pub fn validate(&self) -> Result<(), SettingsError> {
+        if self.starts.server_run().is_some() {
+            return self
+                .starts
+                .validate(self.players)
+                .map_err(SettingsError::Starts);
+        }
         let (lo, hi) = PLAYERS;
         if !(lo..=hi).contains(&self.players) {
             return Err(SettingsError::Players {
@@ -164,13 +171,22 @@ impl Settings {
         Ok(())
     }
 
-    /// The pairing schedule these settings describe.
+    /// The pairing schedule these settings describe (a server's tournament: its games as the
+    /// server played them).
     pub fn schedule(&self) -> Schedule {
-        Schedule::with_seating(self.bots.len(), self.players, self.gauntlet, self.seating)
+        match self.starts.server_run() {
+            Some(run) => run.schedule(self.players),
+            None => {
+                Schedule::with_seating(self.bots.len(), self.players, self.gauntlet, self.seating)
+            }
+        }
     }
 
     /// Total games to play, or `None` when only the SPRT ends the tournament.
     pub(crate) fn total_games(&self) -> Option<u64> {
+        if let Some(run) = self.starts.server_run() {
+            return Some(run.games());
+        }
         let schedule = self.schedule();
         let p = schedule.orders_per_group();
         match self.length {
@@ -181,8 +197,12 @@ impl Settings {
     }
 
     /// The name of each participant in tables and records: a bot's spec, with `#2`, `#3`, …
-    /// appended when the same spec appears more than once; an engine's `name`.
+    /// appended when the same spec appears more than once; an engine's `name`; the entrants of
+    /// a tournament read from a server.
     pub fn names(&self) -> Vec<String> {
+        if let Some(run) = self.starts.server_run() {
+            return run.entrants().to_vec();
+        }
         let mut names = Vec::with_capacity(self.bots.len());
         for (i, participant) in self.bots.iter().enumerate() {
             let spec = match participant {
