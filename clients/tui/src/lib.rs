@@ -84,4 +84,5 @@ mod session;
 mod signals;
 pub mod style;
 mod terminal;
+mod tournaments;
 mod user_dirs;
