@@ -4,6 +4,9 @@
 //! (`--resume`'s) reads back with the server's standings and the server's records; unknown and
 //! unfinished tournaments are refused in words.
 
+// Helpers outside `#[test]` functions panic on purpose when something misbehaves.
+#![allow(clippy::unwrap_used)]
+
 use jchomp_bot::tournament::{self, Options, Stop};
 use jchomp_protocol::record::Record;
 use jchomp_protocol::tournament::TournamentView;
