@@ -168,3 +168,49 @@ fn line(index: usize, game: &TournamentGame, mut record: Record) -> Result<Strin
     record.id = Some(index.to_string());
     serde_json::to_string(&record).map_err(|e| ExportError::Output(OutputError::Json(e)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::participant::Participant;
+    use jchomp_engine::spec::BotSpec;
+
+    #[test]
+    fn the_settings_of_a_server_tournament_name_its_entrants_and_no_bots() {
+        let view = serde_json::json!({
+            "id": "t1", "status": "finished", "round": 1, "standings": [],
+            "spec": {"name": "cup", "format": {"kind": "swiss", "rounds": 1},
+                     "config": {"rows": 4, "cols": 4, "players": 2, "eat": [1, 1],
+                                "poison": [[0, 0]]}},
+            "entrants": ["b", "a", "c"],
+            "games": [{"game": "g1", "round": 1, "seats": ["a", "b"],
+                       "result": {"kind": "poisoned", "loser": 0}}]
+        });
+        let mut s = settings("ws://h:1/ws", serde_json::from_value(view).unwrap());
+        s.validate().unwrap();
+        assert_eq!(s.names(), ["b", "a", "c"]);
+        assert_eq!(s.total_games(), Some(1));
+        assert_eq!(s.schedule().slot(0).seats, vec![1, 0]);
+        s.bots.push(Participant::Bot(BotSpec::Random));
+        assert!(matches!(s.validate(), Err(SettingsError::ServerBots)));
+    }
+
+    #[test]
+    fn a_record_is_numbered_and_held_to_the_tournament_s_game() {
+        use jchomp_testkit::fixtures::{RecordFixture, record};
+        let record = record("4x4 poison 0,0").id("g1").play(&[(3, 3), (0, 0)]);
+        let game = |seats: [&str; 2], loser: u8| TournamentGame {
+            game: "g1".into(),
+            round: 1,
+            seats: seats.map(str::to_owned).to_vec(),
+            result: Some(jchomp_protocol::json::ResultJson::Poisoned { loser }),
+        };
+        let text = line(4, &game(["ann", "bob"], 1), record.clone()).unwrap();
+        let back: Record = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.id.as_deref(), Some("4"));
+        assert_eq!(back.moves, record.moves);
+        let refusal = |g| line(4, &g, record.clone()).unwrap_err().to_string();
+        assert!(refusal(game(["bob", "ann"], 1)).starts_with("game g1: the stored record seats"));
+        assert!(refusal(game(["ann", "bob"], 0)).contains("the tournament says"));
+    }
+}

@@ -57,6 +57,9 @@ pub enum SettingsError {
     /// Engines without a time control.
     #[error("a tournament with engines needs a time control: --tc BASE+INC or --st TIME")]
     EnginesUntimed,
+    /// Bots in a tournament read from a server, whose entrants are its own.
+    #[error("a tournament read from a server takes its entrants from there, and no bots")]
+    ServerBots,
     /// Engines or a time control on a server.
     #[error(
         "engines and time controls (--engine, --tc, --st) play in-process only, not with --server"
@@ -112,6 +115,9 @@ impl Settings {
     /// from a server names its entrants there and plays nothing here, so it has no bots.
     pub fn validate(&self) -> Result<(), SettingsError> {
         if self.starts.server_run().is_some() {
+            if !self.bots.is_empty() {
+                return Err(SettingsError::ServerBots);
+            }
             return self
                 .starts
                 .validate(self.players)

@@ -138,11 +138,21 @@ pub fn progress_line(view: &TournamentView) -> String {
             )
         })
         .unwrap_or_default();
+    let round = round(view)
+        .map(|r| format!("round {r}, "))
+        .unwrap_or_default();
     format!(
-        "{}: round {}, {over} of {started} games over{leader}",
+        "{}: {round}{over} of {started} games over{leader}",
         printable(&view.spec.name),
-        view.round
     )
+}
+
+/// The round being played; none in an arena, which has no rounds.
+fn round(view: &TournamentView) -> Option<u32> {
+    match view.spec.format {
+        TournamentFormat::Arena { .. } => None,
+        TournamentFormat::RoundRobin | TournamentFormat::Swiss { .. } => Some(view.round),
+    }
 }
 
 /// Games over, and games started.
@@ -156,13 +166,15 @@ fn games_over(view: &TournamentView) -> (usize, usize) {
 pub fn view_text(view: &TournamentView, width: usize) -> String {
     let (over, started) = games_over(view);
     let spec = &view.spec;
+    let round = round(view)
+        .map(|r| format!(", round {r}"))
+        .unwrap_or_default();
     let mut text = format!(
-        "{} ({}): {}, {}, round {}\n{}, {} players; {over} of {started} games over\n\n",
+        "{} ({}): {}, {}{round}\n{}, {} players; {over} of {started} games over\n\n",
         printable(&spec.name),
         view.id,
         format_words(spec.format),
         status_word(view.status),
-        view.round,
         config_short(&spec.config),
         spec.config.players,
     );
@@ -323,7 +335,16 @@ mod tests {
         swiss.crosstable.clear();
         swiss.spec.format = TournamentFormat::Swiss { rounds: 3 };
         let text = view_text(&swiss, 80);
-        assert!(text.contains("Swiss, 3 rounds") && !text.contains("CROSSTABLE"));
+        assert!(text.contains("Swiss, 3 rounds, playing, round 3") && !text.contains("CROSSTABLE"));
+        let mut arena = swiss;
+        arena.spec.format = TournamentFormat::Arena {
+            duration_ms: 60_000,
+        };
+        assert!(view_text(&arena, 80).starts_with("Friday cup (t7): arena, 60 s, playing\n"));
+        assert_eq!(
+            progress_line(&arena),
+            "Friday cup: 1 of 2 games over; level:1 leads with 2.5"
+        );
         assert_eq!(
             progress_line(&view()),
             "Friday cup: round 3, 1 of 2 games over; level:1 leads with 2.5"

@@ -106,7 +106,7 @@ async fn tournaments_are_listed_and_followed_to_their_end() {
     assert!(
         progress
             .iter()
-            .all(|l| l.starts_with("sprint: round ") && l.contains(" games over")),
+            .all(|l| l.starts_with("sprint: ") && l.contains(" games over")),
         "{text}"
     );
     assert!(
