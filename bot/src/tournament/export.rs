@@ -199,11 +199,11 @@ mod tests {
     fn a_record_is_numbered_and_held_to_the_tournament_s_game() {
         use jchomp_testkit::fixtures::{RecordFixture, record};
         let record = record("4x4 poison 0,0").id("g1").play(&[(3, 3), (0, 0)]);
-        let game = |seats: [&str; 2], loser: u8| TournamentGame {
-            game: "g1".into(),
-            round: 1,
-            seats: seats.map(str::to_owned).to_vec(),
-            result: Some(jchomp_protocol::json::ResultJson::Poisoned { loser }),
+        // Built from JSON, as a server sends it (fields added later are optional there).
+        let game = |seats: [&str; 2], loser: u8| -> TournamentGame {
+            serde_json::from_value(serde_json::json!({"game": "g1", "round": 1, "seats": seats,
+                "result": {"kind": "poisoned", "loser": loser}}))
+            .unwrap()
         };
         let text = line(4, &game(["ann", "bob"], 1), record.clone()).unwrap();
         let back: Record = serde_json::from_str(&text).unwrap();
