@@ -4,7 +4,8 @@
 //! tournament a server ran.
 //!
 //! The pieces: [`settings`] (what a tournament is), [`schedule`] (who plays which game index),
-//! [`starts`] (start configurations), `play` (one game in-process, with failures and overruns),
+//! [`starts`] (start configurations) and [`rules`] (the variant and options they are played
+//! under), `play` (one game in-process, with failures and overruns),
 //! `server` (one game in a room of a running server), `runner` (the worker pool that hands
 //! finished games on in index order), `standings`, `elo`, `pentanomial` (the pairs of games of a
 //! two-bot match and their figures), [`sprt`], `output` (the output directory and resume),
@@ -22,6 +23,7 @@ mod play;
 mod progress;
 pub mod report;
 mod results;
+pub mod rules;
 mod runner;
 pub mod schedule;
 mod seats;

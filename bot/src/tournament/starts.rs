@@ -3,12 +3,13 @@
 //! options), read from an openings file, one configuration per line, as the JSON configuration
 //! object of game records, or the one configuration of a tournament a server ran.
 
+use super::rules::{OptionFlags, Rules};
 use super::schedule::derive_seed;
 use super::server_run::{ServerRun, ServerRunError};
 use jchomp_engine::rng::Rng;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_rules::{
-    BOARD_SIZE, Config, ConfigError, EAT_SIZE, MAX_POISON, Options, Play, Setup, Variant,
+    BOARD_SIZE, Config, ConfigError, EAT_SIZE, MAX_POISON, Options, Setup, Variant,
 };
 use serde::{Deserialize, Serialize};
 
@@ -62,67 +63,6 @@ pub enum OpeningError {
     /// The rules refuse the configuration.
     #[error("{0}")]
     Config(ConfigError),
-}
-
-/// The game drawn configurations are played in: a variant and the rule options. Stored as a
-/// configuration names them (`"variant"`, `"play"`, `"no_square_bites"`, each left out when it
-/// is the default); settings written before edge breaks and the options said `"classic": true`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "StoredRules", into = "StoredRules")]
-pub struct Rules {
-    /// JChomp, classic Chomp or edge breaks.
-    pub variant: Variant,
-    /// Misère or normal play, and the ban on square bites.
-    pub options: Options,
-}
-
-/// [`Rules`] as `tournament.json` holds them.
-#[derive(Serialize, Deserialize)]
-struct StoredRules {
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    classic: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    variant: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    play: Option<String>,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    no_square_bites: bool,
-}
-
-impl TryFrom<StoredRules> for Rules {
-    type Error = String;
-
-    fn try_from(stored: StoredRules) -> Result<Rules, String> {
-        let variant = match (&stored.variant, stored.classic) {
-            (None, false) => Variant::JChomp,
-            (None, true) => Variant::Classic,
-            (Some(name), _) => {
-                Variant::from_name(name).ok_or(format!("unknown variant {name:?}"))?
-            }
-        };
-        let play = match &stored.play {
-            None => Play::Misere,
-            Some(name) => Play::from_name(name).ok_or(format!("unknown play {name:?}"))?,
-        };
-        Ok(Rules {
-            variant,
-            options: Options {
-                play,
-                no_square_bites: stored.no_square_bites,
-            },
-        })
-    }
-}
-
-impl From<Rules> for StoredRules {
-    fn from(rules: Rules) -> StoredRules {
-        StoredRules {
-            classic: false,
-            variant: (!rules.variant.is_jchomp()).then(|| rules.variant.name().to_string()),
-            play: (!rules.options.play.is_misere()).then(|| rules.options.play.name().to_string()),
-            no_square_bites: rules.options.no_square_bites,
-        }
-    }
 }
 
 /// Where the start configuration of each round comes from.
@@ -325,27 +265,6 @@ fn draw_poison(rng: &mut Rng, variant: Variant, rows: i64, cols: i64) -> Vec<[i6
     chosen
 }
 
-/// Rule options given on the command line, laid over every opening of a file: the play
-/// convention when given, and the ban on square bites when set.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct OptionFlags {
-    /// Misère or normal play for every game, if given.
-    pub play: Option<Play>,
-    /// Ban square bites in every game.
-    pub no_square_bites: bool,
-}
-
-impl OptionFlags {
-    /// `config` under these options.
-    fn apply(self, config: ConfigJson) -> ConfigJson {
-        ConfigJson {
-            play: self.play.unwrap_or(config.play),
-            no_square_bites: config.no_square_bites || self.no_square_bites,
-            ..config
-        }
-    }
-}
-
 /// Reads an openings file: one JSON configuration object per line, as in game records
 /// (`{"rows":6,"cols":7,"eat":[1,2],"poison":[[0,0]]}`). `players` may be left out; if given it
 /// must equal the tournament's. Blank lines and lines starting with `#` are skipped. Each line is
@@ -399,6 +318,7 @@ pub fn parse_openings(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use jchomp_rules::Play;
 
     fn classic_rules() -> Rules {
         Rules {
