@@ -82,13 +82,13 @@ async fn tournaments_are_listed_and_followed_to_their_end() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), "The server holds no tournaments.\n");
 
-    // An arena of two seconds, followed from its start off a terminal: a line per change,
+    // An arena of five seconds (long enough for the process to start on a loaded machine), followed from its start off a terminal: a line per change,
     // then the final tables.
     let mut c = logged_in(server.addr, "organiser", true).await;
     let arena = create(
         &mut c,
         "sprint",
-        json!({"kind": "arena", "duration_ms": 2000}),
+        json!({"kind": "arena", "duration_ms": 5000}),
         &["level:1", "random", "greedy", "level:2"],
     )
     .await;
@@ -110,7 +110,7 @@ async fn tournaments_are_listed_and_followed_to_their_end() {
         "{text}"
     );
     assert!(
-        text.contains(&format!("sprint ({}): arena, 2 s, finished", arena.id)),
+        text.contains(&format!("sprint ({}): arena, 5 s, finished", arena.id)),
         "{text}"
     );
     let arena = finished(&mut c, &arena.id).await;
@@ -193,7 +193,7 @@ async fn on_a_terminal_each_view_redraws_the_screen_until_the_end() {
     let arena = create(
         &mut c,
         "sprint",
-        json!({"kind": "arena", "duration_ms": 1500}),
+        json!({"kind": "arena", "duration_ms": 5000}),
         &["level:1", "random"],
     )
     .await;
@@ -210,7 +210,7 @@ async fn on_a_terminal_each_view_redraws_the_screen_until_the_end() {
         "{raw}"
     );
     let last = raw.rsplit(clear).next().unwrap();
-    assert!(last.contains("arena, 2 s, finished"), "{last}");
+    assert!(last.contains("arena, 5 s, finished"), "{last}");
     assert!(last.contains("#  ENTRANT"), "{last}");
     assert!(
         !last.contains("Ctrl-C stops"),
