@@ -74,7 +74,7 @@ export class TournamentView {
     const playing = v.games.filter((g) => !g.result), done = v.games.filter((g) => g.result);
     this.body.replaceChildren(
       h('h3', {}, 'Standings'), this.standings(v),
-      v.crosstable?.length ? [h('h3', {}, 'Crosstable'), this.crosstable(v)] : '',
+      ...(v.crosstable?.length ? [h('h3', {}, 'Crosstable'), this.crosstable(v)] : []),
       h('h3', {}, 'Games in play'),
       h('ul', { class: 'games', id: 'playing' }, ...(playing.length ? playing.map((g) => h('li', { 'data-game': g.game },
         `round ${g.round}: ${g.seats.join(', ')} `, h('a', { href: `#/room/${encodeURIComponent(g.game)}`, class: 'watch' }, 'Watch')))

@@ -1,7 +1,7 @@
 // The tournaments the server runs (`#/tournaments`): their list, refreshed while it is shown,
 // each linking to its page (tournament.js), and the form an account holder creates one with:
 // its format, every game's configuration (boardform.js, as the room form asks for it) and the
-// built-in levels entered.
+// bots entered (the built-in levels, and any bot spec the server plays).
 
 import { h } from './dom.js';
 import { BoardForm, field, num } from './boardform.js';
@@ -9,6 +9,8 @@ import { BOTS } from './lobby.js';
 
 const REFRESH_MS = 2000;
 const MINUTE_MS = 60000;
+/** The built-in levels ticked at first: the quicker ones. */
+const TICKED = 4;
 
 /** A tournament's format in words: `round robin`, `Swiss, 3 rounds`, `arena, 10 min`. */
 export function formatName(format) {
@@ -68,13 +70,15 @@ export class TournamentsView {
     this.minutes = h('input', { id: 't-minutes', type: 'number', min: 1, max: 1440, value: 5, inputmode: 'numeric' });
     this.roundsBox = field('Rounds', this.rounds);
     this.minutesBox = field('Minutes', this.minutes);
-    this.bots = BOTS.map((b) => h('input', { type: 'checkbox', name: 'bots', value: b, id: `t-bot-${b.replace(':', '-')}`, checked: b !== 'level:5' }));
+    this.more = h('input', { id: 't-more', size: 30, placeholder: 'level:3,seed=7 search:time=200ms' });
+    this.bots = BOTS.map((b) => h('input', { type: 'checkbox', name: 'bots', value: b, id: `t-bot-${b.replace(':', '-')}`, checked: BOTS.indexOf(b) < TICKED }));
     form.append(
       h('div', { class: 'fields' }, field('Name', this.name), field('Format', this.format), this.roundsBox, this.minutesBox,
         ...this.board.fields, ...this.board.ratedFields),
       this.board.poisonSet,
       h('fieldset', { id: 't-bots' }, h('legend', {}, 'Entrants: built-in levels (at least 2, and at least the players per game)'),
-        ...this.bots.map((b) => h('label', { class: 'check' }, b, ` ${b.value}`))),
+        ...this.bots.map((b) => h('label', { class: 'check' }, b, ` ${b.value}`)),
+        field('More bots, by spec (separated by spaces)', this.more)),
       this.error,
       h('button', { type: 'submit', id: 'create-tournament', class: 'primary' }, 'Create tournament'));
     form.addEventListener('submit', (e) => { e.preventDefault(); this.create(); });
@@ -114,7 +118,7 @@ export class TournamentsView {
       this.error.textContent = e.message;
       return;
     }
-    const bots = this.bots.filter((b) => b.checked).map((b) => b.value);
+    const bots = [...this.bots.filter((b) => b.checked).map((b) => b.value), ...this.more.value.split(/\s+/).filter(Boolean)];
     const name = this.name.value.trim();
     this.error.textContent = '';
     this.creating = name;
