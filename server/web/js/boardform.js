@@ -117,12 +117,13 @@ export class BoardForm {
     return Math.min(4, Math.max(2, Math.round(+this.inputs.players.value) || 2));
   }
 
-  /** The configuration the fields make, or throws what is wrong with it in words. */
+  /** The configuration the fields make; or null, what is wrong with it said in the form. */
   config() {
     const i = this.inputs;
     const [rows, cols] = this.size();
     if (i.variant.value === 'classic' && rows * cols < CLASSIC_MIN_CELLS) {
-      throw new Error(`classic Chomp needs at least ${CLASSIC_MIN_CELLS} cells, got ${rows}×${cols}`);
+      this.error.textContent = `classic Chomp needs at least ${CLASSIC_MIN_CELLS} cells, got ${rows}×${cols}`;
+      return null;
     }
     const config = { rows, cols, players: Math.round(+i.players.value) || 2, poison: this.poison.map((p) => [...p]) };
     if (i.variant.value === 'classic') config.variant = 'classic';

@@ -135,13 +135,8 @@ export class LobbyView {
       i.name.focus();
       return;
     }
-    let config;
-    try {
-      config = this.board.config();
-    } catch (e) {
-      this.error.textContent = e.message;
-      return;
-    }
+    const config = this.board.config();
+    if (!config) return;
     if (!this.app.account.loggedIn) this.app.setName(name);
     if (i.analysis.checked) config.analysis = true;
     this.pendingBots = [...this.seatsBox.querySelectorAll('select')].map((s) => s.value).filter(Boolean);

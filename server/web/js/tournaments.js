@@ -111,13 +111,8 @@ export class TournamentsView {
   }
 
   create() {
-    let config;
-    try {
-      config = this.board.config();
-    } catch (e) {
-      this.error.textContent = e.message;
-      return;
-    }
+    const config = this.board.config();
+    if (!config) return;
     const bots = [...this.bots.filter((b) => b.checked).map((b) => b.value), ...this.more.value.split(/\s+/).filter(Boolean)];
     const name = this.name.value.trim();
     this.error.textContent = '';
