@@ -99,51 +99,76 @@ async fn create_round_robin(page: &Page<'_>) -> String {
         .to_string()
 }
 
-/// Clicks a game in play of the bot that thinks, checks the room's page watches it in play
-/// (its seats the tournament's), and comes back.
-async fn a_game_in_play_is_watched(page: &Page<'_>, server: &TestServer, id: &str) {
+/// Clicks a game in play of the bot that thinks until the page opens its room (a game above
+/// it may end between the aim and the click, moving it up a line); returns the game's id.
+async fn click_a_game_in_play(page: &Page<'_>) -> String {
     let thinker = format!(
         "[...document.querySelectorAll('#playing li[data-game]')].find(li => li.textContent.includes('{}'))",
         ENTRANTS[3]
     );
-    page.wait(&thinker, "a game in play").await;
-    let game = page.eval(&format!("{thinker}.dataset.game")).await;
-    let game = game.as_str().unwrap();
-    page.click(&format!("#playing li[data-game=\"{game}\"] a.watch"))
-        .await;
-    page.wait(
-        &format!("location.hash === '#/room/{game}' && document.querySelector('.game')?.dataset.status === 'playing' && document.querySelectorAll('#seats li').length === 2"),
-        "the game's room watched in play",
-    )
-    .await;
-    let view = api(server, &format!("/api/tournaments/{id}")).await;
-    let want = view["games"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["game"] == game)
-        .unwrap()["seats"]
-        .clone();
-    let seats = page
-        .eval("[...document.querySelectorAll('#seats li')].map(li => li.querySelector('.name, a.player')?.textContent ?? li.textContent)")
-        .await;
-    for (shown, name) in seats
-        .as_array()
-        .unwrap()
-        .iter()
-        .zip(want.as_array().unwrap())
-    {
-        assert!(
-            shown.as_str().unwrap().contains(name.as_str().unwrap()),
-            "{seats} against {want}"
-        );
+    for _ in 0..5 {
+        page.wait(&thinker, "a game in play").await;
+        let game = page.eval(&format!("{thinker}.dataset.game")).await;
+        let game = game.as_str().unwrap().to_string();
+        page.click(&format!("#playing li[data-game=\"{game}\"] a.watch"))
+            .await;
+        let opened = format!("location.hash === '#/room/{game}'");
+        for _ in 0..40 {
+            if page.eval(&opened).await == json!(true) {
+                return game;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
     }
-    page.eval("history.back()").await;
-    page.wait(
-        &format!("location.hash === '#/tournaments/{id}' && document.querySelector('#standings')"),
-        "back on the tournament's page",
-    )
-    .await;
+    panic!("no click on a game in play opened its room");
+}
+
+/// Watches a game in play by a click: the room's page shows it in play (a game that ended just
+/// as it opened is left for another), its seats the tournament's; then comes back.
+async fn a_game_in_play_is_watched(page: &Page<'_>, server: &TestServer, id: &str) {
+    let back =
+        format!("location.hash === '#/tournaments/{id}' && document.querySelector('#standings')");
+    for _ in 0..3 {
+        let game = click_a_game_in_play(page).await;
+        page.wait(
+            "document.querySelector('.game')?.dataset.status && document.querySelectorAll('#seats li').length === 2",
+            "the game's room",
+        )
+        .await;
+        let status = page
+            .eval("document.querySelector('.game').dataset.status")
+            .await;
+        if status == "playing" {
+            let view = api(server, &format!("/api/tournaments/{id}")).await;
+            let want = view["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|g| g["game"] == game.as_str())
+                .unwrap()["seats"]
+                .clone();
+            let seats = page
+                .eval("[...document.querySelectorAll('#seats li')].map(li => li.textContent)")
+                .await;
+            for (shown, name) in seats
+                .as_array()
+                .unwrap()
+                .iter()
+                .zip(want.as_array().unwrap())
+            {
+                assert!(
+                    shown.as_str().unwrap().contains(name.as_str().unwrap()),
+                    "{seats} against {want}"
+                );
+            }
+            page.eval("history.back()").await;
+            page.wait(&back, "back on the tournament's page").await;
+            return;
+        }
+        page.eval("history.back()").await;
+        page.wait(&back, "back on the tournament's page").await;
+    }
+    panic!("every game clicked had ended by the time its room opened");
 }
 
 /// The page's standings, crosstable and finished games against the server's view.
@@ -275,7 +300,7 @@ async fn a_round_robin_of_bots_is_created_followed_to_its_end_and_watched(engine
     // A finished game's replay is a click away.
     page.click("#finished a.replay").await;
     page.wait(
-        "location.hash.startsWith('#/game/') && document.querySelector('.replay')",
+        "location.hash.startsWith('#/game/') && document.querySelector('#main > .replay')",
         "the replay",
     )
     .await;

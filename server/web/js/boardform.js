@@ -54,14 +54,14 @@ export class BoardForm {
     this.drawPicker();
   }
 
-  /** Rated is open to a logged-in player (`who`) only, and says so. */
-  accountChanged(who) {
+  /** Rated is open to a logged-in player (`who`) only: says so to a guest, else `said`. */
+  accountChanged(who, said = '') {
     const rated = this.inputs.rated;
     rated.disabled = who === null;
     if (who === null) rated.checked = false;
     this.ratedWhy.replaceChildren(...(who === null
       ? ['Rated games need an account: ', h('a', { href: '#/account' }, 'log in or register'), ' first.']
-      : [`You play as ${who}.`]));
+      : [said]));
   }
 
   /** Shows the eat size for JChomp only, and gives the size inputs the variant's range. */

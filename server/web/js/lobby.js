@@ -112,7 +112,7 @@ export class LobbyView {
     const i = this.inputs, who = this.app.account.name;
     i.name.value = who ?? this.app.name();
     i.name.readOnly = who !== null;
-    this.board.accountChanged(who);
+    this.board.accountChanged(who, `You play as ${who}.`);
     this.play?.accountChanged();
   }
 

@@ -35,6 +35,13 @@ export class TournamentView {
     this.info = h('p', { class: 'info', id: 't-info' });
     this.entry = h('div', { class: 'again', id: 't-entry' });
     this.body = h('div', { class: 'tournament-body' }, h('p', { class: 'loading' }, 'Loading…'));
+    this.standingsBox = h('div', { class: 'wide' });
+    this.crossHead = h('h3', { hidden: true }, 'Crosstable');
+    this.crossBox = h('div', { class: 'wide' });
+    this.playing = h('ul', { class: 'games', id: 'playing' });
+    this.finished = h('ol', { class: 'games', id: 'finished' });
+    this.sections = [h('h3', {}, 'Standings'), this.standingsBox, this.crossHead, this.crossBox,
+      h('h3', {}, 'Games in play'), this.playing, h('h3', {}, 'Finished games'), this.finished];
     this.el.append(h('div', { class: 'bar' }, h('a', { href: '#/tournaments', class: 'back' }, '← Tournaments'), this.heading),
       this.info, this.entry, this.body);
   }
@@ -71,17 +78,23 @@ export class TournamentView {
       spec.entry ? ENTRY[spec.entry] ?? spec.entry : '', v.status === 'open' ? startWords(spec.start) : '',
       v.status === 'open' ? 'taking entrants' : v.status === 'playing' ? `round ${v.round}` : v.status].filter(Boolean).join(' · '));
     this.drawEntry(v);
-    const playing = v.games.filter((g) => !g.result), done = v.games.filter((g) => g.result);
-    this.body.replaceChildren(
-      h('h3', {}, 'Standings'), this.standings(v),
-      ...(v.crosstable?.length ? [h('h3', {}, 'Crosstable'), this.crosstable(v)] : []),
-      h('h3', {}, 'Games in play'),
-      h('ul', { class: 'games', id: 'playing' }, ...(playing.length ? playing.map((g) => h('li', { 'data-game': g.game },
-        `round ${g.round}: ${g.seats.join(', ')} `, h('a', { href: `#/room/${encodeURIComponent(g.game)}`, class: 'watch' }, 'Watch')))
-        : [h('li', { class: 'empty' }, 'None.')])),
-      h('h3', {}, 'Finished games'),
-      h('ol', { class: 'games', id: 'finished' }, ...done.map((g) => h('li', { 'data-game': g.game },
-        `round ${g.round}: ${outcome(g.result, g.seats)} `, h('a', { href: `#/game/${encodeURIComponent(g.game)}`, class: 'replay' }, 'Replay')))));
+    if (!this.body.contains(this.playing)) this.body.replaceChildren(...this.sections);
+    this.standingsBox.replaceChildren(this.standings(v));
+    const cross = v.crosstable?.length > 0;
+    this.crossHead.hidden = !cross;
+    this.crossBox.replaceChildren(...(cross ? [this.crosstable(v)] : []));
+    this.drawPlaying(v.games.filter((g) => !g.result));
+    this.finished.replaceChildren(...v.games.filter((g) => g.result).map((g) => h('li', { 'data-game': g.game },
+      `round ${g.round}: ${outcome(g.result, g.seats)} `, h('a', { href: `#/game/${encodeURIComponent(g.game)}`, class: 'replay' }, 'Replay'))));
+  }
+
+  /** The games in play, each with its Watch link; a game still in play keeps its element, so
+   * that a click on it is not lost to a redraw. */
+  drawPlaying(games) {
+    const kept = new Map([...this.playing.children].map((li) => [li.dataset.game, li]));
+    this.playing.replaceChildren(...(games.length ? games.map((g) => kept.get(g.game) ?? h('li', { 'data-game': g.game },
+      `round ${g.round}: ${g.seats.join(', ')} `, h('a', { href: `#/room/${encodeURIComponent(g.game)}`, class: 'watch' }, 'Watch')))
+      : [h('li', { class: 'empty' }, 'None.')]));
   }
 
   /** Join or Withdraw, for a logged-in player while the tournament takes entrants. */
@@ -94,7 +107,7 @@ export class TournamentView {
   }
 
   standings(v) {
-    return h('table', { class: 'list', id: 'standings' },
+    return h('table', { class: 'sheet', id: 'standings' },
       h('thead', {}, h('tr', {}, ...['#', 'Entrant', 'Points', 'Games', 'W / T / L', 'Performance'].map((t) => h('th', {}, t)))),
       h('tbody', {}, ...v.standings.map((s, i) => h('tr', { 'data-name': s.name },
         h('td', {}, String(i + 1)), h('td', {}, s.name, s.bot ? [' ', botTag()] : ''),
@@ -105,7 +118,7 @@ export class TournamentView {
   /** Row `i`, column `j`: what entrant `i` scored against entrant `j` (entry order). */
   crosstable(v) {
     const n = v.entrants.length;
-    return h('table', { class: 'list crosstable', id: 'crosstable' },
+    return h('table', { class: 'sheet', id: 'crosstable' },
       h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'Entrant'), ...v.entrants.map((e, j) => h('th', { title: e }, String(j + 1))))),
       h('tbody', {}, ...v.entrants.map((e, i) => h('tr', { 'data-name': e },
         h('td', {}, String(i + 1)), h('th', {}, e),
