@@ -32,24 +32,7 @@ use web_support::pairing::{
     cancel_in_the_page, seated_by_pairing, seek_in_the_page, tiles_match_the_presets,
 };
 use web_support::ratings::{api, leaderboard_matches_the_api, profile_matches_the_api};
-use web_support::{Browser, Engine, Page};
-
-/// Runs each browser scenario as one test per browser: `NAME::chromium` and `NAME::firefox`.
-macro_rules! in_both_browsers {
-    ($($name:ident),* $(,)?) => {$(
-        mod $name {
-            use super::*;
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn chromium() {
-                super::$name(Engine::Chromium).await
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn firefox() {
-                super::$name(Engine::Firefox).await
-            }
-        }
-    )*};
-}
+use web_support::{Browser, Engine, Page, in_both_browsers};
 
 in_both_browsers!(
     a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_reload,
