@@ -32,6 +32,10 @@ const TWO_FRAMES: &str = "new Promise(r => requestAnimationFrame(() => requestAn
 
 /// Runs each browser scenario (an `async fn NAME(engine: Engine)` of the test file) as one test
 /// per browser: `NAME::chromium` and `NAME::firefox`.
+#[allow(
+    unused_macros,
+    reason = "the web page bench includes this module but runs no browser scenario"
+)]
 macro_rules! in_both_browsers {
     ($($name:ident),* $(,)?) => {$(
         mod $name {
@@ -46,6 +50,10 @@ macro_rules! in_both_browsers {
         }
     )*};
 }
+#[allow(
+    unused_imports,
+    reason = "the web page bench includes this module but runs no browser scenario"
+)]
 pub(crate) use in_both_browsers;
 
 /// Which browser a test drives.
