@@ -17,7 +17,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
-#[macro_use]
 mod web_support;
 
 use common::{Client, TestServer, logged_in, rated_config_value};
@@ -34,7 +33,7 @@ use web_support::pairing::{
 };
 use web_support::ratings::{api, leaderboard_matches_the_api, profile_matches_the_api};
 use web_support::room::{cell, move_by_clicks, turn_or_end};
-use web_support::{Browser, Engine, Page};
+use web_support::{Browser, Engine, Page, in_both_browsers};
 
 in_both_browsers!(
     a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_reload,

@@ -8,7 +8,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
-#[macro_use]
 mod web_support;
 
 use common::TestServer;
@@ -18,7 +17,7 @@ use jchomp_protocol::rules::{
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use web_support::room::{cell, move_by_clicks, turn_or_end};
-use web_support::{Browser, Engine, Page};
+use web_support::{Browser, Engine, Page, in_both_browsers};
 
 in_both_browsers!(
     normal_play_is_previewed_played_and_won_by_eating_a_marked_cell,

@@ -19,26 +19,6 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// Runs each browser scenario as one test per browser: `NAME::chromium` and `NAME::firefox`.
-/// (`#[macro_use] mod web_support;` brings it in; the scenarios are `async fn NAME(Engine)`;
-/// the benchmark that shares this module has none.)
-#[allow(unused_macros)]
-macro_rules! in_both_browsers {
-    ($($name:ident),* $(,)?) => {$(
-        mod $name {
-            use super::*;
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn chromium() {
-                super::$name(Engine::Chromium).await
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn firefox() {
-                super::$name(Engine::Firefox).await
-            }
-        }
-    )*};
-}
-
 /// How long a test waits for a condition in a page.
 pub const WAIT: Duration = Duration::from_secs(15);
 
@@ -50,6 +30,32 @@ const CLOSE_OPEN_SOCKETS: &str = "function() { const open = this.filter(ws => ws
 
 /// Waits two animation frames: what the last change drew is on screen.
 const TWO_FRAMES: &str = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))";
+
+/// Runs each browser scenario (an `async fn NAME(engine: Engine)` of the test file) as one test
+/// per browser: `NAME::chromium` and `NAME::firefox`.
+#[allow(
+    unused_macros,
+    reason = "the web page bench includes this module but runs no browser scenario"
+)]
+macro_rules! in_both_browsers {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn chromium() {
+                super::$name(crate::web_support::Engine::Chromium).await
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn firefox() {
+                super::$name(crate::web_support::Engine::Firefox).await
+            }
+        }
+    )*};
+}
+#[allow(
+    unused_imports,
+    reason = "the web page bench includes this module but runs no browser scenario"
+)]
+pub(crate) use in_both_browsers;
 
 /// Which browser a test drives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -209,7 +215,12 @@ impl Page<'_> {
 
     /// Waits until `condition` (a JavaScript expression) is true in the page.
     pub async fn wait(&self, condition: &str, what: &str) {
-        let deadline = tokio::time::Instant::now() + WAIT;
+        self.wait_within(condition, what, WAIT).await;
+    }
+
+    /// Waits until `condition` is true in the page, for up to `limit` (a whole tournament).
+    pub async fn wait_within(&self, condition: &str, what: &str, limit: Duration) {
+        let deadline = tokio::time::Instant::now() + limit;
         let probe =
             format!("(() => {{ try {{ return !!({condition}); }} catch {{ return false; }} }})()");
         loop {
