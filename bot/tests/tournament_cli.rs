@@ -334,3 +334,88 @@ fn a_gauntlet_seats_the_first_bot_in_every_game() {
     assert_eq!(res["standings"][1]["games"], 12);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn rule_options_reach_every_game_its_record_and_resume() {
+    let dir = temp_dir("tournament-options");
+    let drawn = dir.join("drawn");
+    let flags = "--bot random --bot greedy --bot level:1 --variant breaks --play normal \
+                 --no-square-bites --rounds 3 --out";
+    let (ok, stdout, stderr) = run(flags, &[&drawn]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("18 games played"), "{stdout}");
+    let recs = records(&drawn);
+    assert_eq!(recs.len(), 18);
+    for r in &recs {
+        let c = &r.config;
+        assert_eq!(c.variant, jchomp_rules::Variant::Breaks, "{c:?}");
+        assert_eq!(
+            (c.play, c.no_square_bites),
+            (jchomp_rules::Play::Normal, true)
+        );
+        assert_eq!((c.eat, c.poison.len()), (None, 1), "{c:?}");
+        // The game replays under its options and ends as normal play ends: someone ate poison
+        // and won, unless no bite was left.
+        let game = r.replay().expect("replays");
+        let result = game.result().expect("finished");
+        assert!(
+            matches!(
+                result,
+                jchomp_rules::GameResult::Won { .. } | jchomp_rules::GameResult::Tie
+            ),
+            "{result:?}"
+        );
+    }
+    let settings = read(&drawn, "tournament.json");
+    assert!(
+        settings.contains("\"variant\": \"breaks\"") && settings.contains("\"play\": \"normal\""),
+        "{settings}"
+    );
+    // Resuming a cut tournament keeps the options: the same games again.
+    let full = read(&drawn, "games.jsonl");
+    let kept: String = full.lines().take(5).map(|l| format!("{l}\n")).collect();
+    std::fs::write(drawn.join("games.jsonl"), kept).expect("truncate");
+    let (ok, _, stderr) = run("--resume", &[&drawn]);
+    assert!(ok, "{stderr}");
+    assert_eq!(read(&drawn, "games.jsonl"), full);
+
+    // Openings take the flags' options; one they make invalid is refused with its line.
+    let openings = dir.join("openings.jsonl");
+    std::fs::write(
+        &openings,
+        "{\"rows\":5,\"cols\":6,\"eat\":[1,2],\"poison\":[[0,0]]}\n\
+         {\"rows\":4,\"cols\":4,\"variant\":\"classic\",\"poison\":[[0,0]]}\n",
+    )
+    .expect("write openings");
+    let out = dir.join("openings");
+    let flags = "--bot random --bot greedy --no-square-bites --rounds 2 --out";
+    let (ok, _, stderr) = run(flags, &[&out, Path::new("--openings"), &openings]);
+    assert!(ok, "{stderr}");
+    let recs = records(&out);
+    assert!(recs.iter().all(|r| r.config.no_square_bites), "{recs:?}");
+    assert_eq!(recs[2].config.variant, jchomp_rules::Variant::Classic);
+    std::fs::write(
+        &openings,
+        "{\"rows\":5,\"cols\":6,\"eat\":[2,2],\"poison\":[[0,0]]}\n",
+    )
+    .expect("write openings");
+    let flags = "--bot random --bot greedy --no-square-bites --rounds 2";
+    let (ok, _, stderr) = run(flags, &[Path::new("--openings"), &openings]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("openings line 1:") && stderr.contains("square"),
+        "{stderr}"
+    );
+    // Fixed flags the options refuse are refused before any game.
+    let (ok, _, stderr) = run(
+        "--bot random --bot greedy --eat 2x2 --no-square-bites --rounds 1",
+        &[],
+    );
+    assert!(!ok && stderr.contains("square"), "{stderr}");
+    let (ok, _, stderr) = run(
+        "--bot random --bot greedy --variant breaks --poison 0,0 --poison 1,1 --rounds 1",
+        &[],
+    );
+    assert!(!ok && stderr.contains("exactly one"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

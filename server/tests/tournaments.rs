@@ -1,5 +1,6 @@
 //! Tournaments the server runs, through the real server: a Swiss, an arena and an arena of 64
-//! built-in levels played to the end, their standings pushed to the creator as games end and their games stored;
+//! built-in levels played to the end, their standings pushed to the creator as games end, their
+//! games stored and their rooms closed;
 //! and a round robin whose server is killed (SIGKILL) in the middle and restarted, which goes on
 //! with nothing lost and nothing played twice; and an open tournament killed after entries and a
 //! withdrawal, which keeps them and its start rule.
@@ -159,6 +160,25 @@ async fn an_arena_pairs_free_entrants_until_its_time_is_up() {
         .sum();
     assert_eq!(played, 2 * games.len() as u64);
     games_are_stored(&mut c, last).await;
+    no_room_lingers(&mut c).await;
+}
+
+/// Every finished tournament room closes once its game is over and nobody watches it (a room
+/// lingering for the linger time would fill the server in a long arena of quick games).
+async fn no_room_lingers(c: &mut Client) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        c.send(json!({"type": "list_rooms"})).await;
+        let rooms = c.until("rooms").await["rooms"].clone();
+        if rooms.as_array().unwrap().is_empty() {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "finished tournament rooms linger: {rooms}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 #[tokio::test]

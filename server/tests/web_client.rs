@@ -32,24 +32,8 @@ use web_support::pairing::{
     cancel_in_the_page, seated_by_pairing, seek_in_the_page, tiles_match_the_presets,
 };
 use web_support::ratings::{api, leaderboard_matches_the_api, profile_matches_the_api};
-use web_support::{Browser, Engine, Page};
-
-/// Runs each browser scenario as one test per browser: `NAME::chromium` and `NAME::firefox`.
-macro_rules! in_both_browsers {
-    ($($name:ident),* $(,)?) => {$(
-        mod $name {
-            use super::*;
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn chromium() {
-                super::$name(Engine::Chromium).await
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn firefox() {
-                super::$name(Engine::Firefox).await
-            }
-        }
-    )*};
-}
+use web_support::room::{cell, move_by_clicks, turn_or_end};
+use web_support::{Browser, Engine, Page, in_both_browsers};
 
 in_both_browsers!(
     a_whole_game_against_a_bot_by_clicks_survives_a_lost_connection_and_a_reload,
@@ -79,10 +63,6 @@ struct Form<'a> {
 
 fn url(server: &TestServer) -> String {
     format!("http://{}/", server.addr)
-}
-
-fn cell(r: i64, c: i64) -> String {
-    format!(".board .cell[data-r=\"{r}\"][data-c=\"{c}\"]")
 }
 
 /// Fills the lobby's form and creates the room; returns once the room's page shows it.
@@ -157,7 +137,6 @@ async fn model_of(page: &Page<'_>, config: &Config) -> Model {
 /// that does not eat the poison while one is left, else the poison with its second click. Returns once the page
 /// has drawn the move.
 async fn play_one(page: &Page<'_>, config: &Config) {
-    let before = shown(page).await["moves"].as_u64().unwrap();
     let m = model_of(page, config).await;
     let valid = m.valid();
     // The last safe selection in board order: small bites, long games.
@@ -166,30 +145,7 @@ async fn play_one(page: &Page<'_>, config: &Config) {
         .rev()
         .find(|&&(r, c)| !m.after(r, c).poisoned());
     let &(r, c) = safe.or(valid.first()).expect("a valid selection");
-    page.click(&cell(r, c)).await;
-    if safe.is_none() {
-        page.wait(
-            "document.querySelector('#preview').dataset.kind === 'confirm'",
-            "the poison's confirmation",
-        )
-        .await;
-        page.click(&cell(r, c)).await;
-    }
-    page.wait(
-        &format!("+document.querySelector('.game').dataset.moves > {before}"),
-        "the move drawn",
-    )
-    .await;
-}
-
-/// Waits until the page may move or the game is over; whether it is over.
-async fn turn_or_end(page: &Page<'_>) -> bool {
-    page.wait(
-        "document.querySelector('.game').dataset.status === 'finished' || document.querySelector('#turn').dataset.mine === 'true'",
-        "my turn or the end",
-    )
-    .await;
-    shown(page).await["status"] == "finished"
+    move_by_clicks(page, r, c, safe.is_none()).await;
 }
 
 fn board_of(notation: &str) -> Config {

@@ -4,8 +4,10 @@
 use super::classic_flag::ClassicDbFlag;
 use anyhow::{Context, bail};
 use clap::ArgMatches;
+use jchomp_bot::tournament::export::export;
 use jchomp_bot::tournament::participant::{EngineSpec, Participant};
 use jchomp_bot::tournament::report;
+use jchomp_bot::tournament::rules::{OptionFlags, Rules};
 use jchomp_bot::tournament::schedule::Seating;
 use jchomp_bot::tournament::sprt::SprtParams;
 use jchomp_bot::tournament::starts::{Starts, parse_openings};
@@ -13,8 +15,8 @@ use jchomp_bot::tournament::time_control::TimeSetting;
 use jchomp_bot::tournament::{self, Length, Options, Outcome, Settings, Stop};
 use jchomp_engine::classic::Availability;
 use jchomp_engine::spec::BotSpec;
-use jchomp_protocol::board_args::{parse_cell, parse_pair_x, parse_variant};
-use jchomp_rules::Variant;
+use jchomp_protocol::board_args::{parse_cell, parse_pair_x, parse_play, parse_variant};
+use jchomp_rules::{Options as RuleOptions, Play, Variant};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -56,10 +58,19 @@ pub struct TournamentArgs {
     /// Fix a poison cell, ROW,COL (repeat for up to 4); 1–4 drawn per round otherwise.
     #[arg(long, value_name = "ROW,COL", value_parser = parse_cell)]
     poison: Vec<(i64, i64)>,
-    /// The game: `jchomp` (rectangles of the eat size) or `classic` (a selection eats
-    /// everything below and right of it; no eat size) [default: jchomp].
+    /// The game: `jchomp` (rectangles of the eat size), `classic` (a selection eats
+    /// everything below and right of it; no eat size) or `breaks` (a side broken off along a
+    /// grid line; one poison cell, no eat size) [default: jchomp].
     #[arg(long, value_name = "VARIANT", value_parser = parse_variant, conflicts_with = "openings")]
     variant: Option<Variant>,
+    /// Every game in misere (the eater of poison loses) or normal play (the eater of a marked
+    /// cell wins), openings included [default: misere, or each opening's own].
+    #[arg(long, value_name = "PLAY", value_parser = parse_play)]
+    play: Option<Play>,
+    /// Ban bites of a k×k square of cells in every game, openings included (drawn eat sizes
+    /// are then never square).
+    #[arg(long)]
+    no_square_bites: bool,
     /// Seats per game, 2–4 [default: 2].
     #[arg(long)]
     players: Option<u8>,
@@ -100,6 +111,16 @@ pub struct TournamentArgs {
     /// of in-process.
     #[arg(long, value_name = "ADDRESS", value_parser = jchomp_protocol::server_url::parse_server)]
     server: Option<String>,
+    /// Read a tournament that the server at ADDRESS ran (its standings and every game's
+    /// record) and write it into --out DIR as this command's own output, without playing.
+    #[arg(
+        long = "from-server",
+        num_args = 2,
+        value_names = ["ADDRESS", "ID"],
+        requires = "out",
+        conflicts_with = "resume"
+    )]
+    from_server: Option<Vec<String>>,
     /// No progress line.
     #[arg(long)]
     quiet: bool,
@@ -118,6 +139,8 @@ impl TournamentArgs {
             || self.size.is_some()
             || self.eat.is_some()
             || self.variant.is_some()
+            || self.play.is_some()
+            || self.no_square_bites
             || !self.poison.is_empty()
             || self.players.is_some()
             || self.seating.is_some()
@@ -133,16 +156,26 @@ impl TournamentArgs {
     /// The settings these flags describe (`matches`: what they were parsed from).
     fn settings(&self, matches: &ArgMatches) -> anyhow::Result<Settings> {
         let players = self.players.unwrap_or(2);
+        let flags = OptionFlags {
+            play: self.play,
+            no_square_bites: self.no_square_bites,
+        };
         let starts = match &self.openings {
             Some(path) => {
                 let text =
                     std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
                 Starts::Openings {
-                    configs: parse_openings(&text, players)?,
+                    configs: parse_openings(&text, players, flags)?,
                 }
             }
             None => Starts::Drawn {
-                classic: self.variant == Some(Variant::Classic),
+                rules: Rules {
+                    variant: self.variant.unwrap_or_default(),
+                    options: RuleOptions {
+                        play: self.play.unwrap_or_default(),
+                        no_square_bites: self.no_square_bites,
+                    },
+                },
                 size: self.size.map(|(r, c)| [r, c]),
                 eat: self.eat.map(|(r, c)| [r, c]),
                 poison: self.poison.iter().map(|&(r, c)| [r, c]).collect(),
@@ -268,6 +301,9 @@ pub fn run(
         classic: Some(args.classic.library()),
         debug: args.debug,
     };
+    if let Some(from) = &args.from_server {
+        return export_from(args, from, &options, out);
+    }
     let (outcome, dir) = match &args.resume {
         Some(dir) => {
             if args.defines_settings() {
@@ -288,6 +324,38 @@ pub fn run(
     if let Some(Availability::Failed(why)) = options.classic.as_ref().map(|l| l.availability()) {
         eprintln!("jchomp-bot: level:5 searched in classic games: {why}");
     }
+    Ok(())
+}
+
+/// `--from-server ADDRESS ID --out DIR`: writes the server's tournament into DIR and prints
+/// its standings as an offline tournament's.
+fn export_from(
+    args: &TournamentArgs,
+    from: &[String],
+    options: &Options,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let (Some(dir), [address, id]) = (&args.out, from) else {
+        bail!("--from-server takes ADDRESS ID and needs --out DIR");
+    };
+    if args.defines_settings() {
+        bail!(
+            "--from-server takes the tournament as the server ran it; only --out, --quiet and \
+             --concurrency may be given with it"
+        );
+    }
+    let url = jchomp_protocol::server_url::parse_server(address)?;
+    let outcome = export(&url, id, dir, options)?;
+    if let Some(run) = outcome.settings.starts.server_run() {
+        writeln!(
+            out,
+            "tournament {id} ({:?}) read from {url}: {} games written to {}",
+            run.view.spec.name,
+            run.games(),
+            dir.display()
+        )?;
+    }
+    print(&outcome, Some(dir), out)?;
     Ok(())
 }
 

@@ -84,6 +84,9 @@ pub struct Slot {
 pub struct Schedule {
     groups: Vec<Vec<usize>>,
     orders: Vec<Vec<usize>>,
+    /// Every game in index order, when the games were listed (by a server that ran the
+    /// tournament) rather than numbered by rule.
+    listed: Option<Vec<Slot>>,
 }
 
 /// Every `k`-element subset of `items`, in lexicographic order.
@@ -135,6 +138,44 @@ impl Schedule {
         Schedule {
             groups,
             orders: seating.orders(players),
+            listed: None,
+        }
+    }
+
+    /// The schedule of games listed one by one, each the participants (by index) in seat
+    /// order, all of one start configuration: their groups are the sets of participants that
+    /// met, in order of their first game, and a game's seat order is its place among every
+    /// order of its group (so, with two seats, 0 or 1 as in a numbered schedule).
+    pub(crate) fn listed(players: u8, games: &[Vec<usize>]) -> Schedule {
+        let orders = Seating::All.orders(usize::from(players).max(1));
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut slots = Vec::with_capacity(games.len());
+        for (index, seats) in games.iter().enumerate() {
+            let mut members = seats.clone();
+            members.sort_unstable();
+            let group = match groups.iter().position(|g| *g == members) {
+                Some(g) => g,
+                None => {
+                    groups.push(members.clone());
+                    groups.len() - 1
+                }
+            };
+            let order: Vec<usize> = seats
+                .iter()
+                .map(|b| members.iter().position(|m| m == b).unwrap_or(0))
+                .collect();
+            slots.push(Slot {
+                index: index as u64,
+                round: 0,
+                group,
+                rotation: orders.iter().position(|o| *o == order).unwrap_or(0),
+                seats: seats.clone(),
+            });
+        }
+        Schedule {
+            groups,
+            orders,
+            listed: Some(slots),
         }
     }
 
@@ -153,8 +194,21 @@ impl Schedule {
         (self.groups.len() * self.orders.len()) as u64
     }
 
-    /// The game with this index.
+    /// The game with this index (of a listed schedule, past its last game: one with no seats).
     pub fn slot(&self, index: u64) -> Slot {
+        if let Some(listed) = &self.listed {
+            let past = || Slot {
+                index,
+                round: 0,
+                group: 0,
+                rotation: 0,
+                seats: Vec::new(),
+            };
+            return usize::try_from(index)
+                .ok()
+                .and_then(|i| listed.get(i).cloned())
+                .unwrap_or_else(past);
+        }
         let per_round = self.games_per_round().max(1);
         let within = (index % per_round) as usize;
         let orders = self.orders.len().max(1);
@@ -276,6 +330,28 @@ mod tests {
                 .unwrap_err()
                 .contains("rotations or all")
         );
+    }
+
+    #[test]
+    fn listed_games_keep_their_seats_and_are_grouped_by_who_met() {
+        let s = Schedule::listed(2, &[vec![0, 1], vec![2, 0], vec![1, 0], vec![0, 2]]);
+        assert_eq!(s.groups(), &[vec![0, 1], vec![0, 2]]);
+        let slots: Vec<Slot> = (0..4).map(|i| s.slot(i)).collect();
+        assert_eq!(slots[1].seats, vec![2, 0]);
+        assert_eq!(
+            slots
+                .iter()
+                .map(|s| (s.group, s.rotation))
+                .collect::<Vec<_>>(),
+            vec![(0, 0), (1, 1), (0, 1), (1, 0)]
+        );
+        assert!(slots.iter().all(|s| s.round == 0));
+        assert_eq!(s.orders_per_group(), 2);
+        assert!(s.slot(4).seats.is_empty());
+        let three = Schedule::listed(3, &[vec![2, 0, 1], vec![0, 1, 3]]);
+        assert_eq!(three.groups(), &[vec![0, 1, 2], vec![0, 1, 3]]);
+        assert_eq!(three.slot(0).seats, vec![2, 0, 1]);
+        assert_ne!(three.slot(0).rotation, three.slot(1).rotation);
     }
 
     #[test]

@@ -57,6 +57,9 @@ pub enum SettingsError {
     /// Engines without a time control.
     #[error("a tournament with engines needs a time control: --tc BASE+INC or --st TIME")]
     EnginesUntimed,
+    /// Bots in a tournament read from a server, whose entrants are its own.
+    #[error("a tournament read from a server takes its entrants from there, and no bots")]
+    ServerBots,
     /// Engines or a time control on a server.
     #[error(
         "engines and time controls (--engine, --tc, --st) play in-process only, not with --server"
@@ -108,8 +111,18 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Checks the settings hang together; the message says what is wrong.
+    /// Checks the settings hang together; the message says what is wrong. A tournament read
+    /// from a server names its entrants there and plays nothing here, so it has no bots.
     pub fn validate(&self) -> Result<(), SettingsError> {
+        if self.starts.server_run().is_some() {
+            if !self.bots.is_empty() {
+                return Err(SettingsError::ServerBots);
+            }
+            return self
+                .starts
+                .validate(self.players)
+                .map_err(SettingsError::Starts);
+        }
         let (lo, hi) = PLAYERS;
         if !(lo..=hi).contains(&self.players) {
             return Err(SettingsError::Players {
@@ -164,13 +177,22 @@ impl Settings {
         Ok(())
     }
 
-    /// The pairing schedule these settings describe.
+    /// The pairing schedule these settings describe (a server's tournament: its games as the
+    /// server played them).
     pub fn schedule(&self) -> Schedule {
-        Schedule::with_seating(self.bots.len(), self.players, self.gauntlet, self.seating)
+        match self.starts.server_run() {
+            Some(run) => run.schedule(self.players),
+            None => {
+                Schedule::with_seating(self.bots.len(), self.players, self.gauntlet, self.seating)
+            }
+        }
     }
 
     /// Total games to play, or `None` when only the SPRT ends the tournament.
     pub(crate) fn total_games(&self) -> Option<u64> {
+        if let Some(run) = self.starts.server_run() {
+            return Some(run.games());
+        }
         let schedule = self.schedule();
         let p = schedule.orders_per_group();
         match self.length {
@@ -181,8 +203,12 @@ impl Settings {
     }
 
     /// The name of each participant in tables and records: a bot's spec, with `#2`, `#3`, …
-    /// appended when the same spec appears more than once; an engine's `name`.
+    /// appended when the same spec appears more than once; an engine's `name`; the entrants of
+    /// a tournament read from a server.
     pub fn names(&self) -> Vec<String> {
+        if let Some(run) = self.starts.server_run() {
+            return run.entrants().to_vec();
+        }
         let mut names = Vec::with_capacity(self.bots.len());
         for (i, participant) in self.bots.iter().enumerate() {
             let spec = match participant {

@@ -1,8 +1,11 @@
 //! Start configurations: drawn from the seed within the game's ranges (any of size, eat size and
-//! poison cells may be fixed by flags), or read from an openings file, one configuration per
-//! line, as the JSON configuration object of game records.
+//! poison cells may be fixed by flags, and every draw is of one variant under one set of rule
+//! options), read from an openings file, one configuration per line, as the JSON configuration
+//! object of game records, or the one configuration of a tournament a server ran.
 
+use super::rules::{OptionFlags, Rules};
 use super::schedule::derive_seed;
+use super::server_run::{ServerRun, ServerRunError};
 use jchomp_engine::rng::Rng;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_rules::{
@@ -35,6 +38,9 @@ pub enum StartsError {
     /// The openings file holds no configuration.
     #[error("the openings file holds no configuration")]
     NoOpenings,
+    /// A tournament read from a server does not hang together.
+    #[error("{0}")]
+    ServerRun(ServerRunError),
 }
 
 /// What is wrong with one line of an openings file.
@@ -65,16 +71,18 @@ pub enum OpeningError {
 pub enum Starts {
     /// Drawn from the seed, round by round, except for the fields fixed here by flags.
     Drawn {
-        /// Classic Chomp instead of JChomp (no eat size). Absent in settings written before
-        /// classic games existed, which were all JChomp.
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        classic: bool,
+        /// The variant and rule options of every game (JChomp under the default options in
+        /// settings written before them).
+        #[serde(flatten)]
+        rules: Rules,
         /// Board size `[rows, cols]` (classic bars as small as the rules allow, such as
-        /// `[3, 5]`), or drawn (4–15 each, classic games too).
+        /// `[3, 5]`), or drawn (4–15 each, in every variant).
         size: Option<[i64; 2]>,
-        /// Eat size `[rows, cols]`, or drawn (1–3 each); never for classic games.
+        /// Eat size `[rows, cols]`, or drawn (1–3 each; not square under `no_square_bites`);
+        /// JChomp only.
         eat: Option<[i64; 2]>,
-        /// Poison cells, or (if empty) 1–4 cells drawn anywhere on the board.
+        /// Poison cells, or (if empty) 1–4 cells drawn anywhere on the board (one in edge
+        /// breaks).
         poison: Vec<[i64; 2]>,
     },
     /// Read from a file; round `r` uses line `r` modulo their number.
@@ -82,13 +90,16 @@ pub enum Starts {
         /// The configurations, in file order.
         configs: Vec<ConfigJson>,
     },
+    /// A tournament a server ran (exported with `--from-server`): its one configuration, and
+    /// its games listed as it played them; none is played here.
+    Server(Box<ServerRun>),
 }
 
 impl Default for Starts {
     /// Everything drawn.
     fn default() -> Starts {
         Starts::Drawn {
-            classic: false,
+            rules: Rules::default(),
             size: None,
             eat: None,
             poison: Vec::new(),
@@ -104,10 +115,10 @@ fn between(rng: &mut Rng, lo: i64, hi: i64) -> i64 {
 impl Starts {
     /// The unvalidated setup of round `round`.
     pub(crate) fn setup(&self, players: u8, seed: u64, round: u64) -> Setup {
-        let (classic, size, eat, poison) = match self {
+        match self {
             Starts::Openings { configs } => {
                 let i = (round % configs.len().max(1) as u64) as usize;
-                return match configs.get(i) {
+                match configs.get(i) {
                     Some(c) => Setup {
                         players: i64::from(players),
                         ..c.setup()
@@ -121,71 +132,33 @@ impl Starts {
                         poison: vec![],
                         options: Options::default(),
                     },
-                };
+                }
             }
+            Starts::Server(run) => run.view.spec.config.setup(),
             Starts::Drawn {
-                classic,
+                rules,
                 size,
                 eat,
                 poison,
-            } => (*classic, *size, *eat, &poison[..]),
-        };
-        let mut rng = Rng::new(derive_seed(seed, round, u64::MAX));
-        let (lo, hi) = (i64::from(BOARD_SIZE.0), i64::from(BOARD_SIZE.1));
-        let [rows, cols] = size.unwrap_or_else(|| {
-            // Drawn sizes leave room for fixed poison cells.
-            let min_row = poison
-                .iter()
-                .map(|p| p[0] + 1)
-                .max()
-                .unwrap_or(lo)
-                .clamp(lo, hi);
-            let min_col = poison
-                .iter()
-                .map(|p| p[1] + 1)
-                .max()
-                .unwrap_or(lo)
-                .clamp(lo, hi);
-            [
-                between(&mut rng, min_row, hi),
-                between(&mut rng, min_col, hi),
-            ]
-        });
-        let (elo, ehi) = (i64::from(EAT_SIZE.0), i64::from(EAT_SIZE.1));
-        // Classic games have no eat size: none is drawn (a fixed one is kept, for the rules to
-        // refuse).
-        let eat = if classic {
-            eat
-        } else {
-            Some(eat.unwrap_or_else(|| [between(&mut rng, elo, ehi), between(&mut rng, elo, ehi)]))
-        };
-        let poison = if poison.is_empty() {
-            let cells = (rows.max(1) * cols.max(1)).max(1);
-            let count = between(&mut rng, 1, MAX_POISON.min(cells as usize) as i64);
-            let mut chosen: Vec<[i64; 2]> = Vec::new();
-            while (chosen.len() as i64) < count {
-                let k = rng.below(cells as u64) as i64;
-                let cell = [k / cols.max(1), k % cols.max(1)];
-                if !chosen.contains(&cell) {
-                    chosen.push(cell);
+            } => {
+                let mut rng = Rng::new(derive_seed(seed, round, u64::MAX));
+                let [rows, cols] = size.unwrap_or_else(|| draw_size(&mut rng, poison));
+                let eat = draw_eat(&mut rng, *rules, *eat);
+                let poison = if poison.is_empty() {
+                    draw_poison(&mut rng, rules.variant, rows, cols)
+                } else {
+                    poison.to_vec()
+                };
+                Setup {
+                    rows,
+                    cols,
+                    players: i64::from(players),
+                    variant: rules.variant,
+                    eat,
+                    poison,
+                    options: rules.options,
                 }
             }
-            chosen
-        } else {
-            poison.to_vec()
-        };
-        Setup {
-            rows,
-            cols,
-            players: i64::from(players),
-            variant: if classic {
-                Variant::Classic
-            } else {
-                Variant::JChomp
-            },
-            eat,
-            poison,
-            options: Options::default(),
         }
     }
 
@@ -197,13 +170,21 @@ impl Starts {
     /// The variants the games are played in.
     pub fn variants(&self) -> Vec<Variant> {
         let mut variants = match self {
-            Starts::Drawn { classic: true, .. } => vec![Variant::Classic],
-            Starts::Drawn { classic: false, .. } => vec![Variant::JChomp],
+            Starts::Drawn { rules, .. } => vec![rules.variant],
             Starts::Openings { configs } => configs.iter().map(|c| c.variant).collect(),
+            Starts::Server(run) => vec![run.view.spec.config.variant],
         };
         variants.sort_by_key(|v| v.name());
         variants.dedup();
         variants
+    }
+
+    /// The tournament a server ran, if these are its games.
+    pub fn server_run(&self) -> Option<&ServerRun> {
+        match self {
+            Starts::Server(run) => Some(run),
+            _ => None,
+        }
     }
 
     /// Checks that every configuration these starts can produce is valid.
@@ -222,8 +203,9 @@ impl Starts {
                 }
                 Ok(())
             }
+            Starts::Server(run) => run.validate(players).map_err(StartsError::ServerRun),
             // Fixed fields are checked by one draw; drawn fields are always in range.
-            _ => self
+            Starts::Drawn { .. } => self
                 .config(players, 0, 0)
                 .map(|_| ())
                 .map_err(StartsError::Config),
@@ -231,10 +213,67 @@ impl Starts {
     }
 }
 
+/// A drawn board size, 4–15 each way, with room for the fixed `poison` cells.
+fn draw_size(rng: &mut Rng, poison: &[[i64; 2]]) -> [i64; 2] {
+    let (lo, hi) = (i64::from(BOARD_SIZE.0), i64::from(BOARD_SIZE.1));
+    let least = |axis: usize| {
+        poison
+            .iter()
+            .map(|p| p[axis] + 1)
+            .max()
+            .unwrap_or(lo)
+            .clamp(lo, hi)
+    };
+    let (min_row, min_col) = (least(0), least(1));
+    [between(rng, min_row, hi), between(rng, min_col, hi)]
+}
+
+/// The eat size: the fixed one, or one drawn in JChomp (1–3 each way, never square when
+/// square bites are banned). Classic Chomp and edge breaks have none: none is drawn, and a
+/// fixed one is kept for the rules to refuse.
+fn draw_eat(rng: &mut Rng, rules: Rules, fixed: Option<[i64; 2]>) -> Option<[i64; 2]> {
+    if fixed.is_some() || !rules.variant.is_jchomp() {
+        return fixed;
+    }
+    let (lo, hi) = (i64::from(EAT_SIZE.0), i64::from(EAT_SIZE.1));
+    loop {
+        let eat = [between(rng, lo, hi), between(rng, lo, hi)];
+        if !(rules.options.no_square_bites && eat[0] == eat[1]) {
+            return Some(eat);
+        }
+    }
+}
+
+/// Distinct poison cells drawn anywhere on a `rows`×`cols` board: 1–4 of them, or the one an
+/// edge-breaks game has.
+fn draw_poison(rng: &mut Rng, variant: Variant, rows: i64, cols: i64) -> Vec<[i64; 2]> {
+    let cells = (rows.max(1) * cols.max(1)).max(1);
+    let count = match variant {
+        Variant::Breaks => 1,
+        Variant::JChomp | Variant::Classic => {
+            between(rng, 1, MAX_POISON.min(cells as usize) as i64)
+        }
+    };
+    let mut chosen: Vec<[i64; 2]> = Vec::new();
+    while (chosen.len() as i64) < count {
+        let k = rng.below(cells as u64) as i64;
+        let cell = [k / cols.max(1), k % cols.max(1)];
+        if !chosen.contains(&cell) {
+            chosen.push(cell);
+        }
+    }
+    chosen
+}
+
 /// Reads an openings file: one JSON configuration object per line, as in game records
 /// (`{"rows":6,"cols":7,"eat":[1,2],"poison":[[0,0]]}`). `players` may be left out; if given it
-/// must equal the tournament's. Blank lines and lines starting with `#` are skipped.
-pub fn parse_openings(text: &str, players: u8) -> Result<Vec<ConfigJson>, StartsError> {
+/// must equal the tournament's. Blank lines and lines starting with `#` are skipped. Each line is
+/// taken under the options `flags` give, and refused if the rules refuse it under them.
+pub fn parse_openings(
+    text: &str,
+    players: u8,
+    flags: OptionFlags,
+) -> Result<Vec<ConfigJson>, StartsError> {
     let mut configs = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -261,6 +300,7 @@ pub fn parse_openings(text: &str, players: u8) -> Result<Vec<ConfigJson>, Starts
         }
         let config: ConfigJson =
             serde_json::from_value(value).map_err(|e| bad(OpeningError::Json(e)))?;
+        let config = flags.apply(config);
         config
             .validate()
             .map_err(|e| bad(OpeningError::Config(e)))?;
@@ -278,6 +318,14 @@ pub fn parse_openings(text: &str, players: u8) -> Result<Vec<ConfigJson>, Starts
 #[cfg(test)]
 mod tests {
     use super::*;
+    use jchomp_rules::Play;
+
+    fn classic_rules() -> Rules {
+        Rules {
+            variant: Variant::Classic,
+            options: Options::default(),
+        }
+    }
 
     #[test]
     fn drawn_configurations_are_valid_varied_and_repeatable() {
@@ -301,7 +349,7 @@ mod tests {
     #[test]
     fn classic_starts_have_no_eat_size_and_jchomp_draws_are_unchanged() {
         let classic = Starts::Drawn {
-            classic: true,
+            rules: classic_rules(),
             size: None,
             eat: None,
             poison: Vec::new(),
@@ -320,18 +368,129 @@ mod tests {
             r#"{"kind":"drawn","size":null,"eat":null,"poison":[]}"#
         );
         let fixed_eat = Starts::Drawn {
-            classic: true,
+            rules: classic_rules(),
             size: None,
             eat: Some([1, 2]),
             poison: Vec::new(),
         };
         assert!(fixed_eat.config(2, 5, 0).is_err());
+        // Settings written before edge breaks and the options said classic games so.
+        let old: Starts = serde_json::from_str(
+            r#"{"kind":"drawn","classic":true,"size":null,"eat":null,"poison":[]}"#,
+        )
+        .unwrap();
+        assert_eq!(old, classic);
+        assert_eq!(
+            serde_json::to_string(&classic).unwrap(),
+            r#"{"kind":"drawn","variant":"classic","size":null,"eat":null,"poison":[]}"#
+        );
+    }
+
+    #[test]
+    fn drawn_starts_carry_the_variant_and_options_and_are_valid_under_them() {
+        let under = |variant, play, no_square_bites| Starts::Drawn {
+            rules: Rules {
+                variant,
+                options: Options {
+                    play,
+                    no_square_bites,
+                },
+            },
+            size: None,
+            eat: None,
+            poison: Vec::new(),
+        };
+        let cases = [
+            under(Variant::JChomp, Play::Normal, true),
+            under(Variant::Breaks, Play::Misere, false),
+            under(Variant::Breaks, Play::Normal, true),
+            under(Variant::Classic, Play::Misere, true),
+        ];
+        for starts in &cases {
+            starts.validate(2).unwrap();
+            let Starts::Drawn { rules, .. } = starts else {
+                unreachable!()
+            };
+            for round in 0..200 {
+                let c = starts.config(3, 9, round).unwrap();
+                assert_eq!((c.variant(), c.options()), (rules.variant, rules.options));
+                if let Some((r, k)) = c.eat() {
+                    assert!(!(rules.options.no_square_bites && r == k), "{c}");
+                }
+            }
+            let text = serde_json::to_string(starts).unwrap();
+            assert_eq!(&serde_json::from_str::<Starts>(&text).unwrap(), starts);
+        }
+        assert_eq!(
+            serde_json::to_string(&cases[2]).unwrap(),
+            r#"{"kind":"drawn","variant":"breaks","play":"normal","no_square_bites":true,"size":null,"eat":null,"poison":[]}"#
+        );
+        // Fixed fields the options refuse are refused in the rules' words.
+        let square = Starts::Drawn {
+            rules: Rules {
+                variant: Variant::JChomp,
+                options: Options {
+                    play: Play::Misere,
+                    no_square_bites: true,
+                },
+            },
+            size: None,
+            eat: Some([2, 2]),
+            poison: Vec::new(),
+        };
+        assert!(
+            square
+                .validate(2)
+                .unwrap_err()
+                .to_string()
+                .contains("square")
+        );
+        assert!(
+            serde_json::from_str::<Starts>(
+                r#"{"kind":"drawn","variant":"go","size":null,"eat":null,"poison":[]}"#
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn option_flags_are_laid_over_every_opening() {
+        let text = "{\"rows\":5,\"cols\":6,\"eat\":[1,2],\"poison\":[[0,0]]}\n\
+                    {\"rows\":4,\"cols\":4,\"variant\":\"breaks\",\"poison\":[[1,1]],\"play\":\"normal\"}\n";
+        let plain = parse_openings(text, 2, OptionFlags::default()).unwrap();
+        assert_eq!(
+            plain.iter().map(|c| c.play).collect::<Vec<_>>(),
+            [Play::Misere, Play::Normal]
+        );
+        let flags = OptionFlags {
+            play: Some(Play::Normal),
+            no_square_bites: true,
+        };
+        let starts = Starts::Openings {
+            configs: parse_openings(text, 2, flags).unwrap(),
+        };
+        for round in 0..2 {
+            let options = starts.config(2, 0, round).unwrap().options();
+            assert_eq!(
+                (options.play, options.no_square_bites),
+                (Play::Normal, true)
+            );
+        }
+        assert_eq!(starts.variants(), [Variant::Breaks, Variant::JChomp]);
+        // An opening the options make invalid is refused with its line.
+        let square = "{\"rows\":5,\"cols\":6,\"eat\":[1,1],\"poison\":[[0,0]]}";
+        assert!(parse_openings(square, 2, OptionFlags::default()).is_ok());
+        let refusal = parse_openings(square, 2, flags).unwrap_err().to_string();
+        assert!(
+            refusal.starts_with("openings line 1:") && refusal.contains("square"),
+            "{refusal}"
+        );
     }
 
     #[test]
     fn fixed_fields_stay_fixed() {
         let starts = Starts::Drawn {
-            classic: false,
+            rules: Rules::default(),
             size: None,
             eat: Some([1, 2]),
             poison: vec![[9, 12]],
@@ -343,7 +502,7 @@ mod tests {
             assert_eq!(c.poison().len(), 1);
         }
         let bad = Starts::Drawn {
-            classic: false,
+            rules: Rules::default(),
             size: Some([5, 5]),
             eat: None,
             poison: vec![[5, 0]],
@@ -360,14 +519,14 @@ mod tests {
     fn openings_parse_cycle_and_refuse_bad_lines() {
         let text = "# two openings\n{\"rows\":5,\"cols\":6,\"eat\":[1,2],\"poison\":[[0,0]]}\n\n\
                     {\"rows\":4,\"cols\":4,\"players\":2,\"eat\":[1,1],\"poison\":[[3,3]]}\n";
-        let configs = parse_openings(text, 2).unwrap();
+        let configs = parse_openings(text, 2, OptionFlags::default()).unwrap();
         assert_eq!(configs.len(), 2);
         let starts = Starts::Openings { configs };
         assert_eq!(starts.config(2, 0, 0).unwrap().rows(), 5);
         assert_eq!(starts.config(2, 0, 1).unwrap().rows(), 4);
         assert_eq!(starts.config(2, 0, 2).unwrap().rows(), 5);
         assert!(
-            parse_openings("{\"rows\":5}", 2)
+            parse_openings("{\"rows\":5}", 2, OptionFlags::default())
                 .unwrap_err()
                 .to_string()
                 .starts_with("openings line 1:")
@@ -375,7 +534,8 @@ mod tests {
         assert!(
             parse_openings(
                 "\n{\"rows\":3,\"cols\":6,\"eat\":[1,2],\"poison\":[[0,0]]}",
-                2
+                2,
+                OptionFlags::default()
             )
             .unwrap_err()
             .to_string()
@@ -384,13 +544,14 @@ mod tests {
         assert!(
             parse_openings(
                 "{\"rows\":5,\"cols\":6,\"players\":3,\"eat\":[1,2],\"poison\":[[0,0]]}",
-                2
+                2,
+                OptionFlags::default()
             )
             .unwrap_err()
             .to_string()
             .contains("2-player")
         );
-        assert!(parse_openings("# nothing\n", 2).is_err());
+        assert!(parse_openings("# nothing\n", 2, OptionFlags::default()).is_err());
     }
 
     #[test]
@@ -398,7 +559,7 @@ mod tests {
         let text = "{\"rows\":3,\"cols\":5,\"variant\":\"classic\",\"poison\":[[0,0]]}\n\
                     {\"rows\":1,\"cols\":2,\"variant\":\"classic\",\"poison\":[[0,0]]}\n";
         let starts = Starts::Openings {
-            configs: parse_openings(text, 2).unwrap(),
+            configs: parse_openings(text, 2, OptionFlags::default()).unwrap(),
         };
         assert!(starts.validate(2).is_ok());
         let first = starts.config(2, 0, 0).unwrap();
@@ -406,13 +567,13 @@ mod tests {
         assert_eq!(starts.config(2, 0, 1).unwrap().board().count(), 2);
         let lone = "{\"rows\":1,\"cols\":1,\"variant\":\"classic\",\"poison\":[[0,0]]}";
         assert!(
-            parse_openings(lone, 2)
+            parse_openings(lone, 2, OptionFlags::default())
                 .unwrap_err()
                 .to_string()
                 .contains("line 1: classic Chomp needs at least 2 cells, got 1×1")
         );
         let fixed = Starts::Drawn {
-            classic: true,
+            rules: classic_rules(),
             size: Some([3, 5]),
             eat: None,
             poison: vec![],

@@ -57,6 +57,17 @@ pub enum TournamentError {
     /// An engine cannot take part.
     #[error("{0}")]
     Engine(EngineRefused),
+    /// The directory of a tournament read from a server lacks games, which are not played here.
+    #[error(
+        "games.jsonl holds {have} of the {want} games of a tournament read from a server; \
+         export it again with --from-server"
+    )]
+    Incomplete {
+        /// Games in the directory.
+        have: u64,
+        /// Games the server played.
+        want: u64,
+    },
     /// No runtime could be started for a game through the server.
     #[error("game {index} on {url}: {error}")]
     Runtime {
@@ -363,6 +374,11 @@ fn drive(
     let first = standings.games;
     let total = settings.total_games();
     let decided = |s: &Standings| s.sprt().is_some_and(|t| t.verdict().is_some());
+    if let (Some(_), Some(want)) = (settings.starts.server_run(), total)
+        && first < want
+    {
+        return Err(TournamentError::Incomplete { have: first, want });
+    }
     let mut progress = Progress::new(options.progress, first, total);
     let mut error: Option<TournamentError> = None;
     let write = out.is_some();

@@ -2,6 +2,7 @@
 //! open-files limit, start the servers it was asked to start, run the echo baseline and the
 //! game load once per run, and print each run and the medians.
 
+use super::arena::{ArenaPlan, describe_arena, run_arena};
 use super::cluster::{self, SpawnedCluster};
 use super::echo;
 use super::fault::{Fault, Strike};
@@ -158,9 +159,20 @@ pub struct Args {
     #[arg(long, value_name = "N",
           conflicts_with_all = ["login", "spawn_cluster", "fault", "echo_only", "server_echo", "echo", "echo_fanout"])]
     pub pairing: Option<usize>,
-    /// With --pairing: the preset whose pool the players seek in.
+    /// With --pairing: the preset whose pool the players seek in; with --arena, the game
+    /// every pairing plays.
     #[arg(long, value_name = "NAME", default_value = "duel")]
     pub preset: String,
+    /// Measure a server-run arena instead: an account creates an arena tournament of N
+    /// built-in bots (`--arena-bot`, seeded 1…N) that starts new games for --duration, and
+    /// watches it to its end. Reports games a second, the server's CPU time per game and the
+    /// time from each game's end to the first standings showing it.
+    #[arg(long, value_name = "N",
+          conflicts_with_all = ["login", "pairing", "spawn_cluster", "fault", "echo_only", "server_echo", "echo", "echo_fanout"])]
+    pub arena: Option<usize>,
+    /// With --arena: the built-in level every entrant plays.
+    #[arg(long, value_name = "SPEC", default_value = "random")]
+    pub arena_bot: String,
     /// Serve as a bare echo server on this address (used by --echo; prints its URL).
     #[arg(long, value_name = "ADDR", hide = true)]
     pub serve_echo: Option<String>,
@@ -181,6 +193,8 @@ const ECHO_PATH: &str = "/echo";
 /// Upper bounds that keep a run bounded.
 const MAX_CONNECTIONS: usize = 60_000;
 const MAX_SECS: f64 = 600.0;
+/// Arena entrants at most.
+const MAX_ARENA: usize = 1_000;
 
 /// A time flag in the one duration syntax, a bare number being seconds, as seconds.
 fn seconds(text: &str) -> Result<f64, DurationError> {
@@ -214,6 +228,9 @@ pub(crate) enum ArgsError {
     /// Too few or too many pairing players.
     #[error("--pairing must be 2–{MAX_CONNECTIONS} players")]
     Pairing,
+    /// Too few or too many arena entrants.
+    #[error("--arena must be 2–{MAX_ARENA} entrants (the server may take fewer)")]
+    Arena,
     /// Login flags out of range.
     #[error(
         "--login-connections must be 1–1000, --login-accounts 1–16 (registering more than 20 from one address is throttled), --flood-rate a positive number"
@@ -264,6 +281,9 @@ impl Args {
             .is_some_and(|n| !(2..=MAX_CONNECTIONS).contains(&n))
         {
             return Err(ArgsError::Pairing);
+        }
+        if self.arena.is_some_and(|n| !(2..=MAX_ARENA).contains(&n)) {
+            return Err(ArgsError::Arena);
         }
         if self.server_pid.len() > self.server.len() {
             return Err(ArgsError::Pids {
@@ -365,7 +385,7 @@ async fn run(args: &Args) -> anyhow::Result<ExitCode> {
         Some(r) => format!("{r} moves/s per seat"),
         None => "as fast as the server answers".to_owned(),
     };
-    if args.login != Some(LoginMode::Rate) && args.pairing.is_none() {
+    if args.login != Some(LoginMode::Rate) && args.pairing.is_none() && args.arena.is_none() {
         println!(
             "jchomp-bench: {} connections in {rooms} rooms of {seats}, board {config}, {} s measured after {} s warm-up, {rate}, {} run(s), {} source address(es)",
             rooms * seats,
@@ -405,6 +425,9 @@ async fn run(args: &Args) -> anyhow::Result<ExitCode> {
     }
     if let Some(players) = args.pairing {
         return run_pairing_mode(args, players, shape).await;
+    }
+    if let Some(entrants) = args.arena {
+        return run_arena_mode(args, entrants, shape).await;
     }
     let mut runs: Vec<RunReports> = Vec::new();
     let mut errors = 0;
@@ -561,6 +584,26 @@ async fn run_pairing_mode(args: &Args, players: usize, shape: Shape) -> anyhow::
     println!("{}", describe_pairing(&r));
     let ok = r.pairing.tally.seated > 0 && r.plain.tally.seated > 0 && r.errors() == 0;
     Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// The arena mode (`--arena N`) against the server given or spawned: one tournament, its
+/// figures printed; fails if no game finished or anything went wrong.
+async fn run_arena_mode(args: &Args, entrants: usize, shape: Shape) -> anyhow::Result<ExitCode> {
+    let (servers, started) = servers_for_run(args, entrants, false).await?;
+    let plan = ArenaPlan {
+        entrants,
+        bot: args.arena_bot.clone(),
+        preset: args.preset.clone(),
+        duration: shape.duration,
+    };
+    let r = run_arena(&servers, plan).await?;
+    drop(started);
+    println!("{}", describe_arena(&r));
+    Ok(if r.games > 0 && r.errors.total() == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

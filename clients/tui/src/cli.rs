@@ -159,6 +159,19 @@ pub(crate) enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// List the tournaments the server runs.
+    Tournaments {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Follow a tournament until it has finished: its standings and, in a round robin, its
+    /// crosstable, redrawn as games end (off a terminal: a line per change, then the final
+    /// tables).
+    Tournament {
+        /// The tournament's id (see `jchomp tournaments`).
+        id: String,
+    },
     /// Step through a stored game, or print its record with `--json`.
     Replay {
         /// The game id (see `jchomp games`).

@@ -1,5 +1,6 @@
 //! The read-only, scriptable commands: `jchomp rooms`, `jchomp games`, `jchomp replay` and
-//! the presets `jchomp play` lists, as tables, plain text or JSON.
+//! the presets `jchomp play` lists, as tables, plain text or JSON (`jchomp tournaments` and
+//! `jchomp tournament` are in `tournaments`).
 
 use crate::connection::{Connection, ConnectionError, ServerError};
 use crate::explain;
@@ -69,7 +70,8 @@ pub enum CommandError {
     /// An interactive command run without a terminal.
     #[error(
         "`{0}` is interactive and needs a terminal; `jchomp rooms`, `games`, `replay`, \
-         `leaderboard`, `player` and `play` without a preset print without one"
+         `leaderboard`, `player`, `tournaments`, `tournament` and `play` without a preset \
+         print without one"
     )]
     NoTerminal(&'static str),
 }
@@ -89,7 +91,7 @@ impl CommandError {
 }
 
 /// Sends one request on a connection of its own and returns what `pick` takes from the answer.
-async fn ask<T>(
+pub(crate) async fn ask<T>(
     url: &str,
     msg: &ClientMessage,
     pick: impl FnMut(ServerMessage) -> Option<T>,

@@ -1,6 +1,8 @@
-//! Server errors, refused moves, results and times put in words a player understands.
+//! Server errors, refused moves, results, times and the rules in force put in words a player
+//! understands.
 
 use jchomp_protocol::json::ResultJson;
+use jchomp_protocol::rules::{Config, Play, Variant};
 use jchomp_protocol::wire::{RejectReason, SeatInfo};
 
 /// A move the server refused, in words: the server's own sentence when it gave one (the shared
@@ -127,6 +129,41 @@ pub fn outcome(result: ResultJson, seats: &[Option<SeatInfo>], me: Option<u8>) -
         Some((last, [])) => format!("{lost}; {last} {verb}."),
         Some((last, rest)) => format!("{lost}; {} and {last} {verb}.", rest.join(", ")),
     }
+}
+
+/// The game a configuration plays, in a few words for the game screen's title: `eat 1×2`,
+/// `classic` or `edge breaks`, then the options in force (`· normal play`, `· no square bites`).
+pub(crate) fn game_words(config: &Config) -> String {
+    let mut words = match (config.variant(), config.eat()) {
+        (_, Some((er, ec))) => format!("eat {er}×{ec}"),
+        (Variant::Breaks, None) => "edge breaks".to_owned(),
+        (_, None) => config.variant().name().to_owned(),
+    };
+    if config.play() == Play::Normal {
+        words.push_str(" · normal play");
+    }
+    if config.no_square_bites() {
+        words.push_str(" · no square bites");
+    }
+    words
+}
+
+/// What the rules beyond plain misère Chomp mean, one sentence each (none for the default
+/// rules of JChomp and classic Chomp).
+pub(crate) fn rule_sentences(config: &Config) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    if config.variant() == Variant::Breaks {
+        out.push("Edge breaks: eat at a cell in P's row or column to break the bar off there.");
+    }
+    if config.play() == Play::Normal {
+        out.push("Normal play: whoever eats a marked cell (P) wins; every other seat loses.");
+    }
+    if config.no_square_bites() {
+        out.push(
+            "No square bites: a bite of a k×k block (1, 4, 9 … cells) is refused; a seat with no other move left ties the game.",
+        );
+    }
+    out
 }
 
 /// A date and time in UTC, `YYYY-MM-DD HH:MM`, from milliseconds since the Unix epoch.

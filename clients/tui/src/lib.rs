@@ -6,12 +6,15 @@
 //! `jchomp [--server ADDRESS] [--name NAME]` opens the lobby (default server
 //! `ws://127.0.0.1:7777/ws`; `JCHOMP_SERVER` when the flag is absent; `host:port`, `ws(s)://`
 //! and `http(s)://` addresses are read by `jchomp_protocol::server_url`). Subcommands go straight to a room or print something:
-//! `create` (board flags `--size 6x7 --eat 1x2 --poison 0,0 --players 2`, `--move-time 30s`,
+//! `create` (board flags `--size 6x7 --eat 1x2 --poison 0,0 --players 2`, `--variant
+//! classic|breaks`, `--play normal`, `--no-square-bites`; `--move-time 30s`,
 //! `--bot SPEC` repeated), `play [PRESET] [--bots]` (quick pairing: without a preset it lists
 //! them; with one it waits in its pool until the server seats the player, Esc or `q` stops
 //! waiting), `join ROOM`, `watch ROOM`, `resume TOKEN`, and the read-only
 //! `rooms`, `games` and `replay GAME` (each with `--json`; `replay` steps through the game on a
-//! terminal and prints every step otherwise). Accounts: `register [NAME]`, `login [NAME]` (the
+//! terminal and prints every step otherwise), `tournaments` (`--json` too) and `tournament ID`
+//! (a tournament the server runs, followed until it has finished: standings and a round robin's
+//! crosstable, redrawn on a terminal, a line per change and the final tables otherwise). Accounts: `register [NAME]`, `login [NAME]` (the
 //! password from `JCHOMP_PASSWORD`, standard input, or a prompt without echo) and `logout
 //! [--everywhere]`; the session kept (`session`) is sent as `authenticate` on every connection,
 //! so `create --rated` works; `leaderboard` and `player NAME` print ratings from the HTTP API.
@@ -51,7 +54,8 @@
 //! `room_state` (a room kept by the shared rules), `render_lobby`, `render_pairing` and
 //! `render_hints` (the other screens), `terminal` (raw mode, colours, the ratatui terminal), `input` (keys to actions),
 //! `signals` (SIGTERM/SIGHUP/SIGINT), `saved_seats` (seat tokens), `commands` (`rooms`,
-//! `games`, `replay`), `list_table` (their tables), `hint` and `classic_db` (the annotations),
+//! `games`, `replay`), `tournaments` (`tournaments`, `tournament ID`), `list_table` (their
+//! tables), `hint` and `classic_db` (the annotations),
 //! `review` (a replay's blunders), `user_dirs` (the XDG directories and private files),
 //! `account` (register, login, logout, authenticate), `session` (the kept session),
 //! `password` (reading it), `http_api` (the HTTP API) and `ratings_table` (leaderboards and
@@ -84,4 +88,5 @@ mod session;
 mod signals;
 pub mod style;
 mod terminal;
+mod tournaments;
 mod user_dirs;

@@ -8,7 +8,7 @@ use crate::render_hints;
 use crate::review::Blunder;
 use crate::room_state::RoomState;
 use crate::style::{Line, Style, side_by_side, text_width, wrap_line};
-use jchomp_protocol::rules::{Bits, Cell, Position};
+use jchomp_protocol::rules::{Bits, Cell, Play, Position};
 use jchomp_protocol::wire::RoomStatus;
 use ratatui::layout::{Constraint, Layout, Rect};
 
@@ -185,12 +185,14 @@ fn selection(view: &GameView<'_>, pos: &Position) -> Option<Selection> {
         }
         cells
     };
-    let cells = match config.eat() {
-        // JChomp: the whole eat rectangle, eaten cells included (they are why it is refused).
-        Some((er, ec)) => block(row + i64::from(er), col + i64::from(ec)),
-        // Classic: the cell, and the uneaten cells to the bottom-right corner it would eat.
-        None => block(row + 1, col + 1) | (block(rows, cols) & pos.uneaten()),
-    };
+    let (er, ec) = config.fit();
+    // JChomp: the whole eat rectangle, eaten cells included (they are why it is refused);
+    // classic and edge breaks: the cell, and the uneaten cells it would eat (to the
+    // bottom-right corner, or the piece a break takes).
+    let mut cells = block(row + i64::from(er), col + i64::from(ec));
+    if (0..rows).contains(&row) && (0..cols).contains(&col) {
+        cells |= config.rect(Cell::new(row as u8, col as u8)) & pos.uneaten();
+    }
     // Before the game and after it there is nothing to select.
     if view.state.status != RoomStatus::Playing {
         return None;
@@ -287,7 +289,8 @@ fn board(
     lines
 }
 
-fn legend() -> Line {
+/// The symbols' legend; in normal play the poison cells are marked cells that win.
+fn legend(normal: bool) -> Line {
     let mut l = Line::new();
     l.push(format!("{UNEATEN}"), Style::Uneaten)
         .push(" chocolate ", Style::Dim)
@@ -296,7 +299,14 @@ fn legend() -> Line {
         .push(format!("{LAST_MOVE}"), Style::LastMove)
         .push(" last move ", Style::Dim)
         .push(format!("{POISON}"), Style::Poison)
-        .push(" poison ", Style::Dim)
+        .push(
+            if normal {
+                " marked (wins) "
+            } else {
+                " poison "
+            },
+            Style::Dim,
+        )
         .push("[ ]", Style::CursorOk)
         .push(" selection ", Style::Dim)
         .push("< >", Style::CursorBad)
@@ -403,6 +413,16 @@ fn status(view: &GameView<'_>, sel: Option<&Selection>, width: usize, compact: b
             Style::Dim,
         ));
     }
+    for sentence in explain::rule_sentences(&st.config)
+        .into_iter()
+        .filter(|_| !compact)
+    {
+        out.extend(
+            wrap(sentence, width)
+                .into_iter()
+                .map(|l| Line::styled(l, Style::Dim)),
+        );
+    }
     if let Some((seat, cell)) = st.last_move() {
         out.push(Line::styled(
             format!(
@@ -417,10 +437,11 @@ fn status(view: &GameView<'_>, sel: Option<&Selection>, width: usize, compact: b
         out.push(Line::styled(b.words(), Style::Bad));
     }
     if let Some(r) = st.result {
-        let loser = jchomp_protocol::rules::GameResult::from(r).loser();
-        let won = match loser {
-            Some(l) => view.me.is_some() && view.me != Some(l),
-            None => false,
+        let r = jchomp_protocol::rules::GameResult::from(r);
+        let loser = r.loser();
+        let won = match (loser, r.winner()) {
+            (Some(l), _) => view.me.is_some() && view.me != Some(l),
+            (None, winner) => winner.is_some() && winner == view.me,
         };
         let style = if won {
             Style::Good
@@ -429,7 +450,7 @@ fn status(view: &GameView<'_>, sel: Option<&Selection>, width: usize, compact: b
         } else {
             Style::Accent
         };
-        for l in wrap(&explain::outcome(r, &st.seats, view.me), width) {
+        for l in wrap(&explain::outcome(r.into(), &st.seats, view.me), width) {
             out.push(Line::styled(l, style));
         }
     }
@@ -448,8 +469,13 @@ fn status(view: &GameView<'_>, sel: Option<&Selection>, width: usize, compact: b
         } else {
             " on your turn"
         };
+        let normal = st.config.play() == Play::Normal;
         let text = match (&sel.refused, sel.poison) {
             (Some(why), _) => format!("{r},{c}{when}: refused, {why}"),
+            (None, true) if normal && when.is_empty() => {
+                format!("{r},{c}: eats a MARKED cell, you win")
+            }
+            (None, true) if normal => format!("{r},{c}{when}: eats a MARKED cell, which wins"),
             (None, true) if when.is_empty() => format!("{r},{c}: eats POISON, you lose"),
             (None, true) => format!("{r},{c}{when}: eats POISON"),
             (None, false) => match sel.cells.count() {
@@ -690,10 +716,7 @@ fn title(view: &GameView<'_>) -> Line {
     let st = view.state;
     let config = &st.config;
     let mut title = Line::styled("JChomp", Style::Title);
-    let rule = match config.eat() {
-        Some((er, ec)) => format!("eat {er}×{ec}"),
-        None => "classic".to_owned(),
-    };
+    let rule = explain::game_words(config);
     title.push(
         format!(
             "  room {} · {}×{} · {rule} · {} players",
@@ -718,7 +741,7 @@ fn bottom(view: &GameView<'_>, width: usize) -> Vec<Line> {
     let config = &view.state.config;
     let mut bottom: Vec<Line> = view
         .hints
-        .map(|h| render_hints::legend(h, config.variant().is_jchomp()))
+        .map(|h| render_hints::legend(h, config.variant().is_jchomp() || config.no_square_bites()))
         .into_iter()
         .flat_map(|l| wrap_line(&l, width))
         .chain(view.notice.into_iter().flat_map(|n| n.lines(width)))
@@ -838,7 +861,7 @@ pub(crate) fn render_within(view: &GameView<'_>, width: usize, height: usize) ->
     }
     out.extend(body);
     if keep_legend {
-        out.push(legend());
+        out.push(legend(view.state.config.play() == Play::Normal));
     }
     out.extend(bottom);
     out.truncate(height);
@@ -958,6 +981,36 @@ arrows/hjkl move  Enter eat  0-9 row,col  ? hint  L leave  q quit
         v.cursor = Some((3, 3));
         let text = to_text(&render(&v, 80));
         assert!(text.contains("3,3: eats POISON, you lose"), "{text}");
+    }
+
+    #[test]
+    fn edge_breaks_in_normal_play_mark_the_piece_a_break_takes_and_a_marked_cell_wins() {
+        let st = state("5x6 variant breaks poison 2,3 play normal", &[(4, 3)]);
+        let mut v = view(&st);
+        v.me = Some(1);
+        v.cursor = Some((3, 3));
+        let text = to_text(&render(&v, 100));
+        assert!(
+            text.starts_with("JChomp  room r7 · 5×6 · edge breaks · normal play · 2 players\n"),
+            "{text}"
+        );
+        // A break below the poison takes the rows from it down: here row 3, row 4 being eaten.
+        assert!(text.contains(" 3 [#][#][#][#][#][#]"), "{text}");
+        assert!(text.contains("3,3: eats 6 cells"), "{text}");
+        assert!(
+            text.contains("Normal play: whoever eats a marked cell"),
+            "{text}"
+        );
+        assert!(text.contains("P marked (wins)"), "{text}");
+        v.cursor = Some((0, 0));
+        let text = to_text(&render(&v, 100));
+        assert!(
+            text.contains("0,0: refused, the cell (0,0) names no break"),
+            "{text}"
+        );
+        v.cursor = Some((2, 3));
+        let text = to_text(&render(&v, 100));
+        assert!(text.contains("2,3: eats a MARKED cell, you win"), "{text}");
     }
 
     #[test]

@@ -6,6 +6,7 @@ use crate::list_table::ListTable;
 use crate::render_game::{Notice, input_or_help};
 use crate::style::{Line, Style};
 use jchomp_protocol::json::ConfigJson;
+use jchomp_protocol::rules::Play;
 use jchomp_protocol::wire::{GameSummary, RoomStatus, RoomSummary};
 
 /// Everything the lobby shows.
@@ -35,7 +36,8 @@ pub fn status_word(s: RoomStatus) -> &'static str {
 }
 
 /// A configuration in short: `6×7 eat 1×2 poison 0,0` (classic Chomp: `6×7 classic poison
-/// 0,0`), with the clock if any and `rated` for a rated room.
+/// 0,0`), with the options (`play normal`, `no_square_bites`), the clock if any and `rated`
+/// for a rated room.
 pub fn config_short(c: &ConfigJson) -> String {
     let poison: Vec<String> = c.poison.iter().map(|[r, c]| format!("{r},{c}")).collect();
     let rule = match c.eat {
@@ -43,6 +45,13 @@ pub fn config_short(c: &ConfigJson) -> String {
         None => c.variant.name().to_owned(),
     };
     let mut s = format!("{}×{} {rule} poison {}", c.rows, c.cols, poison.join(" "));
+    // The options as the board notation writes them.
+    if c.play == Play::Normal {
+        s.push_str(" play normal");
+    }
+    if c.no_square_bites {
+        s.push_str(" no_square_bites");
+    }
     if let Some(ms) = c.move_time_ms {
         s.push_str(&format!(" {}s/move", ms.div_ceil(1000)));
     }

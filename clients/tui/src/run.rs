@@ -14,6 +14,7 @@ use crate::saved_seats::SeatStore;
 use crate::signals::{Ending, Signals};
 use crate::style::Style;
 use crate::terminal::{self, TerminalGuard};
+use crate::tournaments;
 use crossterm::event::{Event, EventStream};
 use futures_util::StreamExt;
 use jchomp_protocol::wire::ClientMessage;
@@ -322,6 +323,19 @@ async fn dispatch(cli: Cli) -> Result<Option<Ending>, CommandError> {
         Some(Command::Games { json, limit }) => {
             let games = commands::fetch_games(url, limit).await?;
             commands::write_games(&mut stdout, &games, json, terminal::output_width())?;
+            return Ok(None);
+        }
+        Some(Command::Tournaments { json }) => {
+            let list = tournaments::fetch_tournaments(url).await?;
+            let follow = command_line(url, "tournament ID");
+            let width = terminal::output_width();
+            tournaments::write_tournaments(&mut stdout, &list, json, &follow, width)?;
+            return Ok(None);
+        }
+        Some(Command::Tournament { id }) => {
+            let screen = std::io::stdout().is_terminal();
+            let width = terminal::output_width();
+            tournaments::follow(url, &id, &mut stdout, screen, width).await?;
             return Ok(None);
         }
         Some(Command::Replay { game, json }) => {

@@ -58,6 +58,9 @@ const FILES: &[File] = &[
     file!("/js/chart.js", JS, "../../web/js/chart.js"),
     file!("/js/profile.js", JS, "../../web/js/profile.js"),
     file!("/js/leaderboard.js", JS, "../../web/js/leaderboard.js"),
+    file!("/js/boardform.js", JS, "../../web/js/boardform.js"),
+    file!("/js/tournaments.js", JS, "../../web/js/tournaments.js"),
+    file!("/js/tournament.js", JS, "../../web/js/tournament.js"),
 ];
 
 /// The page for a path that holds nothing.

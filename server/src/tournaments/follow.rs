@@ -1,6 +1,7 @@
 //! Following one game of a tournament: a spectator of its room whose queue is read here, not by
 //! a connection; the game's result is handed to the tournament's task as it is announced (and so
-//! only once the room has made it durable).
+//! only once the room has made it durable). The follower then stops spectating, so that a
+//! finished room nobody else watches closes at once instead of lingering.
 
 use super::event::Event;
 use crate::game::event::RoomEvent;
@@ -25,11 +26,24 @@ pub(super) fn follow(room: mpsc::Sender<RoomEvent>, game: usize, tournament: mps
 
 async fn watch(room: mpsc::Sender<RoomEvent>) -> Option<ResultJson> {
     let (tx, mut rx) = mpsc::channel(QUEUE);
-    let peer = Peer::new(next_conn_id(), tx, Arc::new(PeerSignal::default()));
+    let conn = next_conn_id();
+    let peer = Peer::new(conn, tx, Arc::new(PeerSignal::default()));
     let (reply, answer) = oneshot::channel();
     room.send(RoomEvent::Spectate { peer, reply }).await.ok()?;
     answer.await.ok()?.ok()?;
+    // Only a weak handle is kept while the game is played, so that the room's channel closes
+    // (and `rx` ends) when the room goes away without a result.
+    let weak = room.downgrade();
     drop(room);
+    let result = result_of(&mut rx).await;
+    if let Some(room) = weak.upgrade() {
+        let _ = room.send(RoomEvent::Disconnected { conn }).await;
+    }
+    result
+}
+
+/// The result announced on `rx`: the first `room` or `moved` that says the game is finished.
+async fn result_of(rx: &mut mpsc::Receiver<Outgoing>) -> Option<ResultJson> {
     while let Some(out) = rx.recv().await {
         let Outgoing::Text(text) = out else { continue };
         match serde_json::from_str::<ServerMessage>(&text) {

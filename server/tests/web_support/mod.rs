@@ -3,14 +3,15 @@
 //! interface: browser contexts (each with its own storage, like separate people), pages in
 //! them, clicks and hovers as real input events, waits on conditions in the page, screenshots,
 //! and every console error or uncaught exception of every page collected; (`ratings`) the
-//! profile and leaderboard pages held against the JSON API; and (`pairing`) the lobby's "Play
-//! now" tiles held against the server's quick pairing.
+//! profile and leaderboard pages held against the JSON API; (`pairing`) the lobby's "Play
+//! now" tiles held against the server's quick pairing; and (`room`) moves made by clicks.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 mod bidi;
 mod cdp;
 pub mod pairing;
 pub mod ratings;
+pub mod room;
 mod rpc;
 
 use serde_json::{Value, json};
@@ -29,6 +30,32 @@ const CLOSE_OPEN_SOCKETS: &str = "function() { const open = this.filter(ws => ws
 
 /// Waits two animation frames: what the last change drew is on screen.
 const TWO_FRAMES: &str = "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))";
+
+/// Runs each browser scenario (an `async fn NAME(engine: Engine)` of the test file) as one test
+/// per browser: `NAME::chromium` and `NAME::firefox`.
+#[allow(
+    unused_macros,
+    reason = "the web page bench includes this module but runs no browser scenario"
+)]
+macro_rules! in_both_browsers {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn chromium() {
+                super::$name(crate::web_support::Engine::Chromium).await
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn firefox() {
+                super::$name(crate::web_support::Engine::Firefox).await
+            }
+        }
+    )*};
+}
+#[allow(
+    unused_imports,
+    reason = "the web page bench includes this module but runs no browser scenario"
+)]
+pub(crate) use in_both_browsers;
 
 /// Which browser a test drives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -188,7 +215,12 @@ impl Page<'_> {
 
     /// Waits until `condition` (a JavaScript expression) is true in the page.
     pub async fn wait(&self, condition: &str, what: &str) {
-        let deadline = tokio::time::Instant::now() + WAIT;
+        self.wait_within(condition, what, WAIT).await;
+    }
+
+    /// Waits until `condition` is true in the page, for up to `limit` (a whole tournament).
+    pub async fn wait_within(&self, condition: &str, what: &str, limit: Duration) {
+        let deadline = tokio::time::Instant::now() + limit;
         let probe =
             format!("(() => {{ try {{ return !!({condition}); }} catch {{ return false; }} }})()");
         loop {

@@ -1,8 +1,9 @@
 // The page's entry: the connection, the seat and the account session kept in the browser's
 // storage for this server, and the views behind the address's fragment: the lobby (`#/`), a
 // room to play or watch (`#/room/ID`), the replay of a stored game (`#/game/ID`), the analysis
-// board (`#/analysis`), the account panel (`#/account`), a player's profile (`#/players/NAME`)
-// and the leaderboards (`#/leaderboard`, `#/leaderboard/CATEGORY`, `…/bots`).
+// board (`#/analysis`), the account panel (`#/account`), a player's profile (`#/players/NAME`),
+// the leaderboards (`#/leaderboard`, `#/leaderboard/CATEGORY`, `…/bots`) and the tournaments
+// (`#/tournaments`, `#/tournaments/ID`).
 
 import { h } from './dom.js';
 import { Net } from './net.js';
@@ -14,6 +15,8 @@ import { Session } from './session.js';
 import { AccountView } from './account.js';
 import { ProfileView } from './profile.js';
 import { LeaderboardView } from './leaderboard.js';
+import { TournamentsView } from './tournaments.js';
+import { TournamentView } from './tournament.js';
 
 /** The seat this browser holds on this server, if any: `{room, token}`. */
 function storedSeat() {
@@ -59,15 +62,17 @@ const app = {
 
 /** The view the address's fragment names. */
 function viewOf(hash) {
-  const m = /^#\/(room|game|players)\/([^/]+)$/.exec(hash);
+  const m = /^#\/(room|game|players|tournaments)\/([^/]+)$/.exec(hash);
   const arg = m ? decodeURIComponent(m[2]) : '';
   if (m && m[1] === 'room') return new GameView(app, arg);
   if (m && m[1] === 'game') return new ReplayView(app, arg);
   if (m && m[1] === 'players') return new ProfileView(app, arg);
+  if (m && m[1] === 'tournaments') return new TournamentView(app, arg);
   const board = /^#\/leaderboard(?:\/([^/]+))?(\/bots)?$/.exec(hash);
   if (board) return new LeaderboardView(app, board[1] ? decodeURIComponent(board[1]) : undefined, !!board[2]);
   if (hash === '#/analysis') return new AnalysisView(app);
   if (hash === '#/account') return new AccountView(app);
+  if (hash === '#/tournaments') return new TournamentsView(app);
   return new LobbyView(app);
 }
 

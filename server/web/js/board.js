@@ -162,7 +162,7 @@ export class BoardView {
     const r = Math.floor(i / this.b.cols), c = i % this.b.cols;
     const at = this.flip ? `cell ${cellName(this.b, r, c)}` : `row ${r}, column ${c}`;
     let text = `${at}: ${this.b.eaten[i] ? 'eaten' : 'uneaten'}`;
-    if (this.b.poison.includes(i)) text += ', poison';
+    if (this.b.poison.includes(i)) text += this.b.normal ? ', marked: eating it wins' : ', poison';
     const n = this.notes.get(i);
     if (n) {
       text += n.value === 'win' ? `, wins in ${n.plies} plies` : n.value === 'loss' ? `, loses in ${n.plies} plies` : n.value === 'tie' ? ', ties' : ', not proven';

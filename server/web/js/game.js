@@ -1,10 +1,11 @@
-// A room, to play in or to watch: the board with its preview of what a selection would eat (or
-// why it is refused), a second click for poison, whose turn, each seat's clock and connection,
-// the move list, the result, and the annotations when the room allows them.
+// A room, to play in or to watch: the rules in force, the board with its preview of what a
+// selection would eat (or why it is refused), a second click for poison in misère play, whose
+// turn, each seat's clock and connection, the move list, the result, and the annotations when
+// the room allows them.
 
 import { h } from './dom.js';
 import { BoardView, legend } from './board.js';
-import { newBoard, check, play, refusal, describe, outcome } from './rules.js';
+import { newBoard, check, play, refusal, describe, outcome, rulesText } from './rules.js';
 import { cellName, notationToggle } from './notation.js';
 import { botTag, playerLink } from './ratings.js';
 
@@ -19,6 +20,7 @@ export class GameView {
     this.el = h('div', { class: 'game' });
     this.heading = h('h2', {}, 'Room ', h('code', {}, room));
     this.info = h('p', { class: 'info' });
+    this.rules = h('p', { class: 'hint', id: 'rules' });
     this.turn = h('p', { class: 'turn', id: 'turn', role: 'status', 'aria-live': 'polite' });
     this.say = h('p', { class: 'say', id: 'preview', 'aria-live': 'polite' });
     this.seats = h('ol', { class: 'seats', id: 'seats', start: 0 });
@@ -35,6 +37,7 @@ export class GameView {
     this.el.append(
       h('div', { class: 'bar' }, h('a', { href: '#/', class: 'back' }, '← Lobby'), this.heading, this.notation.el, this.noteLabel, this.leaveBtn),
       this.info,
+      this.rules,
       h('div', { class: 'play' },
         h('div', { class: 'main-col' }, this.turn, h('div', { class: 'again' }, this.rematchBtn, this.replayLink, this.rematchNote), this.boardBox, this.say, this.noteBox),
         h('aside', { class: 'side' },
@@ -139,6 +142,7 @@ export class GameView {
     this.boardBox.replaceChildren(this.view.el);
     this.notation.show(this.board);
     this.info.textContent = `${describe(s.config)} · poison ${s.config.poison.map(([r, c]) => cellName(this.board, r, c)).join(' ')}${s.config.move_time_ms ? ` · ${s.config.move_time_ms / 1000} s a move` : ''}${s.config.rated ? ' · rated' : ''}`;
+    this.rules.textContent = rulesText(this.board);
   }
 
   /** Draws the board's eaten cells; the last move's cells come from replaying the moves. */
@@ -275,7 +279,9 @@ export class GameView {
     this.view.preview(res);
     if (res.ok) {
       const eats = `${cellName(this.board, r, c)} eats ${res.cells.length} cell${res.cells.length === 1 ? '' : 's'}`;
-      this.say.textContent = res.poison ? `${eats} including the poison: whoever takes it loses.` : `${eats}.`;
+      this.say.textContent = !res.poison ? `${eats}.`
+        : this.board.normal ? `${eats} including a marked cell: whoever takes it wins.`
+          : `${eats} including the poison: whoever takes it loses.`;
       this.say.dataset.kind = res.poison ? 'poison' : 'ok';
       this.say.dataset.reason = '';
     } else {
@@ -318,7 +324,7 @@ export class GameView {
       return;
     }
     const i = r * this.board.cols + c;
-    if (res.poison && this.armed !== i) {
+    if (res.poison && !this.board.normal && this.armed !== i) {
       this.armed = i;
       this.say.textContent = `${cellName(this.board, r, c)} eats the poison and you lose. Click it again (or press Enter) to take it anyway.`;
       this.say.dataset.kind = 'confirm';

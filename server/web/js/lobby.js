@@ -1,17 +1,15 @@
 // The lobby: quick pairing's "Play now" tiles (play.js), the live room list (join, watch), the form that creates a room with every option
-// (poison cells placed on a small board, bots per seat, rated for a logged-in player), and the
-// recently finished games.
+// (the game's configuration and rule options from boardform.js, bots per seat, annotations), and
+// the recently finished games.
 
 import { h } from './dom.js';
 import { describe, outcome } from './rules.js';
 import { botTag, namesLine } from './ratings.js';
 import { PlayNow } from './play.js';
+import { BoardForm, field } from './boardform.js';
 
-const BOTS = ['random', 'greedy', 'level:1', 'level:2', 'level:3', 'level:4', 'level:5'];
-// Rows and columns: JChomp boards are 4–15 each way; classic bars 1–15, at least 2 cells (1×1
-// is the poison alone), the standard one 3×5.
-const SIZES = { jchomp: [4, 15], classic: [1, 15] };
-const CLASSIC_MIN_CELLS = 2;
+/** The built-in bot levels a seat (or a tournament) may be given. */
+export const BOTS = ['random', 'greedy', 'level:1', 'level:2', 'level:3', 'level:4', 'level:5'];
 const REFRESH_MS = 2000;
 
 /** A room's seats in a line: each name with its bot and away tags, or `free`. */
@@ -25,7 +23,6 @@ export class LobbyView {
   constructor(app) {
     this.app = app;
     this.title = 'JChomp · lobby';
-    this.poison = [[0, 0]];
     this.pendingBots = null;
     this.el = h('div', { class: 'lobby' });
     this.rooms = h('tbody');
@@ -82,51 +79,30 @@ export class LobbyView {
     this.play.close();
   }
 
-  field(label, input) {
-    return h('label', { class: 'field' }, h('span', {}, label), input);
-  }
-
-  num(id, value, min, max) {
-    return h('input', { id, type: 'number', min, max, value, required: true, inputmode: 'numeric' });
-  }
-
   createForm() {
     const form = h('form', { id: 'create', novalidate: true });
-    this.inputs = {
-      name: h('input', { id: 'name', maxlength: 32, required: true, value: this.app.name(), autocomplete: 'nickname' }),
-      rows: this.num('rows', 6, 4, 15),
-      cols: this.num('cols', 7, 4, 15),
-      variant: h('select', { id: 'variant' }, h('option', { value: 'jchomp' }, 'JChomp (eat a rectangle)'), h('option', { value: 'classic' }, 'classic Chomp')),
-      eatRows: this.num('eat-rows', 1, 1, 3),
-      eatCols: this.num('eat-cols', 2, 1, 3),
-      players: this.num('players', 2, 2, 4),
-      moveTime: h('input', { id: 'move-time', type: 'number', min: 0, step: 'any', value: 0, inputmode: 'decimal' }),
-      analysis: h('input', { id: 'analysis', type: 'checkbox' }),
-      rated: h('input', { id: 'rated', type: 'checkbox' }),
-    };
-    this.ratedWhy = h('span', { class: 'hint-inline', id: 'rated-why' });
-    const i = this.inputs;
-    this.eatBox = h('span', { class: 'eat' }, this.field('Eat rows', i.eatRows), this.field('Eat columns', i.eatCols));
-    this.picker = h('div', { class: 'picker', role: 'group', 'aria-label': 'poison cells: click to place or remove, 1 to 4' });
-    this.seatsBox = h('div', { class: 'seats-setup' });
     this.error = h('p', { class: 'form-error', role: 'alert' });
-    for (const el of [i.rows, i.cols]) el.addEventListener('change', () => this.drawPicker());
-    i.variant.addEventListener('change', () => this.variantChanged());
+    this.board = new BoardForm(this.error, 'rated (only players with accounts; the built-in bot levels may sit)');
+    this.inputs = {
+      ...this.board.inputs,
+      name: h('input', { id: 'name', maxlength: 32, required: true, value: this.app.name(), autocomplete: 'nickname' }),
+      analysis: h('input', { id: 'analysis', type: 'checkbox' }),
+    };
+    const i = this.inputs;
+    this.seatsBox = h('div', { class: 'seats-setup' });
     i.players.addEventListener('change', () => this.drawSeats());
     form.append(
       h('div', { class: 'fields' },
-        this.field('Your name', i.name), this.field('Rows', i.rows), this.field('Columns', i.cols),
-        this.field('Game', i.variant), this.eatBox, this.field('Players', i.players),
-        this.field('Seconds per move (0: no clock)', i.moveTime),
+        field('Your name', i.name), ...this.board.fields,
         h('label', { class: 'check' }, i.analysis, ' allow annotations during the game'),
-        h('label', { class: 'check' }, i.rated, ' rated (only players with accounts; the built-in bot levels may sit)'), this.ratedWhy),
-      h('fieldset', {}, h('legend', {}, 'Poison cells (1–4): click the board'), this.picker),
+        ...this.board.ratedFields),
+      this.board.note,
+      this.board.poisonSet,
       h('fieldset', {}, h('legend', {}, 'Other seats'), this.seatsBox),
       this.error,
       h('button', { type: 'submit', id: 'create-room', class: 'primary' }, 'Create room'),
     );
     form.addEventListener('submit', (e) => { e.preventDefault(); this.create(); });
-    this.drawPicker();
     this.drawSeats();
     this.accountChanged();
     return form;
@@ -137,70 +113,18 @@ export class LobbyView {
     const i = this.inputs, who = this.app.account.name;
     i.name.value = who ?? this.app.name();
     i.name.readOnly = who !== null;
-    i.rated.disabled = who === null;
-    if (who === null) i.rated.checked = false;
-    this.ratedWhy.replaceChildren(...(who === null
-      ? ['Rated games need an account: ', h('a', { href: '#/account' }, 'log in or register'), ' first.']
-      : [`You play as ${who}.`]));
+    this.board.accountChanged(who, `You play as ${who}.`);
     this.play?.accountChanged();
   }
 
-  /** Shows the eat size for JChomp only, and gives the size inputs the variant's range. */
-  variantChanged() {
-    const i = this.inputs;
-    this.eatBox.hidden = i.variant.value === 'classic';
-    const [min, max] = SIZES[i.variant.value] || SIZES.jchomp;
-    for (const el of [i.rows, i.cols]) Object.assign(el, { min, max });
-    this.drawPicker();
-  }
-
-  /** The board size asked for, each side brought into the variant's range. */
-  size() {
-    const [min, max] = SIZES[this.inputs.variant.value] || SIZES.jchomp;
-    const clamp = (v) => Math.min(max, Math.max(min, Math.round(+v) || min));
-    return [clamp(this.inputs.rows.value), clamp(this.inputs.cols.value)];
-  }
-
-  drawPicker() {
-    const [rows, cols] = this.size();
-    this.poison = this.poison.filter(([r, c]) => r < rows && c < cols);
-    if (!this.poison.length) this.poison = [[0, 0]];
-    this.picker.style.setProperty('--cols', cols);
-    this.picker.replaceChildren();
-    for (let r = 0; r < rows; r++) {
-      for (let c = 0; c < cols; c++) {
-        const on = this.poison.some(([pr, pc]) => pr === r && pc === c);
-        this.picker.append(h('button', {
-          type: 'button', class: on ? 'pick on' : 'pick', 'aria-pressed': on ? 'true' : 'false',
-          'aria-label': `poison at row ${r}, column ${c}`, 'data-r': r, 'data-c': c,
-          onclick: () => this.togglePoison(r, c),
-        }));
-      }
-    }
-  }
-
-  togglePoison(r, c) {
-    const at = this.poison.findIndex(([pr, pc]) => pr === r && pc === c);
-    if (at >= 0) {
-      if (this.poison.length > 1) this.poison.splice(at, 1);
-    } else if (this.poison.length < 4) {
-      this.poison.push([r, c]);
-    } else {
-      this.error.textContent = 'at most 4 poison cells: remove one first';
-      return;
-    }
-    this.error.textContent = '';
-    this.drawPicker();
-  }
-
   drawSeats() {
-    const n = Math.min(4, Math.max(2, Math.round(+this.inputs.players.value) || 2));
+    const n = this.board.players();
     const old = [...this.seatsBox.querySelectorAll('select')].map((s) => s.value);
     this.seatsBox.replaceChildren(h('p', { class: 'hint' }, 'You take seat 1. Bots sit down at once, in order; the free seats wait for people.'));
     for (let s = 1; s < n; s++) {
       const sel = h('select', { id: `seat-${s}` }, h('option', { value: '' }, 'a person'), ...BOTS.map((b) => h('option', { value: b }, `bot ${b}`)));
       sel.value = old[s - 1] ?? (s === 1 ? 'level:2' : '');
-      this.seatsBox.append(this.field(`Seat ${s + 1}`, sel));
+      this.seatsBox.append(field(`Seat ${s + 1}`, sel));
     }
   }
 
@@ -212,19 +136,10 @@ export class LobbyView {
       i.name.focus();
       return;
     }
-    const [rows, cols] = this.size();
-    if (i.variant.value === 'classic' && rows * cols < CLASSIC_MIN_CELLS) {
-      this.error.textContent = `classic Chomp needs at least ${CLASSIC_MIN_CELLS} cells, got ${rows}×${cols}`;
-      return;
-    }
+    const config = this.board.config();
+    if (!config) return;
     if (!this.app.account.loggedIn) this.app.setName(name);
-    const config = { rows, cols, players: Math.round(+i.players.value) || 2, poison: this.poison.map((p) => [...p]) };
-    if (i.variant.value === 'classic') config.variant = 'classic';
-    else config.eat = [Math.round(+i.eatRows.value), Math.round(+i.eatCols.value)];
-    const secs = +i.moveTime.value;
-    if (secs > 0) config.move_time_ms = Math.round(secs * 1000);
     if (i.analysis.checked) config.analysis = true;
-    if (i.rated.checked) config.rated = true;
     this.pendingBots = [...this.seatsBox.querySelectorAll('select')].map((s) => s.value).filter(Boolean);
     this.error.textContent = '';
     this.app.send({ type: 'create_room', name, config });

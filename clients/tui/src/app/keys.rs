@@ -154,7 +154,8 @@ impl App {
                 self.prompt = Some((PromptKind::Create, CreateArgs::form_default().to_owned()));
                 self.say(
                     "Flags as for `jchomp create`: --size RxC --eat RxC --poison R,C (repeat) \
-                     --players N --move-time 30s --bot SPEC (repeat) --rated",
+                     --players N --variant classic|breaks --play normal --no-square-bites \
+                     --move-time 30s --bot SPEC (repeat) --rated",
                     Style::Dim,
                 );
             }
@@ -305,7 +306,8 @@ impl App {
     }
 
     /// Eats at the cursor, if the local rules allow it. A selection that eats poison (and so
-    /// loses) is only sent when it was `armed` by an Enter just before on the same cell.
+    /// loses, in misère play) is only sent when it was `armed` by an Enter just before on the
+    /// same cell.
     fn eat(&mut self, armed: Option<(i64, i64)>) {
         let Screen::Room(r) = &self.screen else {
             return;
@@ -332,7 +334,9 @@ impl App {
                     )
                 }),
         };
+        // In normal play a marked cell wins: nothing to confirm.
         let poisoned = problem.is_none()
+            && state.config.play() == jchomp_protocol::rules::Play::Misere
             && state
                 .config
                 .rect(jchomp_protocol::rules::Cell::new(row as u8, col as u8))

@@ -1,0 +1,276 @@
+//! The arena mode: an account creates an arena tournament of N built-in bots on the server and
+//! watches it to its end; measured are the games finished a second, the server's CPU time per
+//! game, and how long each game's result took to reach the tournament's watchers (from the
+//! `finished_ms` of its record to the first `tournament` view that shows its result).
+
+use super::codec::{code_name, send_json};
+use super::process;
+use super::run::Servers;
+use super::socket::{Target, Ws, connect};
+use super::stats::{Errors, Latencies, LatencySummary};
+use futures_util::StreamExt;
+use jchomp_protocol::json::ConfigJson;
+use jchomp_protocol::record::Record;
+use jchomp_protocol::wire::{ClientMessage, ServerMessage, TournamentStatus, TournamentView};
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::Message;
+
+/// The longest a single answer may take before the run gives up.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
+/// Time the games in play at the arena's end get to finish.
+const FINISH_GRACE: Duration = Duration::from_secs(60);
+
+/// What the arena mode runs.
+#[derive(Clone, Debug)]
+pub struct ArenaPlan {
+    /// Entrants: `bot,seed=1` … `bot,seed=N`.
+    pub entrants: usize,
+    /// The built-in level every entrant plays (`random`, `greedy`, `level:1` …).
+    pub bot: String,
+    /// The game every pairing plays: the server's preset of this name.
+    pub preset: String,
+    /// How long the arena starts new games.
+    pub duration: Duration,
+}
+
+/// What an arena run measured.
+#[derive(Clone, Debug)]
+pub struct ArenaReport {
+    /// What was run.
+    pub plan: ArenaPlan,
+    /// The tournament's id.
+    pub id: String,
+    /// Games finished.
+    pub games: usize,
+    /// From the tournament's creation to its last game's result seen by the watcher.
+    pub span: Duration,
+    /// `tournament` views the watcher received.
+    pub views: u64,
+    /// The server's CPU time over the span, when its process is known.
+    pub server_cpu: Option<Duration>,
+    /// Per game: its record's `finished_ms` to the first view showing its result.
+    pub updates: LatencySummary,
+    /// What went wrong.
+    pub errors: Errors,
+}
+
+impl ArenaReport {
+    /// Games finished a second over the span.
+    pub fn games_per_second(&self) -> f64 {
+        self.games as f64 / self.span.as_secs_f64().max(1e-9)
+    }
+
+    /// The server's CPU time per finished game.
+    pub fn cpu_per_game(&self) -> Option<Duration> {
+        let games = u32::try_from(self.games).ok().filter(|&g| g > 0)?;
+        Some(self.server_cpu? / games)
+    }
+}
+
+/// Milliseconds since the Unix epoch on this machine's clock (the server's, on loopback).
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// The next server message, within [`ANSWER_TIMEOUT`]; an `error` is returned as one.
+async fn next_message(ws: &mut Ws) -> anyhow::Result<ServerMessage> {
+    let wait = async {
+        while let Some(frame) = ws.next().await {
+            let Message::Text(text) = frame? else {
+                continue;
+            };
+            return match serde_json::from_str::<ServerMessage>(&text)? {
+                ServerMessage::Error { code, message } => {
+                    anyhow::bail!("{}: {message}", code_name(&code))
+                }
+                msg => Ok(msg),
+            };
+        }
+        anyhow::bail!("the connection closed")
+    };
+    tokio::time::timeout(ANSWER_TIMEOUT, wait)
+        .await
+        .unwrap_or_else(|_| anyhow::bail!("no message within {} s", ANSWER_TIMEOUT.as_secs()))
+}
+
+/// The preset `name`'s game, read on `ws`.
+async fn preset(ws: &mut Ws, name: &str) -> anyhow::Result<ConfigJson> {
+    send_json(ws, &ClientMessage::ListPresets).await?;
+    loop {
+        if let ServerMessage::Presets { presets, .. } = next_message(ws).await? {
+            let found = presets.into_iter().find(|p| p.name == name);
+            return found
+                .map(|p| p.config)
+                .ok_or_else(|| anyhow::anyhow!("the server has no preset {name:?}"));
+        }
+    }
+}
+
+/// Registers a fresh account on `ws`, which then acts as it.
+async fn register(ws: &mut Ws) -> anyhow::Result<()> {
+    let name = format!("arena{}", now_ms() % 1_000_000_000);
+    let password = format!("bench-{}", uuid_like());
+    send_json(ws, &ClientMessage::Register { name, password }).await?;
+    loop {
+        if let ServerMessage::Account { .. } = next_message(ws).await? {
+            return Ok(());
+        }
+    }
+}
+
+/// A password no one guesses, good enough for a throwaway account.
+fn uuid_like() -> String {
+    format!("{:x}{:x}", now_ms(), std::process::id())
+}
+
+/// Runs `plan` against the first of `servers`.
+pub async fn run_arena(servers: &Servers, plan: ArenaPlan) -> anyhow::Result<ArenaReport> {
+    let target: &Target = servers
+        .targets
+        .first()
+        .ok_or_else(|| anyhow::anyhow!("no server"))?;
+    let pid = servers.processes.first().map(|p| p.pid);
+    let mut ws = connect(target, 0).await?;
+    let config = preset(&mut ws, &plan.preset).await?;
+    register(&mut ws).await?;
+    let bots: Vec<String> = (1..=plan.entrants)
+        .map(|i| format!("{},seed={i}", plan.bot))
+        .collect();
+    let spec = json!({
+        "name": "bench arena",
+        "format": {"kind": "arena", "duration_ms": plan.duration.as_millis() as u64},
+        "config": config,
+        "bots": bots,
+    });
+    let cpu_before = pid.and_then(process::cpu_time);
+    let started = Instant::now();
+    // Written as JSON so that fields the spec gains later keep their defaults.
+    let create: ClientMessage =
+        serde_json::from_value(json!({"type": "create_tournament", "tournament": spec}))?;
+    send_json(&mut ws, &create).await?;
+    let (id, seen, views) = watch(&mut ws, &plan).await?;
+    let span = started.elapsed();
+    let server_cpu = pid
+        .and_then(process::cpu_time)
+        .zip(cpu_before)
+        .map(|(after, before)| after.saturating_sub(before));
+    let (updates, errors) = update_latencies(&mut ws, &seen).await;
+    let _ = ws.close(None).await;
+    Ok(ArenaReport {
+        plan,
+        id,
+        games: seen.len(),
+        span,
+        views,
+        server_cpu,
+        updates,
+        errors,
+    })
+}
+
+/// Reads views until the tournament is finished; returns its id, each finished game with the
+/// time (Unix ms) of the first view showing its result, and the views read.
+async fn watch(
+    ws: &mut Ws,
+    plan: &ArenaPlan,
+) -> anyhow::Result<(String, BTreeMap<String, u64>, u64)> {
+    let deadline = Instant::now() + plan.duration + FINISH_GRACE;
+    let mut seen = BTreeMap::new();
+    let mut views = 0;
+    loop {
+        anyhow::ensure!(
+            Instant::now() < deadline,
+            "the arena did not finish within its duration and {} s",
+            FINISH_GRACE.as_secs()
+        );
+        let ServerMessage::Tournament(view) = next_message(ws).await? else {
+            continue;
+        };
+        let at = now_ms();
+        views += 1;
+        let TournamentView {
+            id, games, status, ..
+        } = *view;
+        for g in games.into_iter().filter(|g| g.result.is_some()) {
+            seen.entry(g.game).or_insert(at);
+        }
+        if status == TournamentStatus::Finished {
+            return Ok((id, seen, views));
+        }
+    }
+}
+
+/// Each game's record read back; its `finished_ms` to the time its result was first seen.
+async fn update_latencies(ws: &mut Ws, seen: &BTreeMap<String, u64>) -> (LatencySummary, Errors) {
+    let mut latencies = Latencies::default();
+    let mut errors = Errors::default();
+    for (game, &at) in seen {
+        match record(ws, game).await {
+            Ok(Record {
+                finished_ms: Some(done),
+                ..
+            }) => latencies.record(Duration::from_millis(at.saturating_sub(done))),
+            Ok(_) => errors.add("record", format!("game {game} has no finished_ms")),
+            Err(e) => errors.add("record", format!("game {game}: {e}")),
+        }
+    }
+    (latencies.summary(), errors)
+}
+
+/// Game `game`'s stored record.
+async fn record(ws: &mut Ws, game: &str) -> anyhow::Result<Record> {
+    let ask = ClientMessage::GetGame {
+        game: game.to_owned(),
+    };
+    send_json(ws, &ask).await?;
+    loop {
+        if let ServerMessage::Game { record } = next_message(ws).await? {
+            return Ok(record);
+        }
+    }
+}
+
+/// An arena run in a few lines.
+pub fn describe_arena(r: &ArenaReport) -> String {
+    use super::report::ms;
+    use std::fmt::Write as _;
+    let p = &r.plan;
+    let mut out = format!(
+        "arena {}: {} entrants ({}), preset {}, new games for {:.1} s",
+        r.id,
+        p.entrants,
+        p.bot,
+        p.preset,
+        p.duration.as_secs_f64()
+    );
+    let _ = write!(
+        out,
+        "\n  {} games in {:.2} s: {:.1} games/s; {} views pushed to the watcher",
+        r.games,
+        r.span.as_secs_f64(),
+        r.games_per_second(),
+        r.views
+    );
+    if let Some(cpu) = r.cpu_per_game() {
+        let _ = write!(out, "; server CPU per game {}", ms(cpu));
+    }
+    let u = &r.updates;
+    let _ = write!(
+        out,
+        "\n  a result in the standings (record finished_ms → view, 1 ms clock): p50 {}, p90 {}, p99 {}, max {} ({} games)",
+        ms(u.p50),
+        ms(u.p90),
+        ms(u.p99),
+        ms(u.max),
+        u.count
+    );
+    for (kind, n, first) in r.errors.iter() {
+        let _ = write!(out, "\n    error {kind} ×{n}: {first}");
+    }
+    out
+}
