@@ -32,8 +32,12 @@ pub struct TournamentSpec {
     /// Arena, round robin or Swiss.
     pub format: TournamentFormat,
     /// Every game's configuration: board, players per game (2–4), the clock (`move_time_ms`)
-    /// and `rated`.
+    /// and `rated`. With `starts`, the games' boards and rule options come from there, and
+    /// their players, clock, `analysis` and `rated` from here.
     pub config: ConfigJson,
+    /// Where each game's start configuration comes from; absent: every game plays `config`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub starts: Option<TournamentStarts>,
     /// Built-in levels the server plays as entrants (`level:1` … `level:5`, `random`,
     /// `greedy`, or a seeded spec such as `level:3,seed=7`), entered at creation.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -44,6 +48,29 @@ pub struct TournamentSpec {
     /// When play begins; absent: at once, with the entrants named at creation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<Start>,
+}
+
+/// Where the start configurations of a tournament's games come from (docs/TOURNAMENTS.md):
+/// game `k` (rounds of a round robin or Swiss, games in start order in an arena) plays
+/// configuration `k` modulo their number.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TournamentStarts {
+    /// The board and rule options of the quick-pairing preset of this name (`list_presets`).
+    Preset(String),
+    /// These configurations (1–64), in order.
+    List(Vec<ConfigJson>),
+    /// Configurations drawn from a seed as `jchomp-bot tournament --seed` draws its rounds.
+    Drawn(DrawnStarts),
+}
+
+/// Start configurations drawn from a seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawnStarts {
+    /// The seed: the same seed draws the same configurations.
+    pub seed: u64,
+    /// How many are drawn (1–64).
+    pub count: u32,
 }
 
 /// Who may enter a tournament.
@@ -142,6 +169,9 @@ pub struct TournamentGame {
     pub round: u32,
     /// The entrants, in seat order.
     pub seats: Vec<String>,
+    /// Which of the view's `configs` it plays (0 when the view lists none: `spec.config`).
+    #[serde(default)]
+    pub config: usize,
     /// How it ended; absent while it is played.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<ResultJson>,
@@ -174,6 +204,21 @@ pub struct TournamentView {
     pub entrants: Vec<String>,
     /// Every game started so far, in the order started.
     pub games: Vec<TournamentGame>,
+    /// The start configurations its `starts` name, each whole (with `config`'s players, clock
+    /// and `rated`); absent when every game plays `spec.config`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub configs: Vec<ConfigJson>,
+}
+
+impl TournamentView {
+    /// The configuration `game` plays: its entry of `configs`, or `spec.config` when there are
+    /// none; `None` for an index out of range.
+    pub fn config_of(&self, game: &TournamentGame) -> Option<&ConfigJson> {
+        if self.configs.is_empty() {
+            return (game.config == 0).then_some(&self.spec.config);
+        }
+        self.configs.get(game.config)
+    }
 }
 
 /// A line of the tournament list.

@@ -5,8 +5,8 @@ use crate::json::{ConfigJson, MoveJson, ResultJson};
 use crate::record::Record;
 use crate::rules::Seat;
 pub use crate::tournament::{
-    Entry, Points, Standing, Start, TournamentFormat, TournamentGame, TournamentSpec,
-    TournamentStatus, TournamentSummary, TournamentView,
+    DrawnStarts, Entry, Points, Standing, Start, TournamentFormat, TournamentGame, TournamentSpec,
+    TournamentStarts, TournamentStatus, TournamentSummary, TournamentView,
 };
 use serde::{Deserialize, Serialize};
 

@@ -34,6 +34,14 @@ pub enum ServerError {
         /// What went wrong.
         source: crate::cluster::ClusterError,
     },
+    /// The tournaments file (`--tournaments`) is refused.
+    #[error("cannot use the tournaments file {path}: {why}")]
+    Tournaments {
+        /// The file.
+        path: PathBuf,
+        /// Which entry is refused, and why (or why the file cannot be read).
+        why: String,
+    },
     /// The listener failed.
     #[error("the listener failed: {0}")]
     Io(#[from] std::io::Error),

@@ -136,6 +136,22 @@ impl Server {
             Rules::new(settings.pairing_bot_patience),
             settings.pairing_wave,
         );
+        let from_file = match &settings.tournaments {
+            Some(path) => {
+                crate::tournaments::read_file(path, pairing.presets()).map_err(|why| {
+                    ServerError::Tournaments {
+                        path: path.clone(),
+                        why,
+                    }
+                })?
+            }
+            None => Vec::new(),
+        };
+        if settings.cluster.is_some() && !from_file.is_empty() {
+            tracing::warn!(
+                "a node of a cluster runs no tournaments: the tournaments file is not used"
+            );
+        }
         let ctx = Arc::new(Shared {
             ws_config: ws_config(&settings),
             pairing,
@@ -184,8 +200,9 @@ impl Server {
                 }
             }
             // Once the games in play are back, so that a tournament follows them, not replays.
+            let presets = ctx.pairing.presets().to_vec();
             ctx.tournaments
-                .start(ctx.room_context(), ctx.accounts.clone())
+                .start(ctx.room_context(), ctx.accounts.clone(), presets, from_file)
                 .await;
         }
         tracing::info!(%addr, data_dir = %ctx.settings.data_dir.display(), "serving");

@@ -168,6 +168,11 @@ pub struct Settings {
     #[arg(long = "allowed-origin", value_name = "URL", env = "JCHOMP_ALLOWED_ORIGINS",
           value_delimiter = ',', value_parser = allowed_origin)]
     pub allowed_origins: Vec<String>,
+    /// A JSON file of tournaments the server makes at start (docs/DEPLOY.md): an array of
+    /// `create_tournament` specs, each made unless a tournament of the same name made from
+    /// the file exists already, so a restart makes none twice. A bad file stops the start.
+    #[arg(long, value_name = "FILE", env = "JCHOMP_TOURNAMENTS")]
+    pub tournaments: Option<PathBuf>,
     /// Test only: echo WebSocket messages on this path (e.g. /echo) instead of playing them, for
     /// protocol test suites such as Autobahn, through the same connection code and limits as
     /// `/ws`.
@@ -226,6 +231,7 @@ impl Default for Settings {
             echo_path: None,
             database: None,
             cluster: None,
+            tournaments: None,
         }
     }
 }

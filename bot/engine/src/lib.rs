@@ -1,7 +1,7 @@
 //! The JChomp bots as a library, on the rules alone: the [`Player`] interface every bot
 //! implements, bot specs ([`BotSpec`], the one syntax that names a bot), the search engine
 //! ([`search`]), exact solving, the one scoring definition ([`scoring`]), a seeded generator
-//! ([`Rng`]), one bot's turn with its panic caught and its deadline kept ([`think`]) and the one
+//! ([`Rng`]) and the start configurations drawn with it ([`draw`]), one bot's turn with its panic caught and its deadline kept ([`think`]) and the one
 //! game loop between players, with time limits and failures ([`arena`]).
 //!
 //! It knows nothing of JSON or sockets, and of runtimes only behind the `tokio` feature (see
@@ -10,6 +10,7 @@
 
 pub mod arena;
 pub mod classic;
+pub mod draw;
 pub mod duration;
 pub mod player;
 pub mod rng;

@@ -32,6 +32,16 @@ impl Rng {
     }
 }
 
+/// A seed for one purpose, derived from the tournament seed and two numbers (for example the
+/// game index and the seat), so that it never depends on which thread plays the game.
+pub fn derive_seed(seed: u64, a: u64, b: u64) -> u64 {
+    let mut rng = Rng::new(seed);
+    let x = rng.next_u64() ^ a.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(x);
+    let y = rng.next_u64() ^ b.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+    Rng::new(y).next_u64()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,13 +4,10 @@
 //! object of game records, or the one configuration of a tournament a server ran.
 
 use super::rules::{OptionFlags, Rules};
-use super::schedule::derive_seed;
 use super::server_run::{ServerRun, ServerRunError};
-use jchomp_engine::rng::Rng;
+use jchomp_engine::draw::{Fixed, draw};
 use jchomp_protocol::json::ConfigJson;
-use jchomp_rules::{
-    BOARD_SIZE, Config, ConfigError, EAT_SIZE, MAX_POISON, Options, Setup, Variant,
-};
+use jchomp_rules::{Config, ConfigError, Options, Setup, Variant};
 use serde::{Deserialize, Serialize};
 
 /// Why start configurations are refused.
@@ -107,11 +104,6 @@ impl Default for Starts {
     }
 }
 
-/// A number in `lo..=hi` (`lo <= hi`).
-fn between(rng: &mut Rng, lo: i64, hi: i64) -> i64 {
-    lo + rng.below((hi - lo + 1) as u64) as i64
-}
-
 impl Starts {
     /// The unvalidated setup of round `round`.
     pub(crate) fn setup(&self, players: u8, seed: u64, round: u64) -> Setup {
@@ -141,23 +133,14 @@ impl Starts {
                 eat,
                 poison,
             } => {
-                let mut rng = Rng::new(derive_seed(seed, round, u64::MAX));
-                let [rows, cols] = size.unwrap_or_else(|| draw_size(&mut rng, poison));
-                let eat = draw_eat(&mut rng, *rules, *eat);
-                let poison = if poison.is_empty() {
-                    draw_poison(&mut rng, rules.variant, rows, cols)
-                } else {
-                    poison.to_vec()
-                };
-                Setup {
-                    rows,
-                    cols,
-                    players: i64::from(players),
+                let fixed = Fixed {
                     variant: rules.variant,
-                    eat,
-                    poison,
                     options: rules.options,
-                }
+                    size: *size,
+                    eat: *eat,
+                    poison,
+                };
+                draw(&fixed, players, seed, round)
             }
         }
     }
@@ -211,58 +194,6 @@ impl Starts {
                 .map_err(StartsError::Config),
         }
     }
-}
-
-/// A drawn board size, 4–15 each way, with room for the fixed `poison` cells.
-fn draw_size(rng: &mut Rng, poison: &[[i64; 2]]) -> [i64; 2] {
-    let (lo, hi) = (i64::from(BOARD_SIZE.0), i64::from(BOARD_SIZE.1));
-    let least = |axis: usize| {
-        poison
-            .iter()
-            .map(|p| p[axis] + 1)
-            .max()
-            .unwrap_or(lo)
-            .clamp(lo, hi)
-    };
-    let (min_row, min_col) = (least(0), least(1));
-    [between(rng, min_row, hi), between(rng, min_col, hi)]
-}
-
-/// The eat size: the fixed one, or one drawn in JChomp (1–3 each way, never square when
-/// square bites are banned). Classic Chomp and edge breaks have none: none is drawn, and a
-/// fixed one is kept for the rules to refuse.
-fn draw_eat(rng: &mut Rng, rules: Rules, fixed: Option<[i64; 2]>) -> Option<[i64; 2]> {
-    if fixed.is_some() || !rules.variant.is_jchomp() {
-        return fixed;
-    }
-    let (lo, hi) = (i64::from(EAT_SIZE.0), i64::from(EAT_SIZE.1));
-    loop {
-        let eat = [between(rng, lo, hi), between(rng, lo, hi)];
-        if !(rules.options.no_square_bites && eat[0] == eat[1]) {
-            return Some(eat);
-        }
-    }
-}
-
-/// Distinct poison cells drawn anywhere on a `rows`×`cols` board: 1–4 of them, or the one an
-/// edge-breaks game has.
-fn draw_poison(rng: &mut Rng, variant: Variant, rows: i64, cols: i64) -> Vec<[i64; 2]> {
-    let cells = (rows.max(1) * cols.max(1)).max(1);
-    let count = match variant {
-        Variant::Breaks => 1,
-        Variant::JChomp | Variant::Classic => {
-            between(rng, 1, MAX_POISON.min(cells as usize) as i64)
-        }
-    };
-    let mut chosen: Vec<[i64; 2]> = Vec::new();
-    while (chosen.len() as i64) < count {
-        let k = rng.below(cells as u64) as i64;
-        let cell = [k / cols.max(1), k % cols.max(1)];
-        if !chosen.contains(&cell) {
-            chosen.push(cell);
-        }
-    }
-    chosen
 }
 
 /// Reads an openings file: one JSON configuration object per line, as in game records

@@ -126,6 +126,7 @@ mod tests {
             bots: Vec::new(),
             entry,
             start: Some(start),
+            starts: None,
         };
         Tournament::new("T".into(), spec, Vec::new(), 0)
     }

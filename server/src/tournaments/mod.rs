@@ -1,16 +1,18 @@
 //! Tournaments the server runs: one task per tournament ([`task`]) owns its state
-//! ([`state::Tournament`]), takes accounts' entries until its start ([`entry`]), seats its
+//! ([`state::Tournament`]) and the start configurations its games play ([`starts`]), takes accounts' entries until its start ([`entry`]), seats its
 //! entrants in rooms made full from the start (an account's seat held for its connection, which
 //! is handed the seat), follows each game to its end ([`follow`]), writes every change to the
 //! store before telling its watchers, and starts what comes next; who meets whom ([`schedule`])
 //! and the standings ([`standings`]) are pure. [`Tournaments`] is the handle every connection
-//! holds.
+//! holds; the tournaments of the server's own file are read by [`file`].
 
 mod entry;
 mod event;
+mod file;
 mod follow;
 mod schedule;
 mod standings;
+mod starts;
 mod state;
 mod task;
 
@@ -18,10 +20,13 @@ use crate::accounts::Accounts;
 use crate::game::outbox::Peer;
 use crate::game::refusal::Refusal;
 use crate::game::room::RoomContext;
+use crate::pairing::Preset;
 use crate::ratings::{category, initial};
 use crate::store::TournamentStore;
 use event::Event;
 pub(crate) use event::Link;
+pub(crate) use file::read_file;
+use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::wire::{
     ErrorCode, Start, TournamentFormat, TournamentSpec, TournamentStatus, TournamentSummary,
     TournamentView, check_name,
@@ -49,6 +54,8 @@ struct Parts {
     ctx: RoomContext,
     accounts: Accounts,
     store: TournamentStore,
+    /// The quick-pairing presets, which `starts` may name.
+    presets: Vec<Preset>,
 }
 
 /// The handle to every tournament's task. Cheap to clone.
@@ -68,13 +75,22 @@ fn no_such(id: &str) -> Refusal {
 
 impl Tournaments {
     /// Starts the task of every tournament the store holds (finished ones too, to show them),
-    /// unfinished ones going on where they were. Call once rooms in play are restored.
-    pub(crate) async fn start(&self, ctx: RoomContext, accounts: Accounts) {
+    /// unfinished ones going on where they were; then makes each of `from_file` (the
+    /// server's tournaments file, checked) that no tournament made from the file has the name
+    /// of. Call once rooms in play are restored.
+    pub(crate) async fn start(
+        &self,
+        ctx: RoomContext,
+        accounts: Accounts,
+        presets: Vec<Preset>,
+        from_file: Vec<(TournamentSpec, Vec<ConfigJson>)>,
+    ) {
         let store = ctx.store.tournaments();
         let parts = Parts {
             ctx,
             accounts,
             store,
+            presets,
         };
         if self.parts.set(parts.clone()).is_err() {
             return;
@@ -82,15 +98,35 @@ impl Tournaments {
         let stored = match parts.store.all().await {
             Ok(rows) => rows,
             Err(e) => {
-                tracing::error!(error = %e, "the tournaments cannot be read; none is resumed");
+                tracing::error!(error = %e, "the tournaments cannot be read; none is resumed or made from the file");
                 return;
             }
         };
+        let mut made_from_file = Vec::new();
         for (id, json) in stored {
             match serde_json::from_str::<Tournament>(&json) {
-                Ok(t) => self.spawn(&parts, t),
+                Ok(t) => {
+                    if t.from_file {
+                        made_from_file.push(t.spec.name.clone());
+                    }
+                    self.spawn(&parts, t);
+                }
                 Err(e) => {
                     tracing::error!(tournament = %id, error = %e, "a stored tournament does not read")
+                }
+            }
+        }
+        for (spec, configs) in from_file {
+            if made_from_file.contains(&spec.name) {
+                continue;
+            }
+            let name = spec.name.clone();
+            match self.make(&parts, spec, configs, true).await {
+                Ok(id) => {
+                    tracing::info!(tournament = %id, name = %name, "tournament made from the tournaments file")
+                }
+                Err(r) => {
+                    tracing::error!(name = %name, error = %r.message, "a tournament of the tournaments file could not be made")
                 }
             }
         }
@@ -120,7 +156,7 @@ impl Tournaments {
                 "this server runs no tournaments (a node of a cluster does not yet)",
             )
         })?;
-        let spec = checked(spec)?;
+        let (spec, configs) = checked(spec, &parts.presets)?;
         let playing = self.list().await;
         let playing = playing
             .iter()
@@ -133,6 +169,19 @@ impl Tournaments {
                 ),
             ));
         }
+        let id = self.make(parts, spec, configs, false).await?;
+        self.watch(&id, creator).await?;
+        Ok(id)
+    }
+
+    /// Makes a tournament of `spec` (checked) playing `configs`, stores it and starts it.
+    async fn make(
+        &self,
+        parts: &Parts,
+        spec: TournamentSpec,
+        configs: Vec<ConfigJson>,
+        from_file: bool,
+    ) -> Result<String, Refusal> {
         let mut entrants = Vec::with_capacity(spec.bots.len());
         for name in &spec.bots {
             let rating = rating_of(&parts.accounts, name, &category(&spec.config)).await;
@@ -144,7 +193,9 @@ impl Tournaments {
             });
         }
         let id = uuid::Uuid::new_v4().simple().to_string()[..8].to_string();
-        let t = Tournament::new(id.clone(), spec, entrants, crate::clock::now_ms());
+        let mut t = Tournament::new(id.clone(), spec, entrants, crate::clock::now_ms());
+        t.configs = configs;
+        t.from_file = from_file;
         let json = serde_json::to_string(&t)
             .map_err(|e| Refusal::new(ErrorCode::Internal, e.to_string()))?;
         parts.store.save(&id, json).await.map_err(|e| {
@@ -155,7 +206,6 @@ impl Tournaments {
         })?;
         tracing::info!(tournament = %id, entrants = t.entrants.len(), "tournament created");
         self.spawn(parts, t);
-        self.watch(&id, creator).await?;
         Ok(id)
     }
 
@@ -260,8 +310,12 @@ fn checked_start(start: Option<Start>, players: usize) -> Result<(), Refusal> {
     }
 }
 
-/// `spec` checked, its configuration in canonical form; or why it is refused.
-fn checked(mut spec: TournamentSpec) -> Result<TournamentSpec, Refusal> {
+/// `spec` checked, its configuration in canonical form, with the start configurations its
+/// `starts` name (`presets` the ones it may name); or why it is refused.
+fn checked(
+    mut spec: TournamentSpec,
+    presets: &[Preset],
+) -> Result<(TournamentSpec, Vec<ConfigJson>), Refusal> {
     let bad = |m: String| Refusal::new(ErrorCode::BadRequest, m);
     spec.name = check_name(&spec.name)
         .map_err(|e| bad(format!("tournament {e}")))?
@@ -302,6 +356,9 @@ fn checked(mut spec: TournamentSpec) -> Result<TournamentSpec, Refusal> {
                 "an arena lasts 1–{MAX_ARENA_MS} ms, got {duration_ms}"
             )))
         }
-        _ => Ok(spec),
+        _ => {
+            let configs = starts::resolve(&spec, presets)?;
+            Ok((spec, configs))
+        }
     }
 }

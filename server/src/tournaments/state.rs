@@ -5,7 +5,7 @@
 
 use super::schedule::{byes, groups, round_robin, seat_order};
 use super::standings::{Finished, crosstable, standings};
-use jchomp_protocol::json::ResultJson;
+use jchomp_protocol::json::{ConfigJson, ResultJson};
 use jchomp_protocol::wire::{
     Start, TournamentFormat, TournamentGame, TournamentSpec, TournamentStatus, TournamentSummary,
     TournamentView,
@@ -57,6 +57,10 @@ pub(crate) struct Game {
     pub round: u32,
     /// Entrant indices in seat order.
     pub seats: Vec<usize>,
+    /// Which of the tournament's start configurations it plays (0 in rows stored before
+    /// tournaments had several).
+    #[serde(default)]
+    pub config: usize,
     /// How it ended; `None` while it is played.
     pub result: Option<ResultJson>,
 }
@@ -68,6 +72,13 @@ pub(crate) struct Tournament {
     pub id: String,
     /// What it was asked to be.
     pub spec: TournamentSpec,
+    /// The start configurations `spec.starts` names, whole; empty when every game plays
+    /// `spec.config`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub configs: Vec<ConfigJson>,
+    /// Whether the server made it from its tournaments file (`--tournaments`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_file: bool,
     /// Entrants, in the order they entered.
     pub entrants: Vec<Entrant>,
     /// When it began (while open: when it was created), milliseconds since the Unix epoch.
@@ -102,6 +113,8 @@ impl Tournament {
         Tournament {
             id,
             spec,
+            configs: Vec::new(),
+            from_file: false,
             entrants,
             started_ms,
             open,
@@ -116,6 +129,20 @@ impl Tournament {
     /// Seats per game.
     pub(crate) fn k(&self) -> usize {
         usize::try_from(self.spec.config.players).unwrap_or(2)
+    }
+
+    /// Which start configuration the games of round `round` play (in an arena, the game
+    /// started `round`-th).
+    pub(crate) fn start_for(&self, round: u32) -> usize {
+        super::starts::index(round, self.configs.len())
+    }
+
+    /// The configuration game `game` plays.
+    pub(crate) fn config_of(&self, game: usize) -> &ConfigJson {
+        self.games
+            .get(game)
+            .and_then(|g| self.configs.get(g.config))
+            .unwrap_or(&self.spec.config)
     }
 
     /// Whether a game is still being played.
@@ -305,9 +332,11 @@ impl Tournament {
                         .iter()
                         .map(|&e| self.entrants[e].name.clone())
                         .collect(),
+                    config: g.config,
                     result: g.result,
                 })
                 .collect(),
+            configs: self.configs.clone(),
         }
     }
 
@@ -353,6 +382,7 @@ mod tests {
             bots: Vec::new(),
             entry: Default::default(),
             start: None,
+            starts: None,
         };
         let entrants = (0..n)
             .map(|i| Entrant {
@@ -392,6 +422,7 @@ mod tests {
                 room,
                 round: t.round,
                 seats,
+                config: 0,
                 result: Some(ResultJson::Poisoned { loser: 0 }),
             });
         }
@@ -432,6 +463,7 @@ mod tests {
             room: "R".into(),
             round: 1,
             seats: first[0].clone(),
+            config: 0,
             result: None,
         });
         assert!(t.plan(0).is_empty(), "round 1 is still in play");
@@ -462,6 +494,7 @@ mod tests {
                 room: "R".into(),
                 round: 1,
                 seats: seats.clone(),
+                config: 0,
                 result: None,
             });
         }

@@ -259,10 +259,12 @@ impl Task {
         let round = self.t.round;
         let arena = matches!(self.t.spec.format, TournamentFormat::Arena { .. });
         for (i, seats) in planned.into_iter().enumerate() {
+            let round = if arena { (first + i + 1) as u32 } else { round };
             self.t.games.push(Game {
                 room: String::new(),
-                round: if arena { (first + i + 1) as u32 } else { round },
+                round,
                 seats,
+                config: self.t.start_for(round),
                 result: None,
             });
         }
@@ -275,7 +277,7 @@ impl Task {
         let mut opened = Vec::new();
         for i in games {
             let (seats, tokens) = self.seats(i);
-            let config = &self.t.spec.config;
+            let config = self.t.config_of(i);
             let made = config
                 .validate()
                 .map_err(|e| e.to_string())
