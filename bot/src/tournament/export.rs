@@ -11,6 +11,7 @@ use super::settings::{Length, Settings, SettingsError};
 use super::starts::Starts;
 use super::tourney::{Options, Outcome, TournamentError, resume};
 use jchomp_protocol::connection::{Connection, ConnectionError, ServerError};
+use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::record::Record;
 use jchomp_protocol::tournament::{TournamentGame, TournamentView};
 use jchomp_protocol::wire::{ClientMessage, ServerMessage};
@@ -77,9 +78,11 @@ pub fn export(
             .starts
             .server_run()
             .map_or(&[][..], |run| &run.view.games[..]);
+        let view = settings.starts.server_run().map(|run| &run.view);
         for (index, game) in games.iter().enumerate() {
             let record = record(&mut conn, &game.game).await?;
-            out.append(&line(index, game, record)?)
+            let config = view.and_then(|v| v.config_of(game));
+            out.append(&line(index, game, config, record)?)
                 .map_err(ExportError::Output)?;
         }
         out.flush().map_err(ExportError::Output)?;
@@ -147,8 +150,14 @@ fn settings(server: &str, view: TournamentView) -> Settings {
 }
 
 /// Line `index` of `games.jsonl`: the game's stored record with the index as its id, once its
-/// seats and result are checked against the tournament's.
-fn line(index: usize, game: &TournamentGame, mut record: Record) -> Result<String, ExportError> {
+/// seats, result and board (`config`, the configuration the tournament says it played) are
+/// checked against the tournament's.
+fn line(
+    index: usize,
+    game: &TournamentGame,
+    config: Option<&ConfigJson>,
+    mut record: Record,
+) -> Result<String, ExportError> {
     let differs = |what: String| ExportError::Record {
         game: game.game.clone(),
         what,
@@ -159,6 +168,15 @@ fn line(index: usize, game: &TournamentGame, mut record: Record) -> Result<Strin
             record.seats, game.seats
         )));
     }
+    if let Some(config) = config
+        && record.config.setup() != config.setup()
+    {
+        return Err(differs(format!(
+            "plays {}, the tournament {}",
+            board(&record.config),
+            board(config)
+        )));
+    }
     if record.result != game.result {
         return Err(differs(format!(
             "ends {:?}, the tournament says {:?}",
@@ -167,6 +185,13 @@ fn line(index: usize, game: &TournamentGame, mut record: Record) -> Result<Strin
     }
     record.id = Some(index.to_string());
     serde_json::to_string(&record).map_err(|e| ExportError::Output(OutputError::Json(e)))
+}
+
+/// A configuration in the one-line notation (as JSON when the rules refuse it).
+fn board(config: &ConfigJson) -> String {
+    config
+        .validate()
+        .map_or_else(|_| format!("{config:?}"), |valid| valid.to_string())
 }
 
 #[cfg(test)]
@@ -205,12 +230,24 @@ mod tests {
                 "result": {"kind": "poisoned", "loser": loser}}))
             .unwrap()
         };
-        let text = line(4, &game(["ann", "bob"], 1), record.clone()).unwrap();
+        let text = line(4, &game(["ann", "bob"], 1), None, record.clone()).unwrap();
         let back: Record = serde_json::from_str(&text).unwrap();
         assert_eq!(back.id.as_deref(), Some("4"));
         assert_eq!(back.moves, record.moves);
-        let refusal = |g| line(4, &g, record.clone()).unwrap_err().to_string();
+        let refusal = |g| line(4, &g, None, record.clone()).unwrap_err().to_string();
         assert!(refusal(game(["bob", "ann"], 1)).starts_with("game g1: the stored record seats"));
         assert!(refusal(game(["ann", "bob"], 0)).contains("the tournament says"));
+        // The board is held to the configuration the tournament says the game played.
+        let same = record.config.clone();
+        assert!(line(4, &game(["ann", "bob"], 1), Some(&same), record.clone()).is_ok());
+        let other: ConfigJson = serde_json::from_value(
+            serde_json::json!({"rows": 5, "cols": 4, "players": 2, "eat": [1, 1], "poison": [[0, 0]]}),
+        )
+        .unwrap();
+        let why = line(4, &game(["ann", "bob"], 1), Some(&other), record.clone())
+            .unwrap_err()
+            .to_string();
+        assert!(why.contains("the stored record plays 4x4"), "{why}");
+        assert!(why.contains("the tournament 5x4"), "{why}");
     }
 }

@@ -1,8 +1,10 @@
 //! [`ServerRun`]: a tournament a server ran, as `--from-server` read it (the server's address and
 //! its `tournament` view), kept in `tournament.json` as the tournament's start configurations:
-//! one configuration, and the games listed as the server played them instead of scheduled.
+//! its configurations (one, or those its `starts` named), and the games listed as the server
+//! played them instead of scheduled.
 
 use super::schedule::Schedule;
+use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::tournament::{TournamentStatus, TournamentView};
 use jchomp_rules::ConfigError;
 use serde::{Deserialize, Serialize};
@@ -30,6 +32,26 @@ pub enum ServerRunError {
         id: String,
         /// Why.
         error: ConfigError,
+    },
+    /// One of its start configurations is refused; `number` counts from 1.
+    #[error("tournament {id}, start configuration {number}: {error}")]
+    StartConfig {
+        /// The tournament.
+        id: String,
+        /// Which configuration.
+        number: usize,
+        /// Why.
+        error: ConfigError,
+    },
+    /// A game names a start configuration the tournament does not list.
+    #[error("tournament {id}, game {game}: plays configuration {config}, which it does not list")]
+    GameConfig {
+        /// The tournament.
+        id: String,
+        /// The game's id.
+        game: String,
+        /// The index the game names.
+        config: usize,
     },
     /// Its games are not of the tournament's player count.
     #[error("tournament {id} plays {expected}-player games, but the settings say {got}")]
@@ -79,6 +101,15 @@ impl ServerRun {
         &self.view.entrants
     }
 
+    /// Its start configurations: those its `starts` named, else its one configuration.
+    pub fn configs(&self) -> &[ConfigJson] {
+        if self.view.configs.is_empty() {
+            std::slice::from_ref(&self.view.spec.config)
+        } else {
+            &self.view.configs
+        }
+    }
+
     /// Games played.
     pub fn games(&self) -> u64 {
         self.view.games.len() as u64
@@ -101,8 +132,9 @@ impl ServerRun {
         Schedule::listed(players, &games)
     }
 
-    /// Checks that the tournament is over, its configuration valid for `players` seats, its
-    /// entrants distinct, and every game seated with them.
+    /// Checks that the tournament is over, its configurations valid for `players` seats, its
+    /// entrants distinct, and every game seated with them and playing one of its
+    /// configurations.
     pub fn validate(&self, players: u8) -> Result<(), ServerRunError> {
         let view = &self.view;
         let id = || view.id.clone();
@@ -118,6 +150,22 @@ impl ServerRun {
         config
             .validate()
             .map_err(|error| ServerRunError::Config { id: id(), error })?;
+        for (i, start) in view.configs.iter().enumerate() {
+            start
+                .validate()
+                .map_err(|error| ServerRunError::StartConfig {
+                    id: id(),
+                    number: i + 1,
+                    error,
+                })?;
+        }
+        if let Some(odd) = view.configs.iter().find(|c| c.players != config.players) {
+            return Err(ServerRunError::Players {
+                id: id(),
+                expected: odd.players,
+                got: players,
+            });
+        }
         if config.players != i64::from(players) {
             return Err(ServerRunError::Players {
                 id: id(),
@@ -134,6 +182,13 @@ impl ServerRun {
             });
         }
         for game in &view.games {
+            if view.config_of(game).is_none() {
+                return Err(ServerRunError::GameConfig {
+                    id: id(),
+                    game: game.game.clone(),
+                    config: game.config,
+                });
+            }
             let seated = game.seats.iter().all(|s| entrants.contains(s));
             if !seated || game.seats.len() != usize::from(players) {
                 return Err(ServerRunError::Seats {
@@ -199,5 +254,17 @@ mod tests {
         let mut twice = run();
         twice.view.entrants[2] = "a".into();
         assert!(refusal(&twice, 2).contains("each named once"));
+        let mut unlisted = run();
+        unlisted.view.games[1].config = 1;
+        assert!(
+            refusal(&unlisted, 2)
+                .contains("game g2: plays configuration 1, which it does not list")
+        );
+        let mut bad_start = run();
+        let mut big = bad_start.view.spec.config.clone();
+        big.rows = 16;
+        bad_start.view.configs = vec![bad_start.view.spec.config.clone(), big];
+        bad_start.view.games[1].config = 1;
+        assert!(refusal(&bad_start, 2).contains("start configuration 2: rows must be"));
     }
 }

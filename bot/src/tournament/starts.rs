@@ -1,7 +1,7 @@
 //! Start configurations: drawn from the seed within the game's ranges (any of size, eat size and
 //! poison cells may be fixed by flags, and every draw is of one variant under one set of rule
 //! options), read from an openings file, one configuration per line, as the JSON configuration
-//! object of game records, or the one configuration of a tournament a server ran.
+//! object of game records, or the configurations of a tournament a server ran.
 
 use super::rules::{OptionFlags, Rules};
 use super::server_run::{ServerRun, ServerRunError};
@@ -87,8 +87,9 @@ pub enum Starts {
         /// The configurations, in file order.
         configs: Vec<ConfigJson>,
     },
-    /// A tournament a server ran (exported with `--from-server`): its one configuration, and
-    /// its games listed as it played them; none is played here.
+    /// A tournament a server ran (exported with `--from-server`): its configurations (round
+    /// `r` the configuration `r` modulo their number), and its games listed as it played them,
+    /// each naming its configuration; none is played here.
     Server(Box<ServerRun>),
 }
 
@@ -126,7 +127,11 @@ impl Starts {
                     },
                 }
             }
-            Starts::Server(run) => run.view.spec.config.setup(),
+            Starts::Server(run) => {
+                let configs = run.configs();
+                let i = (round % configs.len().max(1) as u64) as usize;
+                configs.get(i).unwrap_or(&run.view.spec.config).setup()
+            }
             Starts::Drawn {
                 rules,
                 size,
@@ -155,7 +160,7 @@ impl Starts {
         let mut variants = match self {
             Starts::Drawn { rules, .. } => vec![rules.variant],
             Starts::Openings { configs } => configs.iter().map(|c| c.variant).collect(),
-            Starts::Server(run) => vec![run.view.spec.config.variant],
+            Starts::Server(run) => run.configs().iter().map(|c| c.variant).collect(),
         };
         variants.sort_by_key(|v| v.name());
         variants.dedup();
