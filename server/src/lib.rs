@@ -38,3 +38,9 @@ pub use store::{DB_FILE, PgError, StoreError};
 pub fn check_store(dir: &std::path::Path) -> Result<(), StoreError> {
     store::Store::open(dir).map(drop)
 }
+
+/// Reads and checks the tournaments file at `path` (`--tournaments`), so that the program can
+/// refuse to start, before it says it is listening, when an entry is refused.
+pub fn check_tournaments(path: &std::path::Path) -> Result<(), ServerError> {
+    server::tournaments_file(path).map(drop)
+}

@@ -3,7 +3,7 @@
 
 use anyhow::anyhow;
 use clap::Parser;
-use jchomp_server::{Cli, check_store, run, signal};
+use jchomp_server::{Cli, check_store, check_tournaments, run, signal};
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -47,12 +47,15 @@ fn main() -> ExitCode {
     }
 }
 
-/// Checks the game database opens, binds, prints the address and runs the server until a
+/// Checks the game database opens and the tournaments file reads, binds, prints the address and runs the server until a
 /// signal. Nothing says "listening" unless the server can serve.
 async fn serve(cli: Cli) -> anyhow::Result<()> {
     let dir = &cli.settings.data_dir;
     check_store(dir)
         .map_err(|e| anyhow!("cannot open the game database in {}: {e}", dir.display()))?;
+    if let Some(path) = &cli.settings.tournaments {
+        check_tournaments(path)?;
+    }
     let listener = TcpListener::bind(&cli.addr)
         .await
         .map_err(|e| anyhow!("cannot listen on {}: {e}", cli.addr))?;

@@ -19,12 +19,25 @@ use crate::store::{PgRecords, redacted};
 use crate::store::{Replica, Store, StoreHandle, StoreOptions, StoreTimings};
 use crate::tournaments::Tournaments;
 use jchomp_engine::classic::ClassicLibrary;
+use jchomp_protocol::json::ConfigJson;
+use jchomp_protocol::wire::TournamentSpec;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::time::timeout_at;
+
+/// The tournaments of the tournaments file at `path` (`--tournaments`), checked, with their
+/// start configurations; or why the file is refused.
+pub(crate) fn tournaments_file(
+    path: &std::path::Path,
+) -> Result<Vec<(TournamentSpec, Vec<ConfigJson>)>, ServerError> {
+    crate::tournaments::read_file(path).map_err(|why| ServerError::Tournaments {
+        path: path.to_path_buf(),
+        why,
+    })
+}
 
 /// A running server: its accept loop and everything it started. [`Server::start`] is the
 /// composition root; [`Server::stop`] shuts it down gracefully.
@@ -137,14 +150,7 @@ impl Server {
             settings.pairing_wave,
         );
         let from_file = match &settings.tournaments {
-            Some(path) => {
-                crate::tournaments::read_file(path, pairing.presets()).map_err(|why| {
-                    ServerError::Tournaments {
-                        path: path.clone(),
-                        why,
-                    }
-                })?
-            }
+            Some(path) => tournaments_file(path)?,
             None => Vec::new(),
         };
         if settings.cluster.is_some() && !from_file.is_empty() {
@@ -200,9 +206,8 @@ impl Server {
                 }
             }
             // Once the games in play are back, so that a tournament follows them, not replays.
-            let presets = ctx.pairing.presets().to_vec();
             ctx.tournaments
-                .start(ctx.room_context(), ctx.accounts.clone(), presets, from_file)
+                .start(ctx.room_context(), ctx.accounts.clone(), from_file)
                 .await;
         }
         tracing::info!(%addr, data_dir = %ctx.settings.data_dir.display(), "serving");

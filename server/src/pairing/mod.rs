@@ -10,7 +10,7 @@ mod presets;
 mod shared;
 mod task;
 
-pub(crate) use presets::Preset;
+pub(crate) use presets::{Preset, presets};
 
 use crate::accounts::Accounts;
 use crate::cluster::Cluster;

@@ -3,23 +3,19 @@
 //! in words naming the entry and why, and the server does not start.
 
 use super::{MAX_PLAYING, checked};
-use crate::pairing::Preset;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::wire::TournamentSpec;
 use std::path::Path;
 
-/// The tournaments of the file at `path`, each checked (`presets` those `starts` may name),
-/// with its start configurations; or why the file is refused.
-pub(crate) fn read_file(
-    path: &Path,
-    presets: &[Preset],
-) -> Result<Vec<(TournamentSpec, Vec<ConfigJson>)>, String> {
+/// The tournaments of the file at `path`, each checked, with its start configurations; or why
+/// the file is refused.
+pub fn read_file(path: &Path) -> Result<Vec<(TournamentSpec, Vec<ConfigJson>)>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
-    parse(&text, presets)
+    parse(&text)
 }
 
 /// The tournaments `text` lists, checked.
-fn parse(text: &str, presets: &[Preset]) -> Result<Vec<(TournamentSpec, Vec<ConfigJson>)>, String> {
+fn parse(text: &str) -> Result<Vec<(TournamentSpec, Vec<ConfigJson>)>, String> {
     let entries: Vec<serde_json::Value> = serde_json::from_str(text)
         .map_err(|e| format!("expected a JSON array of tournaments: {e}"))?;
     if entries.len() > MAX_PLAYING {
@@ -36,8 +32,7 @@ fn parse(text: &str, presets: &[Preset]) -> Result<Vec<(TournamentSpec, Vec<Conf
         };
         let spec: TournamentSpec =
             serde_json::from_value(value).map_err(|e| format!("{which}: {e}"))?;
-        let (spec, configs) =
-            checked(spec, presets).map_err(|r| format!("{which}: {}", r.message))?;
+        let (spec, configs) = checked(spec).map_err(|r| format!("{which}: {}", r.message))?;
         if let Some(first) = out.iter().position(|(s, _)| s.name == spec.name) {
             return Err(format!(
                 "{which}: entry {} has that name already; the file's tournaments are told apart by name",
@@ -58,10 +53,10 @@ mod tests {
         let one = r#"{"name":"nightly","format":{"kind":"swiss","rounds":3},
             "config":{"rows":5,"cols":5,"players":2,"eat":[1,2],"poison":[[0,0]]},
             "start":{"when_joined":4}}"#;
-        let read = parse(&format!("[{one}]"), &[]).unwrap();
+        let read = parse(&format!("[{one}]")).unwrap();
         assert_eq!(read.len(), 1);
         assert_eq!(read[0].0.name, "nightly");
-        let twice = parse(&format!("[{one},{one}]"), &[]).unwrap_err();
+        let twice = parse(&format!("[{one},{one}]")).unwrap_err();
         assert_eq!(
             twice,
             "entry 2 (\"nightly\"): entry 1 has that name already; the file's tournaments are told apart by name"
@@ -70,16 +65,16 @@ mod tests {
             "config":{"rows":5,"cols":5,"players":2,"eat":[1,2],"poison":[[0,0]]},
             "start":{"when_joined":4}}]"#;
         assert_eq!(
-            parse(bad, &[]).unwrap_err(),
+            parse(bad).unwrap_err(),
             "entry 1 (\"x\"): a Swiss tournament plays 1–50 rounds, got 99"
         );
         assert!(
-            parse("[{\"name\":\"y\"}]", &[])
+            parse("[{\"name\":\"y\"}]")
                 .unwrap_err()
                 .starts_with("entry 1 (\"y\"): missing field")
         );
         assert!(
-            parse("{}", &[])
+            parse("{}")
                 .unwrap_err()
                 .starts_with("expected a JSON array")
         );

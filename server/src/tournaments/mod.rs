@@ -20,7 +20,6 @@ use crate::accounts::Accounts;
 use crate::game::outbox::Peer;
 use crate::game::refusal::Refusal;
 use crate::game::room::RoomContext;
-use crate::pairing::Preset;
 use crate::ratings::{category, initial};
 use crate::store::TournamentStore;
 use event::Event;
@@ -54,8 +53,6 @@ struct Parts {
     ctx: RoomContext,
     accounts: Accounts,
     store: TournamentStore,
-    /// The quick-pairing presets, which `starts` may name.
-    presets: Vec<Preset>,
 }
 
 /// The handle to every tournament's task. Cheap to clone.
@@ -82,7 +79,6 @@ impl Tournaments {
         &self,
         ctx: RoomContext,
         accounts: Accounts,
-        presets: Vec<Preset>,
         from_file: Vec<(TournamentSpec, Vec<ConfigJson>)>,
     ) {
         let store = ctx.store.tournaments();
@@ -90,7 +86,6 @@ impl Tournaments {
             ctx,
             accounts,
             store,
-            presets,
         };
         if self.parts.set(parts.clone()).is_err() {
             return;
@@ -156,7 +151,7 @@ impl Tournaments {
                 "this server runs no tournaments (a node of a cluster does not yet)",
             )
         })?;
-        let (spec, configs) = checked(spec, &parts.presets)?;
+        let (spec, configs) = checked(spec)?;
         let playing = self.list().await;
         let playing = playing
             .iter()
@@ -311,11 +306,8 @@ fn checked_start(start: Option<Start>, players: usize) -> Result<(), Refusal> {
 }
 
 /// `spec` checked, its configuration in canonical form, with the start configurations its
-/// `starts` name (`presets` the ones it may name); or why it is refused.
-fn checked(
-    mut spec: TournamentSpec,
-    presets: &[Preset],
-) -> Result<(TournamentSpec, Vec<ConfigJson>), Refusal> {
+/// `starts` name; or why it is refused.
+fn checked(mut spec: TournamentSpec) -> Result<(TournamentSpec, Vec<ConfigJson>), Refusal> {
     let bad = |m: String| Refusal::new(ErrorCode::BadRequest, m);
     spec.name = check_name(&spec.name)
         .map_err(|e| bad(format!("tournament {e}")))?
@@ -357,7 +349,7 @@ fn checked(
             )))
         }
         _ => {
-            let configs = starts::resolve(&spec, presets)?;
+            let configs = starts::resolve(&spec, &crate::pairing::presets())?;
             Ok((spec, configs))
         }
     }
