@@ -1,7 +1,8 @@
 //! `jchomp-bot tournament --from-server ADDRESS ID --out DIR` against the real server (the test
 //! kit's, in this process): a round robin of built-in levels created through the WebSocket and
 //! played to the end is written as an offline tournament's directory, which the offline reader
-//! (`--resume`'s) reads back with the server's standings and the server's records; unknown and
+//! (`--resume`'s) reads back with the server's standings and the server's records (a tournament
+//! playing a list of boards too, each game written with the board it played); unknown and
 //! unfinished tournaments are refused in words.
 
 // Helpers outside `#[test]` functions panic on purpose when something misbehaves.
@@ -24,9 +25,14 @@ const LONG: Duration = Duration::from_secs(120);
 
 /// Creates a tournament as a new account and returns its client and first view.
 async fn create(server: &TestServer, format: Value, bots: &[&str], board: &str) -> (Client, Value) {
-    let mut c = logged_in(server.addr, "exporter", true).await;
     let spec = json!({"name": "export cup", "format": format, "config": config_value(board),
                       "bots": bots});
+    create_spec(server, spec).await
+}
+
+/// Creates tournament `spec` as a new account and returns its client and first view.
+async fn create_spec(server: &TestServer, spec: Value) -> (Client, Value) {
+    let mut c = logged_in(server.addr, "exporter", true).await;
     c.send(json!({"type": "create_tournament", "tournament": spec}))
         .await;
     let view = c.until("tournament").await;
@@ -186,6 +192,44 @@ fn a_round_robin_the_server_ran_is_written_as_an_offline_tournament() {
     let again = export(&url, &id, &dir);
     assert!(!again.status.success());
     assert!(text(&again.stderr).contains("already holds a tournament"));
+}
+
+#[test]
+fn a_tournament_of_a_list_of_boards_is_written_with_each_game_s_board() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(TestServer::start());
+    let url = server.url();
+    let boards = [
+        config_value("4x4 eat 1x1 poison 0,0"),
+        config_value("5x4 eat 1x2 poison 0,0"),
+    ];
+    let spec = json!({"name": "export cup", "format": {"kind": "round_robin"},
+                      "config": config_value("4x4 poison 0,0"),
+                      "bots": ["level:1", "random", "greedy"], "starts": {"list": boards}});
+    let (mut c, first) = rt.block_on(create_spec(&server, spec));
+    let view = rt.block_on(finished(&mut c, first));
+    let id = view["id"].as_str().unwrap().to_string();
+    let view: TournamentView = serde_json::from_value(view).unwrap();
+    assert_eq!(view.configs.len(), 2);
+
+    let out = TempDir::new("tournament-export-list");
+    let dir = out.path().join("cup");
+    let exported = export(&url, &id, &dir);
+    assert!(exported.status.success(), "{}", text(&exported.stderr));
+    let games = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    let mut rows = Vec::new();
+    for (line, game) in games.lines().zip(&view.games) {
+        let record: Record = serde_json::from_str(line).unwrap();
+        assert_eq!(Some(&record.config), view.config_of(game), "{}", game.game);
+        rows.push(record.config.rows);
+    }
+    assert_eq!(rows.len(), 6);
+    assert!(
+        rows.contains(&4) && rows.contains(&5),
+        "both boards played: {rows:?}"
+    );
+    let outcome = read_back(&dir);
+    assert_eq!(outcome.standings.games, 6);
 }
 
 #[test]
