@@ -1,5 +1,6 @@
 //! Start configurations of tournaments the server runs, through the real server: a round robin
-//! whose rounds take a list of two boards in turn (its records carry them), draws that two
+//! whose rounds take a list of two boards in turn (its records carry them), an arena whose
+//! games take a list's boards one each in start order, draws that two
 //! servers make alike from one seed, a quick-pairing preset's board, refusals in words; and the
 //! tournaments file (`--tournaments`): its tournaments made once across a restart, a bad file
 //! stopping the start with its message, from the library and from the binary.
@@ -92,6 +93,33 @@ async fn a_round_robin_plays_a_list_of_boards_round_by_round() {
     records_carry_their_configs(&mut c, &view).await;
     // The spec keeps the list as asked.
     assert_eq!(view["spec"]["starts"]["list"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arena_takes_the_next_board_for_each_game_it_starts() {
+    let server = TestServer::start().await;
+    let boards = json!({"list": [config_value("4x4 eat 1x1 poison 0,0"),
+                                 config_value("5x4 eat 1x2 poison 0,0"),
+                                 config_value("4x5 eat 1x2 poison 0,0")]});
+    let s = spec(
+        json!({"kind": "arena", "duration_ms": 1500}),
+        &["random", "greedy", "random,seed=4", "greedy,seed=5"],
+        "6x6 eat 1x1 poison 0,0",
+        boards,
+    );
+    let (mut c, first) = create(&server, "arenist", s).await;
+    let view = finished(&mut c, first).await;
+    let games = view["games"].as_array().unwrap();
+    assert!(games.len() >= 4, "{}", games.len());
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(
+            g["round"],
+            i as u64 + 1,
+            "an arena numbers its games in start order"
+        );
+        assert_eq!(g["config"], i as u64 % 3, "{g}");
+    }
+    records_carry_their_configs(&mut c, &view).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -5,7 +5,8 @@
 
 use super::event::Event;
 use crate::game::event::RoomEvent;
-use crate::game::outbox::{Outgoing, Peer, PeerSignal, next_conn_id};
+use crate::game::outbox::{ConnId, Outgoing, Peer, PeerSignal, next_conn_id};
+use crate::game::refusal::Refusal;
 use jchomp_protocol::json::ResultJson;
 use jchomp_protocol::wire::{RoomStatus, ServerMessage};
 use std::sync::Arc;
@@ -16,20 +17,43 @@ use tokio::sync::{mpsc, oneshot};
 const QUEUE: usize = 1024;
 
 /// Spectates `room` and tells `tournament` how game `game` ended (`None`: the room went away
-/// without saying, as it does when the server shuts down).
+/// without saying, as it does when the server shuts down). The request to spectate is queued
+/// in the room's channel before this returns, so a room made but not yet started (its channel
+/// empty) takes it before any move: a game between quick bots may otherwise end, and its room
+/// close, before a spectator asks.
 pub(super) fn follow(room: mpsc::Sender<RoomEvent>, game: usize, tournament: mpsc::Sender<Event>) {
+    let (tx, rx) = mpsc::channel(QUEUE);
+    let conn = next_conn_id();
+    let peer = Peer::new(conn, tx, Arc::new(PeerSignal::default()));
+    let (reply, answer) = oneshot::channel();
+    let waiting = match room.try_send(RoomEvent::Spectate { peer, reply }) {
+        Ok(()) => None,
+        Err(mpsc::error::TrySendError::Full(ev)) => Some(ev),
+        Err(mpsc::error::TrySendError::Closed(_)) => {
+            tokio::spawn(async move {
+                let _ = tournament.send(Event::Ended { game, result: None }).await;
+            });
+            return;
+        }
+    };
     tokio::spawn(async move {
-        let result = watch(room).await;
+        let result = watch(room, waiting, conn, rx, answer).await;
         let _ = tournament.send(Event::Ended { game, result }).await;
     });
 }
 
-async fn watch(room: mpsc::Sender<RoomEvent>) -> Option<ResultJson> {
-    let (tx, mut rx) = mpsc::channel(QUEUE);
-    let conn = next_conn_id();
-    let peer = Peer::new(conn, tx, Arc::new(PeerSignal::default()));
-    let (reply, answer) = oneshot::channel();
-    room.send(RoomEvent::Spectate { peer, reply }).await.ok()?;
+/// Waits for the spectator `conn` to be taken (first sending the request `waiting`, if the
+/// room's channel was full), then for the result on `rx`.
+async fn watch(
+    room: mpsc::Sender<RoomEvent>,
+    waiting: Option<RoomEvent>,
+    conn: ConnId,
+    mut rx: mpsc::Receiver<Outgoing>,
+    answer: oneshot::Receiver<Result<(), Refusal>>,
+) -> Option<ResultJson> {
+    if let Some(ev) = waiting {
+        room.send(ev).await.ok()?;
+    }
     answer.await.ok()?.ok()?;
     // Only a weak handle is kept while the game is played, so that the room's channel closes
     // (and `rx` ends) when the room goes away without a result.

@@ -299,7 +299,9 @@ impl Task {
         self.save().await;
         let mut seated = Vec::new();
         for (i, room) in opened {
-            follow(room.spawn(), i, self.me.clone());
+            // Followed before it starts, so the follower is its first spectator.
+            follow(room.sender(), i, self.me.clone());
+            room.spawn();
             seated.extend(self.t.games[i].seats.iter().copied());
         }
         self.broadcast();
