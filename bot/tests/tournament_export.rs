@@ -3,11 +3,13 @@
 //! played to the end is written as an offline tournament's directory, which the offline reader
 //! (`--resume`'s) reads back with the server's standings and the server's records (a tournament
 //! playing a list of boards too, each game written with the board it played); unknown and
-//! unfinished tournaments are refused in words.
+//! unfinished tournaments are refused in words; and a server draws the boards this program draws
+//! from the same seed.
 
 // Helpers outside `#[test]` functions panic on purpose when something misbehaves.
 #![allow(clippy::unwrap_used)]
 
+use jchomp_bot::tournament::starts::Starts;
 use jchomp_bot::tournament::{self, Options, Stop};
 use jchomp_protocol::record::Record;
 use jchomp_protocol::tournament::TournamentView;
@@ -230,6 +232,22 @@ fn a_tournament_of_a_list_of_boards_is_written_with_each_game_s_board() {
     );
     let outcome = read_back(&dir);
     assert_eq!(outcome.standings.games, 6);
+}
+
+#[test]
+fn a_server_draws_the_boards_this_program_draws_from_the_same_seed() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(TestServer::start());
+    let spec = json!({"name": "drawn cup", "format": {"kind": "round_robin"},
+                      "config": config_value("4x4 poison 0,0"), "start": {"when_joined": 2},
+                      "starts": {"drawn": {"seed": 5, "count": 4}}});
+    let (_c, view) = rt.block_on(create_spec(&server, spec));
+    let view: TournamentView = serde_json::from_value(view).unwrap();
+    assert_eq!(view.configs.len(), 4);
+    for (round, config) in view.configs.iter().enumerate() {
+        let offline = Starts::default().config(2, 5, round as u64).unwrap();
+        assert_eq!(config.validate().unwrap(), offline, "round {round}");
+    }
 }
 
 #[test]
