@@ -1,10 +1,11 @@
 //! Tournaments the server runs: one task per tournament ([`task`]) owns its state
-//! ([`state::Tournament`]) and the start configurations its games play ([`starts`]), takes accounts' entries until its start ([`entry`]), seats its
-//! entrants in rooms made full from the start (an account's seat held for its connection, which
-//! is handed the seat), follows each game to its end ([`follow`]), writes every change to the
-//! store before telling its watchers, and starts what comes next; who meets whom ([`schedule`])
-//! and the standings ([`standings`]) are pure. [`Tournaments`] is the handle every connection
-//! holds; the tournaments of the server's own file are read by [`file`].
+//! ([`state::Tournament`]) and the start configurations its games play ([`starts`]), takes
+//! accounts' entries until its start ([`entry`]), seats its entrants in rooms made full from the
+//! start (an account's seat held for its connection, which is handed the seat), follows each
+//! game to its end ([`follow`]), writes every change to the store before telling its watchers,
+//! and starts what comes next; who meets whom ([`schedule`]) and the standings ([`standings`])
+//! are pure. [`Tournaments`] is the handle every connection holds; the tournaments of the
+//! server's own file are read by [`file`].
 
 mod entry;
 mod event;
