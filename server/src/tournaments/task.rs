@@ -24,6 +24,10 @@ const QUEUE: usize = 256;
 /// How often games whose room could not be made (a full server) are tried again.
 const RETRY: Duration = Duration::from_secs(1);
 
+/// Events handled at most before the results among them are stored and shown: game ends that
+/// arrive together are written in one store commit and one view.
+const BATCH: usize = 64;
+
 /// The task's state.
 struct Task {
     t: Tournament,
@@ -77,7 +81,7 @@ async fn run(mut task: Task, mut rx: mpsc::Receiver<Event>) {
             biased;
             _ = &mut stop => break,
             ev = rx.recv() => match ev {
-                Some(ev) => task.handle(ev).await,
+                Some(ev) => task.handle_batch(ev, &mut rx).await,
                 None => break,
             },
             _ = &mut start, if task.t.open && task.start_left() < Duration::MAX => {
@@ -104,6 +108,34 @@ async fn run(mut task: Task, mut rx: mpsc::Receiver<Event>) {
 }
 
 impl Task {
+    /// Handles `first` and the events already queued behind it (up to [`BATCH`]), in order.
+    /// Game results among them are recorded as they come and stored, shown and planned from
+    /// once, before any other event and at the end; so a burst of game ends costs one store
+    /// commit and one view, not one each.
+    async fn handle_batch(&mut self, first: Event, rx: &mut mpsc::Receiver<Event>) {
+        let mut results = false;
+        let mut next = Some(first);
+        let mut handled = 0;
+        while let Some(ev) = next.take() {
+            match ev {
+                Event::Ended { game, result } => results |= self.record(game, result),
+                ev => {
+                    if std::mem::take(&mut results) {
+                        self.settle().await;
+                    }
+                    self.handle(ev).await;
+                }
+            }
+            handled += 1;
+            if handled < BATCH {
+                next = rx.try_recv().ok();
+            }
+        }
+        if results {
+            self.settle().await;
+        }
+    }
+
     async fn handle(&mut self, ev: Event) {
         match ev {
             Event::Watch(peer) => self.watch(peer),
@@ -113,7 +145,11 @@ impl Task {
             Event::Summary(reply) => {
                 let _ = reply.send((self.t.started_ms, self.t.summary()));
             }
-            Event::Ended { game, result } => self.ended(game, result).await,
+            Event::Ended { game, result } => {
+                if self.record(game, result) {
+                    self.settle().await;
+                }
+            }
             Event::Join {
                 entrant,
                 link,
@@ -222,29 +258,39 @@ impl Task {
     }
 
     /// Records game `game`'s result, stores it, tells the watchers, and starts what follows.
-    async fn ended(&mut self, game: usize, result: Option<ResultJson>) {
+    /// Records game `game`'s result in memory; whether it was new (then [`Task::settle`] must
+    /// follow before anyone is told).
+    fn record(&mut self, game: usize, result: Option<ResultJson>) -> bool {
         let Some(result) = result else {
             if !self.ctx.shutting_down() {
                 tracing::warn!(tournament = %self.t.id, game, "a tournament game's room went away without a result");
             }
-            return;
+            return false;
         };
         let Some(g) = self.t.games.get_mut(game) else {
-            return;
+            return false;
         };
         if g.result.is_some() {
-            return;
+            return false;
         }
         g.result = Some(result);
         self.held.retain(|(g, _, _)| *g != game);
-        self.save().await;
-        self.broadcast();
-        self.advance().await;
+        true
+    }
+
+    /// After results were recorded: plans and opens what follows them, storing the results
+    /// with the plan in one write, and shows them; or, with nothing to start, stores and shows
+    /// the results alone.
+    async fn settle(&mut self) {
+        if !self.advance().await {
+            self.save().await;
+            self.broadcast();
+        }
     }
 
     /// Plans what starts now, stores the plan, and opens its rooms; stores and shows the end
-    /// once nothing is left.
-    async fn advance(&mut self) {
+    /// once nothing is left. Whether it stored and showed the state.
+    async fn advance(&mut self) -> bool {
         let was_finished = self.t.finished;
         let planned = self.t.plan(crate::clock::now_ms());
         if planned.is_empty() {
@@ -252,8 +298,9 @@ impl Task {
                 self.save().await;
                 self.broadcast();
                 tracing::info!(tournament = %self.t.id, "tournament finished");
+                return true;
             }
-            return;
+            return false;
         }
         let first = self.t.games.len();
         let round = self.t.round;
@@ -267,6 +314,7 @@ impl Task {
             });
         }
         self.open((first..self.t.games.len()).collect()).await;
+        true
     }
 
     /// Opens a room for each of `games`, stores which room plays which game, then starts the
