@@ -24,6 +24,11 @@ const QUEUE: usize = 256;
 /// How often games whose room could not be made (a full server) are tried again.
 const RETRY: Duration = Duration::from_secs(1);
 
+/// The least time between two views pushed to the watchers: changes within it are shown
+/// together at its end. A view holds every game, so in a long arena of quick games one view a
+/// change would be megabytes a second to each watcher.
+const SHOW_EVERY: Duration = Duration::from_millis(100);
+
 /// Events handled at most before the results among them are stored and shown: game ends that
 /// arrive together are written in one store commit and one view.
 const BATCH: usize = 64;
@@ -34,12 +39,19 @@ struct Task {
     ctx: RoomContext,
     store: TournamentStore,
     me: mpsc::Sender<Event>,
-    watchers: Vec<Peer>,
+    /// Each watcher, with the number of the last change it was shown.
+    watchers: Vec<(Peer, u64)>,
+    /// Changes made so far (each call of [`Task::broadcast`]).
+    changes: u64,
     /// Each account entrant's connection, by name (not stored: after a restart an entrant
     /// joins again to be handed its seats).
     links: BTreeMap<String, Link>,
     /// Account seats of games in play: the game, the entrant, and the seat's token.
     held: Vec<(usize, usize, String)>,
+    /// When the watchers were last sent the view.
+    shown: tokio::time::Instant,
+    /// Whether the state changed since (a view is due at `shown` + [`SHOW_EVERY`]).
+    unshown: bool,
 }
 
 /// Starts the task of `t`; returns its channel.
@@ -55,8 +67,11 @@ pub(super) fn spawn(
         store,
         me: me.clone(),
         watchers: Vec::new(),
+        changes: 0,
         links: BTreeMap::new(),
         held: Vec::new(),
+        shown: tokio::time::Instant::now(),
+        unshown: false,
     };
     tokio::spawn(run(task, rx));
     me
@@ -93,6 +108,7 @@ async fn run(mut task: Task, mut rx: mpsc::Receiver<Event>) {
                 ended = true;
                 task.advance().await;
             }
+            _ = tokio::time::sleep_until(task.shown + SHOW_EVERY), if task.unshown => task.show(),
             _ = retry.tick(), if task.unopened().next().is_some() => {
                 let games: Vec<usize> = task.unopened().collect();
                 task.open(games).await;
@@ -159,8 +175,9 @@ impl Task {
             }
             Event::Withdraw { name, peer, reply } => {
                 let answer = self.withdraw(&name).await;
-                if answer.is_ok() && !self.watchers.iter().any(|p| p.id == peer.id) {
-                    peer.send_msg(&self.message());
+                // The answer is the view, now (the other watchers see it with the next ones).
+                if answer.is_ok() {
+                    self.watch(peer);
                 }
                 let _ = reply.send(answer);
             }
@@ -184,9 +201,9 @@ impl Task {
         self.t.join(entrant)?;
         self.links.insert(name, link.clone());
         self.save().await;
-        self.watchers.retain(|p| p.id != link.peer.id);
-        self.watchers.push(link.peer);
         self.broadcast();
+        // The entry's answer is the view, now, whenever the watchers are shown it.
+        self.watch(link.peer);
         self.begin_if_due().await;
         Ok(())
     }
@@ -224,11 +241,12 @@ impl Task {
         }
     }
 
-    /// Has `peer` watch: the view now and at every change.
+    /// Has `peer` watch: the view now, and at every change after this one.
     fn watch(&mut self, peer: Peer) {
         peer.send_msg(&self.message());
-        self.watchers.retain(|p| !p.is_gone() && p.id != peer.id);
-        self.watchers.push(peer);
+        self.watchers
+            .retain(|(p, _)| !p.is_gone() && p.id != peer.id);
+        self.watchers.push((peer, self.changes));
     }
 
     /// Hands entrant `name`'s connection, if live, each seat it holds in a game in play: a
@@ -257,7 +275,6 @@ impl Task {
         }
     }
 
-    /// Records game `game`'s result, stores it, tells the watchers, and starts what follows.
     /// Records game `game`'s result in memory; whether it was new (then [`Task::settle`] must
     /// follow before anyone is told).
     fn record(&mut self, game: usize, result: Option<ResultJson>) -> bool {
@@ -463,15 +480,32 @@ impl Task {
         ServerMessage::Tournament(Box::new(self.t.view()))
     }
 
-    /// Sends the view to every watcher still there.
+    /// Shows the state to the watchers: at once if none was shown in the last
+    /// [`SHOW_EVERY`], else with whatever else changes meanwhile at its end.
     fn broadcast(&mut self) {
-        self.watchers.retain(|p| !p.is_gone());
-        if self.watchers.is_empty() {
+        self.changes += 1;
+        if self.shown.elapsed() >= SHOW_EVERY {
+            self.show();
+        } else {
+            self.unshown = true;
+        }
+    }
+
+    /// Sends the view to every watcher still there that was not shown this state yet.
+    fn show(&mut self) {
+        self.shown = tokio::time::Instant::now();
+        self.unshown = false;
+        let now = self.changes;
+        self.watchers.retain(|(p, _)| !p.is_gone());
+        if self.watchers.iter().all(|(_, seen)| *seen == now) {
             return;
         }
         let text = encode(&self.message());
-        for p in &self.watchers {
-            p.send(&text);
+        for (p, seen) in &mut self.watchers {
+            if *seen != now {
+                p.send(&text);
+                *seen = now;
+            }
         }
     }
 }
