@@ -1,7 +1,7 @@
 // A room, to play in or to watch: the rules in force, the board with its preview of what a
 // selection would eat (or why it is refused), a second click for poison in misère play, whose
 // turn, each seat's clock and connection, the move list, the result, and the annotations when
-// the room allows them.
+// the room allows them. A tournament's game leads back to the tournament's page.
 
 import { h } from './dom.js';
 import { BoardView, legend } from './board.js';
@@ -34,12 +34,17 @@ export class GameView {
     this.rematchBtn = h('button', { type: 'button', id: 'rematch', class: 'primary', hidden: true, onclick: () => this.app.send({ type: 'rematch' }) }, 'Play again');
     this.rematchNote = h('p', { class: 'rematch', id: 'rematch-note', hidden: true });
     this.replayLink = h('a', { class: 'replay', id: 'replay-link', hidden: true }, 'Replay this game');
+    /** The tournament this room's game is of, when the page was seated in it by one. */
+    this.tournament = app.tournamentOf(room);
+    const home = this.tournament ? `#/tournaments/${encodeURIComponent(this.tournament)}` : '#/';
+    this.home = home;
+    this.backBtn = h('a', { href: home, class: 'button primary', id: 'to-tournament', hidden: true }, 'Back to the tournament');
     this.el.append(
-      h('div', { class: 'bar' }, h('a', { href: '#/', class: 'back' }, '← Lobby'), this.heading, this.notation.el, this.noteLabel, this.leaveBtn),
+      h('div', { class: 'bar' }, h('a', { href: home, class: 'back' }, this.tournament ? '← Tournament' : '← Lobby'), this.heading, this.notation.el, this.noteLabel, this.leaveBtn),
       this.info,
       this.rules,
       h('div', { class: 'play' },
-        h('div', { class: 'main-col' }, this.turn, h('div', { class: 'again' }, this.rematchBtn, this.replayLink, this.rematchNote), this.boardBox, this.say, this.noteBox),
+        h('div', { class: 'main-col' }, this.turn, h('div', { class: 'again' }, this.backBtn, this.rematchBtn, this.replayLink, this.rematchNote), this.boardBox, this.say, this.noteBox),
         h('aside', { class: 'side' },
           h('h3', {}, 'Seats'), this.seats,
           h('h3', {}, 'Moves'), this.moves)),
@@ -106,7 +111,7 @@ export class GameView {
         }
         break;
       case 'left':
-        if (msg.room === this.room && this.app.session.room === null && location.hash.startsWith('#/room/')) this.app.go('#/');
+        if (msg.room === this.room && this.app.session.room === null && location.hash.startsWith('#/room/')) this.app.go(this.home);
         break;
     }
   }
@@ -221,7 +226,9 @@ export class GameView {
     this.turn.dataset.mine = s.status === 'playing' && s.to_move === me;
     // Once the game is over the seats may play again in this room.
     const asked = s.status === 'finished' ? s.rematch || [] : [];
-    this.rematchBtn.hidden = !(s.status === 'finished' && me !== null && !asked.includes(me));
+    // A tournament plays its next game in a room of its own.
+    this.rematchBtn.hidden = !(s.status === 'finished' && me !== null && !asked.includes(me)) || !!this.tournament;
+    this.backBtn.hidden = !(s.status === 'finished' && this.tournament);
     this.rematchNote.hidden = !asked.length;
     // The server names the record a game is stored under (the room's id, then ROOM-2, …).
     this.replayLink.hidden = s.status !== 'finished';
