@@ -5,7 +5,8 @@
 //! server's (`GET /api/tournaments/ID`); a game in play is watched by a click and the finished
 //! ones link to their replays; the list shows it; and an unknown id is said so. A person enters
 //! one from its page (a guest is told to log in), is taken to each game it is seated in, plays
-//! it by clicks, takes its seat back from a new tab with Rejoin, and sees its games counted;
+//! it by clicks, takes its seat back from a new tab with Rejoin (and by itself on a reload),
+//! and sees its games counted;
 //! an entry is withdrawn before the start, a start time is shown in local time, and a
 //! tournament cancelled for too few entrants says why.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -419,6 +420,14 @@ async fn a_person_enters_from_the_page_and_plays_each_game_it_is_taken_to(engine
     page.click(".bar a.back").await;
     page.click("#t-my-game").await;
     assert_eq!(room_shown(&page).await, first);
+    // A reload takes the seat back and enters again, so that the next game comes here too.
+    page.reload().await;
+    assert_eq!(room_shown(&page).await, first);
+    page.wait(
+        "document.querySelector('#seats .you') && document.querySelector('#to-tournament')",
+        "the seat taken back",
+    )
+    .await;
     play_to_the_end(&page, &first).await;
 
     // The second game opens by itself, and its end leads back to the tournament.

@@ -9,6 +9,10 @@ import { newBoard, check, play, refusal, describe, outcome, rulesText } from './
 import { cellName, notationToggle } from './notation.js';
 import { botTag, playerLink } from './ratings.js';
 
+/** Joining a tournament again from a new connection, tried at most this often, this far apart. */
+const REJOIN_TRIES = 10;
+const REJOIN_PAUSE_MS = 500;
+
 export class GameView {
   constructor(app, room) {
     this.app = app;
@@ -71,8 +75,34 @@ export class GameView {
   online() {
     const held = this.app.seat();
     if (this.app.session.room === this.room) this.app.send({ type: 'sync' });
-    else if (held && held.room === this.room) this.app.send({ type: 'resume', token: held.token });
-    else this.app.send({ type: 'spectate', room: this.room });
+    else if (held && held.room === this.room) {
+      this.app.send({ type: 'resume', token: held.token });
+      this.rejoin();
+    } else this.app.send({ type: 'spectate', room: this.room });
+  }
+
+  /** A tournament's seat taken back on a new connection (a reload, a lost one): entering again
+   * has the tournament's next games sent here too; refused quietly when it is over or another
+   * page plays them. */
+  rejoin() {
+    const t = this.tournament;
+    if (!t || this.app.entered.has(t)) return;
+    this.rejoining = t;
+    this.rejoinTries = 0;
+    this.app.send({ type: 'join_tournament', tournament: t });
+  }
+
+  /** A rejoin refused: tried again while the server still holds the old connection (it
+   * notices a reload's closed one within moments), else given up. */
+  rejoinRefused(code) {
+    const t = this.rejoining;
+    if (code !== 'already_entered' || ++this.rejoinTries > REJOIN_TRIES) {
+      this.rejoining = null;
+      return;
+    }
+    setTimeout(() => {
+      if (this.rejoining === t && this.app.net.up) this.app.send({ type: 'join_tournament', tournament: t });
+    }, REJOIN_PAUSE_MS);
   }
 
   mySeat() {
@@ -100,8 +130,15 @@ export class GameView {
       case 'analysis':
         if (msg.room === this.room && this.annotations && this.snap && msg.index === this.snap.moves.length) this.view.annotate(msg.moves);
         break;
+      case 'tournament':
+        if (msg.id !== this.rejoining) break;
+        this.app.entered.add(msg.id);
+        this.rejoining = null;
+        break;
       case 'error':
-        if (msg.code === 'bad_token') {
+        if (this.rejoining && (msg.code === 'already_entered' || msg.code === 'not_open')) {
+          this.rejoinRefused(msg.code);
+        } else if (msg.code === 'bad_token') {
           this.app.send({ type: 'spectate', room: this.room });
         } else if (msg.code === 'no_such_room') {
           this.turn.textContent = 'This room is gone.';
