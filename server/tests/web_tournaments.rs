@@ -437,6 +437,9 @@ async fn a_person_enters_from_the_page_and_plays_each_game_it_is_taken_to(engine
     )
     .await;
     let second = room_shown(&page).await;
+    let told = page
+        .eval("document.querySelector('#t-round').textContent")
+        .await;
     play_to_the_end(&page, &second).await;
     page.wait(
         "document.querySelector('.game').dataset.status === 'finished'",
@@ -457,6 +460,19 @@ async fn a_person_enters_from_the_page_and_plays_each_game_it_is_taken_to(engine
         .map(|g| g["game"].as_str().unwrap())
         .collect();
     assert_eq!(games, [first.as_str(), second.as_str()]);
+    // The next game's page says how the last one ended (its end is followed at once).
+    let g = &view["games"][0];
+    let loser = g["result"]["loser"].as_u64().unwrap() as usize;
+    let (lost, won) = (&g["seats"][loser], &g["seats"][1 - loser]);
+    let round = &view["games"][1]["round"];
+    assert_eq!(
+        told,
+        format!(
+            "Tournament game, round {round}. Your last game: {} ate the poison and loses; {} wins.",
+            lost.as_str().unwrap(),
+            won.as_str().unwrap()
+        )
+    );
     let pia = view["standings"]
         .as_array()
         .unwrap()

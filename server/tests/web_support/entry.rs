@@ -87,10 +87,10 @@ pub async fn create(page: &Page<'_>, form: &Form<'_>) -> String {
         .to_string()
 }
 
-/// The room the page shows, once it shows one (`#/room/ID`).
+/// The room the page shows, once it shows one (`#/room/ID`, drawn by that room's view).
 pub async fn room_shown(page: &Page<'_>) -> String {
     page.wait(
-        "location.hash.startsWith('#/room/') && document.querySelector('.game')?.dataset.status",
+        "location.hash.startsWith('#/room/') && document.querySelector('.game')?.dataset.status && document.querySelector('.game h2 code').textContent === decodeURIComponent(location.hash.slice(7))",
         "a room",
     )
     .await;

@@ -33,7 +33,8 @@ const app = {
   session: { room: null, seat: null },
   /** The tournaments this connection entered or was seated by: its games come to it. */
   entered: new Set(),
-  /** The last `tournament_game` told to this connection, or null. */
+  /** The last `tournament_game` told to this connection (with `last`, how the game the page
+   * showed then ended), or null. */
   tournamentGame: null,
   view: null,
   send(msg) {
@@ -114,7 +115,8 @@ function onMessage(msg) {
     return;
   }
   if (msg.type === 'tournament_game') {
-    app.tournamentGame = msg;
+    // The page may be on the last game's room, whose end the next one follows at once.
+    app.tournamentGame = { ...msg, last: app.view?.ended?.() ?? null };
     app.entered.add(msg.tournament);
   } else if (msg.type === 'joined') {
     app.session = { room: msg.room, seat: msg.seat };

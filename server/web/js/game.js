@@ -43,9 +43,13 @@ export class GameView {
     const home = this.tournament ? `#/tournaments/${encodeURIComponent(this.tournament)}` : '#/';
     this.home = home;
     this.backBtn = h('a', { href: home, class: 'button primary', id: 'to-tournament', hidden: true }, 'Back to the tournament');
+    const told = app.tournamentGame?.room === room ? app.tournamentGame : null;
+    this.round = h('p', { class: 'hint', id: 't-round', hidden: !told },
+      told ? `Tournament game, round ${told.round}.${told.last ? ` Your last game: ${told.last}` : ''}` : '');
     this.el.append(
       h('div', { class: 'bar' }, h('a', { href: home, class: 'back' }, this.tournament ? '← Tournament' : '← Lobby'), this.heading, this.notation.el, this.noteLabel, this.leaveBtn),
       this.info,
+      this.round,
       this.rules,
       h('div', { class: 'play' },
         h('div', { class: 'main-col' }, this.turn, h('div', { class: 'again' }, this.backBtn, this.rematchBtn, this.replayLink, this.rematchNote), this.boardBox, this.say, this.noteBox),
@@ -103,6 +107,11 @@ export class GameView {
     setTimeout(() => {
       if (this.rejoining === t && this.app.net.up) this.app.send({ type: 'join_tournament', tournament: t });
     }, REJOIN_PAUSE_MS);
+  }
+
+  /** How the tournament game shown ended, in words, once it has. */
+  ended() {
+    return this.tournament && this.snap?.status === 'finished' ? this.turn.textContent : null;
   }
 
   mySeat() {
