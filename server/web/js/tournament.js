@@ -140,6 +140,8 @@ export class TournamentView {
   }
 
   ask(type) {
+    const late = type === 'withdraw_tournament' && this.view?.status === 'playing';
+    if (late && !confirm('Withdrawing now pairs you no more: the games you played still count. Withdraw?')) return;
     this.entryError.replaceChildren();
     this.asked = type;
     this.app.send({ type, tournament: this.id });
