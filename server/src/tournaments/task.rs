@@ -24,18 +24,34 @@ const QUEUE: usize = 256;
 /// How often games whose room could not be made (a full server) are tried again.
 const RETRY: Duration = Duration::from_secs(1);
 
+/// The least time between two views pushed to the watchers: changes within it are shown
+/// together at its end. A view holds every game, so in a long arena of quick games one view a
+/// change would be megabytes a second to each watcher.
+const SHOW_EVERY: Duration = Duration::from_millis(100);
+
+/// Events handled at most before the results among them are stored and shown: game ends that
+/// arrive together are written in one store commit and one view.
+const BATCH: usize = 64;
+
 /// The task's state.
 struct Task {
     t: Tournament,
     ctx: RoomContext,
     store: TournamentStore,
     me: mpsc::Sender<Event>,
-    watchers: Vec<Peer>,
+    /// Each watcher, with the number of the last change it was shown.
+    watchers: Vec<(Peer, u64)>,
+    /// Changes made so far (each call of [`Task::broadcast`]).
+    changes: u64,
     /// Each account entrant's connection, by name (not stored: after a restart an entrant
     /// joins again to be handed its seats).
     links: BTreeMap<String, Link>,
     /// Account seats of games in play: the game, the entrant, and the seat's token.
     held: Vec<(usize, usize, String)>,
+    /// When the watchers were last sent the view.
+    shown: tokio::time::Instant,
+    /// Whether the state changed since (a view is due at `shown` + [`SHOW_EVERY`]).
+    unshown: bool,
 }
 
 /// Starts the task of `t`; returns its channel.
@@ -51,8 +67,11 @@ pub(super) fn spawn(
         store,
         me: me.clone(),
         watchers: Vec::new(),
+        changes: 0,
         links: BTreeMap::new(),
         held: Vec::new(),
+        shown: tokio::time::Instant::now(),
+        unshown: false,
     };
     tokio::spawn(run(task, rx));
     me
@@ -77,7 +96,7 @@ async fn run(mut task: Task, mut rx: mpsc::Receiver<Event>) {
             biased;
             _ = &mut stop => break,
             ev = rx.recv() => match ev {
-                Some(ev) => task.handle(ev).await,
+                Some(ev) => task.handle_batch(ev, &mut rx).await,
                 None => break,
             },
             _ = &mut start, if task.t.open && task.start_left() < Duration::MAX => {
@@ -89,6 +108,7 @@ async fn run(mut task: Task, mut rx: mpsc::Receiver<Event>) {
                 ended = true;
                 task.advance().await;
             }
+            _ = tokio::time::sleep_until(task.shown + SHOW_EVERY), if task.unshown => task.show(),
             _ = retry.tick(), if task.unopened().next().is_some() => {
                 let games: Vec<usize> = task.unopened().collect();
                 task.open(games).await;
@@ -104,6 +124,34 @@ async fn run(mut task: Task, mut rx: mpsc::Receiver<Event>) {
 }
 
 impl Task {
+    /// Handles `first` and the events already queued behind it (up to [`BATCH`]), in order.
+    /// Game results among them are recorded as they come and stored, shown and planned from
+    /// once, before any other event and at the end; so a burst of game ends costs one store
+    /// commit and one view, not one each.
+    async fn handle_batch(&mut self, first: Event, rx: &mut mpsc::Receiver<Event>) {
+        let mut results = false;
+        let mut next = Some(first);
+        let mut handled = 0;
+        while let Some(ev) = next.take() {
+            match ev {
+                Event::Ended { game, result } => results |= self.record(game, result),
+                ev => {
+                    if std::mem::take(&mut results) {
+                        self.settle().await;
+                    }
+                    self.handle(ev).await;
+                }
+            }
+            handled += 1;
+            if handled < BATCH {
+                next = rx.try_recv().ok();
+            }
+        }
+        if results {
+            self.settle().await;
+        }
+    }
+
     async fn handle(&mut self, ev: Event) {
         match ev {
             Event::Watch(peer) => self.watch(peer),
@@ -113,7 +161,11 @@ impl Task {
             Event::Summary(reply) => {
                 let _ = reply.send((self.t.started_ms, self.t.summary()));
             }
-            Event::Ended { game, result } => self.ended(game, result).await,
+            Event::Ended { game, result } => {
+                if self.record(game, result) {
+                    self.settle().await;
+                }
+            }
             Event::Join {
                 entrant,
                 link,
@@ -123,8 +175,9 @@ impl Task {
             }
             Event::Withdraw { name, peer, reply } => {
                 let answer = self.withdraw(&name).await;
-                if answer.is_ok() && !self.watchers.iter().any(|p| p.id == peer.id) {
-                    peer.send_msg(&self.message());
+                // The answer is the view, now (the other watchers see it with the next ones).
+                if answer.is_ok() {
+                    self.watch(peer);
                 }
                 let _ = reply.send(answer);
             }
@@ -148,9 +201,9 @@ impl Task {
         self.t.join(entrant)?;
         self.links.insert(name, link.clone());
         self.save().await;
-        self.watchers.retain(|p| p.id != link.peer.id);
-        self.watchers.push(link.peer);
         self.broadcast();
+        // The entry's answer is the view, now, whenever the watchers are shown it.
+        self.watch(link.peer);
         self.begin_if_due().await;
         Ok(())
     }
@@ -188,11 +241,12 @@ impl Task {
         }
     }
 
-    /// Has `peer` watch: the view now and at every change.
+    /// Has `peer` watch: the view now, and at every change after this one.
     fn watch(&mut self, peer: Peer) {
         peer.send_msg(&self.message());
-        self.watchers.retain(|p| !p.is_gone() && p.id != peer.id);
-        self.watchers.push(peer);
+        self.watchers
+            .retain(|(p, _)| !p.is_gone() && p.id != peer.id);
+        self.watchers.push((peer, self.changes));
     }
 
     /// Hands entrant `name`'s connection, if live, each seat it holds in a game in play: a
@@ -221,30 +275,39 @@ impl Task {
         }
     }
 
-    /// Records game `game`'s result, stores it, tells the watchers, and starts what follows.
-    async fn ended(&mut self, game: usize, result: Option<ResultJson>) {
+    /// Records game `game`'s result in memory; whether it was new (then [`Task::settle`] must
+    /// follow before anyone is told).
+    fn record(&mut self, game: usize, result: Option<ResultJson>) -> bool {
         let Some(result) = result else {
             if !self.ctx.shutting_down() {
                 tracing::warn!(tournament = %self.t.id, game, "a tournament game's room went away without a result");
             }
-            return;
+            return false;
         };
         let Some(g) = self.t.games.get_mut(game) else {
-            return;
+            return false;
         };
         if g.result.is_some() {
-            return;
+            return false;
         }
         g.result = Some(result);
         self.held.retain(|(g, _, _)| *g != game);
-        self.save().await;
-        self.broadcast();
-        self.advance().await;
+        true
+    }
+
+    /// After results were recorded: plans and opens what follows them, storing the results
+    /// with the plan in one write, and shows them; or, with nothing to start, stores and shows
+    /// the results alone.
+    async fn settle(&mut self) {
+        if !self.advance().await {
+            self.save().await;
+            self.broadcast();
+        }
     }
 
     /// Plans what starts now, stores the plan, and opens its rooms; stores and shows the end
-    /// once nothing is left.
-    async fn advance(&mut self) {
+    /// once nothing is left. Whether it stored and showed the state.
+    async fn advance(&mut self) -> bool {
         let was_finished = self.t.finished;
         let planned = self.t.plan(crate::clock::now_ms());
         if planned.is_empty() {
@@ -252,8 +315,9 @@ impl Task {
                 self.save().await;
                 self.broadcast();
                 tracing::info!(tournament = %self.t.id, "tournament finished");
+                return true;
             }
-            return;
+            return false;
         }
         let first = self.t.games.len();
         let round = self.t.round;
@@ -267,6 +331,7 @@ impl Task {
             });
         }
         self.open((first..self.t.games.len()).collect()).await;
+        true
     }
 
     /// Opens a room for each of `games`, stores which room plays which game, then starts the
@@ -415,15 +480,32 @@ impl Task {
         ServerMessage::Tournament(Box::new(self.t.view()))
     }
 
-    /// Sends the view to every watcher still there.
+    /// Shows the state to the watchers: at once if none was shown in the last
+    /// [`SHOW_EVERY`], else with whatever else changes meanwhile at its end.
     fn broadcast(&mut self) {
-        self.watchers.retain(|p| !p.is_gone());
-        if self.watchers.is_empty() {
+        self.changes += 1;
+        if self.shown.elapsed() >= SHOW_EVERY {
+            self.show();
+        } else {
+            self.unshown = true;
+        }
+    }
+
+    /// Sends the view to every watcher still there that was not shown this state yet.
+    fn show(&mut self) {
+        self.shown = tokio::time::Instant::now();
+        self.unshown = false;
+        let now = self.changes;
+        self.watchers.retain(|(p, _)| !p.is_gone());
+        if self.watchers.iter().all(|(_, seen)| *seen == now) {
             return;
         }
         let text = encode(&self.message());
-        for p in &self.watchers {
-            p.send(&text);
+        for (p, seen) in &mut self.watchers {
+            if *seen != now {
+                p.send(&text);
+                *seen = now;
+            }
         }
     }
 }
