@@ -3,7 +3,12 @@
 //! of bots from the form; its page's standings change as games end until it is finished, every
 //! state drawn adding up to the games finished; the final standings and crosstable are the
 //! server's (`GET /api/tournaments/ID`); a game in play is watched by a click and the finished
-//! ones link to their replays; the list shows it; and an unknown id is said so.
+//! ones link to their replays; the list shows it; and an unknown id is said so. A person enters
+//! one from its page (a guest is told to log in), is taken to each game it is seated in, plays
+//! it by clicks, takes its seat back from a new tab with Rejoin (and by itself on a reload),
+//! and sees its games counted;
+//! an entry is withdrawn before the start, a start time is shown in local time, and a
+//! tournament cancelled for too few entrants says why.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -12,10 +17,17 @@ mod web_support;
 use common::TestServer;
 use serde_json::{Value, json};
 use std::time::Duration;
+use web_support::entry::{
+    Form, Start, create, join_until_taken, play_one, play_to_the_end, room_shown,
+};
 use web_support::ratings::api;
 use web_support::{Browser, Engine, Page, in_both_browsers};
 
-in_both_browsers!(a_round_robin_of_bots_is_created_followed_to_its_end_and_watched);
+in_both_browsers!(
+    a_round_robin_of_bots_is_created_followed_to_its_end_and_watched,
+    a_person_enters_from_the_page_and_plays_each_game_it_is_taken_to,
+    an_entry_is_withdrawn_and_a_tournament_too_few_entered_is_cancelled,
+);
 
 /// Long enough for the whole tournament on a loaded machine.
 const LONG: Duration = Duration::from_secs(180);
@@ -337,5 +349,214 @@ async fn a_round_robin_of_bots_is_created_followed_to_its_end_and_watched(engine
         "the unknown id said",
     )
     .await;
+    browser.assert_no_console_errors();
+}
+
+/// A guest opening an open tournament's page is told, on Join, to log in.
+async fn a_guest_is_told_to_log_in(browser: &Browser, server: &TestServer, id: &str) {
+    let guest = browser.page().await;
+    guest
+        .goto(&format!("http://{}/#/tournaments/{id}", server.addr))
+        .await;
+    guest.click("#t-join").await;
+    guest
+        .wait(
+            "document.querySelector('#t-entry-error').textContent.includes('log in') && document.querySelector('#t-entry-error a[href=\"#/account\"]')",
+            "the guest told to log in",
+        )
+        .await;
+    guest.close().await;
+}
+
+/// The page's account row in the standings, as shown.
+async fn my_row(page: &Page<'_>, name: &str) -> Value {
+    page.eval(&format!(
+        "[...document.querySelectorAll('#standings tr[data-name=\"{name}\"] td')].map(td => td.textContent)"
+    ))
+    .await
+}
+
+async fn a_person_enters_from_the_page_and_plays_each_game_it_is_taken_to(engine: Engine) {
+    let server = TestServer::start().await;
+    let browser = Browser::launch(engine).await;
+    let page = browser.page().await;
+    page.goto(&format!("http://{}/", server.addr)).await;
+    register(&page, "Pia").await;
+    let form = Form {
+        name: "join cup",
+        entry: "anyone",
+        start: Start::Joined(2),
+        levels: &["level:1"],
+    };
+    let id = create(&page, &form).await;
+    page.wait(
+        "document.querySelector('.tournament').dataset.status === 'open' && document.querySelector('#t-info').textContent.includes('starts when 2 have entered (1 so far)')",
+        "open, waiting for one more",
+    )
+    .await;
+    a_guest_is_told_to_log_in(&browser, &server, &id).await;
+
+    // Joining starts it: the page is taken to the first game.
+    page.click("#t-join").await;
+    let first = room_shown(&page).await;
+    assert!(
+        play_one(&page, &first).await,
+        "the first game ended before a move"
+    );
+    // The tab is closed and opened again: Rejoin hands the seat back to the new page.
+    let context = page.context.clone();
+    page.close().await;
+    let page = browser.page_in(&context).await;
+    page.goto(&format!("http://{}/#/tournaments/{id}", server.addr))
+        .await;
+    page.wait(
+        "document.querySelector('#t-join')?.textContent === 'Rejoin'",
+        "Rejoin offered",
+    )
+    .await;
+    join_until_taken(&page, &format!("location.hash === '#/room/{first}'")).await;
+    assert_eq!(room_shown(&page).await, first);
+    // Away from the game and back to it from the tournament's page.
+    page.click(".bar a.back").await;
+    page.click("#t-my-game").await;
+    assert_eq!(room_shown(&page).await, first);
+    // A reload takes the seat back and enters again, so that the next game comes here too.
+    page.reload().await;
+    assert_eq!(room_shown(&page).await, first);
+    page.wait(
+        "document.querySelector('#seats .you') && document.querySelector('#to-tournament')",
+        "the seat taken back",
+    )
+    .await;
+    play_to_the_end(&page, &first).await;
+
+    // The second game opens by itself, and its end leads back to the tournament.
+    page.wait(
+        &format!("location.hash.startsWith('#/room/') && location.hash !== '#/room/{first}'"),
+        "the next game",
+    )
+    .await;
+    let second = room_shown(&page).await;
+    let told = page
+        .eval("document.querySelector('#t-round').textContent")
+        .await;
+    play_to_the_end(&page, &second).await;
+    page.wait(
+        "document.querySelector('.game').dataset.status === 'finished'",
+        "the last game over",
+    )
+    .await;
+    page.click("#to-tournament").await;
+    page.wait(
+        &format!("location.hash === '#/tournaments/{id}' && document.querySelector('.tournament')?.dataset.status === 'finished'"),
+        "the finished tournament",
+    )
+    .await;
+    let view = api(&server, &format!("/api/tournaments/{id}")).await;
+    let games: Vec<&str> = view["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["game"].as_str().unwrap())
+        .collect();
+    assert_eq!(games, [first.as_str(), second.as_str()]);
+    // The next game's page says how the last one ended (its end is followed at once).
+    let g = &view["games"][0];
+    let loser = g["result"]["loser"].as_u64().unwrap() as usize;
+    let (lost, won) = (&g["seats"][loser], &g["seats"][1 - loser]);
+    let round = &view["games"][1]["round"];
+    assert_eq!(
+        told,
+        format!(
+            "Tournament game, round {round}. Your last game: {} ate the poison and loses; {} wins.",
+            lost.as_str().unwrap(),
+            won.as_str().unwrap()
+        )
+    );
+    let pia = view["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "Pia")
+        .unwrap();
+    assert_eq!(pia["games"], 2);
+    let row = my_row(&page, "Pia").await;
+    assert_eq!(row[1], "Pia", "a person, not tagged");
+    assert_eq!(
+        points_of(row[2].as_str().unwrap()),
+        pia["points"].as_f64().unwrap()
+    );
+    assert_eq!(row[3], "2");
+    browser.assert_no_console_errors();
+}
+
+async fn an_entry_is_withdrawn_and_a_tournament_too_few_entered_is_cancelled(engine: Engine) {
+    let server = TestServer::start().await;
+    let browser = Browser::launch(engine).await;
+    let page = browser.page().await;
+    page.goto(&format!("http://{}/", server.addr)).await;
+    register(&page, "Wade").await;
+    let later = Form {
+        name: "later cup",
+        entry: "people",
+        start: Start::In(3_600_000),
+        levels: &[],
+    };
+    let id = create(&page, &later).await;
+    let view = api(&server, &format!("/api/tournaments/{id}")).await;
+    assert_eq!(view["spec"]["entry"], "people");
+    assert!(
+        view["spec"]["bots"].as_array().is_none_or(Vec::is_empty),
+        "no levels for people: {view}"
+    );
+    // Its start in the reader's own time.
+    let shown = page
+        .eval(&format!(
+            "document.querySelector('#t-info').textContent.includes('starts at ' + new Date({}).toLocaleString())",
+            view["starts_at_ms"]
+        ))
+        .await;
+    assert_eq!(shown, true, "{view}");
+    page.click("#t-join").await;
+    page.wait(
+        "document.querySelector('#t-withdraw') && document.querySelector('#standings tr[data-name=\"Wade\"]')",
+        "entered",
+    )
+    .await;
+    page.click("#t-withdraw").await;
+    page.wait(
+        "document.querySelector('#t-join') && !document.querySelector('#standings tbody tr')",
+        "withdrawn",
+    )
+    .await;
+    let view = api(&server, &format!("/api/tournaments/{id}")).await;
+    assert_eq!(view["entrants"], json!([]));
+
+    // One level entered and a start in a few seconds: too few, cancelled, and why.
+    page.click("#to-tournaments").await;
+    let dawn = Form {
+        name: "dawn cup",
+        entry: "anyone",
+        start: Start::In(2_000),
+        levels: &["level:1"],
+    };
+    let id = create(&page, &dawn).await;
+    page.wait(
+        "document.querySelector('.tournament').dataset.status === 'cancelled'",
+        "cancelled",
+    )
+    .await;
+    let view = api(&server, &format!("/api/tournaments/{id}")).await;
+    let why = view["cancelled"].as_str().unwrap();
+    let said = page
+        .eval("document.querySelector('#t-cancelled').textContent")
+        .await;
+    assert_eq!(said, format!("Cancelled: {why}."));
+    assert!(
+        page.eval("document.querySelector('#t-join')")
+            .await
+            .is_null(),
+        "no entry once cancelled"
+    );
     browser.assert_no_console_errors();
 }

@@ -61,6 +61,7 @@ const FILES: &[File] = &[
     file!("/js/boardform.js", JS, "../../web/js/boardform.js"),
     file!("/js/tournaments.js", JS, "../../web/js/tournaments.js"),
     file!("/js/tournament.js", JS, "../../web/js/tournament.js"),
+    file!("/js/startform.js", JS, "../../web/js/startform.js"),
 ];
 
 /// The page for a path that holds nothing.

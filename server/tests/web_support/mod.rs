@@ -4,11 +4,13 @@
 //! them, clicks and hovers as real input events, waits on conditions in the page, screenshots,
 //! and every console error or uncaught exception of every page collected; (`ratings`) the
 //! profile and leaderboard pages held against the JSON API; (`pairing`) the lobby's "Play
-//! now" tiles held against the server's quick pairing; and (`room`) moves made by clicks.
+//! now" tiles held against the server's quick pairing; (`room`) moves made by clicks; and
+//! (`entry`) tournaments created, entered and played from their pages.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 mod bidi;
 mod cdp;
+pub mod entry;
 pub mod pairing;
 pub mod ratings;
 pub mod room;

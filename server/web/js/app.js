@@ -3,7 +3,8 @@
 // room to play or watch (`#/room/ID`), the replay of a stored game (`#/game/ID`), the analysis
 // board (`#/analysis`), the account panel (`#/account`), a player's profile (`#/players/NAME`),
 // the leaderboards (`#/leaderboard`, `#/leaderboard/CATEGORY`, `…/bots`) and the tournaments
-// (`#/tournaments`, `#/tournaments/ID`).
+// (`#/tournaments`, `#/tournaments/ID`). A tournament game the connection is seated in opens
+// its room from any view.
 
 import { h } from './dom.js';
 import { Net } from './net.js';
@@ -30,6 +31,11 @@ function storedSeat() {
 const app = {
   /** The connection's standing: which room it is in, and as which seat (null: spectator). */
   session: { room: null, seat: null },
+  /** The tournaments this connection entered or was seated by: its games come to it. */
+  entered: new Set(),
+  /** The last `tournament_game` told to this connection (with `last`, how the game the page
+   * showed then ended), or null. */
+  tournamentGame: null,
   view: null,
   send(msg) {
     app.net.send(msg);
@@ -45,8 +51,15 @@ const app = {
     localStorage.setItem('jchomp.name', name);
   },
   seat: storedSeat,
-  keepSeat(room, token) {
-    localStorage.setItem('jchomp.seat', JSON.stringify({ room, token }));
+  /** Keeps a seat's token (and the tournament its game is of, if any). */
+  keepSeat(room, token, tournament) {
+    localStorage.setItem('jchomp.seat', JSON.stringify({ room, token, tournament }));
+  },
+  /** The tournament room `room`'s game is of, when this page was seated in it by one. */
+  tournamentOf(room) {
+    if (app.tournamentGame?.room === room) return app.tournamentGame.tournament;
+    const held = storedSeat();
+    return held?.room === room ? held.tournament ?? null : null;
   },
   forgetSeat() {
     localStorage.removeItem('jchomp.seat');
@@ -101,9 +114,13 @@ function onMessage(msg) {
     app.view?.onAccount?.(msg, asked);
     return;
   }
-  if (msg.type === 'joined') {
+  if (msg.type === 'tournament_game') {
+    // The page may be on the last game's room, whose end the next one follows at once.
+    app.tournamentGame = { ...msg, last: app.view?.ended?.() ?? null };
+    app.entered.add(msg.tournament);
+  } else if (msg.type === 'joined') {
     app.session = { room: msg.room, seat: msg.seat };
-    app.keepSeat(msg.room, msg.token);
+    app.keepSeat(msg.room, msg.token, app.tournamentOf(msg.room) ?? undefined);
   } else if (msg.type === 'left') {
     if (app.session.room === msg.room) app.session = { room: null, seat: null };
   } else if (msg.type === 'room' && app.session.room !== msg.room && app.session.seat === null) {
@@ -112,11 +129,19 @@ function onMessage(msg) {
     app.forgetSeat();
   }
   app.view?.onMessage(msg);
+  // A tournament seated the connection: its game is played wherever the page was.
+  if (msg.type === 'joined' && app.tournamentGame?.room === msg.room) {
+    const to = `#/room/${encodeURIComponent(msg.room)}`;
+    if (location.hash !== to) location.hash = to;
+  }
 }
 
 function onState(up, code) {
   document.body.dataset.online = up;
   app.session = { room: null, seat: null };
+  // The tournaments' games went to the old connection: a new one enters again to get them.
+  app.entered.clear();
+  app.tournamentGame = null;
   if (up) {
     app.notice('');
     app.account.online();

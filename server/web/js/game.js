@@ -1,13 +1,17 @@
 // A room, to play in or to watch: the rules in force, the board with its preview of what a
 // selection would eat (or why it is refused), a second click for poison in misère play, whose
 // turn, each seat's clock and connection, the move list, the result, and the annotations when
-// the room allows them.
+// the room allows them. A tournament's game leads back to the tournament's page.
 
 import { h } from './dom.js';
 import { BoardView, legend } from './board.js';
 import { newBoard, check, play, refusal, describe, outcome, rulesText } from './rules.js';
 import { cellName, notationToggle } from './notation.js';
 import { botTag, playerLink } from './ratings.js';
+
+/** Joining a tournament again from a new connection, tried at most this often, this far apart. */
+const REJOIN_TRIES = 10;
+const REJOIN_PAUSE_MS = 500;
 
 export class GameView {
   constructor(app, room) {
@@ -34,12 +38,21 @@ export class GameView {
     this.rematchBtn = h('button', { type: 'button', id: 'rematch', class: 'primary', hidden: true, onclick: () => this.app.send({ type: 'rematch' }) }, 'Play again');
     this.rematchNote = h('p', { class: 'rematch', id: 'rematch-note', hidden: true });
     this.replayLink = h('a', { class: 'replay', id: 'replay-link', hidden: true }, 'Replay this game');
+    /** The tournament this room's game is of, when the page was seated in it by one. */
+    this.tournament = app.tournamentOf(room);
+    const home = this.tournament ? `#/tournaments/${encodeURIComponent(this.tournament)}` : '#/';
+    this.home = home;
+    this.backBtn = h('a', { href: home, class: 'button primary', id: 'to-tournament', hidden: true }, 'Back to the tournament');
+    const told = app.tournamentGame?.room === room ? app.tournamentGame : null;
+    this.round = h('p', { class: 'hint', id: 't-round', hidden: !told },
+      told ? `Tournament game, round ${told.round}.${told.last ? ` Your last game: ${told.last}` : ''}` : '');
     this.el.append(
-      h('div', { class: 'bar' }, h('a', { href: '#/', class: 'back' }, '← Lobby'), this.heading, this.notation.el, this.noteLabel, this.leaveBtn),
+      h('div', { class: 'bar' }, h('a', { href: home, class: 'back' }, this.tournament ? '← Tournament' : '← Lobby'), this.heading, this.notation.el, this.noteLabel, this.leaveBtn),
       this.info,
+      this.round,
       this.rules,
       h('div', { class: 'play' },
-        h('div', { class: 'main-col' }, this.turn, h('div', { class: 'again' }, this.rematchBtn, this.replayLink, this.rematchNote), this.boardBox, this.say, this.noteBox),
+        h('div', { class: 'main-col' }, this.turn, h('div', { class: 'again' }, this.backBtn, this.rematchBtn, this.replayLink, this.rematchNote), this.boardBox, this.say, this.noteBox),
         h('aside', { class: 'side' },
           h('h3', {}, 'Seats'), this.seats,
           h('h3', {}, 'Moves'), this.moves)),
@@ -66,8 +79,39 @@ export class GameView {
   online() {
     const held = this.app.seat();
     if (this.app.session.room === this.room) this.app.send({ type: 'sync' });
-    else if (held && held.room === this.room) this.app.send({ type: 'resume', token: held.token });
-    else this.app.send({ type: 'spectate', room: this.room });
+    else if (held && held.room === this.room) {
+      this.app.send({ type: 'resume', token: held.token });
+      this.rejoin();
+    } else this.app.send({ type: 'spectate', room: this.room });
+  }
+
+  /** A tournament's seat taken back on a new connection (a reload, a lost one): entering again
+   * has the tournament's next games sent here too; refused quietly when it is over or another
+   * page plays them. */
+  rejoin() {
+    const t = this.tournament;
+    if (!t || this.app.entered.has(t)) return;
+    this.rejoining = t;
+    this.rejoinTries = 0;
+    this.app.send({ type: 'join_tournament', tournament: t });
+  }
+
+  /** A rejoin refused: tried again while the server still holds the old connection (it
+   * notices a reload's closed one within moments), else given up. */
+  rejoinRefused(code) {
+    const t = this.rejoining;
+    if (code !== 'already_entered' || ++this.rejoinTries > REJOIN_TRIES) {
+      this.rejoining = null;
+      return;
+    }
+    setTimeout(() => {
+      if (this.rejoining === t && this.app.net.up) this.app.send({ type: 'join_tournament', tournament: t });
+    }, REJOIN_PAUSE_MS);
+  }
+
+  /** How the tournament game shown ended, in words, once it has. */
+  ended() {
+    return this.tournament && this.snap?.status === 'finished' ? this.turn.textContent : null;
   }
 
   mySeat() {
@@ -95,8 +139,15 @@ export class GameView {
       case 'analysis':
         if (msg.room === this.room && this.annotations && this.snap && msg.index === this.snap.moves.length) this.view.annotate(msg.moves);
         break;
+      case 'tournament':
+        if (msg.id !== this.rejoining) break;
+        this.app.entered.add(msg.id);
+        this.rejoining = null;
+        break;
       case 'error':
-        if (msg.code === 'bad_token') {
+        if (this.rejoining && (msg.code === 'already_entered' || msg.code === 'not_open')) {
+          this.rejoinRefused(msg.code);
+        } else if (msg.code === 'bad_token') {
           this.app.send({ type: 'spectate', room: this.room });
         } else if (msg.code === 'no_such_room') {
           this.turn.textContent = 'This room is gone.';
@@ -106,7 +157,7 @@ export class GameView {
         }
         break;
       case 'left':
-        if (msg.room === this.room && this.app.session.room === null && location.hash.startsWith('#/room/')) this.app.go('#/');
+        if (msg.room === this.room && this.app.session.room === null && location.hash.startsWith('#/room/')) this.app.go(this.home);
         break;
     }
   }
@@ -221,7 +272,9 @@ export class GameView {
     this.turn.dataset.mine = s.status === 'playing' && s.to_move === me;
     // Once the game is over the seats may play again in this room.
     const asked = s.status === 'finished' ? s.rematch || [] : [];
-    this.rematchBtn.hidden = !(s.status === 'finished' && me !== null && !asked.includes(me));
+    // A tournament plays its next game in a room of its own.
+    this.rematchBtn.hidden = !(s.status === 'finished' && me !== null && !asked.includes(me)) || !!this.tournament;
+    this.backBtn.hidden = !(s.status === 'finished' && this.tournament);
     this.rematchNote.hidden = !asked.length;
     // The server names the record a game is stored under (the room's id, then ROOM-2, …).
     this.replayLink.hidden = s.status !== 'finished';

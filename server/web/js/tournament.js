@@ -1,8 +1,10 @@
 // One tournament's page (`#/tournaments/ID`), redrawn from every `tournament` view the server
-// pushes to its watchers: its format, board and state (with the entry rule and start of one
-// still taking entrants, and Join/Withdraw for a logged-in player then), the standings, the
-// crosstable of a round robin, the games in play (each a click from watching it) and the
-// finished ones (each linking to its replay).
+// pushes to its watchers: its format, board and state (the entry rule and start, in local time,
+// of one still taking entrants; why one was cancelled), entering it (Join/Withdraw while it is
+// open; for an entrant while it plays, Rejoin from a new page or back to the game in play),
+// the standings (bots and withdrawn entrants marked), the crosstable of a round robin, the
+// games in play (each a click from watching it) and the finished ones (each linking to its
+// replay).
 
 import { h } from './dom.js';
 import { describe, outcome } from './rules.js';
@@ -17,11 +19,11 @@ export function pointsText(p) {
   return p === whole ? String(p) : `${whole || ''}½`;
 }
 
-/** When a tournament still taking entrants starts, in words. */
-function startWords(start) {
-  if (start?.at_ms !== undefined) return `starts at ${new Date(start.at_ms).toLocaleString()}`;
-  if (start?.when_joined !== undefined) return `starts when ${start.when_joined} have entered`;
-  return '';
+/** When a tournament still taking entrants starts, in words (its time in the reader's). */
+function startWords(v) {
+  if (v.starts_at_ms != null) return `starts at ${new Date(v.starts_at_ms).toLocaleString()}`;
+  const n = v.spec.start?.when_joined;
+  return n !== undefined ? `starts when ${n} have entered (${v.entrants.length} so far)` : '';
 }
 
 export class TournamentView {
@@ -33,7 +35,11 @@ export class TournamentView {
     this.el = h('div', { class: 'tournament' });
     this.heading = h('h2', {}, 'Tournament ', h('code', {}, id));
     this.info = h('p', { class: 'info', id: 't-info' });
+    this.cancelled = h('p', { class: 'form-error', id: 't-cancelled', hidden: true });
     this.entry = h('div', { class: 'again', id: 't-entry' });
+    this.entryError = h('p', { class: 'form-error', id: 't-entry-error', role: 'alert' });
+    /** A join or withdrawal sent and not answered yet, so that its refusal shows by its button. */
+    this.asked = null;
     this.body = h('div', { class: 'tournament-body' }, h('p', { class: 'loading' }, 'Loading…'));
     this.standingsBox = h('div', { class: 'wide' });
     this.crossHead = h('h3', { hidden: true }, 'Crosstable');
@@ -43,7 +49,7 @@ export class TournamentView {
     this.sections = [h('h3', {}, 'Standings'), this.standingsBox, this.crossHead, this.crossBox,
       h('h3', {}, 'Games in play'), this.playing, h('h3', {}, 'Finished games'), this.finished];
     this.el.append(h('div', { class: 'bar' }, h('a', { href: '#/tournaments', class: 'back' }, '← Tournaments'), this.heading),
-      this.info, this.entry, this.body);
+      this.info, this.cancelled, this.entry, this.entryError, this.body);
   }
 
   start() {
@@ -55,7 +61,11 @@ export class TournamentView {
   }
 
   onMessage(msg) {
-    if (msg.type === 'tournament' && msg.id === this.id) this.draw(msg);
+    if (msg.type === 'tournament' && msg.id === this.id) {
+      if (this.asked === 'join_tournament' && msg.entrants.includes(this.app.account.name)) this.app.entered.add(this.id);
+      this.asked = null;
+      this.draw(msg);
+    } else if (msg.type === 'error' && this.asked) this.refused(msg);
     else if (msg.type === 'error' && msg.code === 'no_such_tournament') {
       this.info.replaceChildren();
       this.body.replaceChildren(h('p', { class: 'form-error', id: 'tournament-error' }, `No tournament has the id ${this.id}. `,
@@ -75,8 +85,10 @@ export class TournamentView {
     this.el.dataset.finished = v.games.filter((g) => g.result).length;
     this.info.replaceChildren([formatName(spec.format), describe(c), `${c.players} players a game`,
       c.move_time_ms ? `${c.move_time_ms / 1000} s a move` : '', c.rated ? 'rated' : '',
-      spec.entry ? ENTRY[spec.entry] ?? spec.entry : '', v.status === 'open' ? startWords(spec.start) : '',
+      spec.entry ? ENTRY[spec.entry] ?? spec.entry : '', v.status === 'open' ? startWords(v) : '',
       v.status === 'open' ? 'taking entrants' : v.status === 'playing' ? `round ${v.round}` : v.status].filter(Boolean).join(' · '));
+    this.cancelled.hidden = v.status !== 'cancelled';
+    this.cancelled.textContent = v.cancelled ? `Cancelled: ${v.cancelled}.` : 'Cancelled.';
     this.drawEntry(v);
     if (!this.body.contains(this.playing)) this.body.replaceChildren(...this.sections);
     this.standingsBox.replaceChildren(this.standings(v));
@@ -97,20 +109,56 @@ export class TournamentView {
       : [h('li', { class: 'empty' }, 'None.')]));
   }
 
-  /** Join or Withdraw, for a logged-in player while the tournament takes entrants. */
+  /** What the page's player may do about entering: Join (a guest is told by the server to log
+   * in) or Withdraw while it is open; while it plays, an entrant not withdrawn goes back to its
+   * game in play, or, from a page that has not entered, joins again to be handed its seats. */
   drawEntry(v) {
     const who = this.app.account.name;
-    const send = (type) => this.app.send({ type, tournament: this.id });
-    this.entry.replaceChildren(...(who === null || v.status !== 'open' ? [] : v.entrants.includes(who)
-      ? [h('button', { type: 'button', id: 't-withdraw', onclick: () => send('withdraw_tournament') }, 'Withdraw')]
-      : [h('button', { type: 'button', id: 't-join', class: 'primary', onclick: () => send('join_tournament') }, 'Join')]));
+    const me = v.standings.find((s) => s.name === who);
+    const entered = who !== null && v.entrants.includes(who);
+    const withdraw = this.button('withdraw_tournament', 'Withdraw', 't-withdraw');
+    let items = [];
+    if (v.status === 'open') items = [entered ? withdraw : this.button('join_tournament', 'Join', 't-join', true)];
+    else if (v.status === 'playing' && entered && !me?.withdrawn) items = [this.playingEntry(v), withdraw];
+    else if (me?.withdrawn) items = [h('span', { class: 'hint-inline' }, 'You withdrew.')];
+    this.entry.replaceChildren(...items);
+  }
+
+  /** An entrant's way to its games while the tournament plays. */
+  playingEntry(v) {
+    if (!this.app.entered.has(this.id)) return this.button('join_tournament', 'Rejoin', 't-join', true);
+    const g = this.app.tournamentGame;
+    const inPlay = g?.tournament === this.id && v.games.some((x) => x.game === g.room && !x.result);
+    return inPlay
+      ? h('a', { href: `#/room/${encodeURIComponent(g.room)}`, class: 'button primary', id: 't-my-game' }, 'Back to my game')
+      : h('span', { class: 'hint-inline', id: 't-next' }, 'You are entered: your next game opens by itself.');
+  }
+
+  /** A button sending `type` for this tournament. */
+  button(type, text, id, primary = false) {
+    return h('button', { type: 'button', id, class: primary ? 'primary' : '', onclick: () => this.ask(type) }, text);
+  }
+
+  ask(type) {
+    const late = type === 'withdraw_tournament' && this.view?.status === 'playing';
+    if (late && !confirm('Withdrawing now pairs you no more: the games you played still count. Withdraw?')) return;
+    this.entryError.replaceChildren();
+    this.asked = type;
+    this.app.send({ type, tournament: this.id });
+  }
+
+  /** A join or withdrawal refused: the server's words (with a way to log in for a guest). */
+  refused(msg) {
+    this.asked = null;
+    const login = msg.code === 'forbidden' && this.app.account.name === null;
+    this.entryError.replaceChildren(msg.message, ...(login ? ['. ', h('a', { href: '#/account' }, 'Log in or register')] : []));
   }
 
   standings(v) {
     return h('table', { class: 'sheet', id: 'standings' },
       h('thead', {}, h('tr', {}, ...['#', 'Entrant', 'Points', 'Games', 'W / T / L', 'Performance'].map((t) => h('th', {}, t)))),
       h('tbody', {}, ...v.standings.map((s, i) => h('tr', { 'data-name': s.name },
-        h('td', {}, String(i + 1)), h('td', {}, s.name, s.bot ? [' ', botTag()] : ''),
+        h('td', {}, String(i + 1)), h('td', {}, s.name, s.bot ? [' ', botTag()] : '', s.withdrawn ? [' ', h('span', { class: 'tag away' }, 'withdrawn')] : ''),
         h('td', { class: 'points' }, pointsText(s.points)), h('td', {}, String(s.games)),
         h('td', {}, `${s.wins} / ${s.ties} / ${s.losses}`), h('td', {}, String(s.performance))))));
   }

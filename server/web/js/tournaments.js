@@ -1,11 +1,13 @@
 // The tournaments the server runs (`#/tournaments`): their list, refreshed while it is shown,
 // each linking to its page (tournament.js), and the form an account holder creates one with:
-// its format, every game's configuration (boardform.js, as the room form asks for it) and the
-// bots entered (the built-in levels, and any bot spec the server plays).
+// its format, every game's configuration (boardform.js, as the room form asks for it), who may
+// enter and when it starts (startform.js), and the bots entered (the built-in levels, and any
+// bot spec the server plays).
 
 import { h } from './dom.js';
 import { BoardForm, field, num } from './boardform.js';
 import { BOTS } from './lobby.js';
+import { StartForm } from './startform.js';
 
 const REFRESH_MS = 2000;
 const MINUTE_MS = 60000;
@@ -71,20 +73,27 @@ export class TournamentsView {
     this.roundsBox = field('Rounds', this.rounds);
     this.minutesBox = field('Minutes', this.minutes);
     this.more = h('input', { id: 't-more', size: 30, placeholder: 'level:3,seed=7 search:time=200ms' });
+    this.starts = new StartForm(this.error, () => this.entryChanged());
     this.bots = BOTS.map((b) => h('input', { type: 'checkbox', name: 'bots', value: b, id: `t-bot-${b.replace(':', '-')}`, checked: BOTS.indexOf(b) < TICKED }));
+    this.botsSet = h('fieldset', { id: 't-bots' }, h('legend', {}, 'Built-in levels entered (to start at once: at least the players per game)'),
+      ...this.bots.map((b) => h('label', { class: 'check' }, b, ` ${b.value}`)),
+      field('More bots, by spec (separated by spaces)', this.more));
     form.append(
       h('div', { class: 'fields' }, field('Name', this.name), field('Format', this.format), this.roundsBox, this.minutesBox,
-        ...this.board.fields, ...this.board.ratedFields),
+        ...this.board.fields, ...this.board.ratedFields, ...this.starts.fields),
       this.board.note,
       this.board.poisonSet,
-      h('fieldset', { id: 't-bots' }, h('legend', {}, 'Entrants: built-in levels (at least 2, and at least the players per game)'),
-        ...this.bots.map((b) => h('label', { class: 'check' }, b, ` ${b.value}`)),
-        field('More bots, by spec (separated by spaces)', this.more)),
+      this.botsSet,
       this.error,
       h('button', { type: 'submit', id: 'create-tournament', class: 'primary' }, 'Create tournament'));
     form.addEventListener('submit', (e) => { e.preventDefault(); this.create(); });
     this.formatChanged();
     return form;
+  }
+
+  /** A tournament for people only takes no built-in levels. */
+  entryChanged() {
+    this.botsSet.hidden = !this.starts.levels();
   }
 
   /** Rounds for a Swiss, minutes for an arena. */
@@ -100,7 +109,7 @@ export class TournamentsView {
     this.board.accountChanged(who);
     this.why.replaceChildren(...(who === null
       ? ['Creating a tournament needs an account: ', h('a', { href: '#/account' }, 'log in or register'), ' first. Anyone may watch.']
-      : [`You create it as ${who}; you watch it, and it starts at once.`]));
+      : [`You create it as ${who} and watch it; entering it is up to you, on its page.`]));
   }
 
   /** The format asked for, as `create_tournament` takes it. */
@@ -112,13 +121,15 @@ export class TournamentsView {
   }
 
   create() {
-    const config = this.board.config();
-    if (!config) return;
-    const bots = [...this.bots.filter((b) => b.checked).map((b) => b.value), ...this.more.value.split(/\s+/).filter(Boolean)];
-    const name = this.name.value.trim();
     this.error.textContent = '';
+    const config = this.board.config();
+    const starts = config && this.starts.value();
+    if (!starts) return;
+    const bots = !this.starts.levels() ? []
+      : [...this.bots.filter((b) => b.checked).map((b) => b.value), ...this.more.value.split(/\s+/).filter(Boolean)];
+    const name = this.name.value.trim();
     this.creating = name;
-    this.app.send({ type: 'create_tournament', tournament: { name, format: this.formatValue(), config, bots } });
+    this.app.send({ type: 'create_tournament', tournament: { name, format: this.formatValue(), config, bots, ...starts } });
   }
 
   onMessage(msg) {
