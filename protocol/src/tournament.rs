@@ -5,6 +5,14 @@
 use crate::json::{ConfigJson, ResultJson};
 use serde::{Deserialize, Serialize};
 
+/// Games a pushed view lists at most besides older ones still in play: a long arena plays
+/// thousands, and a view is sent to every watcher at every change.
+pub const VIEW_GAMES: usize = 200;
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 /// How a tournament pairs its entrants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -202,8 +210,15 @@ pub struct TournamentView {
     pub crosstable: Vec<Vec<Option<Points>>>,
     /// The entrants in the order they entered (the crosstable's order).
     pub entrants: Vec<String>,
-    /// Every game started so far, in the order started.
+    /// The games started so far, in the order started: every one in an answer to
+    /// `watch_tournament` with `all_games` and at `GET /api/tournaments/ID`; in the views
+    /// pushed to watchers, the last [`VIEW_GAMES`] and any older one still in play, from
+    /// `games_from` on.
     pub games: Vec<TournamentGame>,
+    /// The index (in the order started) of the first game in `games`: the games before it are
+    /// finished and left out of this view. Absent when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub games_from: u32,
     /// The start configurations its `starts` name, each whole (with `config`'s players, clock
     /// and `rated`); absent when every game plays `spec.config`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

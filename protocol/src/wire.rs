@@ -212,6 +212,9 @@ pub enum ClientMessage {
     WatchTournament {
         /// The tournament's id.
         tournament: String,
+        /// The first view lists every game played (the pushed ones list the recent games).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        all_games: bool,
     },
     /// Enters a tournament under the connection's account (answered by `tournament`; the
     /// entrant watches it, and is seated in each of its games: `tournament_game`, then

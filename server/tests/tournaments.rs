@@ -199,13 +199,11 @@ async fn an_arena_of_64_built_in_levels_is_played_to_the_end() {
     let views = views_to_the_end(&mut c, first).await;
     let last = views.last().unwrap();
     let games = last["games"].as_array().unwrap();
-    assert!(
-        games.len() >= 32,
-        "everyone is paired at once: {}",
-        games.len()
-    );
+    // The view lists the recent games; those before `games_from` are finished too.
+    let played = last["games_from"].as_u64().unwrap_or(0) as usize + games.len();
+    assert!(played >= 32, "everyone is paired at once: {played}");
     assert_eq!(finished_games(last), games.len());
-    assert_eq!(points(last), games.len() as f64);
+    assert_eq!(points(last), played as f64);
 }
 
 #[tokio::test]
@@ -359,4 +357,56 @@ async fn entries_withdrawals_and_the_start_rule_survive_a_kill_and_a_restart() {
         json!(["level:1", "pat1", "pat3", "pat4"])
     );
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A long arena of quick games: the views pushed list the recent games only (the last 200 and
+/// any older one still in play), while `watch_tournament` with `all_games` and the API list them
+/// all, the same games in the same order.
+#[tokio::test]
+async fn a_long_arenas_pushed_views_list_its_recent_games_and_the_api_all_of_them() {
+    let server = TestServer::start().await;
+    let bots = ["random", "random,seed=2", "random,seed=3", "random,seed=4"];
+    let format = json!({"kind": "arena", "duration_ms": 4000});
+    let (mut c, first) = create(
+        server.addr,
+        "longmaker",
+        spec(format, &bots, "4x4 poison 0,0"),
+    )
+    .await;
+    let id = first["id"].as_str().unwrap().to_string();
+    let views = views_to_the_end(&mut c, first).await;
+    for v in &views {
+        let listed = v["games"].as_array().unwrap();
+        let older_in_play = listed
+            .iter()
+            .rev()
+            .skip(200)
+            .filter(|g| g.get("result").is_none())
+            .count();
+        assert!(listed.len() <= 200 + older_in_play, "{} listed", listed.len());
+    }
+    let last = views.last().unwrap();
+    let from = last["games_from"].as_u64().unwrap_or(0) as usize;
+    assert!(
+        from > 0,
+        "a 4 s arena of random bots on 4x4 plays more than 200 games"
+    );
+    assert_eq!(last["games"].as_array().unwrap().len(), 200);
+    let api = get_json(server.addr, &format!("/api/tournaments/{id}")).await;
+    let all = api["games"].as_array().unwrap();
+    assert!(api.get("games_from").is_none());
+    assert_eq!(all.len(), from + 200);
+    assert_eq!(&all[from..], last["games"].as_array().unwrap().as_slice());
+    let mut w = Client::connect(server.addr).await;
+    w.send(json!({"type": "watch_tournament", "tournament": id, "all_games": true}))
+        .await;
+    let whole = w.until("tournament").await;
+    assert_eq!(whole["games"], api["games"]);
+    let played: u64 = api["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(played, 2 * all.len() as u64, "the standings count every game");
 }

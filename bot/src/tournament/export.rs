@@ -95,6 +95,7 @@ pub fn export(
 /// The tournament's view now.
 async fn view(conn: &mut Connection, id: &str) -> Result<TournamentView, ExportError> {
     let watch = ClientMessage::WatchTournament {
+        all_games: true,
         tournament: id.to_string(),
     };
     let answer = conn

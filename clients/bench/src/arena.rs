@@ -43,7 +43,7 @@ pub struct ArenaReport {
     pub plan: ArenaPlan,
     /// The tournament's id.
     pub id: String,
-    /// Games finished.
+    /// Games played (all finished at the end).
     pub games: usize,
     /// From the tournament's creation to its last game's result seen by the watcher.
     pub span: Duration,
@@ -51,7 +51,8 @@ pub struct ArenaReport {
     pub views: u64,
     /// The server's CPU time over the span, when its process is known.
     pub server_cpu: Option<Duration>,
-    /// Per game: its record's `finished_ms` to the first view showing its result.
+    /// Per game shown finished in a view: its record's `finished_ms` to the first view showing
+    /// its result.
     pub updates: LatencySummary,
     /// What went wrong.
     pub errors: Errors,
@@ -153,7 +154,7 @@ pub async fn run_arena(servers: &Servers, plan: ArenaPlan) -> anyhow::Result<Are
     let create: ClientMessage =
         serde_json::from_value(json!({"type": "create_tournament", "tournament": spec}))?;
     send_json(&mut ws, &create).await?;
-    let (id, seen, views) = watch(&mut ws, &plan).await?;
+    let (id, seen, views, games) = watch(&mut ws, &plan).await?;
     let span = started.elapsed();
     let server_cpu = pid
         .and_then(process::cpu_time)
@@ -164,7 +165,7 @@ pub async fn run_arena(servers: &Servers, plan: ArenaPlan) -> anyhow::Result<Are
     Ok(ArenaReport {
         plan,
         id,
-        games: seen.len(),
+        games,
         span,
         views,
         server_cpu,
@@ -173,12 +174,14 @@ pub async fn run_arena(servers: &Servers, plan: ArenaPlan) -> anyhow::Result<Are
     })
 }
 
-/// Reads views until the tournament is finished; returns its id, each finished game with the
-/// time (Unix ms) of the first view showing its result, and the views read.
+/// Reads views until the tournament is finished; returns its id, each finished game shown with
+/// the time (Unix ms) of the first view showing its result, the views read, and the games
+/// played (a view lists the recent ones: a game that ended long after it began may never be
+/// shown finished).
 async fn watch(
     ws: &mut Ws,
     plan: &ArenaPlan,
-) -> anyhow::Result<(String, BTreeMap<String, u64>, u64)> {
+) -> anyhow::Result<(String, BTreeMap<String, u64>, u64, usize)> {
     let deadline = Instant::now() + plan.duration + FINISH_GRACE;
     let mut seen = BTreeMap::new();
     let mut views = 0;
@@ -194,13 +197,18 @@ async fn watch(
         let at = now_ms();
         views += 1;
         let TournamentView {
-            id, games, status, ..
+            id,
+            games,
+            games_from,
+            status,
+            ..
         } = *view;
+        let started = games_from as usize + games.len();
         for g in games.into_iter().filter(|g| g.result.is_some()) {
             seen.entry(g.game).or_insert(at);
         }
         if status == TournamentStatus::Finished {
-            return Ok((id, seen, views));
+            return Ok((id, seen, views, started));
         }
     }
 }

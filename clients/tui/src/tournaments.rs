@@ -69,6 +69,7 @@ pub async fn follow(
 ) -> Result<(), CommandError> {
     let mut conn = Connection::connect(url).await?;
     let watch = ClientMessage::WatchTournament {
+        all_games: false,
         tournament: id.to_owned(),
     };
     let mut view = conn.request(&watch, |m| pick(m, id)).await??;

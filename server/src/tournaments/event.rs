@@ -29,7 +29,12 @@ impl Link {
 /// Everything a tournament's task reacts to.
 pub(crate) enum Event {
     /// A connection watches: it is sent the view now and whenever it changes.
-    Watch(Peer),
+    Watch {
+        /// The watcher.
+        peer: Peer,
+        /// Whether its first view lists every game (the pushed ones list the recent games).
+        all_games: bool,
+    },
     /// The view now.
     View(oneshot::Sender<TournamentView>),
     /// The tournament's line in the list, with when it began.

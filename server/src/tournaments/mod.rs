@@ -166,7 +166,7 @@ impl Tournaments {
             ));
         }
         let id = self.make(parts, spec, configs, false).await?;
-        self.watch(&id, creator).await?;
+        self.watch(&id, creator, false).await?;
         Ok(id)
     }
 
@@ -206,9 +206,10 @@ impl Tournaments {
     }
 
     /// Has `peer` watch tournament `id`: its view now and whenever it changes.
-    pub(crate) async fn watch(&self, id: &str, peer: Peer) -> Result<(), Refusal> {
+    pub(crate) async fn watch(&self, id: &str, peer: Peer, all_games: bool) -> Result<(), Refusal> {
         let tx = self.sender(id).ok_or_else(|| no_such(id))?;
-        tx.send(Event::Watch(peer)).await.map_err(|_| no_such(id))
+        let ev = Event::Watch { peer, all_games };
+        tx.send(ev).await.map_err(|_| no_such(id))
     }
 
     /// Enters the account `name` (a bot account when `bot`) in tournament `id`, playing through

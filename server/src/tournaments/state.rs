@@ -302,8 +302,21 @@ impl Tournament {
         rows
     }
 
-    /// What watchers are shown.
+    /// The whole view: every game (the API serves it, and `watch_tournament` with `all_games`).
     pub(crate) fn view(&self) -> TournamentView {
+        self.view_from(0)
+    }
+
+    /// What watchers are pushed: the view with the last `recent` games and any older one still
+    /// in play (so the games listed run on from `games_from` without a gap).
+    pub(crate) fn view_recent(&self, recent: usize) -> TournamentView {
+        let tail = self.games.len().saturating_sub(recent);
+        let playing = self.games.iter().position(|g| g.result.is_none());
+        self.view_from(playing.map_or(tail, |p| p.min(tail)))
+    }
+
+    /// The view, listing the games from index `from` on.
+    fn view_from(&self, from: usize) -> TournamentView {
         let crosstable = match self.spec.format {
             TournamentFormat::RoundRobin => crosstable(self.entrants.len(), &self.finished_games()),
             _ => Vec::new(),
@@ -321,8 +334,8 @@ impl Tournament {
             standings: self.standing_rows(),
             crosstable,
             entrants: self.entrants.iter().map(|e| e.name.clone()).collect(),
-            games: self
-                .games
+            games_from: u32::try_from(from).unwrap_or(u32::MAX),
+            games: self.games[from.min(self.games.len())..]
                 .iter()
                 .map(|g| TournamentGame {
                     game: g.room.clone(),

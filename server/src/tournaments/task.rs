@@ -13,6 +13,7 @@ use crate::game::room::{RoomContext, Seated, open_paired};
 use crate::pairing::Found;
 use crate::store::TournamentStore;
 use jchomp_protocol::json::ResultJson;
+use jchomp_protocol::tournament::VIEW_GAMES;
 use jchomp_protocol::wire::{ServerMessage, Start, TournamentFormat};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -154,7 +155,15 @@ impl Task {
 
     async fn handle(&mut self, ev: Event) {
         match ev {
-            Event::Watch(peer) => self.watch(peer),
+            Event::Watch { peer, all_games } => {
+                if all_games {
+                    let all = ServerMessage::Tournament(Box::new(self.t.view()));
+                    peer.send_msg(&all);
+                    self.add_watcher(peer);
+                } else {
+                    self.watch(peer);
+                }
+            }
             Event::View(reply) => {
                 let _ = reply.send(self.t.view());
             }
@@ -244,6 +253,11 @@ impl Task {
     /// Has `peer` watch: the view now, and at every change after this one.
     fn watch(&mut self, peer: Peer) {
         peer.send_msg(&self.message());
+        self.add_watcher(peer);
+    }
+
+    /// Adds `peer` to the watchers, as shown the state now.
+    fn add_watcher(&mut self, peer: Peer) {
         self.watchers
             .retain(|(p, _)| !p.is_gone() && p.id != peer.id);
         self.watchers.push((peer, self.changes));
@@ -480,8 +494,9 @@ impl Task {
         }
     }
 
+    /// The view pushed to watchers: the recent games only ([`VIEW_GAMES`]).
     fn message(&self) -> ServerMessage {
-        ServerMessage::Tournament(Box::new(self.t.view()))
+        ServerMessage::Tournament(Box::new(self.t.view_recent(VIEW_GAMES)))
     }
 
     /// Shows the state to the watchers: at once if none was shown in the last

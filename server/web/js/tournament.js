@@ -96,7 +96,10 @@ export class TournamentView {
     this.crossHead.hidden = !cross;
     this.crossBox.replaceChildren(...(cross ? [this.crosstable(v)] : []));
     this.drawPlaying(v.games.filter((g) => !g.result));
-    this.finished.replaceChildren(...v.games.filter((g) => g.result).map((g) => h('li', { 'data-game': g.game },
+    // A long tournament's views list its recent games; the API lists them all.
+    const earlier = v.games_from ? [h('li', { class: 'earlier' }, `${v.games_from} earlier games: `,
+      h('a', { href: `/api/tournaments/${encodeURIComponent(v.id)}` }, 'all games (JSON)'))] : [];
+    this.finished.replaceChildren(...earlier, ...v.games.filter((g) => g.result).map((g) => h('li', { 'data-game': g.game },
       `round ${g.round}: ${outcome(g.result, g.seats)} `, h('a', { href: `#/game/${encodeURIComponent(g.game)}`, class: 'replay' }, 'Replay'))));
   }
 

@@ -30,11 +30,17 @@ impl Session {
                 let list = tournaments.list().await;
                 self.reply(&ServerMessage::Tournaments { tournaments: list });
             }
-            ClientMessage::WatchTournament { tournament } => {
+            ClientMessage::WatchTournament {
+                tournament,
+                all_games,
+            } => {
                 if !self.plausible_tournament(&tournament) {
                     return;
                 }
-                if let Err(r) = tournaments.watch(&tournament, self.peer.clone()).await {
+                if let Err(r) = tournaments
+                    .watch(&tournament, self.peer.clone(), all_games)
+                    .await
+                {
                     self.refused(r);
                 }
             }
