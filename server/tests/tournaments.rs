@@ -383,7 +383,11 @@ async fn a_long_arenas_pushed_views_list_its_recent_games_and_the_api_all_of_the
             .skip(200)
             .filter(|g| g.get("result").is_none())
             .count();
-        assert!(listed.len() <= 200 + older_in_play, "{} listed", listed.len());
+        assert!(
+            listed.len() <= 200 + older_in_play,
+            "{} listed",
+            listed.len()
+        );
     }
     let last = views.last().unwrap();
     let from = last["games_from"].as_u64().unwrap_or(0) as usize;
@@ -408,5 +412,9 @@ async fn a_long_arenas_pushed_views_list_its_recent_games_and_the_api_all_of_the
         .iter()
         .map(|s| s["games"].as_u64().unwrap())
         .sum();
-    assert_eq!(played, 2 * all.len() as u64, "the standings count every game");
+    assert_eq!(
+        played,
+        2 * all.len() as u64,
+        "the standings count every game"
+    );
 }

@@ -18,7 +18,7 @@ use common::TestServer;
 use serde_json::{Value, json};
 use std::time::Duration;
 use web_support::entry::{
-    Form, Start, create, join_until_taken, play_one, play_to_the_end, room_shown,
+    Form, Start, create, join_until_taken, play_one, play_to_the_end, room_shown, submit,
 };
 use web_support::ratings::api;
 use web_support::{Browser, Engine, Page, in_both_browsers};
@@ -97,18 +97,7 @@ async fn create_round_robin(page: &Page<'_>) -> String {
     // The first four levels are ticked: level:2 is not wanted.
     page.click("#t-bot-level-2").await;
     page.fill("#t-more", ENTRANTS[3]).await;
-    page.click("#create-tournament").await;
-    page.wait(
-        "location.hash.startsWith('#/tournaments/') && document.querySelector('#standings')",
-        "the new tournament's page",
-    )
-    .await;
-    let hash = page.eval("location.hash").await;
-    hash.as_str()
-        .unwrap()
-        .strip_prefix("#/tournaments/")
-        .unwrap()
-        .to_string()
+    submit(page, "document.querySelector('#standings')").await
 }
 
 /// Clicks a game in play of the bot that thinks until the page opens its room (a game above

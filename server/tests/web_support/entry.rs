@@ -73,9 +73,19 @@ pub async fn create(page: &Page<'_>, form: &Form<'_>) -> String {
             .await;
         }
     }
+    submit(
+        page,
+        "document.querySelector('.tournament')?.dataset.status",
+    )
+    .await
+}
+
+/// Submits the filled tournament form; the new tournament's id once its page shows `drawn` (a
+/// condition in the page).
+pub async fn submit(page: &Page<'_>, drawn: &str) -> String {
     page.click("#create-tournament").await;
     page.wait(
-        "location.hash.startsWith('#/tournaments/') && document.querySelector('.tournament')?.dataset.status",
+        &format!("location.hash.startsWith('#/tournaments/') && {drawn}"),
         "the new tournament's page",
     )
     .await;
