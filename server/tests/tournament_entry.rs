@@ -376,3 +376,32 @@ fn now_ms() -> u64 {
         .unwrap()
         .as_millis() as u64
 }
+
+/// One account may hold two open or playing tournaments at once, so that no one account holds
+/// all of the server's eight (an open tournament may wait a week for its start); another
+/// account may still make one.
+#[tokio::test]
+async fn an_account_holds_two_open_tournaments_at_most() {
+    let server = TestServer::start().await;
+    let later = now_ms() + 3_600_000;
+    let open = || {
+        spec(
+            json!({"kind": "round_robin"}),
+            &[],
+            json!({"start": {"at_ms": later}}),
+        )
+    };
+    let mut hog = logged_in(server.addr, "hog", true).await;
+    for _ in 0..2 {
+        assert_eq!(create(&mut hog, open()).await["status"], "open");
+    }
+    hog.send(json!({"type": "create_tournament", "tournament": open()}))
+        .await;
+    let e = hog.expect_error("rate_limited").await;
+    assert!(
+        e["message"].as_str().unwrap().contains("2 open or playing"),
+        "{e}"
+    );
+    let mut other = logged_in(server.addr, "other", true).await;
+    assert_eq!(create(&mut other, open()).await["status"], "open");
+}

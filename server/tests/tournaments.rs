@@ -365,8 +365,10 @@ async fn entries_withdrawals_and_the_start_rule_survive_a_kill_and_a_restart() {
 #[tokio::test]
 async fn a_long_arenas_pushed_views_list_its_recent_games_and_the_api_all_of_them() {
     let server = TestServer::start().await;
-    let bots = ["random", "random,seed=2", "random,seed=3", "random,seed=4"];
-    let format = json!({"kind": "arena", "duration_ms": 4000});
+    // Sixteen entrants, eight games at a time: well over 200 games even on a loaded machine.
+    let bots: Vec<String> = (1..=16).map(|s| format!("random,seed={s}")).collect();
+    let bots: Vec<&str> = bots.iter().map(String::as_str).collect();
+    let format = json!({"kind": "arena", "duration_ms": 5000});
     let (mut c, first) = create(
         server.addr,
         "longmaker",
@@ -393,7 +395,7 @@ async fn a_long_arenas_pushed_views_list_its_recent_games_and_the_api_all_of_the
     let from = last["games_from"].as_u64().unwrap_or(0) as usize;
     assert!(
         from > 0,
-        "a 4 s arena of random bots on 4x4 plays more than 200 games"
+        "a 5 s arena of sixteen random bots on 4x4 plays more than 200 games"
     );
     assert_eq!(last["games"].as_array().unwrap().len(), 200);
     let api = get_json(server.addr, &format!("/api/tournaments/{id}")).await;

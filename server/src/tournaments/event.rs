@@ -26,6 +26,16 @@ impl Link {
     }
 }
 
+/// A tournament's line in the list, with what the list is sorted and counted by.
+pub(crate) struct Line {
+    /// When it was made (Unix ms): the list is newest first.
+    pub started_ms: u64,
+    /// The line itself.
+    pub summary: TournamentSummary,
+    /// The account that made it (none for the server's own).
+    pub creator: Option<String>,
+}
+
 /// Everything a tournament's task reacts to.
 pub(crate) enum Event {
     /// A connection watches: it is sent the view now and whenever it changes.
@@ -38,7 +48,7 @@ pub(crate) enum Event {
     /// The view now.
     View(oneshot::Sender<TournamentView>),
     /// The tournament's line in the list, with when it began.
-    Summary(oneshot::Sender<(u64, TournamentSummary)>),
+    Summary(oneshot::Sender<Line>),
     /// An account enters (or, entered already and without a live connection, plays on through
     /// this one); answered with a refusal, if any.
     Join {

@@ -23,8 +23,8 @@ use crate::game::refusal::Refusal;
 use crate::game::room::RoomContext;
 use crate::ratings::{category, initial};
 use crate::store::TournamentStore;
-use event::Event;
 pub(crate) use event::Link;
+use event::{Event, Line};
 pub(crate) use file::read_file;
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::wire::{
@@ -43,6 +43,9 @@ pub(crate) const MAX_ROUNDS: u32 = 50;
 /// Tournaments open or played at once at most (each plays up to [`MAX_ENTRANTS`] / 2 games at
 /// once).
 pub(crate) const MAX_PLAYING: usize = 8;
+/// Open or playing tournaments one account may have made at once, so that no one account
+/// holds every one of the server's [`MAX_PLAYING`] (an open tournament may wait a week).
+pub(crate) const MAX_PER_ACCOUNT: usize = 2;
 /// The latest start time a tournament may be given, from its creation (a week).
 pub(crate) const MAX_START_MS: u64 = 7 * 24 * 60 * 60 * 1000;
 /// The longest arena, in milliseconds (a day).
@@ -117,7 +120,7 @@ impl Tournaments {
                 continue;
             }
             let name = spec.name.clone();
-            match self.make(&parts, spec, configs, true).await {
+            match self.make(&parts, spec, configs, None).await {
                 Ok(id) => {
                     tracing::info!(tournament = %id, name = %name, "tournament made from the tournaments file")
                 }
@@ -140,11 +143,13 @@ impl Tournaments {
         self.tasks.lock().ok()?.get(id).cloned()
     }
 
-    /// Makes a tournament of `spec`, stores it, starts it, and has `creator` watch it.
+    /// Makes a tournament of `spec` for the account `by`, stores it, starts it, and has
+    /// `creator` (its connection) watch it.
     pub(crate) async fn create(
         &self,
         spec: TournamentSpec,
         creator: Peer,
+        by: String,
     ) -> Result<String, Refusal> {
         let parts = self.parts.get().ok_or_else(|| {
             Refusal::new(
@@ -153,11 +158,26 @@ impl Tournaments {
             )
         })?;
         let (spec, configs) = checked(spec)?;
-        let playing = self.list().await;
-        let playing = playing
+        let lines = self.lines().await;
+        let live: Vec<&Line> = lines
             .iter()
-            .filter(|t| matches!(t.status, TournamentStatus::Playing | TournamentStatus::Open));
-        if playing.count() >= MAX_PLAYING {
+            .filter(|l| {
+                matches!(
+                    l.summary.status,
+                    TournamentStatus::Playing | TournamentStatus::Open
+                )
+            })
+            .collect();
+        let mine = live.iter().filter(|l| l.creator.as_deref() == Some(&by));
+        if mine.count() >= MAX_PER_ACCOUNT {
+            return Err(Refusal::new(
+                ErrorCode::RateLimited,
+                format!(
+                    "an account may have {MAX_PER_ACCOUNT} open or playing tournaments at once; wait for one of yours to finish"
+                ),
+            ));
+        }
+        if live.len() >= MAX_PLAYING {
             return Err(Refusal::new(
                 ErrorCode::ServerFull,
                 format!(
@@ -165,18 +185,19 @@ impl Tournaments {
                 ),
             ));
         }
-        let id = self.make(parts, spec, configs, false).await?;
+        let id = self.make(parts, spec, configs, Some(by)).await?;
         self.watch(&id, creator, false).await?;
         Ok(id)
     }
 
-    /// Makes a tournament of `spec` (checked) playing `configs`, stores it and starts it.
+    /// Makes a tournament of `spec` (checked) playing `configs`, stores it and starts it: the
+    /// account `creator`'s, or (none) the server's own from its tournaments file.
     async fn make(
         &self,
         parts: &Parts,
         spec: TournamentSpec,
         configs: Vec<ConfigJson>,
-        from_file: bool,
+        creator: Option<String>,
     ) -> Result<String, Refusal> {
         let mut entrants = Vec::with_capacity(spec.bots.len());
         for name in &spec.bots {
@@ -191,7 +212,8 @@ impl Tournaments {
         let id = uuid::Uuid::new_v4().simple().to_string()[..8].to_string();
         let mut t = Tournament::new(id.clone(), spec, entrants, crate::clock::now_ms());
         t.configs = configs;
-        t.from_file = from_file;
+        t.from_file = creator.is_none();
+        t.creator = creator;
         let json = serde_json::to_string(&t)
             .map_err(|e| Refusal::new(ErrorCode::Internal, e.to_string()))?;
         parts.store.save(&id, json).await.map_err(|e| {
@@ -261,6 +283,12 @@ impl Tournaments {
 
     /// Every tournament's line, newest first.
     pub(crate) async fn list(&self) -> Vec<TournamentSummary> {
+        let lines = self.lines().await;
+        lines.into_iter().map(|l| l.summary).collect()
+    }
+
+    /// Every tournament's line with its creator, newest first.
+    async fn lines(&self) -> Vec<Line> {
         let senders: Vec<mpsc::Sender<Event>> = match self.tasks.lock() {
             Ok(tasks) => tasks.values().cloned().collect(),
             Err(_) => return Vec::new(),
@@ -269,13 +297,13 @@ impl Tournaments {
         for tx in senders {
             let (reply, rx) = oneshot::channel();
             if tx.send(Event::Summary(reply)).await.is_ok()
-                && let Ok((started, line)) = rx.await
+                && let Ok(line) = rx.await
             {
-                out.push((started, line));
+                out.push(line);
             }
         }
-        out.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.id.cmp(&b.1.id)));
-        out.into_iter().map(|(_, line)| line).collect()
+        out.sort_by(|a, b| (b.started_ms.cmp(&a.started_ms)).then(a.summary.id.cmp(&b.summary.id)));
+        out
     }
 }
 

@@ -79,6 +79,9 @@ pub(crate) struct Tournament {
     /// Whether the server made it from its tournaments file (`--tournaments`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub from_file: bool,
+    /// The account that made it; none for the server's own (from its tournaments file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub creator: Option<String>,
     /// Entrants, in the order they entered.
     pub entrants: Vec<Entrant>,
     /// When it began (while open: when it was created), milliseconds since the Unix epoch.
@@ -115,6 +118,7 @@ impl Tournament {
             spec,
             configs: Vec::new(),
             from_file: false,
+            creator: None,
             entrants,
             started_ms,
             open,

@@ -4,7 +4,7 @@
 //! writes every change to the store before its watchers are told, and plans what comes next.
 
 use super::entry::Withdrawn;
-use super::event::{Event, Link};
+use super::event::{Event, Line, Link};
 use super::follow::follow;
 use super::state::{Entrant, Game, Kind, Tournament};
 use crate::game::outbox::{Peer, encode};
@@ -168,7 +168,11 @@ impl Task {
                 let _ = reply.send(self.t.view());
             }
             Event::Summary(reply) => {
-                let _ = reply.send((self.t.started_ms, self.t.summary()));
+                let _ = reply.send(Line {
+                    started_ms: self.t.started_ms,
+                    summary: self.t.summary(),
+                    creator: self.t.creator.clone(),
+                });
             }
             Event::Ended { game, result } => {
                 if self.record(game, result) {

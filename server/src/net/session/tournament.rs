@@ -22,7 +22,9 @@ impl Session {
                     let message = "the server is shutting down".to_string();
                     return self.error(ErrorCode::ShuttingDown, message);
                 }
-                if let Err(r) = tournaments.create(tournament, self.peer.clone()).await {
+                let by = self.login.as_ref().map(|l| l.identity.name.clone());
+                let by = by.unwrap_or_default();
+                if let Err(r) = tournaments.create(tournament, self.peer.clone(), by).await {
                     self.refused(r);
                 }
             }
