@@ -3,23 +3,19 @@
 //! game, and how long each game's result took to reach the tournament's watchers (from the
 //! `finished_ms` of its record to the first `tournament` view that shows its result).
 
-use super::codec::{code_name, send_json};
+use super::codec::send_json;
+use super::pairing::{await_msg, preset_config};
 use super::process;
 use super::run::Servers;
 use super::socket::{Target, Ws, connect};
 use super::stats::{Errors, Latencies, LatencySummary};
-use futures_util::StreamExt;
-use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::record::Record;
 use jchomp_protocol::wire::{ClientMessage, ServerMessage, TournamentStatus, TournamentView};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::time::Instant;
-use tokio_tungstenite::tungstenite::Message;
 
-/// The longest a single answer may take before the run gives up.
-const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
 /// Time the games in play at the arena's end get to finish.
 const FINISH_GRACE: Duration = Duration::from_secs(60);
 
@@ -78,55 +74,15 @@ fn now_ms() -> u64 {
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
-/// The next server message, within [`ANSWER_TIMEOUT`]; an `error` is returned as one.
-async fn next_message(ws: &mut Ws) -> anyhow::Result<ServerMessage> {
-    let wait = async {
-        while let Some(frame) = ws.next().await {
-            let Message::Text(text) = frame? else {
-                continue;
-            };
-            return match serde_json::from_str::<ServerMessage>(&text)? {
-                ServerMessage::Error { code, message } => {
-                    anyhow::bail!("{}: {message}", code_name(&code))
-                }
-                msg => Ok(msg),
-            };
-        }
-        anyhow::bail!("the connection closed")
-    };
-    tokio::time::timeout(ANSWER_TIMEOUT, wait)
-        .await
-        .unwrap_or_else(|_| anyhow::bail!("no message within {} s", ANSWER_TIMEOUT.as_secs()))
-}
-
-/// The preset `name`'s game, read on `ws`.
-async fn preset(ws: &mut Ws, name: &str) -> anyhow::Result<ConfigJson> {
-    send_json(ws, &ClientMessage::ListPresets).await?;
-    loop {
-        if let ServerMessage::Presets { presets, .. } = next_message(ws).await? {
-            let found = presets.into_iter().find(|p| p.name == name);
-            return found
-                .map(|p| p.config)
-                .ok_or_else(|| anyhow::anyhow!("the server has no preset {name:?}"));
-        }
-    }
-}
-
-/// Registers a fresh account on `ws`, which then acts as it.
+/// Registers a fresh throwaway account on `ws`, which then acts as it.
 async fn register(ws: &mut Ws) -> anyhow::Result<()> {
     let name = format!("arena{}", now_ms() % 1_000_000_000);
-    let password = format!("bench-{}", uuid_like());
+    let password = format!("bench-{:x}-{:x}", now_ms(), std::process::id());
     send_json(ws, &ClientMessage::Register { name, password }).await?;
-    loop {
-        if let ServerMessage::Account { .. } = next_message(ws).await? {
-            return Ok(());
-        }
-    }
-}
-
-/// A password no one guesses, good enough for a throwaway account.
-fn uuid_like() -> String {
-    format!("{:x}{:x}", now_ms(), std::process::id())
+    await_msg(ws, |m| {
+        matches!(m, ServerMessage::Account { .. }).then_some(())
+    })
+    .await
 }
 
 /// Runs `plan` against the first of `servers`.
@@ -136,8 +92,8 @@ pub async fn run_arena(servers: &Servers, plan: ArenaPlan) -> anyhow::Result<Are
         .first()
         .ok_or_else(|| anyhow::anyhow!("no server"))?;
     let pid = servers.processes.first().map(|p| p.pid);
-    let mut ws = connect(target, 0).await?;
-    let config = preset(&mut ws, &plan.preset).await?;
+    let config = preset_config(target, 0, &plan.preset).await?;
+    let mut ws = connect(target, 1).await?;
     register(&mut ws).await?;
     let bots: Vec<String> = (1..=plan.entrants)
         .map(|i| format!("{},seed={i}", plan.bot))
@@ -191,9 +147,11 @@ async fn watch(
             "the arena did not finish within its duration and {} s",
             FINISH_GRACE.as_secs()
         );
-        let ServerMessage::Tournament(view) = next_message(ws).await? else {
-            continue;
-        };
+        let view = await_msg(ws, |m| match m {
+            ServerMessage::Tournament(view) => Some(view),
+            _ => None,
+        })
+        .await?;
         let at = now_ms();
         views += 1;
         let TournamentView {
@@ -236,11 +194,11 @@ async fn record(ws: &mut Ws, game: &str) -> anyhow::Result<Record> {
         game: game.to_owned(),
     };
     send_json(ws, &ask).await?;
-    loop {
-        if let ServerMessage::Game { record } = next_message(ws).await? {
-            return Ok(record);
-        }
-    }
+    await_msg(ws, |m| match m {
+        ServerMessage::Game { record } => Some(record),
+        _ => None,
+    })
+    .await
 }
 
 /// An arena run in a few lines.

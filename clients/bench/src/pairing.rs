@@ -52,7 +52,7 @@ impl PairTally {
 
 /// Reads the next message `pick` returns something for, skipping the others, within
 /// [`ANSWER_TIMEOUT`]; an `error` from the server ends the wait with its code.
-async fn await_msg<T>(
+pub(crate) async fn await_msg<T>(
     ws: &mut Ws,
     mut pick: impl FnMut(ServerMessage) -> Option<T>,
 ) -> anyhow::Result<T> {

@@ -134,15 +134,10 @@ impl Task {
         let mut next = Some(first);
         let mut handled = 0;
         while let Some(ev) = next.take() {
-            match ev {
-                Event::Ended { game, result } => results |= self.record(game, result),
-                ev => {
-                    if std::mem::take(&mut results) {
-                        self.settle().await;
-                    }
-                    self.handle(ev).await;
-                }
+            if !matches!(ev, Event::Ended { .. }) && std::mem::take(&mut results) {
+                self.settle().await;
             }
+            results |= self.handle(ev).await;
             handled += 1;
             if handled < BATCH {
                 next = rx.try_recv().ok();
@@ -153,7 +148,9 @@ impl Task {
         }
     }
 
-    async fn handle(&mut self, ev: Event) {
+    /// Handles one event; whether it recorded a game's result, which [`Task::settle`] must
+    /// then store and show.
+    async fn handle(&mut self, ev: Event) -> bool {
         match ev {
             Event::Watch { peer, all_games } => {
                 if all_games {
@@ -174,11 +171,7 @@ impl Task {
                     creator: self.t.creator.clone(),
                 });
             }
-            Event::Ended { game, result } => {
-                if self.record(game, result) {
-                    self.settle().await;
-                }
-            }
+            Event::Ended { game, result } => return self.record(game, result),
             Event::Join {
                 entrant,
                 link,
@@ -195,6 +188,7 @@ impl Task {
                 let _ = reply.send(answer);
             }
         }
+        false
     }
 
     /// Enters `entrant`, or, entered already with no live connection (it left, or the server
