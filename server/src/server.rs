@@ -153,11 +153,6 @@ impl Server {
             Some(path) => tournaments_file(path)?,
             None => Vec::new(),
         };
-        if settings.cluster.is_some() && !from_file.is_empty() {
-            tracing::warn!(
-                "a node of a cluster runs no tournaments: the tournaments file is not used"
-            );
-        }
         let ctx = Arc::new(Shared {
             ws_config: ws_config(&settings),
             pairing,
@@ -205,11 +200,17 @@ impl Server {
                     }
                 }
             }
-            // Once the games in play are back, so that a tournament follows them, not replays.
-            ctx.tournaments
-                .start(ctx.room_context(), ctx.accounts.clone(), from_file)
-                .await;
         }
+        // Once the games in play are back (alone) or being taken over (in a cluster), so that
+        // a tournament follows them, not replays them.
+        ctx.tournaments
+            .start(
+                ctx.room_context(),
+                ctx.accounts.clone(),
+                from_file,
+                ctx.cluster.clone(),
+            )
+            .await;
         tracing::info!(%addr, data_dir = %ctx.settings.data_dir.display(), "serving");
         let accepting = tokio::spawn(accept(listener, ctx));
         Ok(Server {

@@ -4,7 +4,8 @@
 //! that expires unless the node renews it); a node forwards its clients' requests for a room of
 //! another node to the owner and relays the room's frames back (`relay.rs`), through Redis
 //! pub/sub (`wire.rs`: one channel per node). Each game in play is kept in Redis as it is
-//! played (`state.rs`), and the live nodes take a dead node's rooms over (`takeover.rs`).
+//! played (`state.rs`), and the live nodes take a dead node's rooms over (`takeover.rs`); each
+//! tournament is run by one node, kept in Redis, and taken over the same way (`tournaments.rs`).
 
 mod directory;
 mod lapse;
@@ -14,6 +15,7 @@ mod pools;
 mod relay;
 mod state;
 mod takeover;
+mod tournaments;
 mod wire;
 
 #[cfg(test)]
@@ -21,6 +23,7 @@ mod tests;
 
 pub(crate) use pools::{PoolEntry, Waiting, next_offer};
 pub(crate) use state::Mirror;
+pub(crate) use tournaments::TournamentWrite;
 pub(crate) use wire::Offer;
 
 use crate::game::directory::DirectorySink;

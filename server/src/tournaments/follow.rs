@@ -20,8 +20,15 @@ const QUEUE: usize = 1024;
 /// without saying, as it does when the server shuts down). The request to spectate is queued
 /// in the room's channel before this returns, so a room made but not yet started (its channel
 /// empty) takes it before any move: a game between quick bots may otherwise end, and its room
-/// close, before a spectator asks.
-pub(super) fn follow(room: mpsc::Sender<RoomEvent>, game: usize, tournament: mpsc::Sender<Event>) {
+/// close, before a spectator asks. A room of another node of a cluster (`relayed`: its channel
+/// is a relay, which re-routes to the room's next node if its node dies) is held on to until
+/// the end; a room of this node only weakly, so that its end closes the channel.
+pub(super) fn follow(
+    room: mpsc::Sender<RoomEvent>,
+    game: usize,
+    tournament: mpsc::Sender<Event>,
+    relayed: bool,
+) {
     let (tx, rx) = mpsc::channel(QUEUE);
     let conn = next_conn_id();
     let peer = Peer::new(conn, tx, Arc::new(PeerSignal::default()));
@@ -37,7 +44,7 @@ pub(super) fn follow(room: mpsc::Sender<RoomEvent>, game: usize, tournament: mps
         }
     };
     tokio::spawn(async move {
-        let result = watch(room, waiting, conn, rx, answer).await;
+        let result = watch(room, waiting, conn, rx, answer, relayed).await;
         let _ = tournament.send(Event::Ended { game, result }).await;
     });
 }
@@ -50,11 +57,17 @@ async fn watch(
     conn: ConnId,
     mut rx: mpsc::Receiver<Outgoing>,
     answer: oneshot::Receiver<Result<(), Refusal>>,
+    relayed: bool,
 ) -> Option<ResultJson> {
     if let Some(ev) = waiting {
         room.send(ev).await.ok()?;
     }
     answer.await.ok()?.ok()?;
+    if relayed {
+        let result = result_of(&mut rx).await;
+        let _ = room.send(RoomEvent::Disconnected { conn }).await;
+        return result;
+    }
     // Only a weak handle is kept while the game is played, so that the room's channel closes
     // (and `rx` ends) when the room goes away without a result.
     let weak = room.downgrade();
@@ -66,10 +79,15 @@ async fn watch(
     result
 }
 
-/// The result announced on `rx`: the first `room` or `moved` that says the game is finished.
+/// The result announced on `rx`: the first `room` or `moved` that says the game is finished;
+/// `None` if the room closes the spectator first.
 async fn result_of(rx: &mut mpsc::Receiver<Outgoing>) -> Option<ResultJson> {
     while let Some(out) = rx.recv().await {
-        let Outgoing::Text(text) = out else { continue };
+        let text = match out {
+            Outgoing::Text(text) => text,
+            Outgoing::Close(..) => return None,
+            Outgoing::Binary(_) => continue,
+        };
         match serde_json::from_str::<ServerMessage>(&text) {
             Ok(ServerMessage::Room(s)) if s.status == RoomStatus::Finished => return s.result,
             Ok(ServerMessage::Moved(m)) if m.status == RoomStatus::Finished => return m.result,

@@ -11,6 +11,8 @@ mod entry;
 mod event;
 mod file;
 mod follow;
+mod keep;
+mod remote;
 mod schedule;
 mod standings;
 mod starts;
@@ -18,11 +20,11 @@ mod state;
 mod task;
 
 use crate::accounts::Accounts;
+use crate::cluster::Cluster;
 use crate::game::outbox::Peer;
 use crate::game::refusal::Refusal;
 use crate::game::room::RoomContext;
 use crate::ratings::{category, initial};
-use crate::store::TournamentStore;
 pub(crate) use event::Link;
 use event::{Event, Line};
 pub(crate) use file::read_file;
@@ -31,9 +33,12 @@ use jchomp_protocol::wire::{
     ErrorCode, Start, TournamentFormat, TournamentSpec, TournamentStatus, TournamentSummary,
     TournamentView, check_name,
 };
+use keep::Keep;
+use remote::Remote;
 use state::{Entrant, Kind, Tournament};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
 /// Entrants a tournament takes at most.
@@ -50,13 +55,16 @@ pub(crate) const MAX_PER_ACCOUNT: usize = 2;
 pub(crate) const MAX_START_MS: u64 = 7 * 24 * 60 * 60 * 1000;
 /// The longest arena, in milliseconds (a day).
 pub(crate) const MAX_ARENA_MS: u64 = 24 * 60 * 60 * 1000;
+/// How often a node of a cluster looks for the tournaments it is to run (its own, and those of
+/// dead nodes it takes over).
+const LOOK: Duration = Duration::from_secs(1);
 
 /// What tournaments need of the server, set once it is built ([`Tournaments::start`]).
 #[derive(Clone, Debug)]
 struct Parts {
     ctx: RoomContext,
     accounts: Accounts,
-    store: TournamentStore,
+    keep: Keep,
 }
 
 /// The handle to every tournament's task. Cheap to clone.
@@ -64,6 +72,8 @@ struct Parts {
 pub(crate) struct Tournaments {
     tasks: Arc<Mutex<BTreeMap<String, mpsc::Sender<Event>>>>,
     parts: Arc<OnceLock<Parts>>,
+    /// In a cluster, the tournaments of other nodes watched from this one.
+    remote: Remote,
 }
 
 /// The refusal for an unknown tournament id.
@@ -78,23 +88,34 @@ impl Tournaments {
     /// Starts the task of every tournament the store holds (finished ones too, to show them),
     /// unfinished ones going on where they were; then makes each of `from_file` (the
     /// server's tournaments file, checked) that no tournament made from the file has the name
-    /// of. Call once rooms in play are restored.
+    /// of. Call once rooms in play are restored. On a node of a `cluster`, tournaments are kept
+    /// in Redis: this node runs those Redis gives it and takes over those of dead nodes
+    /// ([`Tournaments::keep_running`]), and a file's tournament is made by one node only.
     pub(crate) async fn start(
         &self,
         ctx: RoomContext,
         accounts: Accounts,
         from_file: Vec<(TournamentSpec, Vec<ConfigJson>)>,
+        cluster: Option<Arc<Cluster>>,
     ) {
-        let store = ctx.store.tournaments();
+        let keep = match &cluster {
+            Some(c) => Keep::Cluster(c.clone()),
+            None => Keep::Local(ctx.store.tournaments()),
+        };
         let parts = Parts {
             ctx,
             accounts,
-            store,
+            keep,
         };
         if self.parts.set(parts.clone()).is_err() {
             return;
         }
-        let stored = match parts.store.all().await {
+        if let Some(cluster) = cluster {
+            self.make_from_file_once(&parts, &cluster, from_file).await;
+            tokio::spawn(self.clone().keep_running(parts, cluster));
+            return;
+        }
+        let stored = match parts.keep.all().await {
             Ok(rows) => rows,
             Err(e) => {
                 tracing::error!(error = %e, "the tournaments cannot be read; none is resumed or made from the file");
@@ -119,13 +140,85 @@ impl Tournaments {
             if made_from_file.contains(&spec.name) {
                 continue;
             }
-            let name = spec.name.clone();
-            match self.make(&parts, spec, configs, None).await {
-                Ok(id) => {
-                    tracing::info!(tournament = %id, name = %name, "tournament made from the tournaments file")
+            self.make_from_file(&parts, spec, configs, None).await;
+        }
+    }
+
+    /// Makes the tournament of the tournaments file `spec` (as `id`, if given).
+    async fn make_from_file(
+        &self,
+        parts: &Parts,
+        spec: TournamentSpec,
+        configs: Vec<ConfigJson>,
+        id: Option<String>,
+    ) {
+        let name = spec.name.clone();
+        match self.make(parts, spec, configs, None, id).await {
+            Ok(id) => {
+                tracing::info!(tournament = %id, name = %name, "tournament made from the tournaments file")
+            }
+            Err(r) => {
+                tracing::error!(name = %name, error = %r.message, "a tournament of the tournaments file could not be made")
+            }
+        }
+    }
+
+    /// In a cluster: makes each tournament of the file that no node has made yet (the first
+    /// node to claim its name makes it).
+    async fn make_from_file_once(
+        &self,
+        parts: &Parts,
+        cluster: &Arc<Cluster>,
+        from_file: Vec<(TournamentSpec, Vec<ConfigJson>)>,
+    ) {
+        for (spec, configs) in from_file {
+            let id = new_id();
+            match cluster.claim_file_name(&spec.name, &id).await {
+                Ok(true) => self.make_from_file(parts, spec, configs, Some(id)).await,
+                Ok(false) => {}
+                Err(e) => {
+                    tracing::error!(name = %spec.name, error = %e, "a tournament of the tournaments file could not be made: Redis did not answer")
                 }
-                Err(r) => {
-                    tracing::error!(name = %name, error = %r.message, "a tournament of the tournaments file could not be made")
+            }
+        }
+    }
+
+    /// On a node of a cluster, until shutdown: every [`LOOK`], starts the task of each
+    /// tournament this node is to run and does not (its own after a restart or a lapse, or one
+    /// it took over from a dead node), from its state in Redis.
+    async fn keep_running(self, parts: Parts, cluster: Arc<Cluster>) {
+        let mut shutdown = parts.ctx.shutdown.clone();
+        let mut tick = tokio::time::interval(LOOK);
+        loop {
+            tokio::select! {
+                _ = crate::shutdown::shutting_down(&mut shutdown) => return,
+                _ = tick.tick() => {}
+            }
+            let ids = match cluster.tournaments_to_run().await {
+                Ok(ids) => ids,
+                Err(e) => {
+                    tracing::debug!(error = %e, "the tournaments to run could not be read");
+                    continue;
+                }
+            };
+            for id in ids {
+                if self.sender(&id).is_some() {
+                    continue;
+                }
+                match cluster.tournament_state(&id).await {
+                    Ok(Some((json, _))) => match serde_json::from_str::<Tournament>(&json) {
+                        Ok(t) => {
+                            tracing::info!(tournament = %id, "running a tournament kept in Redis");
+                            self.spawn(&parts, t);
+                        }
+                        Err(e) => {
+                            tracing::error!(tournament = %id, error = %e, "a tournament kept in Redis does not read")
+                        }
+                    },
+                    Ok(None) => {}
+                    Err(e) => {
+                        tracing::debug!(tournament = %id, error = %e, "a tournament could not be read")
+                    }
                 }
             }
         }
@@ -133,14 +226,43 @@ impl Tournaments {
 
     fn spawn(&self, parts: &Parts, t: Tournament) {
         let id = t.id.clone();
-        let tx = task::spawn(parts.ctx.clone(), parts.store.clone(), t);
+        let tx = task::spawn(parts.ctx.clone(), parts.keep.clone(), t);
         if let Ok(mut tasks) = self.tasks.lock() {
             tasks.insert(id, tx);
         }
     }
 
+    /// The channel of tournament `id`'s task on this node, if it runs here.
     fn sender(&self, id: &str) -> Option<mpsc::Sender<Event>> {
-        self.tasks.lock().ok()?.get(id).cloned()
+        let mut tasks = self.tasks.lock().ok()?;
+        // A task that stopped (its node lost the tournament) is forgotten.
+        if tasks.get(id).is_some_and(mpsc::Sender::is_closed) {
+            tasks.remove(id);
+        }
+        tasks.get(id).cloned()
+    }
+
+    /// In a cluster, tournament `id` as Redis holds it, with its count of writes (`None`: no
+    /// such tournament, or not a cluster, or Redis cannot be read).
+    async fn kept(&self, id: &str) -> Option<(Tournament, u64)> {
+        let cluster = self.parts.get()?.keep.cluster()?;
+        let (json, version) = cluster.tournament_state(id).await.ok()??;
+        let t = serde_json::from_str(&json).ok()?;
+        Some((t, version))
+    }
+
+    /// The refusal for a tournament that another node of the cluster runs, or `no_such`.
+    async fn elsewhere(&self, id: &str) -> Refusal {
+        if self.kept(id).await.is_some() {
+            Refusal::new(
+                ErrorCode::Unavailable,
+                format!(
+                    "tournament {id} is run by another node of the cluster, which takes its entries and withdrawals; connect again to reach it"
+                ),
+            )
+        } else {
+            no_such(id)
+        }
     }
 
     /// Makes a tournament of `spec` for the account `by`, stores it, starts it, and has
@@ -154,7 +276,7 @@ impl Tournaments {
         let parts = self.parts.get().ok_or_else(|| {
             Refusal::new(
                 ErrorCode::Unavailable,
-                "this server runs no tournaments (a node of a cluster does not yet)",
+                "this server runs no tournaments yet; try again in a moment",
             )
         })?;
         let (spec, configs) = checked(spec)?;
@@ -185,19 +307,21 @@ impl Tournaments {
                 ),
             ));
         }
-        let id = self.make(parts, spec, configs, Some(by)).await?;
+        let id = self.make(parts, spec, configs, Some(by), None).await?;
         self.watch(&id, creator, false).await?;
         Ok(id)
     }
 
     /// Makes a tournament of `spec` (checked) playing `configs`, stores it and starts it: the
-    /// account `creator`'s, or (none) the server's own from its tournaments file.
+    /// account `creator`'s, or (none) the server's own from its tournaments file; as `id`, or
+    /// a new one.
     async fn make(
         &self,
         parts: &Parts,
         spec: TournamentSpec,
         configs: Vec<ConfigJson>,
         creator: Option<String>,
+        id: Option<String>,
     ) -> Result<String, Refusal> {
         let mut entrants = Vec::with_capacity(spec.bots.len());
         for name in &spec.bots {
@@ -209,17 +333,21 @@ impl Tournaments {
                 withdrawn: false,
             });
         }
-        let id = uuid::Uuid::new_v4().simple().to_string()[..8].to_string();
+        let id = id.unwrap_or_else(new_id);
         let mut t = Tournament::new(id.clone(), spec, entrants, crate::clock::now_ms());
         t.configs = configs;
         t.from_file = creator.is_none();
         t.creator = creator;
         let json = serde_json::to_string(&t)
             .map_err(|e| Refusal::new(ErrorCode::Internal, e.to_string()))?;
-        parts.store.save(&id, json).await.map_err(|e| {
+        parts.keep.save(&id, json).await.map_err(|e| {
+            let why = match e {
+                keep::Unsaved::Lost => "this node of the cluster cannot write now".to_string(),
+                keep::Unsaved::Failed(e) => e,
+            };
             Refusal::new(
                 ErrorCode::Internal,
-                format!("the tournament could not be stored: {e}"),
+                format!("the tournament could not be stored: {why}"),
             )
         })?;
         tracing::info!(tournament = %id, entrants = t.entrants.len(), "tournament created");
@@ -228,10 +356,20 @@ impl Tournaments {
     }
 
     /// Has `peer` watch tournament `id`: its view now and whenever it changes.
+    /// In a cluster, a tournament another node runs is shown from Redis ([`Remote`]).
     pub(crate) async fn watch(&self, id: &str, peer: Peer, all_games: bool) -> Result<(), Refusal> {
-        let tx = self.sender(id).ok_or_else(|| no_such(id))?;
-        let ev = Event::Watch { peer, all_games };
-        tx.send(ev).await.map_err(|_| no_such(id))
+        if let Some(tx) = self.sender(id) {
+            let ev = Event::Watch { peer, all_games };
+            return tx.send(ev).await.map_err(|_| no_such(id));
+        }
+        let cluster = self.parts.get().and_then(|p| p.keep.cluster());
+        match (cluster, self.kept(id).await) {
+            (Some(cluster), Some(first)) => {
+                self.remote.watch(cluster, id, first, peer, all_games);
+                Ok(())
+            }
+            _ => Err(no_such(id)),
+        }
     }
 
     /// Enters the account `name` (a bot account when `bot`) in tournament `id`, playing through
@@ -243,7 +381,9 @@ impl Tournaments {
         bot: bool,
         link: Link,
     ) -> Result<(), Refusal> {
-        let tx = self.sender(id).ok_or_else(|| no_such(id))?;
+        let Some(tx) = self.sender(id) else {
+            return Err(self.elsewhere(id).await);
+        };
         let parts = self.parts.get().ok_or_else(|| no_such(id))?;
         let view = self.view(id).await.ok_or_else(|| no_such(id))?;
         let rating = rating_of(&parts.accounts, name, &category(&view.spec.config)).await;
@@ -265,7 +405,9 @@ impl Tournaments {
 
     /// Withdraws the entrant `name` from tournament `id`; `peer` is shown the view.
     pub(crate) async fn withdraw(&self, id: &str, name: &str, peer: Peer) -> Result<(), Refusal> {
-        let tx = self.sender(id).ok_or_else(|| no_such(id))?;
+        let Some(tx) = self.sender(id) else {
+            return Err(self.elsewhere(id).await);
+        };
         let (reply, rx) = oneshot::channel();
         let name = name.to_string();
         let ev = Event::Withdraw { name, peer, reply };
@@ -274,8 +416,11 @@ impl Tournaments {
     }
 
     /// Tournament `id`'s view now.
+    /// In a cluster, a tournament another node runs is read from Redis.
     pub(crate) async fn view(&self, id: &str) -> Option<TournamentView> {
-        let tx = self.sender(id)?;
+        let Some(tx) = self.sender(id) else {
+            return self.kept(id).await.map(|(t, _)| t.view());
+        };
         let (reply, rx) = oneshot::channel();
         tx.send(Event::View(reply)).await.ok()?;
         rx.await.ok()
@@ -287,8 +432,35 @@ impl Tournaments {
         lines.into_iter().map(|l| l.summary).collect()
     }
 
-    /// Every tournament's line with its creator, newest first.
+    /// Every tournament's line with its creator, newest first: in a cluster, every node's, as
+    /// Redis holds them (this node's alone if Redis cannot be read).
     async fn lines(&self) -> Vec<Line> {
+        let mut out = match self.kept_lines().await {
+            Some(lines) => lines,
+            None => self.own_lines().await,
+        };
+        out.sort_by(|a, b| (b.started_ms.cmp(&a.started_ms)).then(a.summary.id.cmp(&b.summary.id)));
+        out
+    }
+
+    /// In a cluster, every tournament's line as Redis holds it.
+    async fn kept_lines(&self) -> Option<Vec<Line>> {
+        let cluster = self.parts.get()?.keep.cluster()?;
+        let states = cluster.tournament_states().await.ok()?;
+        let lines = states
+            .iter()
+            .filter_map(|(_, json)| serde_json::from_str::<Tournament>(json).ok())
+            .map(|t| Line {
+                started_ms: t.started_ms,
+                summary: t.summary(),
+                creator: t.creator.clone(),
+            })
+            .collect();
+        Some(lines)
+    }
+
+    /// The lines of the tournaments this node runs.
+    async fn own_lines(&self) -> Vec<Line> {
         let senders: Vec<mpsc::Sender<Event>> = match self.tasks.lock() {
             Ok(tasks) => tasks.values().cloned().collect(),
             Err(_) => return Vec::new(),
@@ -302,9 +474,13 @@ impl Tournaments {
                 out.push(line);
             }
         }
-        out.sort_by(|a, b| (b.started_ms.cmp(&a.started_ms)).then(a.summary.id.cmp(&b.summary.id)));
         out
     }
+}
+
+/// A new tournament id.
+fn new_id() -> String {
+    uuid::Uuid::new_v4().simple().to_string()[..8].to_string()
 }
 
 /// `name`'s rating in `category`: its account's, else the category's starting one.

@@ -6,12 +6,12 @@
 use super::entry::Withdrawn;
 use super::event::{Event, Line, Link};
 use super::follow::follow;
+use super::keep::{Keep, Unsaved};
 use super::state::{Entrant, Game, Kind, Tournament};
 use crate::game::outbox::{Peer, encode};
 use crate::game::refusal::Refusal;
 use crate::game::room::{RoomContext, Seated, open_paired};
 use crate::pairing::Found;
-use crate::store::TournamentStore;
 use jchomp_protocol::json::ResultJson;
 use jchomp_protocol::tournament::VIEW_GAMES;
 use jchomp_protocol::wire::{ServerMessage, Start, TournamentFormat};
@@ -30,6 +30,21 @@ const RETRY: Duration = Duration::from_secs(1);
 /// change would be megabytes a second to each watcher.
 const SHOW_EVERY: Duration = Duration::from_millis(100);
 
+/// How long, in a cluster, a game's room may be found nowhere (neither in play nor with a
+/// record) before the game is played again: longer than a node's lease, the takeover of its
+/// rooms and the delivery of its records.
+const GONE: Duration = Duration::from_secs(15);
+
+/// Where a game's room is played.
+enum Place {
+    /// On this node.
+    Here(mpsc::Sender<crate::game::event::RoomEvent>),
+    /// On another node of the cluster: a relay to it.
+    There(mpsc::Sender<crate::game::event::RoomEvent>),
+    /// Nowhere now.
+    Nowhere,
+}
+
 /// Events handled at most before the results among them are stored and shown: game ends that
 /// arrive together are written in one store commit and one view.
 const BATCH: usize = 64;
@@ -38,8 +53,15 @@ const BATCH: usize = 64;
 struct Task {
     t: Tournament,
     ctx: RoomContext,
-    store: TournamentStore,
+    keep: Keep,
     me: mpsc::Sender<Event>,
+    /// Set when this node no longer runs the tournament (a cluster's node whose write was
+    /// refused): the task stops without a word more.
+    lost: bool,
+    /// Games whose room was not found, neither in play nor with a record (in a cluster it may
+    /// be between two nodes), with when that was first seen: looked for again, and played
+    /// again once [`GONE`] has passed.
+    missing: Vec<(usize, tokio::time::Instant)>,
     /// Each watcher, with the number of the last change it was shown.
     watchers: Vec<(Peer, u64)>,
     /// Changes made so far (each call of [`Task::broadcast`]).
@@ -56,17 +78,15 @@ struct Task {
 }
 
 /// Starts the task of `t`; returns its channel.
-pub(super) fn spawn(
-    ctx: RoomContext,
-    store: TournamentStore,
-    t: Tournament,
-) -> mpsc::Sender<Event> {
+pub(super) fn spawn(ctx: RoomContext, keep: Keep, t: Tournament) -> mpsc::Sender<Event> {
     let (me, rx) = mpsc::channel(QUEUE);
     let task = Task {
         t,
         ctx,
-        store,
+        keep,
         me: me.clone(),
+        lost: false,
+        missing: Vec::new(),
         watchers: Vec::new(),
         changes: 0,
         links: BTreeMap::new(),
@@ -91,7 +111,7 @@ async fn run(mut task: Task, mut rx: mpsc::Receiver<Event>) {
     let start = tokio::time::sleep(task.start_left());
     tokio::pin!(end, start);
     let mut ended = task.t.open;
-    loop {
+    while !task.lost {
         let was_open = task.t.open;
         tokio::select! {
             biased;
@@ -110,7 +130,8 @@ async fn run(mut task: Task, mut rx: mpsc::Receiver<Event>) {
                 task.advance().await;
             }
             _ = tokio::time::sleep_until(task.shown + SHOW_EVERY), if task.unshown => task.show(),
-            _ = retry.tick(), if task.unopened().next().is_some() => {
+            _ = retry.tick(), if task.unopened().next().is_some() || !task.missing.is_empty() => {
+                task.look_again().await;
                 let games: Vec<usize> = task.unopened().collect();
                 task.open(games).await;
             }
@@ -292,7 +313,11 @@ impl Task {
     fn record(&mut self, game: usize, result: Option<ResultJson>) -> bool {
         let Some(result) = result else {
             if !self.ctx.shutting_down() {
+                // In a cluster, its node may have died: it is looked for again.
                 tracing::warn!(tournament = %self.t.id, game, "a tournament game's room went away without a result");
+                if self.keep.cluster().is_some() {
+                    self.missing.push((game, tokio::time::Instant::now()));
+                }
             }
             return false;
         };
@@ -377,7 +402,7 @@ impl Task {
         let mut seated = Vec::new();
         for (i, room) in opened {
             // Followed before it starts, so the follower is its first spectator.
-            follow(room.sender(), i, self.me.clone());
+            follow(room.sender(), i, self.me.clone(), false);
             room.spawn();
             seated.extend(self.t.games[i].seats.iter().copied());
         }
@@ -414,35 +439,129 @@ impl Task {
         (seats, tokens)
     }
 
-    /// After a restart: follows each unfinished game's room if it is back, takes the result of
-    /// one that finished meanwhile from the stored records, and plays again a game whose room
-    /// never started (its start was never made durable).
+    /// After a restart or a takeover: looks for each unfinished game's room ([`Task::look_for`])
+    /// and plays again those found nowhere.
     async fn resume(&mut self) {
-        let mut again = Vec::new();
-        for i in 0..self.t.games.len() {
-            let g = &self.t.games[i];
-            if g.result.is_some() || g.room.is_empty() {
-                continue;
-            }
-            if let Some(tx) = self.ctx.lobby.room(&g.room) {
-                follow(tx, i, self.me.clone());
-                continue;
-            }
-            match self.ctx.store.get(g.room.clone()).await {
-                Ok(Some(record)) if record.result.is_some() => {
-                    self.t.games[i].result = record.result;
-                }
-                Ok(_) => again.push(i),
-                Err(e) => {
-                    tracing::error!(tournament = %self.t.id, room = %g.room, error = %e, "a tournament game cannot be read; it is played again");
-                    again.push(i);
-                }
-            }
-        }
+        let games = (0..self.t.games.len())
+            .filter(|&i| self.t.games[i].result.is_none() && !self.t.games[i].room.is_empty())
+            .collect();
+        let (again, _) = self.look_for(games).await;
         if !again.is_empty() {
             self.open(again).await;
         } else {
             self.save().await;
+        }
+    }
+
+    /// Looks again for the games [`Task::missing`] holds; stores and shows the results found.
+    async fn look_again(&mut self) {
+        if self.missing.is_empty() {
+            return;
+        }
+        let games = self.missing.iter().map(|(g, _)| *g).collect();
+        let (again, results) = self.look_for(games).await;
+        if !again.is_empty() {
+            self.open(again).await;
+        }
+        if results {
+            self.settle().await;
+        }
+    }
+
+    /// Looks for the room of each of `games`: follows it if it is in play (on this node, or in
+    /// a cluster on another), takes the result of one that finished from its stored record.
+    /// Returns the games to play again (found nowhere: the room's start was never made durable)
+    /// and whether a result was taken. In a cluster, a game found nowhere is looked for again
+    /// until [`GONE`] has passed (its room may be passing to another node, its record on its way
+    /// to PostgreSQL).
+    async fn look_for(&mut self, games: Vec<usize>) -> (Vec<usize>, bool) {
+        let (mut again, mut results) = (Vec::new(), false);
+        for i in games {
+            let room = self.t.games[i].room.clone();
+            if self.t.games[i].result.is_some() {
+                self.missing.retain(|(g, _)| *g != i);
+                continue;
+            }
+            match self.find(&room).await {
+                Some(Place::Here(tx)) => {
+                    self.missing.retain(|(g, _)| *g != i);
+                    follow(tx, i, self.me.clone(), false);
+                    continue;
+                }
+                Some(Place::There(tx)) => {
+                    self.missing.retain(|(g, _)| *g != i);
+                    follow(tx, i, self.me.clone(), true);
+                    continue;
+                }
+                Some(Place::Nowhere) => {}
+                None => {
+                    self.still_missing(i);
+                    continue;
+                }
+            }
+            match self.ctx.store.get(room.clone()).await {
+                Ok(Some(record)) if record.result.is_some() => {
+                    self.missing.retain(|(g, _)| *g != i);
+                    self.held.retain(|(g, _, _)| *g != i);
+                    self.t.games[i].result = record.result;
+                    results = true;
+                }
+                found => {
+                    if let Err(e) = found {
+                        tracing::error!(tournament = %self.t.id, room = %room, error = %e, "a tournament game cannot be read");
+                    }
+                    if self.keep.cluster().is_some() && self.still_missing(i) {
+                        continue;
+                    }
+                    self.missing.retain(|(g, _)| *g != i);
+                    self.held.retain(|(g, _, _)| *g != i);
+                    tracing::warn!(tournament = %self.t.id, room = %room, "a tournament game's room is gone without a result; it is played again");
+                    again.push(i);
+                }
+            }
+        }
+        (again, results)
+    }
+
+    /// Notes game `i` as missing (since now, if it was not already); whether it has been
+    /// missing for less than [`GONE`].
+    fn still_missing(&mut self, i: usize) -> bool {
+        let now = tokio::time::Instant::now();
+        let since = match self.missing.iter().find(|(g, _)| *g == i) {
+            Some((_, since)) => *since,
+            None => {
+                self.missing.push((i, now));
+                now
+            }
+        };
+        now.duration_since(since) < GONE
+    }
+
+    /// Where `room` is played: here, on another node (a relay to it), nowhere; `None` if the
+    /// cluster cannot be asked now.
+    async fn find(&self, room: &str) -> Option<Place> {
+        if let Some(tx) = self.ctx.lobby.room(room) {
+            return Some(Place::Here(tx));
+        }
+        let Some(cluster) = self.keep.cluster() else {
+            return Some(Place::Nowhere);
+        };
+        match cluster.owner_of(room).await {
+            Ok(Some(owner)) if owner == cluster.node => Some(
+                cluster
+                    .own_room(room)
+                    .await
+                    .map_or(Place::Nowhere, Place::Here),
+            ),
+            Ok(Some(owner)) => {
+                let queue = self.ctx.settings.room_queue;
+                Some(Place::There(cluster.relay(room.to_string(), owner, queue)))
+            }
+            Ok(None) => Some(Place::Nowhere),
+            Err(e) => {
+                tracing::warn!(tournament = %self.t.id, error = %e, "a tournament game's node cannot be looked up now");
+                None
+            }
         }
     }
 
@@ -479,7 +598,10 @@ impl Task {
 
     /// Writes the state to the store; returns once it is durable. A failed write is logged:
     /// the tournament goes on, and a restart takes up from the last write that succeeded.
-    async fn save(&self) {
+    async fn save(&mut self) {
+        if self.lost {
+            return;
+        }
         let json = match serde_json::to_string(&self.t) {
             Ok(j) => j,
             Err(e) => {
@@ -487,8 +609,15 @@ impl Task {
                 return;
             }
         };
-        if let Err(e) = self.store.save(&self.t.id, json).await {
-            tracing::error!(tournament = %self.t.id, error = %e, "a tournament could not be stored");
+        match self.keep.save(&self.t.id, json).await {
+            Ok(()) => {}
+            Err(Unsaved::Lost) => {
+                tracing::warn!(tournament = %self.t.id, "this node no longer runs the tournament; its task stops");
+                self.lost = true;
+            }
+            Err(Unsaved::Failed(e)) => {
+                tracing::error!(tournament = %self.t.id, error = %e, "a tournament could not be stored");
+            }
         }
     }
 
@@ -500,6 +629,9 @@ impl Task {
     /// Shows the state to the watchers: at once if none was shown in the last
     /// [`SHOW_EVERY`], else with whatever else changes meanwhile at its end.
     fn broadcast(&mut self) {
+        if self.lost {
+            return;
+        }
         self.changes += 1;
         if self.shown.elapsed() >= SHOW_EVERY {
             self.show();

@@ -2,6 +2,8 @@
 //! in bulk, whole games checked against the local rules, and the real binary started as a child.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod node;
+
 use jchomp_protocol::json::ConfigJson;
 use jchomp_protocol::rules::{Cell, Game};
 pub use jchomp_testkit::server::*;

@@ -1,0 +1,176 @@
+//! Tournaments in a cluster: each is run by one node (its owner, like a room's), which writes
+//! its state to Redis before telling anyone of a change; any node reads it to list and show
+//! it, and a live node claims the tournament of a node whose lease is gone and runs it on from
+//! there. Beside the rooms' keys, Redis holds:
+//!
+//! - `jchomp:tournaments` — tournament id → its state (JSON, whose shape the tournaments layer
+//!   owns);
+//! - `jchomp:tournament_owners` — tournament id → the node that runs it;
+//! - `jchomp:tournament_versions` — tournament id → how many times it was written, so that a
+//!   node showing another node's tournament reads the state only when it changed;
+//! - `jchomp:tournament_names` — the name of each tournament made from the tournaments file →
+//!   its id, so that nodes started together make it once.
+//!
+//! Every write and claim is fenced as a room's are: it does nothing unless the writer's lease
+//! holds the epoch it names, and (a write) the tournament is the writer's.
+
+use super::{Cluster, LEASE, lease_key};
+use redis::AsyncCommands;
+
+/// Tournament id → its state.
+const STATES: &str = "jchomp:tournaments";
+/// Tournament id → its node.
+const OWNERS: &str = "jchomp:tournament_owners";
+/// Tournament id → its count of writes.
+const VERSIONS: &str = "jchomp:tournament_versions";
+/// A file tournament's name → its id.
+const NAMES: &str = "jchomp:tournament_names";
+
+/// Writes a tournament's state if this node's lease holds its epoch and the tournament is
+/// this node's (or new). KEYS: owners, states, versions, this node's lease; ARGV: id, node,
+/// epoch, state. Returns 1, or 0 when refused.
+const SAVE: &str = r"
+if redis.call('GET', KEYS[4]) ~= ARGV[3] then return 0 end
+local owner = redis.call('HGET', KEYS[1], ARGV[1])
+if owner and owner ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
+redis.call('HINCRBY', KEYS[3], ARGV[1], 1)
+return 1
+";
+
+/// Moves a tournament from a dead node to this one, if the dead node's lease is gone, it
+/// still runs the tournament, and this node's lease holds its epoch. KEYS: owners, the dead
+/// node's lease, this node's lease; ARGV: id, dead node, this node, epoch. Returns 1 if won.
+const CLAIM: &str = r"
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+if redis.call('GET', KEYS[3]) ~= ARGV[4] then return 0 end
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+return 1
+";
+
+/// Why a tournament's state was not written.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum TournamentWrite {
+    /// This node's lease is gone, or another node runs the tournament now: it must stop here.
+    #[error("this node no longer runs the tournament")]
+    Lost,
+    /// Redis did not answer or refused the command.
+    #[error("{0}")]
+    Redis(#[from] redis::RedisError),
+}
+
+impl Cluster {
+    /// Writes tournament `id`'s state under this node's epoch; returns once Redis has it.
+    pub(crate) async fn save_tournament(
+        &self,
+        id: &str,
+        state: &str,
+    ) -> Result<(), TournamentWrite> {
+        if !self.lease.serving() {
+            return Err(TournamentWrite::Lost);
+        }
+        let mut redis = self.redis();
+        let done: i64 = redis::cmd("EVAL")
+            .arg(SAVE)
+            .arg(4)
+            .arg(OWNERS)
+            .arg(STATES)
+            .arg(VERSIONS)
+            .arg(lease_key(&self.node))
+            .arg(id)
+            .arg(&self.node)
+            .arg(self.lease.epoch())
+            .arg(state)
+            .query_async(&mut redis)
+            .await?;
+        if done == 1 {
+            Ok(())
+        } else {
+            Err(TournamentWrite::Lost)
+        }
+    }
+
+    /// Every tournament's state, as (id, state).
+    pub(crate) async fn tournament_states(
+        &self,
+    ) -> Result<Vec<(String, String)>, redis::RedisError> {
+        let mut redis = self.redis();
+        redis.hgetall(STATES).await
+    }
+
+    /// Tournament `id`'s state and its count of writes, if there is one.
+    pub(crate) async fn tournament_state(
+        &self,
+        id: &str,
+    ) -> Result<Option<(String, u64)>, redis::RedisError> {
+        let mut redis = self.redis();
+        let (state, version): (Option<String>, Option<u64>) = redis::pipe()
+            .hget(STATES, id)
+            .hget(VERSIONS, id)
+            .query_async(&mut redis)
+            .await?;
+        Ok(state.map(|s| (s, version.unwrap_or(0))))
+    }
+
+    /// How many times tournament `id` was written (0 for none).
+    pub(crate) async fn tournament_version(&self, id: &str) -> Result<u64, redis::RedisError> {
+        let mut redis = self.redis();
+        let v: Option<u64> = redis.hget(VERSIONS, id).await?;
+        Ok(v.unwrap_or(0))
+    }
+
+    /// The tournaments this node is to run: those Redis gives it, and those of dead nodes it
+    /// wins now (only once Redis has answered it for a whole lease, as for rooms: the other
+    /// nodes may not have renewed theirs yet). Nothing while this node does not serve.
+    pub(crate) async fn tournaments_to_run(&self) -> Result<Vec<String>, redis::RedisError> {
+        if !self.lease.serving() {
+            return Ok(Vec::new());
+        }
+        let mut redis = self.redis();
+        let owners: Vec<(String, String)> = redis.hgetall(OWNERS).await?;
+        let mut mine = Vec::new();
+        for (id, owner) in owners {
+            if owner == self.node {
+                mine.push(id);
+                continue;
+            }
+            if self.healthy_for() < LEASE {
+                continue;
+            }
+            let alive: bool = redis.exists(lease_key(&owner)).await?;
+            if alive {
+                continue;
+            }
+            let won: i64 = redis::cmd("EVAL")
+                .arg(CLAIM)
+                .arg(3)
+                .arg(OWNERS)
+                .arg(lease_key(&owner))
+                .arg(lease_key(&self.node))
+                .arg(&id)
+                .arg(&owner)
+                .arg(&self.node)
+                .arg(self.lease.epoch())
+                .query_async(&mut redis)
+                .await?;
+            if won == 1 {
+                tracing::warn!(tournament = %id, node = %owner, "a node's lease ran out; taking its tournament over");
+                mine.push(id);
+            }
+        }
+        Ok(mine)
+    }
+
+    /// Claims `name` for tournament `id` of the tournaments file: whether no node had made
+    /// that tournament yet (then this node makes it).
+    pub(crate) async fn claim_file_name(
+        &self,
+        name: &str,
+        id: &str,
+    ) -> Result<bool, redis::RedisError> {
+        let mut redis = self.redis();
+        redis.hset_nx(NAMES, name, id).await
+    }
+}
