@@ -14,8 +14,6 @@ use common::node::Node;
 use common::{Client, config_value, local_game, pick_last};
 use jchomp_testkit::engines::{Postgres, Redis};
 use serde_json::{Value, json};
-use std::net::SocketAddr;
-use std::process::Child;
 use std::time::{Duration, Instant};
 
 /// The rooms a node lists.
