@@ -2,8 +2,8 @@
 //! an open tournament has reached its start, and beginning it (or calling it off when too few
 //! entered).
 
-use super::MAX_ENTRANTS;
 use super::state::{Entrant, Tournament};
+use super::{MAX_ENTRANTS, MAX_START_MS};
 use crate::game::refusal::Refusal;
 use jchomp_protocol::wire::{Entry, ErrorCode, Start};
 
@@ -80,14 +80,23 @@ impl Tournament {
         Ok(Withdrawn::Stopped)
     }
 
-    /// Whether an open tournament has reached its start at `now_ms`.
+    /// Whether an open tournament has reached its start at `now_ms`: its time, its count of
+    /// entrants, or (waiting for entrants) [`MAX_START_MS`] after it was made.
     pub(crate) fn due(&self, now_ms: u64) -> bool {
         self.open
-            && match self.spec.start {
-                Some(Start::AtMs(at)) => now_ms >= at,
-                Some(Start::WhenJoined(n)) => self.entrants.len() >= n as usize,
-                None => true,
-            }
+            && (self.start_ms().is_none_or(|at| now_ms >= at)
+                || matches!(self.spec.start, Some(Start::WhenJoined(n)) if self.entrants.len() >= n as usize))
+    }
+
+    /// When an open tournament starts whoever has entered: its start time, or, waiting for
+    /// entrants, [`MAX_START_MS`] after it was made (it is then called off unless full).
+    /// `None` when it starts at once.
+    pub(crate) fn start_ms(&self) -> Option<u64> {
+        match self.spec.start {
+            Some(Start::AtMs(at)) => Some(at),
+            Some(Start::WhenJoined(_)) => Some(self.started_ms.saturating_add(MAX_START_MS)),
+            None => None,
+        }
     }
 
     /// Begins an open tournament at `now_ms`; with fewer entrants than a game seats, calls it
@@ -98,6 +107,14 @@ impl Tournament {
         }
         self.open = false;
         let (n, k) = (self.entrants.len(), self.k());
+        if let Some(Start::WhenJoined(want)) = self.spec.start
+            && n < want as usize
+        {
+            self.cancelled = Some(format!(
+                "{n} of the {want} entrants it waited for entered within a week"
+            ));
+            return;
+        }
         if n < k {
             self.cancelled = Some(format!(
                 "it reached its start with {n} entrant{}; a game needs {k}",
@@ -180,5 +197,21 @@ mod tests {
         assert_eq!(round, vec![vec![0, 1]], "d is paired no more");
         let late = t.join(account("e", Kind::Person)).unwrap_err();
         assert_eq!(late.code, ErrorCode::NotOpen);
+    }
+
+    #[test]
+    fn a_tournament_waiting_for_entrants_is_called_off_after_a_week_unless_full() {
+        let mut t = open(Entry::Anyone, Start::WhenJoined(4));
+        for name in ["a", "b", "c"] {
+            t.join(account(name, Kind::Person)).unwrap();
+        }
+        assert_eq!(t.start_ms(), Some(MAX_START_MS));
+        assert!(!t.due(MAX_START_MS - 1));
+        assert!(t.due(MAX_START_MS));
+        t.begin(MAX_START_MS);
+        assert_eq!(t.status(), TournamentStatus::Cancelled);
+        let why = t.cancelled.clone().unwrap();
+        assert!(why.contains("3 of the 4"), "{why}");
+        assert!(t.plan(MAX_START_MS).is_empty());
     }
 }

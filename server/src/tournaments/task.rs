@@ -14,7 +14,7 @@ use crate::game::room::{RoomContext, Seated, open_paired};
 use crate::pairing::Found;
 use jchomp_protocol::json::ResultJson;
 use jchomp_protocol::tournament::VIEW_GAMES;
-use jchomp_protocol::wire::{ServerMessage, Start, TournamentFormat};
+use jchomp_protocol::wire::{ServerMessage, TournamentFormat};
 use std::collections::BTreeMap;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -575,10 +575,11 @@ impl Task {
             .map(|(i, _)| i)
     }
 
-    /// The time left before an open tournament's start time (`Duration::MAX` for none).
+    /// The time left before an open tournament starts whoever has entered (`Duration::MAX`
+    /// for none).
     fn start_left(&self) -> Duration {
-        match self.t.spec.start {
-            Some(Start::AtMs(at)) if self.t.open => {
+        match self.t.start_ms() {
+            Some(at) if self.t.open => {
                 Duration::from_millis(at.saturating_sub(crate::clock::now_ms()))
             }
             _ => Duration::MAX,
