@@ -1,16 +1,17 @@
 //! Tournaments in a real cluster: two `jchomp-server` processes share a real Redis and a real
 //! PostgreSQL. An arena of built-in levels made on the first node is listed, shown and watched
-//! from the second while the first runs it (an entry there is refused in words); then the
+//! from the second while the first runs it (an entry there is answered by the first); then the
 //! first is killed with SIGKILL mid-arena. The second takes the tournament and its games in
 //! play over and plays the arena to its end: every game shown before the kill is still there
 //! with its result, every game's record is in PostgreSQL with the result the standings count,
-//! and the points add up to the games.
+//! and the points add up to the games. And accounts connected to the second node enter, withdraw
+//! from and play a tournament the first runs, as they would on one server.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 
 use common::node::Node;
-use common::{Client, config_value};
+use common::{Client, config_value, play_tournament};
 use jchomp_testkit::engines::{Postgres, Redis};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -80,19 +81,12 @@ async fn an_arena_goes_on_on_another_node_when_its_node_is_killed() {
     while results(&before).len() < 3 {
         before = watcher.until_within("tournament", LONG).await;
     }
-    // An entry on the node that does not run it is refused in words.
+    // An entry on the node that does not run it is answered by the node that does.
     let mut entrant = logged_in(&b, "entrant").await;
     entrant
         .send(json!({"type": "join_tournament", "tournament": id}))
         .await;
-    let refused = entrant.expect_error("unavailable").await;
-    assert!(
-        refused["message"]
-            .as_str()
-            .unwrap()
-            .contains("another node"),
-        "{refused}"
-    );
+    entrant.expect_error("not_open").await;
 
     // Killed mid-arena, its node takes nothing with it.
     assert_ne!(before["status"], "finished", "{before}");
@@ -141,5 +135,92 @@ async fn an_arena_goes_on_on_another_node_when_its_node_is_killed() {
         let record = reader.until("game").await["record"].clone();
         assert_eq!(record["result"], g["result"], "{g}");
         assert_eq!(record["seats"], g["seats"], "{g}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn accounts_on_another_node_enter_withdraw_and_play() {
+    let redis = Redis::start();
+    let pg = Postgres::start();
+    let a = Node::spawn(&redis, &pg);
+    let b = Node::spawn(&redis, &pg);
+    let board = config_value("4x4 poison 0,0");
+    let spec = json!({"name": "far cup", "format": {"kind": "round_robin"}, "config": board,
+                      "bots": ["random,seed=3"], "entry": "anyone",
+                      "start": {"when_joined": 3}});
+    let mut maker = logged_in(&a, "farmaker").await;
+    maker
+        .send(json!({"type": "create_tournament", "tournament": spec}))
+        .await;
+    let id = maker.until("tournament").await["id"].clone();
+
+    // Entered and withdrawn through the second node: the first answers, and shows the view.
+    let mut quitter = logged_in(&b, "quitter").await;
+    quitter
+        .send(json!({"type": "join_tournament", "tournament": id}))
+        .await;
+    let entered = quitter.until("tournament").await;
+    assert_eq!(entered["entrants"], json!(["random,seed=3", "quitter"]));
+    quitter
+        .send(json!({"type": "join_tournament", "tournament": id}))
+        .await;
+    quitter.expect_error("already_entered").await;
+    quitter
+        .send(json!({"type": "withdraw_tournament", "tournament": id}))
+        .await;
+    let mut view = quitter.until("tournament").await;
+    while view["entrants"] != json!(["random,seed=3"]) {
+        view = quitter.until_within("tournament", LONG).await;
+    }
+
+    // Entrants of both nodes fill it; the second node's is handed each game's seat there.
+    let mut far = logged_in(&b, "farplayer").await;
+    far.send(json!({"type": "join_tournament", "tournament": id}))
+        .await;
+    far.until("tournament").await;
+    // Its connection gone (the first node is told), the account plays on from a new one.
+    drop(far);
+    let mut far = common::logged_in(b.addr, "farplayer", false).await;
+    let started = std::time::Instant::now();
+    loop {
+        far.send(json!({"type": "join_tournament", "tournament": id}))
+            .await;
+        let answer = far.recv().await;
+        if answer["type"] == "tournament" {
+            break;
+        }
+        assert_eq!(answer["code"], "already_entered", "{answer}");
+        assert!(
+            started.elapsed() < LONG,
+            "the first node never heard it left"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let mut near = logged_in(&a, "nearplayer").await;
+    near.send(json!({"type": "join_tournament", "tournament": id}))
+        .await;
+    let ((last, far_rooms), (_, near_rooms)) = tokio::join!(
+        play_tournament(&mut far, &board, LONG),
+        play_tournament(&mut near, &board, LONG)
+    );
+    assert_eq!(far_rooms.len(), 4, "both seat orders against each: {last}");
+    assert_eq!(near_rooms.len(), 4, "{last}");
+    for name in ["farplayer", "nearplayer"] {
+        let row = last["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap()
+            .clone();
+        assert_eq!(row["games"], 4, "{last}");
+    }
+    let games = last["games"].as_array().unwrap();
+    assert_eq!(games.len(), 6, "{last}");
+    for g in games {
+        assert_ne!(
+            g["result"]["kind"], "abandoned",
+            "every seat was played: {g}"
+        );
     }
 }

@@ -7,8 +7,7 @@
 
 mod common;
 
-use common::{Client, TestServer, config_value, local_game, logged_in, pick};
-use jchomp_protocol::rules::Game;
+use common::{Client, TestServer, config_value, logged_in, play_tournament};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -169,48 +168,6 @@ async fn entries_are_refused_in_words_and_withdrawn_before_the_start() {
     maker.expect_error("bad_request").await;
 }
 
-/// Plays every game the tournament seats `c` in, choosing by the local rules, until the
-/// tournament finishes; returns the final view and the rooms it was seated in.
-async fn play_to_the_end(c: &mut Client, config: &Value) -> (Value, Vec<String>) {
-    let mut rooms = Vec::new();
-    let mut seat = None;
-    let mut game: Option<Game> = None;
-    loop {
-        let m = c.recv_within(LONG).await;
-        match m["type"].as_str().unwrap() {
-            "tournament" if m["status"] == "finished" => return (m, rooms),
-            "tournament_game" => rooms.push(m["room"].as_str().unwrap().to_string()),
-            "joined" => {
-                assert_eq!(rooms.last().map(String::as_str), m["room"].as_str());
-                seat = m["seat"].as_u64();
-            }
-            "room" if Some(m["room"].as_str().unwrap()) == rooms.last().map(String::as_str) => {
-                let mut g = local_game(config);
-                for mv in m["moves"].as_array().unwrap() {
-                    g.select(mv["row"].as_i64().unwrap(), mv["col"].as_i64().unwrap())
-                        .unwrap();
-                }
-                game = Some(g);
-            }
-            "moved" if Some(m["room"].as_str().unwrap()) == rooms.last().map(String::as_str) => {
-                let g = game.as_mut().unwrap();
-                g.select(m["row"].as_i64().unwrap(), m["col"].as_i64().unwrap())
-                    .unwrap();
-            }
-            "error" => panic!("{m}"),
-            _ => continue,
-        }
-        if let (Some(g), Some(s)) = (&game, seat)
-            && g.result().is_none()
-            && g.to_move().map(u64::from) == Some(s)
-        {
-            let cell = pick(g);
-            c.send(json!({"type": "move", "row": cell.row, "col": cell.col}))
-                .await;
-        }
-    }
-}
-
 #[tokio::test]
 async fn a_person_plays_a_round_robin_that_starts_when_enough_have_joined() {
     let server = short_grace().await;
@@ -244,7 +201,7 @@ async fn a_person_plays_a_round_robin_that_starts_when_enough_have_joined() {
         }
     }
     drop(bot);
-    let (last, rooms) = play_to_the_end(&mut ann, &config_value(BOARD)).await;
+    let (last, rooms) = play_tournament(&mut ann, &config_value(BOARD), LONG).await;
     let quit = standing(&last, "QuitBot");
     assert_eq!(quit["withdrawn"], true, "{last}");
     let games = last["games"].as_array().unwrap();

@@ -23,7 +23,8 @@ mod tests;
 
 pub(crate) use pools::{PoolEntry, Waiting, next_offer};
 pub(crate) use state::Mirror;
-pub(crate) use tournaments::TournamentWrite;
+pub(crate) use tournaments::{TournamentAsk, TournamentWrite};
+pub(crate) use wire::Ask;
 pub(crate) use wire::Offer;
 
 use crate::game::directory::DirectorySink;
@@ -136,6 +137,17 @@ pub(crate) struct Cluster {
     /// reads them.
     offers_tx: mpsc::UnboundedSender<Offer>,
     offers_rx: Mutex<Option<mpsc::UnboundedReceiver<Offer>>>,
+    /// Other nodes' clients' requests for the tournaments this node runs, and where the
+    /// tournaments layer reads them.
+    asks_tx: mpsc::UnboundedSender<TournamentAsk>,
+    asks_rx: Mutex<Option<mpsc::UnboundedReceiver<TournamentAsk>>>,
+    /// Seats of tournament games that other nodes hand this node's entrants (connection,
+    /// token), and where the tournaments layer reads them.
+    seats_tx: mpsc::UnboundedSender<(ConnId, String)>,
+    seats_rx: Mutex<Option<mpsc::UnboundedReceiver<(ConnId, String)>>>,
+    /// The nodes each of this node's clients has asked something of a tournament, told when
+    /// the client is gone.
+    entered: Mutex<HashMap<ConnId, std::collections::HashSet<String>>>,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -164,6 +176,8 @@ impl Cluster {
         let (directory, changes, written) = DirectorySink::new();
         let mirror = Mirror::new(link.clone(), node.clone(), lease.clone()).await?;
         let (offers_tx, offers_rx) = mpsc::unbounded_channel();
+        let (asks_tx, asks_rx) = mpsc::unbounded_channel();
+        let (seats_tx, seats_rx) = mpsc::unbounded_channel();
         let cluster = Arc::new(Cluster {
             node,
             redis: link,
@@ -187,6 +201,11 @@ impl Cluster {
             listening: watch::channel(false).0,
             offers_tx,
             offers_rx: Mutex::new(Some(offers_rx)),
+            asks_tx,
+            asks_rx: Mutex::new(Some(asks_rx)),
+            seats_tx,
+            seats_rx: Mutex::new(Some(seats_rx)),
+            entered: Mutex::new(HashMap::new()),
         });
         let (subscribed_tx, subscribed) = oneshot::channel();
         tokio::spawn(directory::write(
@@ -409,8 +428,32 @@ impl Cluster {
             Envelope::Seat(offer) => {
                 let _ = self.offers_tx.send(offer);
             }
-            Envelope::Out { from, conn, frames } => {
-                if self.stale(&from, conn) {
+            Envelope::Tournament {
+                from,
+                conn,
+                tournament,
+                req,
+                ask,
+            } => {
+                let ask = TournamentAsk {
+                    from,
+                    conn,
+                    tournament,
+                    req,
+                    ask,
+                };
+                let _ = self.asks_tx.send(ask);
+            }
+            Envelope::TournamentSeat { conn, token } => {
+                let _ = self.seats_tx.send((conn, token));
+            }
+            Envelope::Out {
+                from,
+                conn,
+                frames,
+                tournament,
+            } => {
+                if !tournament && self.stale(&from, conn) {
                     return;
                 }
                 let peer = lock(&self.local).get(&conn).cloned();
@@ -505,7 +548,7 @@ impl relay::Pending {
             (relay::Waiting::Seat(tx), ReplyBody::Seat(r)) => {
                 let _ = tx.send(r.map_err(Refusal::from));
             }
-            (relay::Waiting::Done(tx), ReplyBody::Done(r)) => {
+            (relay::Waiting::Done(tx), ReplyBody::Done(r) | ReplyBody::Entered(r)) => {
                 let _ = tx.send(r.map_err(Refusal::from));
             }
             (relay::Waiting::Leave(tx), ReplyBody::Leave(r)) => {

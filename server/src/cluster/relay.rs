@@ -170,7 +170,13 @@ impl Cluster {
     /// Registers a request waiting for an answer from `owner`; returns its id. Unanswered
     /// within a few seconds (or, if `owner` died meanwhile, once another node had the time to
     /// take the room over), the request fails as if the room had closed.
-    fn wait_for(self: &Arc<Self>, reply: Waiting, conn: ConnId, room: &str, owner: &str) -> u64 {
+    pub(super) fn wait_for(
+        self: &Arc<Self>,
+        reply: Waiting,
+        conn: ConnId,
+        room: &str,
+        owner: &str,
+    ) -> u64 {
         let req = self.next_req();
         let pending = Pending {
             reply,
@@ -509,9 +515,14 @@ impl Cluster {
     }
 
     /// A client of this node is gone: the room frames relayed for it have nowhere to go.
-    pub(crate) fn forget(&self, conn: ConnId) {
+    /// The nodes running tournaments it asked something of are told.
+    pub(crate) async fn forget(&self, conn: ConnId) {
         lock(&self.local).remove(&conn);
         lock(&self.roles).remove(&conn);
+        let nodes = lock(&self.entered).remove(&conn).unwrap_or_default();
+        for node in nodes {
+            self.tournament_left(&node, conn).await;
+        }
     }
 
     /// The proxy of a remote client (made on its first request), noting the room.
@@ -520,19 +531,25 @@ impl Cluster {
         let proxy = proxies
             .entry((node.to_string(), conn))
             .or_insert_with(|| Proxy {
-                peer: self.forwarder(node.to_string(), conn),
+                peer: self.forwarder(node.to_string(), conn, false).0,
                 rooms: HashSet::new(),
             });
         proxy.rooms.insert(room.to_string());
         proxy.peer.clone()
     }
 
-    /// A peer whose queue is forwarded, in order, to connection `conn` of `node`.
-    pub(super) fn forwarder(self: &Arc<Self>, node: String, conn: u64) -> Peer {
+    /// A peer whose queue is forwarded, in order, to connection `conn` of `node` (frames of a
+    /// `tournament`, or of rooms), with the handle that stops it (then the peer is gone).
+    pub(super) fn forwarder(
+        self: &Arc<Self>,
+        node: String,
+        conn: u64,
+        tournament: bool,
+    ) -> (Peer, tokio::task::AbortHandle) {
         let (tx, mut rx) = mpsc::channel::<Outgoing>(self.outgoing_queue);
         let peer = Peer::new(next_conn_id(), tx, Arc::new(PeerSignal::default()));
         let cluster = self.clone();
-        tokio::spawn(async move {
+        let task = tokio::spawn(async move {
             let mut frames = Vec::new();
             while let Some(first) = rx.recv().await {
                 if !cluster.serving() {
@@ -562,12 +579,13 @@ impl Cluster {
                             from: cluster.node.clone(),
                             conn,
                             frames: out,
+                            tournament,
                         },
                     )
                     .await;
             }
         });
-        peer
+        (peer, task.abort_handle())
     }
 }
 

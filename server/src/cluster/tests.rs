@@ -314,7 +314,10 @@ async fn requests_for_a_room_being_restored_wait_for_it_and_keep_their_order() {
     }
     // The stand-in of another node's client queues as many messages as a client of this node
     // (the settings' queue, 8 here), not the default.
-    assert_eq!(cluster.forwarder("n2".into(), 1).queue_capacity(), 8);
+    assert_eq!(
+        cluster.forwarder("n2".into(), 1, false).0.queue_capacity(),
+        8
+    );
     // A room nobody restores is answered at once.
     cluster
         .clone()

@@ -13,9 +13,21 @@
 //!
 //! Every write and claim is fenced as a room's are: it does nothing unless the writer's lease
 //! holds the epoch it names, and (a write) the tournament is the writer's.
+//!
+//! A client's entry or withdrawal reaches the node running the tournament as a request
+//! ([`Envelope::Tournament`]); that node answers it, shows the client the tournament through a
+//! stand-in whose frames go to the client's node, and hands it each game's seat
+//! ([`Envelope::TournamentSeat`]); the client's node says when the client is gone.
 
-use super::{Cluster, LEASE, lease_key};
+use super::relay::Waiting;
+use super::wire::{Ask, Envelope, Refused, ReplyBody};
+use super::{Cluster, LEASE, Sent, lease_key, lock};
+use crate::game::outbox::{ConnId, Peer};
+use crate::game::refusal::Refusal;
+use jchomp_protocol::wire::ErrorCode;
 use redis::AsyncCommands;
+use std::sync::Arc;
+use tokio::sync::{mpsc, oneshot};
 
 /// Tournament id → its state.
 const STATES: &str = "jchomp:tournaments";
@@ -59,6 +71,21 @@ pub(crate) enum TournamentWrite {
     /// Redis did not answer or refused the command.
     #[error("{0}")]
     Redis(#[from] redis::RedisError),
+}
+
+/// A request of another node's client for a tournament this node runs.
+#[derive(Debug)]
+pub(crate) struct TournamentAsk {
+    /// The client's node.
+    pub from: String,
+    /// The client's connection there.
+    pub conn: u64,
+    /// The tournament.
+    pub tournament: String,
+    /// Matches the reply (0: none expected).
+    pub req: u64,
+    /// What it asks.
+    pub ask: Ask,
 }
 
 impl Cluster {
@@ -172,5 +199,107 @@ impl Cluster {
     ) -> Result<bool, redis::RedisError> {
         let mut redis = self.redis();
         redis.hset_nx(NAMES, name, id).await
+    }
+
+    /// The node that runs tournament `id`, if its lease is alive.
+    pub(crate) async fn tournament_owner(
+        &self,
+        id: &str,
+    ) -> Result<Option<String>, redis::RedisError> {
+        let mut redis = self.redis();
+        let owner: Option<String> = redis.hget(OWNERS, id).await?;
+        let Some(owner) = owner else {
+            return Ok(None);
+        };
+        let alive: bool = redis.exists(lease_key(&owner)).await?;
+        Ok(alive.then_some(owner))
+    }
+
+    /// Asks `owner`, the node that runs `tournament`, for `ask` on behalf of this node's
+    /// client `peer` (which is shown what that node sends it from then on): its answer, or
+    /// `unavailable` if none came.
+    pub(crate) async fn ask_tournament(
+        self: &Arc<Self>,
+        owner: &str,
+        peer: &Peer,
+        tournament: &str,
+        ask: Ask,
+    ) -> Result<(), Refusal> {
+        lock(&self.local).insert(peer.id, peer.clone());
+        lock(&self.entered)
+            .entry(peer.id)
+            .or_default()
+            .insert(owner.to_string());
+        let (reply, answer) = oneshot::channel();
+        let req = self.wait_for(Waiting::Done(reply), peer.id, tournament, owner);
+        let envelope = Envelope::Tournament {
+            from: self.node.clone(),
+            conn: peer.id,
+            tournament: tournament.to_string(),
+            req,
+            ask,
+        };
+        let unanswered = || {
+            Refusal::new(
+                ErrorCode::Unavailable,
+                format!("the node running tournament {tournament} did not answer; send it again"),
+            )
+        };
+        if self.send(owner, &envelope).await == Sent::No {
+            lock(&self.pending).remove(&req);
+            return Err(unanswered());
+        }
+        answer.await.map_err(|_| unanswered())?
+    }
+
+    /// Answers request `req` of a client of `node` for a tournament this node runs.
+    pub(crate) async fn answer_tournament(
+        &self,
+        node: &str,
+        req: u64,
+        answer: Result<(), Refusal>,
+    ) {
+        let body = ReplyBody::Entered(answer.map_err(Refused::from));
+        self.send(node, &Envelope::Reply { req, body }).await;
+    }
+
+    /// Tells `node`, which runs a tournament this node's client `conn` asked something of,
+    /// that the client is gone.
+    pub(super) async fn tournament_left(&self, node: &str, conn: ConnId) {
+        let envelope = Envelope::Tournament {
+            from: self.node.clone(),
+            conn,
+            tournament: String::new(),
+            req: 0,
+            ask: Ask::Left,
+        };
+        self.send(node, &envelope).await;
+    }
+
+    /// The stand-in of client `conn` of `node` for a tournament this node runs: its frames go
+    /// to that client, in order, until the handle stops it (then the stand-in is gone).
+    pub(crate) fn tournament_stand_in(
+        self: &Arc<Self>,
+        node: &str,
+        conn: u64,
+    ) -> (Peer, tokio::task::AbortHandle) {
+        self.forwarder(node.to_string(), conn, true)
+    }
+
+    /// Hands client `conn` of `node` a seat of a tournament game, taken with `token`.
+    pub(crate) async fn hand_tournament_seat(&self, node: &str, conn: u64, token: String) {
+        self.send(node, &Envelope::TournamentSeat { conn, token })
+            .await;
+    }
+
+    /// Where other nodes' clients' requests for this node's tournaments are read (once).
+    pub(crate) fn tournament_asks(&self) -> Option<mpsc::UnboundedReceiver<TournamentAsk>> {
+        lock(&self.asks_rx).take()
+    }
+
+    /// Where the seats other nodes hand this node's entrants are read (once): (connection,
+    /// token).
+    pub(crate) fn tournament_seats(&self) -> Option<mpsc::UnboundedReceiver<(ConnId, String)>> {
+        lock(&self.seats_rx).take()
     }
 }

@@ -1,6 +1,6 @@
 //! What nodes tell each other through Redis pub/sub ([`Envelope`], JSON): requests of a
-//! client connected to one node for a room owned by another, the owner's replies, and the
-//! frames the room sends back to that client.
+//! client connected to one node for a room (or a tournament) of another, the owner's replies,
+//! the frames the room (or tournament) sends back to that client, and tournament seats.
 
 use crate::game::event::LeaveOutcome;
 use crate::game::refusal::Refusal;
@@ -40,7 +40,7 @@ pub(crate) enum Envelope {
         /// The answer.
         body: ReplyBody,
     },
-    /// Frames a room sends to a client of the receiving node, in order.
+    /// Frames a room (or a tournament) sends to a client of the receiving node, in order.
     Out {
         /// The sending node (the room's owner, as far as it knows).
         from: String,
@@ -48,6 +48,31 @@ pub(crate) enum Envelope {
         conn: u64,
         /// The frames.
         frames: Vec<Frame>,
+        /// Whether they come from a tournament the sender runs (not from a room, so they are
+        /// not held to the client's room's owner).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        tournament: bool,
+    },
+    /// A client's request for a tournament, to the node that runs it.
+    Tournament {
+        /// The sending node.
+        from: String,
+        /// The client's connection id on the sending node.
+        conn: u64,
+        /// The tournament.
+        tournament: String,
+        /// Matches the reply (0: no reply expected).
+        req: u64,
+        /// What the client asks.
+        ask: Ask,
+    },
+    /// From the node that runs a tournament to an entrant's node: a seat of a tournament game
+    /// for the entrant's connection to take with its token.
+    TournamentSeat {
+        /// The entrant's connection on the receiving node.
+        conn: u64,
+        /// The seat's token.
+        token: String,
     },
     /// From a node to itself, once per lease renewal: its subscription still delivers (a
     /// silent network cut leaves a subscription that hears nothing without breaking it).
@@ -63,6 +88,26 @@ pub(crate) enum Envelope {
         /// Its new owner.
         owner: String,
     },
+}
+
+/// A client's request for a tournament another node runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "ask", rename_all = "snake_case")]
+pub(crate) enum Ask {
+    /// The connection's account enters (or plays on through this connection).
+    Join {
+        /// The account.
+        name: String,
+        /// Whether it is a bot account.
+        bot: bool,
+    },
+    /// The connection's account withdraws.
+    Withdraw {
+        /// The account.
+        name: String,
+    },
+    /// The connection is gone (no reply).
+    Left,
 }
 
 /// A seat in a room of another node for one of this node's waiters, taken with its token.
@@ -153,6 +198,8 @@ pub(crate) enum ReplyBody {
     Done(Result<(), Refused>),
     /// What a leave did.
     Leave(Leaving),
+    /// Done, or why not (a tournament's entry or withdrawal).
+    Entered(Result<(), Refused>),
 }
 
 /// A [`Refusal`] between nodes (the game's type knows nothing of the wire).
@@ -253,6 +300,25 @@ mod tests {
                 from: "n2".into(),
                 conn: 7,
                 frames: vec![Frame::Text("{}".into()), Frame::Close(4001)],
+                tournament: false,
+            },
+            Envelope::Tournament {
+                from: "n1".into(),
+                conn: 7,
+                tournament: "t1".into(),
+                req: 5,
+                ask: Ask::Join {
+                    name: "ann".into(),
+                    bot: true,
+                },
+            },
+            Envelope::Reply {
+                req: 5,
+                body: ReplyBody::Entered(Ok(())),
+            },
+            Envelope::TournamentSeat {
+                conn: 7,
+                token: "t0k3n".into(),
             },
             Envelope::Owner {
                 room: "abc".into(),

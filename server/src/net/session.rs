@@ -103,7 +103,7 @@ impl Session {
     /// Tells the room (if any) that this connection is gone.
     pub(crate) async fn disconnect(&mut self) {
         if let Some(cluster) = &self.ctx.cluster {
-            cluster.forget(self.peer.id);
+            cluster.forget(self.peer.id).await;
         }
         // Out of its pool; a room of this node a wave seated it in meanwhile is told it is gone
         // (a seat of another node's room, not taken, is held for the grace as a dropped one).

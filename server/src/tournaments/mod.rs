@@ -7,6 +7,7 @@
 //! are pure. [`Tournaments`] is the handle every connection holds; the tournaments of the
 //! server's own file are read by [`file`].
 
+mod entries;
 mod entry;
 mod event;
 mod file;
@@ -20,7 +21,7 @@ mod state;
 mod task;
 
 use crate::accounts::Accounts;
-use crate::cluster::Cluster;
+use crate::cluster::{Ask, Cluster};
 use crate::game::outbox::Peer;
 use crate::game::refusal::Refusal;
 use crate::game::room::RoomContext;
@@ -74,6 +75,9 @@ pub(crate) struct Tournaments {
     parts: Arc<OnceLock<Parts>>,
     /// In a cluster, the tournaments of other nodes watched from this one.
     remote: Remote,
+    /// In a cluster, other nodes' entrants in this node's tournaments, and this node's
+    /// entrants in other nodes'.
+    entries: entries::Entries,
 }
 
 /// The refusal for an unknown tournament id.
@@ -111,6 +115,7 @@ impl Tournaments {
             return;
         }
         if let Some(cluster) = cluster {
+            self.serve_entries(&cluster, parts.ctx.shutdown.clone());
             self.make_from_file_once(&parts, &cluster, from_file).await;
             tokio::spawn(self.clone().keep_running(parts, cluster));
             return;
@@ -251,17 +256,32 @@ impl Tournaments {
         Some((t, version))
     }
 
-    /// The refusal for a tournament that another node of the cluster runs, or `no_such`.
-    async fn elsewhere(&self, id: &str) -> Refusal {
-        if self.kept(id).await.is_some() {
+    /// In a cluster, the node that runs tournament `id` (not this one); or why it cannot be
+    /// asked: `no_such` for an unknown id, `unavailable` while no live node runs it or Redis
+    /// cannot be read.
+    async fn runner(&self, id: &str) -> Result<(Arc<Cluster>, String), Refusal> {
+        let cluster = self
+            .parts
+            .get()
+            .and_then(|p| p.keep.cluster())
+            .ok_or_else(|| no_such(id))?;
+        let unavailable = |why: &str| {
             Refusal::new(
                 ErrorCode::Unavailable,
-                format!(
-                    "tournament {id} is run by another node of the cluster, which takes its entries and withdrawals; connect again to reach it"
-                ),
+                format!("tournament {id} {why}; send it again in a few seconds"),
             )
-        } else {
-            no_such(id)
+        };
+        match cluster.tournament_owner(id).await {
+            Ok(Some(owner)) if owner != cluster.node => Ok((cluster.clone(), owner)),
+            Ok(Some(_)) => Err(unavailable("is being started again on this node")),
+            Ok(None) if self.kept(id).await.is_some() => {
+                Err(unavailable("is being taken over by another node"))
+            }
+            Ok(None) => Err(no_such(id)),
+            Err(e) => {
+                tracing::warn!(tournament = %id, error = %e, "a tournament's node cannot be looked up");
+                Err(unavailable("cannot be reached now"))
+            }
         }
     }
 
@@ -374,6 +394,8 @@ impl Tournaments {
 
     /// Enters the account `name` (a bot account when `bot`) in tournament `id`, playing through
     /// `link`, which watches it from then on.
+    /// In a cluster, the node that runs the tournament is asked, and hands the seats to `link`
+    /// through this node.
     pub(crate) async fn join(
         &self,
         id: &str,
@@ -381,8 +403,20 @@ impl Tournaments {
         bot: bool,
         link: Link,
     ) -> Result<(), Refusal> {
+        if self.sender(id).is_some() {
+            return self.join_here(id, name, bot, link).await;
+        }
+        let (cluster, owner) = self.runner(id).await?;
+        self.entries.entering(link.clone());
+        let name = name.to_string();
+        let ask = Ask::Join { name, bot };
+        cluster.ask_tournament(&owner, &link.peer, id, ask).await
+    }
+
+    /// [`Tournaments::join`] for a tournament this node runs.
+    async fn join_here(&self, id: &str, name: &str, bot: bool, link: Link) -> Result<(), Refusal> {
         let Some(tx) = self.sender(id) else {
-            return Err(self.elsewhere(id).await);
+            return Err(moving(id));
         };
         let parts = self.parts.get().ok_or_else(|| no_such(id))?;
         let view = self.view(id).await.ok_or_else(|| no_such(id))?;
@@ -404,9 +438,22 @@ impl Tournaments {
     }
 
     /// Withdraws the entrant `name` from tournament `id`; `peer` is shown the view.
+    /// In a cluster, the node that runs the tournament is asked.
     pub(crate) async fn withdraw(&self, id: &str, name: &str, peer: Peer) -> Result<(), Refusal> {
+        if self.sender(id).is_some() {
+            return self.withdraw_here(id, name, peer).await;
+        }
+        let (cluster, owner) = self.runner(id).await?;
+        let ask = Ask::Withdraw {
+            name: name.to_string(),
+        };
+        cluster.ask_tournament(&owner, &peer, id, ask).await
+    }
+
+    /// [`Tournaments::withdraw`] for a tournament this node runs.
+    async fn withdraw_here(&self, id: &str, name: &str, peer: Peer) -> Result<(), Refusal> {
         let Some(tx) = self.sender(id) else {
-            return Err(self.elsewhere(id).await);
+            return Err(moving(id));
         };
         let (reply, rx) = oneshot::channel();
         let name = name.to_string();
@@ -476,6 +523,14 @@ impl Tournaments {
         }
         out
     }
+}
+
+/// The refusal for a request that reached this node for a tournament it no longer runs.
+fn moving(id: &str) -> Refusal {
+    Refusal::new(
+        ErrorCode::Unavailable,
+        format!("tournament {id} is moving to another node; send it again in a few seconds"),
+    )
 }
 
 /// A new tournament id.

@@ -199,3 +199,49 @@ pub fn spawn_in(
         .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
     (child, addr.parse().unwrap())
 }
+
+/// Plays every game the tournament seats `c` in, choosing by the local rules, until the
+/// tournament finishes (each message within `wait`); returns the final view and the rooms it was seated in.
+pub async fn play_tournament(
+    c: &mut Client,
+    config: &Value,
+    wait: std::time::Duration,
+) -> (Value, Vec<String>) {
+    let mut rooms = Vec::new();
+    let mut seat = None;
+    let mut game: Option<Game> = None;
+    loop {
+        let m = c.recv_within(wait).await;
+        match m["type"].as_str().unwrap() {
+            "tournament" if m["status"] == "finished" => return (m, rooms),
+            "tournament_game" => rooms.push(m["room"].as_str().unwrap().to_string()),
+            "joined" => {
+                assert_eq!(rooms.last().map(String::as_str), m["room"].as_str());
+                seat = m["seat"].as_u64();
+            }
+            "room" if Some(m["room"].as_str().unwrap()) == rooms.last().map(String::as_str) => {
+                let mut g = local_game(config);
+                for mv in m["moves"].as_array().unwrap() {
+                    g.select(mv["row"].as_i64().unwrap(), mv["col"].as_i64().unwrap())
+                        .unwrap();
+                }
+                game = Some(g);
+            }
+            "moved" if Some(m["room"].as_str().unwrap()) == rooms.last().map(String::as_str) => {
+                let g = game.as_mut().unwrap();
+                g.select(m["row"].as_i64().unwrap(), m["col"].as_i64().unwrap())
+                    .unwrap();
+            }
+            "error" => panic!("{m}"),
+            _ => continue,
+        }
+        if let (Some(g), Some(s)) = (&game, seat)
+            && g.result().is_none()
+            && g.to_move().map(u64::from) == Some(s)
+        {
+            let cell = pick(g);
+            c.send(json!({"type": "move", "row": cell.row, "col": cell.col}))
+                .await;
+        }
+    }
+}
