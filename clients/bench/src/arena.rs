@@ -47,6 +47,9 @@ pub struct ArenaReport {
     pub views: u64,
     /// The server's CPU time over the span, when its process is known.
     pub server_cpu: Option<Duration>,
+    /// With a spawned cluster, its Redis's CPU time over the span (the tournament's state is
+    /// written there).
+    pub redis_cpu: Option<Duration>,
     /// Per game shown finished in a view: its record's `finished_ms` to the first view showing
     /// its result.
     pub updates: LatencySummary,
@@ -62,8 +65,13 @@ impl ArenaReport {
 
     /// The server's CPU time per finished game.
     pub fn cpu_per_game(&self) -> Option<Duration> {
+        self.per_game(self.server_cpu?)
+    }
+
+    /// `total` per finished game.
+    fn per_game(&self, total: Duration) -> Option<Duration> {
         let games = u32::try_from(self.games).ok().filter(|&g| g > 0)?;
-        Some(self.server_cpu? / games)
+        Some(total / games)
     }
 }
 
@@ -85,13 +93,19 @@ async fn register(ws: &mut Ws) -> anyhow::Result<()> {
     .await
 }
 
-/// Runs `plan` against the first of `servers`.
+/// Runs `plan` against the first of `servers` (the first node of a spawned cluster).
 pub async fn run_arena(servers: &Servers, plan: ArenaPlan) -> anyhow::Result<ArenaReport> {
     let target: &Target = servers
         .targets
         .first()
         .ok_or_else(|| anyhow::anyhow!("no server"))?;
     let pid = servers.processes.first().map(|p| p.pid);
+    let redis = servers
+        .processes
+        .iter()
+        .find(|p| p.name == "redis")
+        .map(|p| p.pid);
+    let redis_before = redis.and_then(process::cpu_time);
     let config = preset_config(target, 0, &plan.preset).await?;
     let mut ws = connect(target, 1).await?;
     register(&mut ws).await?;
@@ -116,6 +130,10 @@ pub async fn run_arena(servers: &Servers, plan: ArenaPlan) -> anyhow::Result<Are
         .and_then(process::cpu_time)
         .zip(cpu_before)
         .map(|(after, before)| after.saturating_sub(before));
+    let redis_cpu = redis
+        .and_then(process::cpu_time)
+        .zip(redis_before)
+        .map(|(after, before)| after.saturating_sub(before));
     let (updates, errors) = update_latencies(&mut ws, &seen).await;
     let _ = ws.close(None).await;
     Ok(ArenaReport {
@@ -125,6 +143,7 @@ pub async fn run_arena(servers: &Servers, plan: ArenaPlan) -> anyhow::Result<Are
         span,
         views,
         server_cpu,
+        redis_cpu,
         updates,
         errors,
     })
@@ -224,6 +243,9 @@ pub fn describe_arena(r: &ArenaReport) -> String {
     );
     if let Some(cpu) = r.cpu_per_game() {
         let _ = write!(out, "; server CPU per game {}", ms(cpu));
+    }
+    if let Some(cpu) = r.redis_cpu.and_then(|c| r.per_game(c)) {
+        let _ = write!(out, "; Redis CPU per game {}", ms(cpu));
     }
     let u = &r.updates;
     let _ = write!(

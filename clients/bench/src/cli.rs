@@ -166,9 +166,10 @@ pub struct Args {
     /// Measure a server-run arena instead: an account creates an arena tournament of N
     /// built-in bots (`--arena-bot`, seeded 1…N) that starts new games for --duration, and
     /// watches it to its end. Reports games a second, the server's CPU time per game and the
-    /// time from each game's end to the first standings showing it.
+    /// time from each game's end to the first standings showing it. With --spawn-cluster, on
+    /// the cluster's first node (the tournament kept in Redis), Redis's CPU per game too.
     #[arg(long, value_name = "N",
-          conflicts_with_all = ["login", "pairing", "spawn_cluster", "fault", "echo_only", "server_echo", "echo", "echo_fanout"])]
+          conflicts_with_all = ["login", "pairing", "fault", "echo_only", "server_echo", "echo", "echo_fanout"])]
     pub arena: Option<usize>,
     /// With --arena: the built-in level every entrant plays.
     #[arg(long, value_name = "SPEC", default_value = "random")]
@@ -593,7 +594,9 @@ async fn run_pairing_mode(args: &Args, players: usize, shape: Shape) -> anyhow::
 /// The arena mode (`--arena N`) against the server given or spawned: one tournament, its
 /// figures printed; fails if no game finished or anything went wrong.
 async fn run_arena_mode(args: &Args, entrants: usize, shape: Shape) -> anyhow::Result<ExitCode> {
-    let (servers, started) = servers_for_run(args, entrants, false).await?;
+    // On a spawned cluster, the arena runs on its first node, its state kept in Redis.
+    let cluster = args.spawn_cluster.is_some();
+    let (servers, started) = servers_for_run(args, entrants, cluster).await?;
     let plan = ArenaPlan {
         entrants,
         bot: args.arena_bot.clone(),
