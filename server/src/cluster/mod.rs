@@ -23,7 +23,7 @@ mod tests;
 
 pub(crate) use pools::{PoolEntry, Waiting, next_offer};
 pub(crate) use state::Mirror;
-pub(crate) use tournaments::{TournamentAsk, TournamentWrite};
+pub(crate) use tournaments::{KeptTournament, TournamentAsk, TournamentWrite};
 pub(crate) use wire::Ask;
 pub(crate) use wire::Offer;
 

@@ -3,8 +3,11 @@
 //! it, and a live node claims the tournament of a node whose lease is gone and runs it on from
 //! there. Beside the rooms' keys, Redis holds:
 //!
-//! - `jchomp:tournaments` — tournament id → its state (JSON, whose shape the tournaments layer
-//!   owns);
+//! - `jchomp:tournaments` — tournament id → its state without its games (JSON, whose shape the
+//!   tournaments layer owns), and `jchomp:tournament_games:ID` — its games, index → JSON, each
+//!   written while it may still change (a finished game is written once more, then never), so
+//!   that a write costs the games in play, not every game played;
+//! - `jchomp:tournament_lines` — tournament id → its line in the list (JSON);
 //! - `jchomp:tournament_owners` — tournament id → the node that runs it;
 //! - `jchomp:tournament_versions` — tournament id → how many times it was written, so that a
 //!   node showing another node's tournament reads the state only when it changed;
@@ -29,8 +32,15 @@ use redis::AsyncCommands;
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 
-/// Tournament id → its state.
+/// Tournament id → its state without its games.
 const STATES: &str = "jchomp:tournaments";
+/// Tournament id → its line in the list.
+const LINES: &str = "jchomp:tournament_lines";
+
+/// A tournament's games.
+fn games_key(id: &str) -> String {
+    format!("jchomp:tournament_games:{id}")
+}
 /// Tournament id → its node.
 const OWNERS: &str = "jchomp:tournament_owners";
 /// Tournament id → its count of writes.
@@ -39,17 +49,33 @@ const VERSIONS: &str = "jchomp:tournament_versions";
 const NAMES: &str = "jchomp:tournament_names";
 
 /// Writes a tournament's state if this node's lease holds its epoch and the tournament is
-/// this node's (or new). KEYS: owners, states, versions, this node's lease; ARGV: id, node,
-/// epoch, state. Returns 1, or 0 when refused.
+/// this node's (or new). KEYS: owners, states, versions, this node's lease, lines, its games;
+/// ARGV: id, node, epoch, state, line, then index and game for each game written. Returns 1,
+/// or 0 when refused.
 const SAVE: &str = r"
 if redis.call('GET', KEYS[4]) ~= ARGV[3] then return 0 end
 local owner = redis.call('HGET', KEYS[1], ARGV[1])
 if owner and owner ~= ARGV[2] then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
+redis.call('HSET', KEYS[5], ARGV[1], ARGV[5])
+for i = 6, #ARGV, 2 do
+  redis.call('HSET', KEYS[6], ARGV[i], ARGV[i + 1])
+end
 redis.call('HINCRBY', KEYS[3], ARGV[1], 1)
 return 1
 ";
+
+/// A tournament as Redis keeps it.
+#[derive(Debug)]
+pub(crate) struct KeptTournament {
+    /// Its state without its games.
+    pub state: String,
+    /// Its games: (index, game).
+    pub games: Vec<(usize, String)>,
+    /// Its count of writes.
+    pub version: u64,
+}
 
 /// Moves a tournament from a dead node to this one, if the dead node's lease is gone, it
 /// still runs the tournament, and this node's lease holds its epoch. KEYS: owners, the dead
@@ -89,29 +115,37 @@ pub(crate) struct TournamentAsk {
 }
 
 impl Cluster {
-    /// Writes tournament `id`'s state under this node's epoch; returns once Redis has it.
+    /// Writes tournament `id`'s `state` (without its games), its `line` and the `games` given
+    /// (index, game) under this node's epoch; returns once Redis has them.
     pub(crate) async fn save_tournament(
         &self,
         id: &str,
         state: &str,
+        line: &str,
+        games: &[(usize, String)],
     ) -> Result<(), TournamentWrite> {
         if !self.lease.serving() {
             return Err(TournamentWrite::Lost);
         }
         let mut redis = self.redis();
-        let done: i64 = redis::cmd("EVAL")
-            .arg(SAVE)
-            .arg(4)
+        let mut save = redis::cmd("EVAL");
+        save.arg(SAVE)
+            .arg(6)
             .arg(OWNERS)
             .arg(STATES)
             .arg(VERSIONS)
             .arg(lease_key(&self.node))
+            .arg(LINES)
+            .arg(games_key(id))
             .arg(id)
             .arg(&self.node)
             .arg(self.lease.epoch())
             .arg(state)
-            .query_async(&mut redis)
-            .await?;
+            .arg(line);
+        for (i, game) in games {
+            save.arg(i).arg(game);
+        }
+        let done: i64 = save.query_async(&mut redis).await?;
         if done == 1 {
             Ok(())
         } else {
@@ -119,26 +153,33 @@ impl Cluster {
         }
     }
 
-    /// Every tournament's state, as (id, state).
-    pub(crate) async fn tournament_states(
+    /// Every tournament's line, as (id, line).
+    pub(crate) async fn tournament_lines(
         &self,
     ) -> Result<Vec<(String, String)>, redis::RedisError> {
         let mut redis = self.redis();
-        redis.hgetall(STATES).await
+        redis.hgetall(LINES).await
     }
 
-    /// Tournament `id`'s state and its count of writes, if there is one.
+    /// Tournament `id` as Redis keeps it, if it does.
     pub(crate) async fn tournament_state(
         &self,
         id: &str,
-    ) -> Result<Option<(String, u64)>, redis::RedisError> {
+    ) -> Result<Option<KeptTournament>, redis::RedisError> {
         let mut redis = self.redis();
-        let (state, version): (Option<String>, Option<u64>) = redis::pipe()
-            .hget(STATES, id)
-            .hget(VERSIONS, id)
-            .query_async(&mut redis)
-            .await?;
-        Ok(state.map(|s| (s, version.unwrap_or(0))))
+        let (state, games, version): (Option<String>, Vec<(usize, String)>, Option<u64>) =
+            redis::pipe()
+                .atomic()
+                .hget(STATES, id)
+                .hgetall(games_key(id))
+                .hget(VERSIONS, id)
+                .query_async(&mut redis)
+                .await?;
+        Ok(state.map(|state| KeptTournament {
+            state,
+            games,
+            version: version.unwrap_or(0),
+        }))
     }
 
     /// How many times tournament `id` was written (0 for none).

@@ -1,9 +1,16 @@
-//! [`Keep`]: where tournaments' states are kept. A server alone keeps them in its embedded
-//! database; a node of a cluster in Redis, written under its lease, so that only the node that
-//! runs a tournament writes it and any live node can take it over when that node dies.
+//! [`Keep`]: where tournaments' states are kept. A server alone keeps each as one row of its
+//! embedded database; a node of a cluster in Redis, written under its lease, so that only the
+//! node that runs a tournament writes it and any live node can take it over when that node
+//! dies. In Redis a tournament is its state without its games, its line in the list, and its
+//! games one by one: a write carries the games that may have changed since the last one (those
+//! from the first game then still in play on), not every game played.
 
-use crate::cluster::{Cluster, TournamentWrite};
+use super::event::Line;
+use super::state::{Game, Tournament};
+use crate::cluster::{Cluster, KeptTournament, TournamentWrite};
 use crate::store::TournamentStore;
+use jchomp_protocol::wire::TournamentSummary;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// Why a tournament's state was not written.
@@ -27,33 +34,65 @@ pub(super) enum Keep {
     Cluster(Arc<Cluster>),
 }
 
-impl Keep {
-    /// Writes tournament `id`'s state; returns once it is durable.
-    pub(super) async fn save(&self, id: &str, json: String) -> Result<(), Unsaved> {
-        match self {
-            Keep::Local(store) => store
-                .save(id, json)
-                .await
-                .map_err(|e| Unsaved::Failed(e.to_string())),
-            Keep::Cluster(cluster) => match cluster.save_tournament(id, &json).await {
-                Ok(()) => Ok(()),
-                Err(TournamentWrite::Lost) => Err(Unsaved::Lost),
-                // Unconfirmed, it may yet land: the task stops rather than announce it, and
-                // is started again from what Redis holds (`Tournaments::keep_running`).
-                Err(TournamentWrite::Redis(e)) => {
-                    tracing::warn!(tournament = %id, error = %e, "a tournament's write to Redis was not confirmed");
-                    Err(Unsaved::Lost)
-                }
-            },
-        }
-    }
+/// A tournament's line as Redis keeps it.
+#[derive(Debug, Serialize, Deserialize)]
+struct KeptLine {
+    started_ms: u64,
+    summary: TournamentSummary,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    creator: Option<String>,
+}
 
-    /// Every tournament kept, as (id, state).
-    pub(super) async fn all(&self) -> Result<Vec<(String, String)>, String> {
+impl Keep {
+    /// Writes `t`, whose games before `from` are finished and written already; returns once
+    /// it is durable, with the number of leading games finished and written now (the next
+    /// write's `from`).
+    pub(super) async fn save(&self, t: &mut Tournament, from: usize) -> Result<usize, Unsaved> {
+        let settled = from
+            + t.games[from.min(t.games.len())..]
+                .iter()
+                .take_while(|g| g.result.is_some())
+                .count();
+        let encode = |e: serde_json::Error| Unsaved::Failed(format!("cannot encode: {e}"));
         match self {
-            Keep::Local(store) => store.all().await.map_err(|e| e.to_string()),
-            Keep::Cluster(cluster) => cluster.tournament_states().await.map_err(|e| e.to_string()),
+            Keep::Local(store) => {
+                let json = serde_json::to_string(t).map_err(encode)?;
+                store
+                    .save(&t.id, json)
+                    .await
+                    .map_err(|e| Unsaved::Failed(e.to_string()))?;
+            }
+            Keep::Cluster(cluster) => {
+                let line = KeptLine {
+                    started_ms: t.started_ms,
+                    summary: t.summary(),
+                    creator: t.creator.clone(),
+                };
+                let line = serde_json::to_string(&line).map_err(encode)?;
+                let games = t.games[from.min(t.games.len())..]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, g)| serde_json::to_string(g).map(|json| (from + i, json)))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(encode)?;
+                // The state without its games, which are written apart.
+                let all = std::mem::take(&mut t.games);
+                let state = serde_json::to_string(t);
+                t.games = all;
+                let state = state.map_err(encode)?;
+                match cluster.save_tournament(&t.id, &state, &line, &games).await {
+                    Ok(()) => {}
+                    Err(TournamentWrite::Lost) => return Err(Unsaved::Lost),
+                    // Unconfirmed, it may yet land: the task stops rather than announce it,
+                    // and is started again from what Redis holds (`Tournaments::keep_running`).
+                    Err(TournamentWrite::Redis(e)) => {
+                        tracing::warn!(tournament = %t.id, error = %e, "a tournament's write to Redis was not confirmed");
+                        return Err(Unsaved::Lost);
+                    }
+                }
+            }
         }
+        Ok(settled)
     }
 
     /// The cluster, on a node of one.
@@ -63,4 +102,35 @@ impl Keep {
             Keep::Cluster(c) => Some(c),
         }
     }
+}
+
+/// A tournament read back from Redis: its state with its games, in order.
+pub(super) fn assemble(kept: KeptTournament) -> Result<Tournament, String> {
+    let mut t: Tournament = serde_json::from_str(&kept.state).map_err(|e| e.to_string())?;
+    let mut games = kept.games;
+    games.sort_by_key(|(i, _)| *i);
+    t.games = Vec::with_capacity(games.len());
+    for (i, json) in games {
+        if i != t.games.len() {
+            return Err(format!("game {} is missing", t.games.len()));
+        }
+        let g: Game = serde_json::from_str(&json).map_err(|e| format!("game {i}: {e}"))?;
+        t.games.push(g);
+    }
+    Ok(t)
+}
+
+/// Every tournament's line as Redis keeps them.
+pub(super) async fn lines(cluster: &Cluster) -> Option<Vec<Line>> {
+    let kept = cluster.tournament_lines().await.ok()?;
+    let lines = kept
+        .iter()
+        .filter_map(|(_, json)| serde_json::from_str::<KeptLine>(json).ok())
+        .map(|l| Line {
+            started_ms: l.started_ms,
+            summary: l.summary,
+            creator: l.creator,
+        })
+        .collect();
+    Some(lines)
 }

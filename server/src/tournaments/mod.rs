@@ -120,7 +120,10 @@ impl Tournaments {
             tokio::spawn(self.clone().keep_running(parts, cluster));
             return;
         }
-        let stored = match parts.keep.all().await {
+        let Keep::Local(store) = &parts.keep else {
+            return;
+        };
+        let stored = match store.all().await {
             Ok(rows) => rows,
             Err(e) => {
                 tracing::error!(error = %e, "the tournaments cannot be read; none is resumed or made from the file");
@@ -211,7 +214,7 @@ impl Tournaments {
                     continue;
                 }
                 match cluster.tournament_state(&id).await {
-                    Ok(Some((json, _))) => match serde_json::from_str::<Tournament>(&json) {
+                    Ok(Some(kept)) => match keep::assemble(kept) {
                         Ok(t) => {
                             tracing::info!(tournament = %id, "running a tournament kept in Redis");
                             self.spawn(&parts, t);
@@ -251,8 +254,9 @@ impl Tournaments {
     /// such tournament, or not a cluster, or Redis cannot be read).
     async fn kept(&self, id: &str) -> Option<(Tournament, u64)> {
         let cluster = self.parts.get()?.keep.cluster()?;
-        let (json, version) = cluster.tournament_state(id).await.ok()??;
-        let t = serde_json::from_str(&json).ok()?;
+        let kept = cluster.tournament_state(id).await.ok()??;
+        let version = kept.version;
+        let t = keep::assemble(kept).ok()?;
         Some((t, version))
     }
 
@@ -358,9 +362,7 @@ impl Tournaments {
         t.configs = configs;
         t.from_file = creator.is_none();
         t.creator = creator;
-        let json = serde_json::to_string(&t)
-            .map_err(|e| Refusal::new(ErrorCode::Internal, e.to_string()))?;
-        parts.keep.save(&id, json).await.map_err(|e| {
+        parts.keep.save(&mut t, 0).await.map_err(|e| {
             let why = match e {
                 keep::Unsaved::Lost => "this node of the cluster cannot write now".to_string(),
                 keep::Unsaved::Failed(e) => e,
@@ -493,17 +495,7 @@ impl Tournaments {
     /// In a cluster, every tournament's line as Redis holds it.
     async fn kept_lines(&self) -> Option<Vec<Line>> {
         let cluster = self.parts.get()?.keep.cluster()?;
-        let states = cluster.tournament_states().await.ok()?;
-        let lines = states
-            .iter()
-            .filter_map(|(_, json)| serde_json::from_str::<Tournament>(json).ok())
-            .map(|t| Line {
-                started_ms: t.started_ms,
-                summary: t.summary(),
-                creator: t.creator.clone(),
-            })
-            .collect();
-        Some(lines)
+        keep::lines(cluster).await
     }
 
     /// The lines of the tournaments this node runs.

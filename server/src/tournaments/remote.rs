@@ -87,10 +87,11 @@ impl Remote {
                         Ok(v) if v != version => {}
                         _ => continue,
                     }
-                    let Ok(Some((json, v))) = cluster.tournament_state(&id).await else {
+                    let Ok(Some(kept)) = cluster.tournament_state(&id).await else {
                         continue;
                     };
-                    let Ok(read) = serde_json::from_str::<Tournament>(&json) else {
+                    let v = kept.version;
+                    let Ok(read) = super::keep::assemble(kept) else {
                         continue;
                     };
                     (t, version) = (read, v);

@@ -62,6 +62,9 @@ struct Task {
     /// be between two nodes), with when that was first seen: looked for again, and played
     /// again once [`GONE`] has passed.
     missing: Vec<(usize, tokio::time::Instant)>,
+    /// The leading games finished and written already (which never change again): the next
+    /// write starts after them.
+    saved: usize,
     /// Each watcher, with the number of the last change it was shown.
     watchers: Vec<(Peer, u64)>,
     /// Changes made so far (each call of [`Task::broadcast`]).
@@ -87,6 +90,7 @@ pub(super) fn spawn(ctx: RoomContext, keep: Keep, t: Tournament) -> mpsc::Sender
         me: me.clone(),
         lost: false,
         missing: Vec::new(),
+        saved: 0,
         watchers: Vec::new(),
         changes: 0,
         links: BTreeMap::new(),
@@ -603,15 +607,8 @@ impl Task {
         if self.lost {
             return;
         }
-        let json = match serde_json::to_string(&self.t) {
-            Ok(j) => j,
-            Err(e) => {
-                tracing::error!(tournament = %self.t.id, error = %e, "a tournament cannot be encoded");
-                return;
-            }
-        };
-        match self.keep.save(&self.t.id, json).await {
-            Ok(()) => {}
+        match self.keep.save(&mut self.t, self.saved).await {
+            Ok(settled) => self.saved = settled,
             Err(Unsaved::Lost) => {
                 tracing::warn!(tournament = %self.t.id, "this node no longer runs the tournament; its task stops");
                 self.lost = true;
