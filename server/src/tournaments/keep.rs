@@ -134,3 +134,61 @@ pub(super) async fn lines(cluster: &Cluster) -> Option<Vec<Line>> {
         .collect();
     Some(lines)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jchomp_protocol::wire::{TournamentFormat, TournamentSpec};
+
+    fn played(games: usize) -> Tournament {
+        let config =
+            serde_json::from_str(r#"{"rows":4,"cols":4,"players":2,"eat":[1,1],"poison":[[0,0]]}"#)
+                .unwrap();
+        let spec = TournamentSpec {
+            name: "t".into(),
+            format: TournamentFormat::RoundRobin,
+            config,
+            bots: vec!["a".into(), "b".into()],
+            entry: Default::default(),
+            start: None,
+            starts: None,
+        };
+        let mut t = Tournament::new("T".into(), spec, Vec::new(), 5);
+        t.games = (0..games)
+            .map(|i| Game {
+                room: format!("r{i}"),
+                round: i as u32 + 1,
+                seats: vec![0, 1],
+                config: 0,
+                result: None,
+            })
+            .collect();
+        t
+    }
+
+    /// `t` as Redis would keep it: its state without its games, and the games of `written`.
+    fn kept(t: &Tournament, written: &[usize]) -> KeptTournament {
+        let mut head = t.clone();
+        head.games.clear();
+        KeptTournament {
+            state: serde_json::to_string(&head).unwrap(),
+            games: written
+                .iter()
+                .rev()
+                .map(|&i| (i, serde_json::to_string(&t.games[i]).unwrap()))
+                .collect(),
+            version: 3,
+        }
+    }
+
+    #[test]
+    fn a_tournament_is_read_back_with_its_games_in_order_and_refused_with_a_gap() {
+        let t = played(3);
+        assert_eq!(assemble(kept(&t, &[0, 1, 2])).unwrap(), t);
+        let gap = assemble(kept(&t, &[0, 2])).unwrap_err();
+        assert!(gap.contains("game 1 is missing"), "{gap}");
+        let mut bad = kept(&t, &[0]);
+        bad.games[0].1 = "{".into();
+        assert!(assemble(bad).unwrap_err().starts_with("game 0"));
+    }
+}
