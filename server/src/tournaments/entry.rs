@@ -128,23 +128,14 @@ impl Tournament {
 
 #[cfg(test)]
 mod tests {
-    use super::super::state::Kind;
+    use super::super::state::{Kind, test_spec};
     use super::*;
-    use jchomp_protocol::wire::{TournamentFormat, TournamentSpec, TournamentStatus};
+    use jchomp_protocol::wire::{TournamentFormat, TournamentStatus};
 
     fn open(entry: Entry, start: Start) -> Tournament {
-        let config =
-            serde_json::from_str(r#"{"rows":4,"cols":4,"players":2,"eat":[1,1],"poison":[[0,0]]}"#)
-                .unwrap();
-        let spec = TournamentSpec {
-            name: "t".into(),
-            format: TournamentFormat::RoundRobin,
-            config,
-            bots: Vec::new(),
-            entry,
-            start: Some(start),
-            starts: None,
-        };
+        let mut spec = test_spec(TournamentFormat::RoundRobin);
+        spec.entry = entry;
+        spec.start = Some(start);
         Tournament::new("T".into(), spec, Vec::new(), 0)
     }
 

@@ -137,22 +137,13 @@ pub(super) async fn lines(cluster: &Cluster) -> Option<Vec<Line>> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::state::test_spec;
     use super::*;
-    use jchomp_protocol::wire::{TournamentFormat, TournamentSpec};
+    use jchomp_protocol::wire::TournamentFormat;
 
     fn played(games: usize) -> Tournament {
-        let config =
-            serde_json::from_str(r#"{"rows":4,"cols":4,"players":2,"eat":[1,1],"poison":[[0,0]]}"#)
-                .unwrap();
-        let spec = TournamentSpec {
-            name: "t".into(),
-            format: TournamentFormat::RoundRobin,
-            config,
-            bots: vec!["a".into(), "b".into()],
-            entry: Default::default(),
-            start: None,
-            starts: None,
-        };
+        let mut spec = test_spec(TournamentFormat::RoundRobin);
+        spec.bots = vec!["a".into(), "b".into()];
         let mut t = Tournament::new("T".into(), spec, Vec::new(), 5);
         t.games = (0..games)
             .map(|i| Game {

@@ -383,24 +383,30 @@ impl Tournament {
     }
 }
 
+/// For tests: a spec named `t` of `format` on 4×4 boards of two players, no entrants, begun at
+/// once.
+#[cfg(test)]
+pub(super) fn test_spec(format: TournamentFormat) -> TournamentSpec {
+    let config =
+        serde_json::from_str(r#"{"rows":4,"cols":4,"players":2,"eat":[1,1],"poison":[[0,0]]}"#)
+            .unwrap_or_else(|e| panic!("{e}"));
+    TournamentSpec {
+        name: "t".into(),
+        format,
+        config,
+        bots: Vec::new(),
+        entry: Default::default(),
+        start: None,
+        starts: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jchomp_protocol::json::ConfigJson;
 
     fn tournament(format: TournamentFormat, n: usize) -> Tournament {
-        let config: ConfigJson =
-            serde_json::from_str(r#"{"rows":4,"cols":4,"players":2,"eat":[1,1],"poison":[[0,0]]}"#)
-                .unwrap();
-        let spec = TournamentSpec {
-            name: "t".into(),
-            format,
-            config,
-            bots: Vec::new(),
-            entry: Default::default(),
-            start: None,
-            starts: None,
-        };
+        let spec = test_spec(format);
         let entrants = (0..n)
             .map(|i| Entrant {
                 name: format!("e{i}"),

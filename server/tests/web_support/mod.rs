@@ -251,28 +251,43 @@ impl Page<'_> {
     }
 
     /// The centre of the first element matching `selector`, scrolled into view.
-    async fn centre(&self, selector: &str) -> (f64, f64) {
+    ///
+    /// `settled`: the page may still be laying out (a list drawn above the element moves it
+    /// down), so the centre is taken once two looks in a row find it at the same place with
+    /// the element itself there (not something drawn over it), or after a second as last found.
+    async fn centre(&self, selector: &str, settled: bool) -> (f64, f64) {
         let sel = serde_json::to_string(selector).unwrap();
         self.wait(&format!("document.querySelector({sel})"), selector)
             .await;
-        let v = self
-            .eval(&format!(
-                "(() => {{ const e = document.querySelector({sel}); e.scrollIntoView({{block: 'center', inline: 'center'}}); \
-                 const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
-            ))
-            .await;
-        (v[0].as_f64().unwrap(), v[1].as_f64().unwrap())
+        let mut last: Option<(f64, f64)> = None;
+        for _ in 0..40 {
+            let v = self
+                .eval(&format!(
+                    "(() => {{ const e = document.querySelector({sel}); e.scrollIntoView({{block: 'center', inline: 'center'}}); \
+                     const r = e.getBoundingClientRect(); const x = r.x + r.width / 2, y = r.y + r.height / 2; \
+                     const hit = document.elementFromPoint(x, y); \
+                     return [x, y, !!hit && (hit === e || e.contains(hit))]; }})()"
+                ))
+                .await;
+            let at = (v[0].as_f64().unwrap(), v[1].as_f64().unwrap());
+            if !settled || (v[2] == true && last == Some(at)) {
+                return at;
+            }
+            last = Some(at);
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        last.unwrap()
     }
 
     /// Moves the mouse over the element (a real pointer event).
     pub async fn hover(&self, selector: &str) {
-        let (x, y) = self.centre(selector).await;
+        let (x, y) = self.centre(selector, false).await;
         drive!(self.browser, pointer(&self.tab, x, y, false));
     }
 
     /// Clicks the element with the mouse (moves, presses, releases).
     pub async fn click(&self, selector: &str) {
-        let (x, y) = self.centre(selector).await;
+        let (x, y) = self.centre(selector, true).await;
         *self.last_click.lock().unwrap() = Some((x, y));
         drive!(self.browser, pointer(&self.tab, x, y, true));
     }
