@@ -11,7 +11,7 @@
 mod common;
 
 use common::node::Node;
-use common::{Client, config_value, play_tournament};
+use common::{Client, config_value, games_played, play_tournament, points, standing};
 use jchomp_testkit::engines::{Postgres, Redis};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -113,19 +113,9 @@ async fn an_arena_goes_on_on_another_node_when_its_node_is_killed() {
     );
     let rooms: BTreeSet<&str> = games.iter().map(|g| g["game"].as_str().unwrap()).collect();
     assert_eq!(rooms.len(), games.len(), "no room plays two games");
-    let points: f64 = all["standings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["points"].as_f64().unwrap())
-        .sum();
+    let points = points(&all);
     assert_eq!(points, games.len() as f64, "{all}");
-    let played: u64 = all["standings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["games"].as_u64().unwrap())
-        .sum();
+    let played = games_played(&all);
     assert_eq!(played, 2 * games.len() as u64, "{all}");
     let mut reader = b.client().await;
     for g in games {
@@ -206,14 +196,7 @@ async fn accounts_on_another_node_enter_withdraw_and_play() {
     assert_eq!(far_rooms.len(), 4, "both seat orders against each: {last}");
     assert_eq!(near_rooms.len(), 4, "{last}");
     for name in ["farplayer", "nearplayer"] {
-        let row = last["standings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|s| s["name"] == name)
-            .unwrap()
-            .clone();
-        assert_eq!(row["games"], 4, "{last}");
+        assert_eq!(standing(&last, name)["games"], 4, "{last}");
     }
     let games = last["games"].as_array().unwrap();
     assert_eq!(games.len(), 6, "{last}");

@@ -7,7 +7,9 @@
 
 mod common;
 
-use common::{Client, TestServer, config_value, logged_in, play_tournament};
+use common::{
+    Client, TestServer, config_value, games_played, logged_in, play_tournament, points, standing,
+};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -64,15 +66,6 @@ fn names(view: &Value) -> Vec<&str> {
         .iter()
         .map(|e| e.as_str().unwrap())
         .collect()
-}
-
-fn standing<'a>(view: &'a Value, name: &str) -> &'a Value {
-    view["standings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == name)
-        .unwrap()
 }
 
 /// Views pushed to `c` until the tournament's status is `status`; returns the last.
@@ -205,19 +198,9 @@ async fn a_person_plays_a_round_robin_that_starts_when_enough_have_joined() {
     let quit = standing(&last, "QuitBot");
     assert_eq!(quit["withdrawn"], true, "{last}");
     let games = last["games"].as_array().unwrap();
-    let played: u64 = last["standings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["games"].as_u64().unwrap())
-        .sum();
+    let played = games_played(&last);
     assert_eq!(played, 2 * games.len() as u64);
-    let points: f64 = last["standings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["points"].as_f64().unwrap())
-        .sum();
+    let points = points(&last);
     assert_eq!(points, games.len() as f64, "a point a game");
     let anns: Vec<&Value> = games
         .iter()

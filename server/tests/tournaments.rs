@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{Client, TestServer, config_value, logged_in};
+use common::{Client, TestServer, config_value, games_played, logged_in, points};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
@@ -48,15 +48,6 @@ fn finished_games(view: &Value) -> usize {
         .iter()
         .filter(|g| g.get("result").is_some())
         .count()
-}
-
-fn points(view: &Value) -> f64 {
-    view["standings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["points"].as_f64().unwrap())
-        .sum()
 }
 
 /// Every game of `view` is stored with the result the tournament shows.
@@ -153,12 +144,7 @@ async fn an_arena_pairs_free_entrants_until_its_time_is_up() {
     assert!(all >= 4, "entrants are paired again as they finish: {last}");
     assert_eq!(finished_games(last), games.len());
     assert_eq!(points(last), all as f64);
-    let played: u64 = last["standings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["games"].as_u64().unwrap())
-        .sum();
+    let played = games_played(last);
     assert_eq!(played, 2 * all as u64);
     games_are_stored(&mut c, last).await;
     no_room_lingers(&mut c).await;
@@ -407,12 +393,7 @@ async fn a_long_arenas_pushed_views_list_its_recent_games_and_the_api_all_of_the
         .await;
     let whole = w.until("tournament").await;
     assert_eq!(whole["games"], api["games"]);
-    let played: u64 = api["standings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["games"].as_u64().unwrap())
-        .sum();
+    let played = games_played(&api);
     assert_eq!(
         played,
         2 * all.len() as u64,

@@ -16,7 +16,7 @@ use jchomp_bot::tournament::{self, Length, Options, Outcome, Settings, Stop};
 use jchomp_engine::classic::Availability;
 use jchomp_engine::spec::BotSpec;
 use jchomp_protocol::board_args::{parse_cell, parse_pair_x, parse_play, parse_variant};
-use jchomp_rules::{Options as RuleOptions, Play, Variant};
+use jchomp_rules::{Play, Variant};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -171,10 +171,7 @@ impl TournamentArgs {
             None => Starts::Drawn {
                 rules: Rules {
                     variant: self.variant.unwrap_or_default(),
-                    options: RuleOptions {
-                        play: self.play.unwrap_or_default(),
-                        no_square_bites: self.no_square_bites,
-                    },
+                    options: flags.options(),
                 },
                 size: self.size.map(|(r, c)| [r, c]),
                 eat: self.eat.map(|(r, c)| [r, c]),

@@ -74,16 +74,13 @@ pub fn export(
         let settings = settings(server, view);
         settings.validate().map_err(ExportError::Settings)?;
         let mut out = OutDir::create(dir, &settings).map_err(ExportError::Output)?;
-        let games = settings
-            .starts
-            .server_run()
-            .map_or(&[][..], |run| &run.view.games[..]);
-        let view = settings.starts.server_run().map(|run| &run.view);
-        for (index, game) in games.iter().enumerate() {
-            let record = record(&mut conn, &game.game).await?;
-            let config = view.and_then(|v| v.config_of(game));
-            out.append(&line(index, game, config, record)?)
-                .map_err(ExportError::Output)?;
+        // `settings` made it a server run: its games are the view's.
+        if let Some(run) = settings.starts.server_run() {
+            for (index, game) in run.view.games.iter().enumerate() {
+                let record = record(&mut conn, &game.game).await?;
+                out.append(&line(index, game, run.view.config_of(game), record)?)
+                    .map_err(ExportError::Output)?;
+            }
         }
         out.flush().map_err(ExportError::Output)?;
         conn.close().await;

@@ -78,6 +78,14 @@ pub struct OptionFlags {
 }
 
 impl OptionFlags {
+    /// The rule options these flags set (misère play when none is given).
+    pub fn options(self) -> Options {
+        Options {
+            play: self.play.unwrap_or_default(),
+            no_square_bites: self.no_square_bites,
+        }
+    }
+
     /// `config` under these options.
     pub(crate) fn apply(self, config: ConfigJson) -> ConfigJson {
         ConfigJson {

@@ -126,14 +126,8 @@ pub async fn run_arena(servers: &Servers, plan: ArenaPlan) -> anyhow::Result<Are
     send_json(&mut ws, &create).await?;
     let (id, seen, views, games) = watch(&mut ws, &plan).await?;
     let span = started.elapsed();
-    let server_cpu = pid
-        .and_then(process::cpu_time)
-        .zip(cpu_before)
-        .map(|(after, before)| after.saturating_sub(before));
-    let redis_cpu = redis
-        .and_then(process::cpu_time)
-        .zip(redis_before)
-        .map(|(after, before)| after.saturating_sub(before));
+    let server_cpu = process::cpu_since(pid, cpu_before);
+    let redis_cpu = process::cpu_since(redis, redis_before);
     let (updates, errors) = update_latencies(&mut ws, &seen).await;
     let _ = ws.close(None).await;
     Ok(ArenaReport {
@@ -222,7 +216,7 @@ async fn record(ws: &mut Ws, game: &str) -> anyhow::Result<Record> {
 
 /// An arena run in a few lines.
 pub fn describe_arena(r: &ArenaReport) -> String {
-    use super::report::ms;
+    use super::report::{error_lines, ms, percentiles};
     use std::fmt::Write as _;
     let p = &r.plan;
     let mut out = format!(
@@ -247,18 +241,12 @@ pub fn describe_arena(r: &ArenaReport) -> String {
     if let Some(cpu) = r.redis_cpu.and_then(|c| r.per_game(c)) {
         let _ = write!(out, "; Redis CPU per game {}", ms(cpu));
     }
-    let u = &r.updates;
     let _ = write!(
         out,
-        "\n  a result in the standings (record finished_ms → view, 1 ms clock): p50 {}, p90 {}, p99 {}, max {} ({} games)",
-        ms(u.p50),
-        ms(u.p90),
-        ms(u.p99),
-        ms(u.max),
-        u.count
+        "\n  a result in the standings (record finished_ms → view, 1 ms clock): {} ({} games)",
+        percentiles(&r.updates, ", "),
+        r.updates.count
     );
-    for (kind, n, first) in r.errors.iter() {
-        let _ = write!(out, "\n    error {kind} ×{n}: {first}");
-    }
+    error_lines(&mut out, &r.errors);
     out
 }

@@ -3,8 +3,8 @@
 
 use super::pairing::LEAVE_AGAIN;
 use super::pairing_run::{PairingReport, Phase};
-use super::report::ms;
-use super::stats::{Errors, LatencySummary};
+use super::report::{error_lines, ms, percentiles};
+use super::stats::LatencySummary;
 use std::fmt::Write as _;
 
 /// A pairing run in a few lines.
@@ -49,7 +49,7 @@ pub fn describe_pairing(r: &PairingReport) -> String {
     latencies(&mut out, "first", &r.lone.first);
     latencies(&mut out, "second", &r.lone.second);
     early(&mut out, r.lone.early_leaves);
-    trouble(&mut out, &r.lone.errors);
+    error_lines(&mut out, &r.lone.errors);
     out
 }
 
@@ -77,7 +77,7 @@ fn phase(out: &mut String, name: &str, ph: &Phase, measured: usize) {
         _ => out.push_str("\n    server CPU unknown (give --server-pid, or --spawn-server)"),
     }
     early(out, ph.tally.early_leaves);
-    trouble(out, &ph.tally.errors);
+    error_lines(out, &ph.tally.errors);
 }
 
 /// The leaves refused right after `joined`, if any.
@@ -95,18 +95,8 @@ fn early(out: &mut String, n: u64) {
 fn latencies(out: &mut String, name: &str, l: &LatencySummary) {
     let _ = write!(
         out,
-        "\n    {name} p50 {}  p90 {}  p99 {}  max {} ({} samples)",
-        ms(l.p50),
-        ms(l.p90),
-        ms(l.p99),
-        ms(l.max),
+        "\n    {name} {} ({} samples)",
+        percentiles(l, "  "),
         l.count
     );
-}
-
-/// The errors, if any.
-fn trouble(out: &mut String, errors: &Errors) {
-    for (kind, n, first) in errors.iter() {
-        let _ = write!(out, "\n    error {kind} ×{n}: {first}");
-    }
 }

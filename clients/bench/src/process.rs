@@ -25,6 +25,12 @@ pub fn rss_kib(pid: u32) -> Option<u64> {
         .ok()
 }
 
+/// CPU time process `pid` used since it had used `before`, if both are known.
+pub fn cpu_since(pid: Option<u32>, before: Option<Duration>) -> Option<Duration> {
+    let now = cpu_time(pid?)?;
+    Some(now.saturating_sub(before?))
+}
+
 /// CPU time used so far by process `pid` (user + system, from `/proc/PID/stat`), if readable.
 pub fn cpu_time(pid: u32) -> Option<Duration> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;

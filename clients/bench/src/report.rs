@@ -3,7 +3,7 @@
 
 use super::fault_report;
 use super::run::LoadReport;
-use super::stats::median;
+use super::stats::{Errors, LatencySummary, median};
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -179,16 +179,31 @@ fn disk(out: &mut String, r: &LoadReport) {
     );
 }
 
+/// `p50 …{sep}p90 …{sep}p99 …{sep}max …` of `l`.
+pub(crate) fn percentiles(l: &LatencySummary, sep: &str) -> String {
+    format!(
+        "p50 {}{sep}p90 {}{sep}p99 {}{sep}max {}",
+        ms(l.p50),
+        ms(l.p90),
+        ms(l.p99),
+        ms(l.max)
+    )
+}
+
+/// The errors, if any, a line each.
+pub(crate) fn error_lines(out: &mut String, errors: &Errors) {
+    for (kind, n, first) in errors.iter() {
+        let _ = write!(out, "\n    error {kind} ×{n}: {first}");
+    }
+}
+
 /// Latency percentiles, and across nodes by whether the seat was on its room's node.
 fn latency(out: &mut String, r: &LoadReport, w: Words) {
     let l = &r.latency;
     let _ = write!(
         out,
-        "\n  latency p50 {}  p90 {}  p99 {}  max {}  ({} {})",
-        ms(l.p50),
-        ms(l.p90),
-        ms(l.p99),
-        ms(l.max),
+        "\n  latency {}  ({} {})",
+        percentiles(l, "  "),
         l.count,
         w.unit
     );

@@ -46,7 +46,7 @@ pub fn write_tournaments(
                 t.id.clone(),
                 printable(&t.name).into_owned(),
                 format_words(t.format),
-                status_word(t.status),
+                status_word(t.status).to_owned(),
                 t.entrants.to_string(),
                 t.finished_games.to_string(),
             ]
@@ -277,11 +277,13 @@ fn format_words(format: TournamentFormat) -> String {
     }
 }
 
-/// A status in one word, as the protocol names it (`playing`, `finished`, and any it adds).
-fn status_word(status: TournamentStatus) -> String {
-    match serde_json::to_value(status) {
-        Ok(serde_json::Value::String(word)) => word,
-        _ => format!("{status:?}").to_lowercase(),
+/// A status in one word, as the protocol names it.
+fn status_word(status: TournamentStatus) -> &'static str {
+    match status {
+        TournamentStatus::Open => "open",
+        TournamentStatus::Playing => "playing",
+        TournamentStatus::Finished => "finished",
+        TournamentStatus::Cancelled => "cancelled",
     }
 }
 

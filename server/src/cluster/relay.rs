@@ -88,6 +88,23 @@ pub(super) async fn disconnect(lobby: &Lobby, room: &str, conn: ConnId) {
 }
 
 impl Cluster {
+    /// The channel of `room` in the cluster: this node's own (waited for while it is being
+    /// restored here), or a relay to the live node that plays it (then `true`); `None` if no
+    /// node plays it; the error if Redis cannot be asked.
+    pub(crate) async fn room_channel(
+        self: &Arc<Self>,
+        room: &str,
+        queue: usize,
+    ) -> Result<Option<(RoomTx, bool)>, redis::RedisError> {
+        let Some(owner) = self.owner_of(room).await? else {
+            return Ok(None);
+        };
+        if owner == self.node {
+            return Ok(self.own_room(room).await.map(|tx| (tx, false)));
+        }
+        Ok(Some((self.relay(room.to_string(), owner, queue), true)))
+    }
+
     /// The channel of `room`, owned by `owner` (another node): its events go to the owner as
     /// requests, and a request unanswered within a few seconds fails as if the room had
     /// closed.

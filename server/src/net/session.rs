@@ -528,20 +528,17 @@ impl Session {
         let Some(cluster) = self.ctx.cluster.as_ref() else {
             return Ok(None);
         };
-        let owner = match cluster.owner_of(room).await {
-            Ok(Some(owner)) => owner,
-            Ok(None) => return Ok(None),
+        match cluster
+            .room_channel(room, self.ctx.settings.room_queue)
+            .await
+        {
+            Ok(found) => Ok(found.map(|(tx, _)| tx)),
             Err(e) => {
                 tracing::warn!(error = %e, "cannot look a room's node up in the cluster");
                 self.unreachable();
-                return Err(Unreachable);
+                Err(Unreachable)
             }
-        };
-        if owner == cluster.node {
-            return Ok(cluster.own_room(room).await);
         }
-        let queue = self.ctx.settings.room_queue;
-        Ok(Some(cluster.relay(room.to_string(), owner, queue)))
     }
 
     /// Tells the client the cluster cannot be asked now: nothing was done.

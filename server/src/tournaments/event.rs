@@ -1,12 +1,13 @@
 //! [`Event`]: the closed set of messages a tournament's task reacts to, from connections, the
 //! HTTP API and the followers of its games.
 
-use super::state::Entrant;
+use super::state::{Entrant, Tournament};
 use crate::game::outbox::Peer;
 use crate::game::refusal::Refusal;
 use crate::pairing::Found;
 use jchomp_protocol::json::ResultJson;
 use jchomp_protocol::wire::{TournamentSummary, TournamentView};
+use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot};
 
 /// An account's connection that plays its tournament games.
@@ -26,14 +27,28 @@ impl Link {
     }
 }
 
-/// A tournament's line in the list, with what the list is sorted and counted by.
+/// A tournament's line in the list, with what the list is sorted and counted by (in a
+/// cluster, kept in Redis as JSON).
+#[derive(Debug, Serialize, Deserialize)]
 pub(crate) struct Line {
     /// When it was made (Unix ms): the list is newest first.
     pub started_ms: u64,
     /// The line itself.
     pub summary: TournamentSummary,
     /// The account that made it (none for the server's own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub creator: Option<String>,
+}
+
+impl Line {
+    /// Tournament `t`'s line.
+    pub(crate) fn of(t: &Tournament) -> Line {
+        Line {
+            started_ms: t.started_ms,
+            summary: t.summary(),
+            creator: t.creator.clone(),
+        }
+    }
 }
 
 /// Everything a tournament's task reacts to.

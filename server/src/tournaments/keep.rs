@@ -9,8 +9,6 @@ use super::event::Line;
 use super::state::{Game, Tournament};
 use crate::cluster::{Cluster, KeptTournament, TournamentWrite};
 use crate::store::TournamentStore;
-use jchomp_protocol::wire::TournamentSummary;
-use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// Why a tournament's state was not written.
@@ -34,15 +32,6 @@ pub(super) enum Keep {
     Cluster(Arc<Cluster>),
 }
 
-/// A tournament's line as Redis keeps it.
-#[derive(Debug, Serialize, Deserialize)]
-struct KeptLine {
-    started_ms: u64,
-    summary: TournamentSummary,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    creator: Option<String>,
-}
-
 impl Keep {
     /// Writes `t`, whose games before `from` are finished and written already; returns once
     /// it is durable, with the number of leading games finished and written now (the next
@@ -63,12 +52,7 @@ impl Keep {
                     .map_err(|e| Unsaved::Failed(e.to_string()))?;
             }
             Keep::Cluster(cluster) => {
-                let line = KeptLine {
-                    started_ms: t.started_ms,
-                    summary: t.summary(),
-                    creator: t.creator.clone(),
-                };
-                let line = serde_json::to_string(&line).map_err(encode)?;
+                let line = serde_json::to_string(&Line::of(t)).map_err(encode)?;
                 let games = t.games[from.min(t.games.len())..]
                     .iter()
                     .enumerate()
@@ -125,12 +109,7 @@ pub(super) async fn lines(cluster: &Cluster) -> Option<Vec<Line>> {
     let kept = cluster.tournament_lines().await.ok()?;
     let lines = kept
         .iter()
-        .filter_map(|(_, json)| serde_json::from_str::<KeptLine>(json).ok())
-        .map(|l| Line {
-            started_ms: l.started_ms,
-            summary: l.summary,
-            creator: l.creator,
-        })
+        .filter_map(|(_, json)| serde_json::from_str::<Line>(json).ok())
         .collect();
     Some(lines)
 }

@@ -190,11 +190,7 @@ impl Task {
                 let _ = reply.send(self.t.view());
             }
             Event::Summary(reply) => {
-                let _ = reply.send(Line {
-                    started_ms: self.t.started_ms,
-                    summary: self.t.summary(),
-                    creator: self.t.creator.clone(),
-                });
+                let _ = reply.send(Line::of(&self.t));
             }
             Event::Ended { game, result } => return self.record(game, result),
             Event::Join {
@@ -320,7 +316,7 @@ impl Task {
                 // In a cluster, its node may have died: it is looked for again.
                 tracing::warn!(tournament = %self.t.id, game, "a tournament game's room went away without a result");
                 if self.keep.cluster().is_some() {
-                    self.missing.push((game, tokio::time::Instant::now()));
+                    self.still_missing(game);
                 }
             }
             return false;
@@ -483,17 +479,17 @@ impl Task {
         for i in games {
             let room = self.t.games[i].room.clone();
             if self.t.games[i].result.is_some() {
-                self.missing.retain(|(g, _)| *g != i);
+                self.found(i);
                 continue;
             }
             match self.find(&room).await {
                 Some(Place::Here(tx)) => {
-                    self.missing.retain(|(g, _)| *g != i);
+                    self.found(i);
                     follow(tx, i, self.me.clone(), false);
                     continue;
                 }
                 Some(Place::There(tx)) => {
-                    self.missing.retain(|(g, _)| *g != i);
+                    self.found(i);
                     follow(tx, i, self.me.clone(), true);
                     continue;
                 }
@@ -505,8 +501,7 @@ impl Task {
             }
             match self.ctx.store.get(room.clone()).await {
                 Ok(Some(record)) if record.result.is_some() => {
-                    self.missing.retain(|(g, _)| *g != i);
-                    self.held.retain(|(g, _, _)| *g != i);
+                    self.over(i);
                     self.t.games[i].result = record.result;
                     results = true;
                 }
@@ -517,14 +512,24 @@ impl Task {
                     if self.keep.cluster().is_some() && self.still_missing(i) {
                         continue;
                     }
-                    self.missing.retain(|(g, _)| *g != i);
-                    self.held.retain(|(g, _, _)| *g != i);
+                    self.over(i);
                     tracing::warn!(tournament = %self.t.id, room = %room, "a tournament game's room is gone without a result; it is played again");
                     again.push(i);
                 }
             }
         }
         (again, results)
+    }
+
+    /// Game `i` is missing no more.
+    fn found(&mut self, i: usize) {
+        self.missing.retain(|(g, _)| *g != i);
+    }
+
+    /// Game `i`'s room is over: it is missing no more, and its account seats are held no more.
+    fn over(&mut self, i: usize) {
+        self.found(i);
+        self.held.retain(|(g, _, _)| *g != i);
     }
 
     /// Notes game `i` as missing (since now, if it was not already); whether it has been
@@ -550,17 +555,12 @@ impl Task {
         let Some(cluster) = self.keep.cluster() else {
             return Some(Place::Nowhere);
         };
-        match cluster.owner_of(room).await {
-            Ok(Some(owner)) if owner == cluster.node => Some(
-                cluster
-                    .own_room(room)
-                    .await
-                    .map_or(Place::Nowhere, Place::Here),
-            ),
-            Ok(Some(owner)) => {
-                let queue = self.ctx.settings.room_queue;
-                Some(Place::There(cluster.relay(room.to_string(), owner, queue)))
-            }
+        match cluster
+            .room_channel(room, self.ctx.settings.room_queue)
+            .await
+        {
+            Ok(Some((tx, false))) => Some(Place::Here(tx)),
+            Ok(Some((tx, true))) => Some(Place::There(tx)),
             Ok(None) => Some(Place::Nowhere),
             Err(e) => {
                 tracing::warn!(tournament = %self.t.id, error = %e, "a tournament game's node cannot be looked up now");

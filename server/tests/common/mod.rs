@@ -245,3 +245,33 @@ pub async fn play_tournament(
         }
     }
 }
+
+/// The points of a tournament view's standings, summed.
+pub fn points(view: &Value) -> f64 {
+    view["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["points"].as_f64().unwrap())
+        .sum()
+}
+
+/// The games of a tournament view's standings, summed (each game counts once per seat).
+pub fn games_played(view: &Value) -> u64 {
+    view["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["games"].as_u64().unwrap())
+        .sum()
+}
+
+/// Entrant `name`'s line of a tournament view's standings.
+pub fn standing<'a>(view: &'a Value, name: &str) -> &'a Value {
+    view["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("{name} in {view}"))
+}

@@ -12,6 +12,9 @@ const SIZES = { jchomp: [4, 15], classic: [1, 15], breaks: [1, 15] };
 const VARIANT_NAMES = { classic: 'classic Chomp', breaks: 'edge breaks' };
 const CLASSIC_MIN_CELLS = 2;
 
+/** The built-in bot levels a seat (or a tournament) may be given. */
+export const BOTS = ['random', 'greedy', 'level:1', 'level:2', 'level:3', 'level:4', 'level:5'];
+
 /** A labelled field: the label's words above its input. */
 export function field(label, input) {
   return h('label', { class: 'field' }, h('span', {}, label), input);

@@ -6,10 +6,8 @@ import { h } from './dom.js';
 import { describe, outcome } from './rules.js';
 import { botTag, namesLine } from './ratings.js';
 import { PlayNow } from './play.js';
-import { BoardForm, field } from './boardform.js';
+import { BOTS, BoardForm, field } from './boardform.js';
 
-/** The built-in bot levels a seat (or a tournament) may be given. */
-export const BOTS = ['random', 'greedy', 'level:1', 'level:2', 'level:3', 'level:4', 'level:5'];
 const REFRESH_MS = 2000;
 
 /** A room's seats in a line: each name with its bot and away tags, or `free`. */

@@ -5,7 +5,7 @@
 import { h } from './dom.js';
 import { field, num } from './boardform.js';
 
-const MINUTE_MS = 60000;
+export const MINUTE_MS = 60000;
 /** The time offered at first: this far ahead. */
 const AHEAD_MS = 10 * MINUTE_MS;
 

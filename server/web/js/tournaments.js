@@ -5,12 +5,10 @@
 // bot spec the server plays).
 
 import { h } from './dom.js';
-import { BoardForm, field, num } from './boardform.js';
-import { BOTS } from './lobby.js';
-import { StartForm } from './startform.js';
+import { BOTS, BoardForm, field, num } from './boardform.js';
+import { MINUTE_MS, StartForm } from './startform.js';
 
 const REFRESH_MS = 2000;
-const MINUTE_MS = 60000;
 /** The built-in levels ticked at first: the quicker ones. */
 const TICKED = 4;
 
