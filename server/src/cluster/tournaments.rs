@@ -88,6 +88,13 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 return 1
 ";
 
+/// Removes a file tournament's name claimed for an id, if it is still claimed for that id.
+/// KEYS: names; ARGV: name, id.
+const RELEASE: &str = r"
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end
+return 0
+";
+
 /// Why a tournament's state was not written.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum TournamentWrite {
@@ -198,34 +205,35 @@ impl Cluster {
         }
         let mut redis = self.redis();
         let owners: Vec<(String, String)> = redis.hgetall(OWNERS).await?;
-        let mut mine = Vec::new();
-        for (id, owner) in owners {
-            if owner == self.node {
-                mine.push(id);
-                continue;
-            }
-            if self.healthy_for() < LEASE {
-                continue;
-            }
-            let alive: bool = redis.exists(lease_key(&owner)).await?;
-            if alive {
-                continue;
-            }
+        let (mine, others): (Vec<_>, Vec<_>) = owners
+            .into_iter()
+            .partition(|(_, owner)| *owner == self.node);
+        let mut mine: Vec<String> = mine.into_iter().map(|(id, _)| id).collect();
+        if others.is_empty() || self.healthy_for() < LEASE {
+            return Ok(mine);
+        }
+        // Each other node's lease looked up once (a node Redis cannot say of counts as alive).
+        let mut nodes: Vec<String> = others.iter().map(|(_, owner)| owner.clone()).collect();
+        nodes.sort();
+        nodes.dedup();
+        let alive = self.alive(&nodes).await;
+        let dead = |owner: &String| nodes.binary_search(owner).is_ok_and(|i| !alive[i]);
+        for (id, owner) in others.iter().filter(|(_, owner)| dead(owner)) {
             let won: i64 = redis::cmd("EVAL")
                 .arg(CLAIM)
                 .arg(3)
                 .arg(OWNERS)
-                .arg(lease_key(&owner))
+                .arg(lease_key(owner))
                 .arg(lease_key(&self.node))
-                .arg(&id)
-                .arg(&owner)
+                .arg(id)
+                .arg(owner)
                 .arg(&self.node)
                 .arg(self.lease.epoch())
                 .query_async(&mut redis)
                 .await?;
             if won == 1 {
                 tracing::warn!(tournament = %id, node = %owner, "a node's lease ran out; taking its tournament over");
-                mine.push(id);
+                mine.push(id.clone());
             }
         }
         Ok(mine)
@@ -240,6 +248,39 @@ impl Cluster {
     ) -> Result<bool, redis::RedisError> {
         let mut redis = self.redis();
         redis.hset_nx(NAMES, name, id).await
+    }
+
+    /// Which of `nodes` are surely dead (their lease gone, asked of a Redis that has answered
+    /// this node for a whole lease, as before a takeover).
+    pub(crate) async fn dead_nodes(&self, nodes: Vec<String>) -> Vec<String> {
+        if nodes.is_empty() || self.healthy_for() < LEASE {
+            return Vec::new();
+        }
+        let alive = self.alive(&nodes).await;
+        nodes
+            .into_iter()
+            .zip(alive)
+            .filter_map(|(node, alive)| (!alive).then_some(node))
+            .collect()
+    }
+
+    /// Gives up the claim of a file tournament's `name` for `id` (its making failed), so that
+    /// a node makes it at its next start.
+    pub(crate) async fn release_file_name(
+        &self,
+        name: &str,
+        id: &str,
+    ) -> Result<(), redis::RedisError> {
+        let mut redis = self.redis();
+        redis::cmd("EVAL")
+            .arg(RELEASE)
+            .arg(1)
+            .arg(NAMES)
+            .arg(name)
+            .arg(id)
+            .query_async::<i64>(&mut redis)
+            .await
+            .map(drop)
     }
 
     /// The node that runs tournament `id`, if its lease is alive.

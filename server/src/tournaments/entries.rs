@@ -100,6 +100,18 @@ impl Entries {
         link
     }
 
+    /// Forgets the clients of nodes that died (a dead node says nothing of its clients): their
+    /// links are gone, so that each account may play on from another node.
+    pub(super) async fn forget_dead(&self, cluster: &Cluster) {
+        let mut nodes: Vec<String> = lock(&self.theirs).keys().map(|(n, _)| n.clone()).collect();
+        nodes.sort();
+        nodes.dedup();
+        let dead = cluster.dead_nodes(nodes).await;
+        if !dead.is_empty() {
+            lock(&self.theirs).retain(|(node, _), _| !dead.contains(node));
+        }
+    }
+
     /// Client `conn` of `node` is gone: its stand-in and seats stop (its link is gone).
     fn gone(&self, node: &str, conn: u64) {
         lock(&self.theirs).remove(&(node.to_string(), conn));

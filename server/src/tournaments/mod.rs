@@ -152,21 +152,24 @@ impl Tournaments {
         }
     }
 
-    /// Makes the tournament of the tournaments file `spec` (as `id`, if given).
+    /// Makes the tournament of the tournaments file `spec` (as `id`, if given); whether it was
+    /// made.
     async fn make_from_file(
         &self,
         parts: &Parts,
         spec: TournamentSpec,
         configs: Vec<ConfigJson>,
         id: Option<String>,
-    ) {
+    ) -> bool {
         let name = spec.name.clone();
         match self.make(parts, spec, configs, None, id).await {
             Ok(id) => {
-                tracing::info!(tournament = %id, name = %name, "tournament made from the tournaments file")
+                tracing::info!(tournament = %id, name = %name, "tournament made from the tournaments file");
+                true
             }
             Err(r) => {
-                tracing::error!(name = %name, error = %r.message, "a tournament of the tournaments file could not be made")
+                tracing::error!(name = %name, error = %r.message, "a tournament of the tournaments file could not be made");
+                false
             }
         }
     }
@@ -181,8 +184,17 @@ impl Tournaments {
     ) {
         for (spec, configs) in from_file {
             let id = new_id();
-            match cluster.claim_file_name(&spec.name, &id).await {
-                Ok(true) => self.make_from_file(parts, spec, configs, Some(id)).await,
+            let name = spec.name.clone();
+            match cluster.claim_file_name(&name, &id).await {
+                Ok(true) => {
+                    if !self
+                        .make_from_file(parts, spec, configs, Some(id.clone()))
+                        .await
+                        && let Err(e) = cluster.release_file_name(&name, &id).await
+                    {
+                        tracing::warn!(name = %name, error = %e, "a file tournament's name stays claimed");
+                    }
+                }
                 Ok(false) => {}
                 Err(e) => {
                     tracing::error!(name = %spec.name, error = %e, "a tournament of the tournaments file could not be made: Redis did not answer")
@@ -191,9 +203,10 @@ impl Tournaments {
         }
     }
 
-    /// On a node of a cluster, until shutdown: every [`LOOK`], starts the task of each
-    /// tournament this node is to run and does not (its own after a restart or a lapse, or one
-    /// it took over from a dead node), from its state in Redis.
+    /// On a node of a cluster, until shutdown: every [`LOOK`], forgets the entrants of dead
+    /// nodes and starts the task of each tournament this node is to run and does not (its own
+    /// after a restart or a lapse, or one it took over from a dead node), from its state in
+    /// Redis.
     async fn keep_running(self, parts: Parts, cluster: Arc<Cluster>) {
         let mut shutdown = parts.ctx.shutdown.clone();
         let mut tick = tokio::time::interval(LOOK);
@@ -202,6 +215,7 @@ impl Tournaments {
                 _ = crate::shutdown::shutting_down(&mut shutdown) => return,
                 _ = tick.tick() => {}
             }
+            self.entries.forget_dead(&cluster).await;
             let ids = match cluster.tournaments_to_run().await {
                 Ok(ids) => ids,
                 Err(e) => {
@@ -232,12 +246,17 @@ impl Tournaments {
         }
     }
 
+    /// Starts `t`'s task, unless one runs already (checked and noted under one lock, so that
+    /// a tournament made here and found in Redis at once gets one task).
     fn spawn(&self, parts: &Parts, t: Tournament) {
-        let id = t.id.clone();
-        let tx = task::spawn(parts.ctx.clone(), parts.keep.clone(), t);
-        if let Ok(mut tasks) = self.tasks.lock() {
-            tasks.insert(id, tx);
+        let Ok(mut tasks) = self.tasks.lock() else {
+            return;
+        };
+        if tasks.get(&t.id).is_some_and(|tx| !tx.is_closed()) {
+            return;
         }
+        let id = t.id.clone();
+        tasks.insert(id, task::spawn(parts.ctx.clone(), parts.keep.clone(), t));
     }
 
     /// The channel of tournament `id`'s task on this node, if it runs here.
