@@ -219,3 +219,29 @@ async fn an_unknown_preset_is_refused_with_the_names_there_are() {
     );
     assert_eq!(server.metric("jchomp_pairing_waiting").await, 0);
 }
+
+/// A wave that runs right after a waiter entered its pool cannot tell it `paired` before its
+/// `seeking`: with a wave every millisecond, pair after pair each reads `seeking` first.
+#[tokio::test]
+async fn seeking_comes_before_paired_even_when_a_wave_follows_at_once() {
+    let server = TestServer::start_with(Settings {
+        pairing_wave: Duration::from_millis(1),
+        ..settings()
+    })
+    .await;
+    for i in 0..60 {
+        let mut ann = server.client().await;
+        let mut bob = server.client().await;
+        seek(
+            &mut ann,
+            json!({"type":"seek","preset":"duel","name":"ann"}),
+        )
+        .await;
+        bob.send(json!({"type":"seek","preset":"duel","name":"bob"}))
+            .await;
+        let first = bob.recv().await;
+        assert_eq!(first["type"], "seeking", "pair {i}: {first}");
+        paired(&mut bob).await;
+        paired(&mut ann).await;
+    }
+}

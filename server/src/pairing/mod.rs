@@ -63,9 +63,9 @@ pub(crate) struct Seek {
 /// The events the pairing task handles.
 #[derive(Debug)]
 enum Event {
-    /// A connection waits in a pool (it leaves any other); answered with how many wait there,
-    /// or none if the cluster's pools cannot be reached.
-    Seek(Box<Seek>, oneshot::Sender<Option<u32>>),
+    /// A connection waits in a pool (it leaves any other) and is told `seeking`; answered
+    /// false if the cluster's pools cannot be reached.
+    Seek(Box<Seek>, oneshot::Sender<bool>),
     /// A connection stops waiting; answered with the preset it waited for, if it still did.
     Cancel(ConnId, oneshot::Sender<Option<usize>>),
     /// How many wait in each pool.
@@ -132,15 +132,19 @@ impl Pairing {
         self.rules.bot_patience
     }
 
-    /// Puts a connection in a pool (out of any other); returns how many wait there, or none
-    /// if the server is shutting down or the cluster's pools cannot be reached.
-    pub(crate) async fn seek(&self, seek: Seek) -> Option<u32> {
+    /// Puts a connection in a pool (out of any other), the pairing task telling it `seeking`;
+    /// false if the server is shutting down or the cluster's pools cannot be reached.
+    pub(crate) async fn seek(&self, seek: Seek) -> bool {
         let (reply, rx) = oneshot::channel();
-        self.tx
+        if self
+            .tx
             .send(Event::Seek(Box::new(seek), reply))
             .await
-            .ok()?;
-        rx.await.ok().flatten()
+            .is_err()
+        {
+            return false;
+        }
+        rx.await.unwrap_or(false)
     }
 
     /// Takes a connection out of its pool; returns the preset it waited for, if it still did

@@ -144,13 +144,16 @@ impl Pools {
         }
     }
 
-    /// Puts a connection in its pool (out of any other); how many wait there, or none if the
-    /// cluster's pools cannot be reached.
-    async fn add(&mut self, seek: Seek) -> Option<u32> {
+    /// Puts a connection in its pool (out of any other) and tells it `seeking` with how many
+    /// wait there; false if the cluster's pools cannot be reached. The task says `seeking`
+    /// itself, before the waiter is in a pool: no wave can tell it `paired` first.
+    async fn add(&mut self, seek: Seek) -> bool {
         let conn = seek.peer.id;
         self.cancel(conn).await;
         let preset = seek.preset.min(self.pools.len().saturating_sub(1));
-        let category = category(&self.presets.get(preset)?.config);
+        let Some(category) = self.presets.get(preset).map(|p| category(&p.config)) else {
+            return false;
+        };
         let entry = Entry {
             waiter: Waiter {
                 rating: scale(&category, seek.rating),
@@ -163,7 +166,7 @@ impl Pools {
         };
         let waiting = match &self.cluster {
             // A node that cannot prove its lease takes no waiter in, as it creates no room.
-            Some(cluster) if !cluster.serving() => return None,
+            Some(cluster) if !cluster.serving() => return false,
             Some(cluster) => {
                 let name = self.presets[preset].name;
                 let shared_entry = entry.pool_entry();
@@ -171,16 +174,21 @@ impl Pools {
                     Ok(n) => n,
                     Err(e) => {
                         tracing::warn!(error = %e, "a waiter could not join the cluster's pool");
-                        return None;
+                        return false;
                     }
                 }
             }
             None => self.pools[preset].len() as u32 + 1,
         };
+        entry.seek.peer.send_msg(&ServerMessage::Seeking {
+            preset: self.presets[preset].name.to_string(),
+            rating: entry.seek.rating.round() as i64,
+            waiting,
+        });
         self.pools[preset].push(entry);
         self.of.insert(conn, preset);
         self.ctx.metrics.pairing_waiting.inc();
-        Some(waiting)
+        true
     }
 
     /// Takes a connection out of its pool: the preset it waited for, or none if it waited

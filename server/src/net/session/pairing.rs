@@ -70,20 +70,14 @@ impl Session {
             preset: index,
             found,
         };
+        // The pairing task tells the connection `seeking` (before any wave can pair it).
         match pairing.seek(seek).await {
-            Some(waiting) => {
-                self.seeking = Some(rx);
-                self.reply(&ServerMessage::Seeking {
-                    preset,
-                    rating: rating.round() as i64,
-                    waiting,
-                });
-            }
-            None if self.ctx.shutting_down() => {
+            true => self.seeking = Some(rx),
+            false if self.ctx.shutting_down() => {
                 let message = "the server is shutting down".to_string();
                 self.error(ErrorCode::ShuttingDown, message);
             }
-            None => {
+            false => {
                 let message = "the cluster cannot be reached now; nothing was done: send it again";
                 self.error(ErrorCode::Unavailable, message.to_string());
             }
