@@ -269,3 +269,69 @@ async fn a_paused_owner_that_lost_its_room_stops_it_when_it_wakes() {
     assert_eq!(alice.expect("room").await["status"], "finished");
     assert_eq!(bob.expect("room").await["status"], "finished");
 }
+
+/// A room with no game in play when its node dies (a finished game, a room still waiting) is
+/// not taken over: the clients of other nodes in it are told it closed once the takeover has
+/// buried it, rather than waiting on a node that will never answer; a request sent after
+/// that fails the same way, and resuming its seat is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rooms_without_a_game_in_play_close_with_their_node_for_everyone_in_them() {
+    let redis = Redis::start();
+    let pg = Postgres::start();
+    let mut n1 = Node::spawn(&redis, &pg);
+    let n2 = Node::spawn(&redis, &pg);
+
+    // On node 1: a finished game (Bob plays it from node 2), and a waiting room Carol
+    // watches from node 2.
+    let cfg = config_value("4x4 poison 0,0");
+    let mut alice = n1.client().await;
+    let (room, alice_token) = alice.create("alice", cfg.clone()).await;
+    until_listed(&n2, &room, Duration::from_secs(5)).await;
+    let mut bob = n2.client().await;
+    bob.join(&room, "bob").await;
+    alice.expect("room").await;
+    let mut game = local_game(&cfg);
+    play(
+        &mut [(0, &mut alice), (1, &mut bob)],
+        &mut [],
+        &mut game,
+        None,
+    )
+    .await;
+    assert_eq!(bob.expect("room").await["status"], "finished");
+    let mut dan = n1.client().await;
+    let (waiting, _) = dan.create("dan", cfg.clone()).await;
+    until_listed(&n2, &waiting, Duration::from_secs(5)).await;
+    let mut carol = n2.client().await;
+    carol.send(json!({"type":"spectate","room":waiting})).await;
+    assert_eq!(carol.expect("room").await["status"], "waiting");
+
+    // Node 1 dies. Bob asks for the room as it is: no node can answer, and he is told the
+    // room closed once its lease ran out and node 2 buried it; Carol too, without asking.
+    n1.kill();
+    drop((alice, dan));
+    let killed = Instant::now();
+    bob.send(json!({"type":"sync"})).await;
+    let limit = Duration::from_secs(12);
+    for c in [&mut bob, &mut carol] {
+        let e = c.recv_within(limit).await;
+        assert_eq!(
+            (&e["type"], &e["code"]),
+            (&json!("error"), &json!("no_such_room")),
+            "{e}"
+        );
+        assert!(e["message"].as_str().unwrap().contains("has closed"), "{e}");
+    }
+    eprintln!(
+        "closed rooms told within {:?} of the kill",
+        killed.elapsed()
+    );
+    bob.send(json!({"type":"sync"})).await;
+    let e = bob.expect_error("no_such_room").await;
+    assert!(e["message"].as_str().unwrap().contains(&room), "{e}");
+    let mut alice = n2.client().await;
+    alice
+        .send(json!({"type":"resume","token":alice_token}))
+        .await;
+    alice.expect_error("bad_token").await;
+}

@@ -180,6 +180,9 @@ pub struct Survival {
     /// Seats whose game was one move from its end when their node died and that were then
     /// refused (`bad_token`, `no_such_room`) instead of shown the end.
     pub ended_unseen: u64,
+    /// Seats that joined a game whose `joined` (with the seat's token) was lost with their
+    /// node: with no token to resume with, the table starts again in a new room.
+    pub joined_unheard: u64,
 }
 
 impl Survival {
@@ -195,6 +198,7 @@ impl Survival {
         self.unrecovered += other.unrecovered;
         self.vanished += other.vanished;
         self.ended_unseen += other.ended_unseen;
+        self.joined_unheard += other.joined_unheard;
     }
 }
 

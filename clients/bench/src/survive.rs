@@ -327,11 +327,24 @@ impl<'a, 't> Survivor<'a, 't> {
         self.outbox.push_back((i, msg));
     }
 
+    /// Whether seat `i`, its connection lost, can take its place back: not in a waiting room
+    /// (which frees a dropped seat at once, and is gone with its node), nor in a game whose
+    /// `joined` (and so the seat's token) was lost with the seat's node.
+    fn can_come_back(&mut self, i: usize) -> bool {
+        if self.phase != Phase::Playing {
+            return false;
+        }
+        if self.chairs[i].token.is_none() {
+            self.tally.survival.joined_unheard += 1;
+            return false;
+        }
+        true
+    }
+
     /// Opens seat `i`'s connection again on the next node that answers and resumes its seat
     /// (or asks again for what it was asking); false if no node answers for a long time.
     async fn reopen(&mut self, i: usize, conns: &mut [Ws]) -> bool {
-        if self.phase != Phase::Playing {
-            // A waiting room frees a dropped seat at once (and is gone with its node).
+        if !self.can_come_back(i) {
             self.room_lost = true;
             return true;
         }
@@ -777,11 +790,8 @@ mod tests {
         t.outbox.drain(..).collect()
     }
 
-    #[test]
-    fn seats_go_on_from_snapshots_and_a_snapshot_lacking_an_acknowledged_move_is_a_loss() {
-        let config = board("4x4 poison 0,0");
-        let json = ConfigJson::new(&config, None);
-        let live = Live::default();
+    /// A two-seat table on a 4×4 board, its fault now, and a minute's window.
+    fn table<'a>(json: &'a ConfigJson, live: &'a Live) -> (SurviveRun<'a>, Window) {
         let now = Instant::now();
         let window = Window {
             start: now,
@@ -789,15 +799,47 @@ mod tests {
         };
         let run = SurviveRun {
             ix: 0,
-            config,
-            json: &json,
-            live: &live,
+            config: board("4x4 poison 0,0"),
+            json,
+            live,
             seed: 1,
             targets: &[],
             nodes: vec![0, 1],
             fault_at: Some(now),
         };
+        (run, window)
+    }
+
+    #[test]
+    fn a_seat_whose_joined_was_lost_cannot_come_back_and_the_room_is_given_up() {
+        let json = ConfigJson::new(&board("4x4 poison 0,0"), None);
+        let live = Live::default();
         let mut tally = Tally::default();
+        let (run, window) = table(&json, &live);
+        let mut t = Survivor::new(run, window, &mut tally);
+        t.new_game();
+        assert!(!t.can_come_back(0), "a room still waiting is given up");
+        t.on_joined(0, "r".into(), 0, "a".into());
+        // Seat 1's join was done, but its `joined` died with its node: seat 0's snapshot
+        // shows the game begun.
+        let playing = Snapshot {
+            status: RoomStatus::Playing,
+            to_move: Some(0),
+            ..snapshot("r", "4x4 poison 0,0").version(2)
+        };
+        t.on_snapshot(0, &playing);
+        assert_eq!(t.phase, Phase::Playing);
+        assert!(t.can_come_back(0));
+        assert!(!t.can_come_back(1));
+        assert_eq!(t.tally.survival.joined_unheard, 1);
+    }
+
+    #[test]
+    fn seats_go_on_from_snapshots_and_a_snapshot_lacking_an_acknowledged_move_is_a_loss() {
+        let json = ConfigJson::new(&board("4x4 poison 0,0"), None);
+        let live = Live::default();
+        let mut tally = Tally::default();
+        let (run, window) = table(&json, &live);
         let mut t = Survivor::new(run, window, &mut tally);
         t.new_game();
         assert!(matches!(

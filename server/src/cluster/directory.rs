@@ -169,11 +169,15 @@ impl Cluster {
         }
     }
 
-    /// The owner of a room, if its lease is alive.
-    pub(super) async fn current_owner(&self, room: &str) -> Option<String> {
+    /// Where relays to `room` go now: its owner if that node's lease is alive, [`CLOSED`] if
+    /// the room has closed (or the directory no longer knows it), `None` while its owner is
+    /// dead and the room neither taken over nor closed yet (or Redis cannot be asked).
+    pub(super) async fn route_now(&self, room: &str) -> Option<String> {
         let mut redis = self.redis();
         let owner: Option<String> = redis.hget(OWNERS, room).await.ok()?;
-        let owner = owner?;
+        let Some(owner) = owner.filter(|o| o != CLOSED) else {
+            return Some(CLOSED.to_string());
+        };
         let alive = self.alive(std::slice::from_ref(&owner)).await;
         alive.first().copied().unwrap_or(false).then_some(owner)
     }

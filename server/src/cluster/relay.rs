@@ -4,6 +4,7 @@
 //! whose queue is forwarded to the client's node, frame by frame in order
 //! ([`Cluster::serve`]).
 
+use super::state::CLOSED;
 use super::wire::{Envelope, Frame, Leaving, Op, Refused, ReplyBody};
 use super::{ANSWER, Cluster, RoomTx, Sent, TAKEOVER_WAIT, lock};
 use crate::game::event::{LeaveOutcome, RoomEvent};
@@ -157,6 +158,10 @@ impl Cluster {
                         // A new owner, or the same one that restored the room after its lease
                         // lapsed: either way the client's place is asked back there.
                         let new = route.borrow_and_update().clone();
+                        if new == CLOSED {
+                            cluster.relay_closed(&room, client, &unanswered);
+                            break;
+                        }
                         tracing::info!(room = %room, from = %owner, to = %new, "a relayed room has a new owner");
                         owner = new;
                         let Some(conn) = client else { continue };
@@ -182,6 +187,39 @@ impl Cluster {
             }
         });
         tx
+    }
+
+    /// The relay of `room` learnt that the room closed on a node that died (a waiting room or
+    /// a finished game, which no node takes over): its requests waiting for an answer fail as
+    /// for a room that closed (`no_such_room`), or, with none waiting, a client still in the
+    /// room is told so; its place in the room is forgotten.
+    fn relay_closed(&self, room: &str, client: Option<ConnId>, unanswered: &[(u64, ConnId, Op)]) {
+        tracing::info!(room = %room, "a relayed room closed with its node");
+        let mut failed = false;
+        {
+            let mut pending = lock(&self.pending);
+            for (req, _, _) in unanswered {
+                // Dropping the sender tells the client the room is gone.
+                failed |= pending.remove(req).is_some();
+            }
+        }
+        let Some(conn) = client else { return };
+        {
+            let mut roles = lock(&self.roles);
+            if roles.get(&conn).is_none_or(|(r, _)| r != room) {
+                return;
+            }
+            roles.remove(&conn);
+        }
+        if failed {
+            return;
+        }
+        if let Some(peer) = lock(&self.local).get(&conn) {
+            peer.send_msg(&ServerMessage::Error {
+                code: ErrorCode::NoSuchRoom,
+                message: format!("room {room} has closed: the node that played it stopped"),
+            });
+        }
     }
 
     /// Registers a request waiting for an answer from `owner`; returns its id. Unanswered
@@ -293,8 +331,8 @@ impl Cluster {
         }
     }
 
-    /// Relays to a dead owner learn the room's new owner from the directory (in case this
-    /// node missed the new owner's notice).
+    /// Relays to a dead owner learn the room's new owner from the directory, or that it
+    /// closed (in case this node missed the notice).
     pub(super) async fn reroute_dead_owners(&self) {
         let routes: Vec<(String, String)> = lock(&self.routes)
             .iter()
@@ -309,7 +347,7 @@ impl Cluster {
                 .iter()
                 .position(|o| *o == owner)
                 .is_some_and(|i| !alive.get(i).copied().unwrap_or(true));
-            if dead && let Some(new) = self.current_owner(&room).await {
+            if dead && let Some(new) = self.route_now(&room).await {
                 self.rerouted(&room, &new, false);
             }
         }

@@ -169,7 +169,8 @@ impl Cluster {
     }
 
     /// A room this node just won: its game in play is rebuilt and runs here, and every node
-    /// is told; a room without one (waiting, or finished) is dropped from the directory.
+    /// is told; a room without one (waiting, or finished) is dropped from the directory, and
+    /// every node told it closed.
     async fn adopt(&self, room: &str, t: &Takeovers) -> Result<(), redis::RedisError> {
         let mut redis = self.redis();
         let restored = match read_room(&mut redis, room).await? {
@@ -214,6 +215,13 @@ impl Cluster {
                 .arg(crate::clock::now_ms())
                 .query_async(&mut redis)
                 .await?;
+            // Relays to the room, on every node, end: nothing more will answer them.
+            let closed = Envelope::Owner {
+                room: room.to_string(),
+                owner: CLOSED.to_string(),
+            };
+            self.publish(ALL, &closed).await;
+            self.rerouted(room, CLOSED, false);
         }
         Ok(())
     }

@@ -81,11 +81,12 @@ pub(crate) enum Envelope {
     /// for the waiter to take with its token.
     Seat(Offer),
     /// To every node ([`ALL`]): a room has a new owner (it took the room over from a dead
-    /// node), so relays to the room go there now.
+    /// node), so relays to the room go there now; or, with the owner `#closed`, the room closed
+    /// with its dead node (it had no game in play), so relays to it end.
     Owner {
         /// The room.
         room: String,
-        /// Its new owner.
+        /// Its new owner, or `#closed`.
         owner: String,
     },
 }
