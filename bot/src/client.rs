@@ -415,8 +415,14 @@ pub(crate) async fn play_seat(
                 ws.send(&ClientMessage::Sync).await?;
             }
             ServerMessage::Error { code, message } => {
-                if matches!(code, ErrorCode::BadToken | ErrorCode::ShuttingDown) {
+                if code == ErrorCode::BadToken {
                     return Err(server_error(code, message));
+                }
+                if code == ErrorCode::ShuttingDown {
+                    // The game in play comes back when the server starts again: the
+                    // connection closes next, and the seat is resumed then.
+                    log("the server is shutting down; the seat is resumed once it is back".into());
+                    continue;
                 }
                 log(format!("server error: {message}"));
                 if code == ErrorCode::Unavailable && pending {

@@ -2,17 +2,21 @@
 //! account, joins the tournament, and plays every game the server seats it in (each announced
 //! by `tournament_game` and `joined`) with the same player, until the tournament is over. After a
 //! dropped connection it resumes the seat it was playing, then joins again on a new connection,
-//! which the server takes as the entrant coming back.
+//! which the server takes as the entrant coming back; a server restarting, or a cluster taking
+//! the tournament over from a dead node, is waited for.
 
 use crate::client::{
     ClientError, Held, Mover, PlayOptions, Played, authenticate, play_seat, server_error, verdict,
 };
-use jchomp_protocol::connection::{Connection, ConnectionError, describe_error};
+use jchomp_protocol::connection::{
+    Connection, ConnectionError, UNAVAILABLE_PATIENCE, connect_retry, describe_error,
+};
 use jchomp_protocol::wire::{
     ClientMessage, ErrorCode, ServerMessage, Standing, TournamentStatus, TournamentView,
 };
 use std::collections::VecDeque;
 use std::time::Duration;
+use tokio::time::Instant;
 
 /// How an entry ended.
 #[derive(Clone, Debug)]
@@ -66,26 +70,29 @@ fn over(status: TournamentStatus) -> bool {
     )
 }
 
-/// Tries to enter again after a dropped connection at most this often, a pause apart: the
-/// server may not yet know the old connection is gone (`already_entered`).
-const REENTRIES: u32 = 20;
-
-/// The pause between tries to enter again.
+/// The pause between tries to enter again while the server still holds the old connection
+/// (`already_entered`) or cannot reach the tournament (`unavailable`).
 const REENTRY_PAUSE: Duration = Duration::from_millis(500);
 
-/// [`enter`] after a dropped connection, tried again while the server still holds the old one.
+/// [`enter`] after a dropped connection: it reconnects as a resume does (the server may be
+/// restarting, or a cluster's node dying: [`connect_retry`]), and enters again while the server
+/// still holds the old connection (`already_entered`) or cannot reach the node running the
+/// tournament (`unavailable`, while a cluster takes it over), for up to
+/// [`UNAVAILABLE_PATIENCE`].
 async fn reenter(
     options: &PlayOptions,
     id: &str,
 ) -> Result<(Connection, String, TournamentView), ClientError> {
-    let mut tries = 1;
+    let give_up = Instant::now() + UNAVAILABLE_PATIENCE;
     loop {
-        match enter(options, id).await {
+        let ws = connect_retry(&options.url, options.reconnects.max(1))
+            .await
+            .map_err(ClientError::Reconnect)?;
+        match enter_on(ws, options, id).await {
             Err(ClientError::Refused {
-                code: ErrorCode::AlreadyEntered,
+                code: ErrorCode::AlreadyEntered | ErrorCode::Unavailable,
                 ..
-            }) if tries < REENTRIES => {
-                tries += 1;
+            }) if Instant::now() + REENTRY_PAUSE < give_up => {
                 tokio::time::sleep(REENTRY_PAUSE).await;
             }
             entered => return entered,
@@ -99,7 +106,16 @@ async fn enter(
     options: &PlayOptions,
     id: &str,
 ) -> Result<(Connection, String, TournamentView), ClientError> {
-    let mut ws = Connection::connect(&options.url).await?;
+    let ws = Connection::connect(&options.url).await?;
+    enter_on(ws, options, id).await
+}
+
+/// [`enter`] on a connection made already.
+async fn enter_on(
+    mut ws: Connection,
+    options: &PlayOptions,
+    id: &str,
+) -> Result<(Connection, String, TournamentView), ClientError> {
     let Some(name) = authenticate(&mut ws, options).await? else {
         return Err(server_error(
             ErrorCode::Forbidden,
@@ -169,6 +185,7 @@ pub async fn play_tournament(
                 played.push(game);
                 if replaced {
                     // The seat was resumed on a connection the tournament does not know.
+                    log("the seat was resumed on a new connection; entering again".into());
                     ws.close().await;
                     (ws, _, view) = reenter(options, id).await?;
                 }

@@ -54,6 +54,18 @@ async fn enter(
     program: Program,
     script: &str,
 ) -> Output {
+    run_entrant(&server.url(), id, token, name, program, script).await
+}
+
+/// Runs `jchomp-bot play --tournament ID` on the server at `url` (see [`enter`]).
+async fn run_entrant(
+    url: &str,
+    id: &str,
+    token: &str,
+    name: &str,
+    program: Program,
+    script: &str,
+) -> Output {
     let interpreter = system::require(program);
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let engine = format!(
@@ -64,7 +76,7 @@ async fn enter(
     let args = [
         "play",
         "--server",
-        &server.url(),
+        url,
         "--token",
         token,
         "--tournament",
@@ -115,8 +127,7 @@ async fn played_out(server: &TestServer, format: Value, tag: &str) -> Value {
         ),
     );
     let view: Value = loop {
-        let (_, body) = server.http_get(&format!("/api/tournaments/{id}")).await;
-        let view: Value = serde_json::from_str(&body).unwrap();
+        let view = view(server, &id).await;
         if view["status"] == "finished" {
             break view;
         }
@@ -162,6 +173,12 @@ async fn played_out(server: &TestServer, format: Value, tag: &str) -> Value {
         assert_eq!(record["seats"], g["seats"], "{g}");
     }
     view
+}
+
+/// Tournament `id` as `GET /api/tournaments/ID` shows it.
+async fn view(server: &TestServer, id: &str) -> Value {
+    let (_, body) = server.http_get(&format!("/api/tournaments/{id}")).await;
+    serde_json::from_str(&body).unwrap()
 }
 
 fn standing<'a>(view: &'a Value, name: &str) -> &'a Value {
@@ -211,4 +228,92 @@ async fn two_engines_play_a_swiss_and_an_arena_to_the_end() {
     let arena = json!({"kind": "arena", "duration_ms": 3000});
     let arena = played_out(&server, arena, "A").await;
     assert!(arena["games"].as_array().unwrap().len() >= 2, "{arena}");
+}
+
+/// The server restarts while a bot entrant plays: `jchomp-bot play --tournament` reconnects
+/// (resuming the seat of a game it was playing), enters again once the server is back, and plays
+/// its games to the end of the tournament.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_entrant_plays_on_after_the_server_restarts() {
+    let settings = jchomp_testkit::server::settings();
+    let server = TestServer::start_with(settings.clone()).await;
+    let mut maker = logged_in(server.addr, "cupmaker", true).await;
+    let config = serde_json::to_value(config_json("5x5 poison 0,0")).unwrap();
+    let spec = json!({
+        "name": "restart cup", "format": {"kind": "swiss", "rounds": 4}, "config": config,
+        "bots": ["level:1", "random", "level:2"], "entry": "bots", "start": {"when_joined": 4},
+    });
+    maker
+        .send(json!({"type": "create_tournament", "tournament": spec}))
+        .await;
+    let id = maker.until("tournament").await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let py = bot_token(&server, "pyowner", "PyBot").await;
+    let bot = {
+        let (url, id, py) = (server.url(), id.clone(), py.clone());
+        let script = "clients/engines/python/engine.py";
+        tokio::spawn(
+            async move { run_entrant(&url, &id, &py, "py", system::PYTHON3, script).await },
+        )
+    };
+    // Once the bot has played a game and made a move in the next, the server stops and starts
+    // again on the same address, the game in play with it.
+    let room = loop {
+        let v = view(&server, &id).await;
+        let games = v["games"].as_array().cloned().unwrap_or_default();
+        let played = |g: &&Value| g["seats"].as_array().unwrap().contains(&json!("PyBot"));
+        let mine: Vec<&Value> = games.iter().filter(played).collect();
+        if let [first, .., current] = &mine[..]
+            && !first["result"].is_null()
+            && current["result"].is_null()
+        {
+            break current["game"].as_str().unwrap().to_string();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    maker.send(json!({"type": "spectate", "room": room})).await;
+    let snap = maker.until("room").await;
+    let seat = snap["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|s| s["name"] == "PyBot")
+        .unwrap();
+    if snap["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["seat"] != seat)
+    {
+        while maker.until("moved").await["seat"] != seat {}
+    }
+    drop(maker);
+    let addr = server.addr;
+    server.stop().await.unwrap();
+    let server = TestServer::start_at(addr, settings).await;
+    let out = bot.await.unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("entering again"), "{stdout}");
+    let lower = stdout.to_lowercase();
+    assert!(lower.contains("the server is shutting down"), "{stdout}");
+    let end = view(&server, &id).await;
+    assert_eq!(end["status"], "finished", "{end}");
+    let row = standing(&end, "PyBot");
+    let last = stdout.lines().last().unwrap();
+    let expected = format!(
+        "with {} points from {} games",
+        row["points"].as_f64().unwrap(),
+        row["games"]
+    );
+    assert!(last.contains(&expected), "{last}\nexpected {expected}");
+    // Every round was played, the bot's games by the bot (a bye at most once).
+    assert!(row["games"].as_u64().unwrap() >= 3, "{end}");
+    consistent(&end);
+    for g in end["games"].as_array().unwrap() {
+        assert_ne!(g["result"]["kind"], "abandoned", "{g}");
+    }
 }

@@ -71,6 +71,17 @@ impl TestServer {
     /// it is dropped: take it from [`settings`] or [`temp_dir`]).
     pub async fn start_with(settings: Settings) -> TestServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        TestServer::serve(listener, settings)
+    }
+
+    /// Starts a server on `addr` — that of a server stopped a moment ago, to restart it where
+    /// its clients reconnect — with these settings.
+    pub async fn start_at(addr: SocketAddr, settings: Settings) -> TestServer {
+        let listener = TcpListener::bind(addr).await.unwrap();
+        TestServer::serve(listener, settings)
+    }
+
+    fn serve(listener: TcpListener, settings: Settings) -> TestServer {
         let addr = listener.local_addr().unwrap();
         let data_dir = settings.data_dir.clone();
         let (stop, rx) = oneshot::channel::<()>();
