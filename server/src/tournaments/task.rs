@@ -70,9 +70,11 @@ struct Task {
     /// Changes made so far (each call of [`Task::broadcast`]).
     changes: u64,
     /// Each account entrant's connection, by name (not stored: after a restart an entrant
-    /// joins again to be handed its seats).
+    /// joins again to be handed the seats of games started from then on).
     links: BTreeMap<String, Link>,
-    /// Account seats of games in play: the game, the entrant, and the seat's token.
+    /// Account seats of games in play: the game, the entrant, and the seat's token (not
+    /// stored, as tokens are kept only as hashes: the seats of games in play at a restart are
+    /// taken back with `resume` alone).
     held: Vec<(usize, usize, String)>,
     /// When the watchers were last sent the view.
     shown: tokio::time::Instant,
