@@ -38,6 +38,18 @@ async fn until_listed(node: &Node, room: &str, limit: Duration) -> Duration {
     }
 }
 
+/// A two-seat room of `cfg` that Alice creates on `first` and Bob joins from `second`: Alice,
+/// her token, the room and Bob, the game begun.
+async fn split_room(first: &Node, second: &Node, cfg: &Value) -> (Client, String, String, Client) {
+    let mut alice = first.client().await;
+    let (room, alice_token) = alice.create("alice", cfg.clone()).await;
+    until_listed(second, &room, Duration::from_secs(5)).await;
+    let mut bob = second.client().await;
+    bob.join(&room, "bob").await;
+    alice.expect("room").await;
+    (alice, alice_token, room, bob)
+}
+
 /// Skips snapshots until one where every seat is connected.
 async fn until_all_connected(c: &mut Client) -> Value {
     loop {
@@ -210,12 +222,7 @@ async fn a_paused_owner_that_lost_its_room_stops_it_when_it_wakes() {
     let n2 = Node::spawn(&redis, &pg);
     let n3 = Node::spawn(&redis, &pg);
     let cfg = config_value("5x6 poison 0,0");
-    let mut alice = n1.client().await;
-    let (room, alice_token) = alice.create("alice", cfg.clone()).await;
-    until_listed(&n2, &room, Duration::from_secs(5)).await;
-    let mut bob = n2.client().await;
-    bob.join(&room, "bob").await;
-    alice.expect("room").await;
+    let (mut alice, alice_token, room, mut bob) = split_room(&n1, &n2, &cfg).await;
     let mut game = local_game(&cfg);
     play(
         &mut [(0, &mut alice), (1, &mut bob)],
@@ -284,12 +291,7 @@ async fn rooms_without_a_game_in_play_close_with_their_node_for_everyone_in_them
     // On node 1: a finished game (Bob plays it from node 2), and a waiting room Carol
     // watches from node 2.
     let cfg = config_value("4x4 poison 0,0");
-    let mut alice = n1.client().await;
-    let (room, alice_token) = alice.create("alice", cfg.clone()).await;
-    until_listed(&n2, &room, Duration::from_secs(5)).await;
-    let mut bob = n2.client().await;
-    bob.join(&room, "bob").await;
-    alice.expect("room").await;
+    let (mut alice, alice_token, room, mut bob) = split_room(&n1, &n2, &cfg).await;
     let mut game = local_game(&cfg);
     play(
         &mut [(0, &mut alice), (1, &mut bob)],

@@ -58,7 +58,7 @@ pub(crate) fn describe(out: &mut String, r: &LoadReport, fault: Fault) {
     );
     let _ = write!(
         out,
-        "\n  reconnects {}, rooms started again {}, moves refused {} (sent again after a snapshot that did not show them yet), games begun and gone before their first move {}, seats refused a resume of a game one move from its end {}, seats whose joined was lost with their node {}",
+        "\n  reconnects {}, rooms started again {}, moves refused {} (sent again after a snapshot that did not show them yet), games begun and gone before their first move {}, seats refused a resume of a game one move from its end {}, seats whose node died before their joined reached them {}",
         s.reconnects, s.restarts, s.refused, s.vanished, s.ended_unseen, s.joined_unheard
     );
     let _ = write!(

@@ -790,8 +790,13 @@ mod tests {
         t.outbox.drain(..).collect()
     }
 
-    /// A two-seat table on a 4×4 board, its fault now, and a minute's window.
-    fn table<'a>(json: &'a ConfigJson, live: &'a Live) -> (SurviveRun<'a>, Window) {
+    /// A two-seat table on a 4×4 board (`json`), its fault now, a minute's window, and seat 0
+    /// asked to create its first room.
+    fn survivor<'a, 't>(
+        json: &'a ConfigJson,
+        live: &'a Live,
+        tally: &'t mut Tally,
+    ) -> Survivor<'a, 't> {
         let now = Instant::now();
         let window = Window {
             start: now,
@@ -807,7 +812,9 @@ mod tests {
             nodes: vec![0, 1],
             fault_at: Some(now),
         };
-        (run, window)
+        let mut t = Survivor::new(run, window, tally);
+        t.new_game();
+        t
     }
 
     #[test]
@@ -815,9 +822,7 @@ mod tests {
         let json = ConfigJson::new(&board("4x4 poison 0,0"), None);
         let live = Live::default();
         let mut tally = Tally::default();
-        let (run, window) = table(&json, &live);
-        let mut t = Survivor::new(run, window, &mut tally);
-        t.new_game();
+        let mut t = survivor(&json, &live, &mut tally);
         assert!(!t.can_come_back(0), "a room still waiting is given up");
         t.on_joined(0, "r".into(), 0, "a".into());
         // Seat 1's join was done, but its `joined` died with its node: seat 0's snapshot
@@ -839,9 +844,7 @@ mod tests {
         let json = ConfigJson::new(&board("4x4 poison 0,0"), None);
         let live = Live::default();
         let mut tally = Tally::default();
-        let (run, window) = table(&json, &live);
-        let mut t = Survivor::new(run, window, &mut tally);
-        t.new_game();
+        let mut t = survivor(&json, &live, &mut tally);
         assert!(matches!(
             sent(&mut t)[..],
             [(0, ClientMessage::CreateRoom { .. })]

@@ -78,7 +78,7 @@ async fn a_node_killed_mid_run_loses_nothing_and_stalls_within_the_lease() {
         text.contains("fault: node 1 killed (SIGKILL) 3 s into the window"),
         "{all}"
     );
-    assert_eq!(figure(&text, "lost"), 0.0, "{all}");
+    assert_eq!(figure(&text, "\n  lost"), 0.0, "{all}");
     assert_eq!(figure(&text, "forks"), 0.0, "{all}");
     assert_eq!(figure(&text, "errors:"), 0.0, "{all}");
     // Seats on the killed node reconnected to another and went on.
