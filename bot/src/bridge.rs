@@ -4,12 +4,13 @@
 //! each), asked each move with the whole game and the room's timer on tokio's blocking pool.
 //! Every failure is a [`BridgeError`] naming it, with the engine's last lines.
 
+use crate::jep::Rule;
 use crate::jep_runner::{EngineInfo, EnginePlayer, EngineSetup};
 use crate::tournament::schedule::derive_seed;
 use jchomp_engine::player::Player;
 use jchomp_engine::think::Outcome;
 use jchomp_engine::turn::{Failure, Fault, Turn};
-use jchomp_rules::{Cell, Game, Variant};
+use jchomp_rules::{Cell, Game, Options, Variant};
 use std::time::Duration;
 
 /// How an engine is started and timed on a server.
@@ -57,29 +58,21 @@ pub enum BridgeError {
     },
     /// It does not play the room's game.
     #[error(
-        "engine {name} does not play {variant} with {players} players (it says: variants {}; \
-         players {})", list(.info.variants.iter()), list(.info.players.iter())
+        "engine {name} does not play {variant}{} with {players} players (it says: {})",
+        Rule::under(*.options), .info.plays_words()
     )]
     Unplayable {
         /// The engine's name.
         name: String,
         /// The room's variant.
         variant: Variant,
+        /// The room's rule options.
+        options: Options,
         /// The room's player count.
         players: u8,
         /// What the engine said it plays.
         info: Box<EngineInfo>,
     },
-}
-
-/// Items in words, or `none`.
-fn list<T: ToString>(items: impl Iterator<Item = T>) -> String {
-    let words: Vec<String> = items.map(|i| i.to_string()).collect();
-    if words.is_empty() {
-        "none".into()
-    } else {
-        words.join(" ")
-    }
 }
 
 /// An engine started for the bridge, kept from game to game.
@@ -127,10 +120,14 @@ impl Bridged {
         let config = *game.config();
         let new_game = self.room.as_deref() != Some(room);
         if new_game {
-            if !self.info.plays(config.variant(), config.players()) {
+            if !self
+                .info
+                .plays(config.variant(), config.options(), config.players())
+            {
                 return Err(BridgeError::Unplayable {
                     name: self.seat.name.clone(),
                     variant: config.variant(),
+                    options: config.options(),
                     players: config.players(),
                     info: Box::new(self.info.clone()),
                 });

@@ -6,7 +6,7 @@
 // Helpers outside `#[test]` functions panic on purpose when the engine misbehaves.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use jchomp_bot::jep::{Command, Go, Info, OptionKind, Reply};
+use jchomp_bot::jep::{Command, Go, Info, OptionKind, Reply, Rule};
 use jchomp_engine::arena::{Untimed, play_game};
 use jchomp_engine::player::Player;
 use jchomp_engine::spec::BotSpec;
@@ -233,8 +233,9 @@ fn the_handshake_declares_name_options_variants_and_players() {
             default: "mcts:nodes=500".into()
         })
     );
-    assert!(replies.contains(&Reply::Variants(vec![Variant::JChomp, Variant::Classic])));
+    assert!(replies.contains(&Reply::Variants(Variant::ALL.to_vec())));
     assert!(replies.contains(&Reply::Players(vec![2, 3, 4])));
+    assert!(replies.contains(&Reply::Rules(Rule::ALL.to_vec())));
     assert_eq!(replies.last(), Some(&Reply::JepOk));
     assert_eq!(engine.sync(), []);
     engine.send(&Command::Quit);
@@ -456,6 +457,37 @@ fn every_move_is_valid_in_jchomp_and_classic_with_two_to_four_players() {
         let mut engine = Engine::ready(spec);
         for notation in boards {
             play_through(&mut engine, notation);
+        }
+    }
+}
+
+/// Edge breaks and both rule options, which the handshake declares: every move is a selection
+/// the game's rules allow, to the end of the game.
+#[test]
+fn every_move_keeps_to_edge_breaks_and_the_rule_options() {
+    let boards = [
+        "5x6 eat 1x2 poison 0,0 no_square_bites",
+        "5x6 variant classic poison 0,0 no_square_bites players 3",
+        "4x5 variant breaks poison 1,2",
+        "4x5 variant breaks poison 1,2 no_square_bites",
+        "5x5 eat 1x1 poison 2,2 play normal",
+        "5x6 variant classic poison 0,0 poison 4,5 play normal no_square_bites",
+    ];
+    for spec in ["random", "level:1", "mcts:nodes=300"] {
+        let mut engine = Engine::ready(spec);
+        for notation in boards {
+            engine.send(&Command::NewGame);
+            assert_eq!(engine.sync(), []);
+            let mut game = Game::new(board(notation));
+            while game.to_move().is_some() {
+                let cell = engine.best(notation, &game);
+                let (row, col) = (i64::from(cell.row), i64::from(cell.col));
+                assert!(
+                    game.select(row, col).is_ok(),
+                    "{spec} {notation}: {cell} after {:?}",
+                    game.moves()
+                );
+            }
         }
     }
 }

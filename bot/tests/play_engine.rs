@@ -183,3 +183,19 @@ async fn an_engine_that_crashes_ends_the_client_with_the_failure_named() {
     // Without --engine-log its standard error is the client's.
     assert!(stderr.contains("engine started"), "{stderr}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_plays_no_game_under_rules_it_does_not_declare() {
+    let server = TestServer::start().await;
+    let dir = engine_dir("play-engine-rules");
+    let output = play(&server, &dir, "good", "--games 1 --no-square-bites").await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(
+            "engine py does not play jchomp under rules no-square-bites with 2 players \
+             (it says: variants jchomp; rules none; players 2)"
+        ),
+        "{stderr}"
+    );
+}

@@ -310,6 +310,19 @@ fn an_engine_that_does_not_play_the_variant_is_refused_before_any_game() {
         stderr.contains("engine good: it does not play jchomp"),
         "{stderr}"
     );
+    // It plays classic Chomp, but declares no rule option: not under the ban on square bites.
+    let mut args = vec!["--engine".to_string(), engines.spec("good", "good")];
+    args.extend(words(
+        "--bot random --games 2 --st 100ms --variant classic --no-square-bites",
+    ));
+    let stderr = String::from_utf8_lossy(&run(&args).stderr).into_owned();
+    assert!(
+        stderr.contains(
+            "engine good: it does not play classic under rules no-square-bites with 2 players \
+             (it says: variants classic; rules none; players 2 3)"
+        ),
+        "{stderr}"
+    );
     let mut args = vec![
         "--engine".to_string(),
         engines.spec("good", "good") + ",option.Depth=3",

@@ -8,7 +8,7 @@ mod reply;
 
 pub use command::{Command, Go};
 pub use line::{LineError, MAX_LINE};
-pub use reply::{Info, OptionDecl, OptionKind, Reply, Score};
+pub use reply::{Info, OptionDecl, OptionKind, Reply, Rule, Score};
 
 /// The protocol's name, the first word of the runner's first line.
 pub const PROTOCOL: &str = "jep";

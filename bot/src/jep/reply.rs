@@ -2,7 +2,7 @@
 //! `info` lines of a search.
 
 use super::line::{LineError, parse_cell, parse_number, rest_after, words};
-use jchomp_rules::{Cell, Seat, Variant};
+use jchomp_rules::{Cell, Options, Play, Seat, Variant};
 use std::fmt;
 
 /// One line from an engine to the runner (docs/ENGINE.md, "Engine to runner").
@@ -18,6 +18,8 @@ pub enum Reply {
     Variants(Vec<Variant>),
     /// `players P…`.
     Players(Vec<u8>),
+    /// `rules R…`: the rule options it plays besides the default ones.
+    Rules(Vec<Rule>),
     /// `jepok`: the handshake is over.
     JepOk,
     /// `jeperror …`: the engine does not speak the version asked for.
@@ -28,6 +30,61 @@ pub enum Reply {
     Info(Info),
     /// `bestmove ROW,COL`.
     BestMove(Cell),
+}
+
+/// A rule option an engine may declare it plays (`rules R…`); one that declares none plays only
+/// misère games without the ban on square bites.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Rule {
+    /// `normal`: normal play, eating a marked cell wins.
+    Normal,
+    /// `no-square-bites`: no selection may eat a k×k square.
+    NoSquareBites,
+}
+
+impl Rule {
+    /// Every rule option, in the order they are listed.
+    pub const ALL: [Rule; 2] = [Rule::Normal, Rule::NoSquareBites];
+
+    /// Its word in the handshake.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rule::Normal => "normal",
+            Rule::NoSquareBites => "no-square-bites",
+        }
+    }
+
+    /// The rule options a game under `options` needs of an engine.
+    pub fn needed(options: Options) -> Vec<Rule> {
+        let mut rules = Vec::new();
+        if options.play == Play::Normal {
+            rules.push(Rule::Normal);
+        }
+        if options.no_square_bites {
+            rules.push(Rule::NoSquareBites);
+        }
+        rules
+    }
+
+    /// A game's rule options in words, to follow its variant: ` under rules normal` (nothing
+    /// for the default ones).
+    pub fn under(options: Options) -> String {
+        Rule::needed(options)
+            .iter()
+            .fold(String::new(), |words, r| {
+                if words.is_empty() {
+                    format!(" under rules {r}")
+                } else {
+                    format!("{words} {r}")
+                }
+            })
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// An option an engine declares in its handshake.
@@ -131,7 +188,7 @@ impl Reply {
                 w.map(|v| {
                     Variant::from_name(v).ok_or_else(|| LineError::Value {
                         word: "variants",
-                        expected: "jchomp or classic",
+                        expected: "jchomp, classic or breaks",
                         got: v.to_string(),
                     })
                 })
@@ -140,6 +197,19 @@ impl Reply {
             "players" => Reply::Players(
                 w.map(|p| parse_number("players", Some(p)))
                     .collect::<Result<_, _>>()?,
+            ),
+            "rules" => Reply::Rules(
+                w.map(|r| {
+                    Rule::ALL
+                        .into_iter()
+                        .find(|rule| rule.name() == r)
+                        .ok_or_else(|| LineError::Value {
+                            word: "rules",
+                            expected: "normal or no-square-bites",
+                            got: r.to_string(),
+                        })
+                })
+                .collect::<Result<_, _>>()?,
             ),
             "jepok" => Reply::JepOk,
             "jeperror" => Reply::JepError(rest_after(line, 1).to_string()),
@@ -278,6 +348,10 @@ impl fmt::Display for Reply {
                 f.write_str("players")?;
                 ps.iter().try_for_each(|p| write!(f, " {p}"))
             }
+            Reply::Rules(rs) => {
+                f.write_str("rules")?;
+                rs.iter().try_for_each(|r| write!(f, " {r}"))
+            }
             Reply::JepOk => f.write_str("jepok"),
             Reply::JepError(why) => write!(f, "jeperror {why}"),
             Reply::ReadyOk => f.write_str("readyok"),
@@ -381,6 +455,8 @@ mod tests {
         }
         round_trip(Reply::Variants(vec![Variant::JChomp, Variant::Classic]));
         round_trip(Reply::Players(vec![2, 3, 4]));
+        round_trip(Reply::Rules(Rule::ALL.to_vec()));
+        round_trip(Reply::Rules(vec![Rule::NoSquareBites]));
         round_trip(Reply::JepOk);
         round_trip(Reply::JepError("unsupported version".into()));
         round_trip(Reply::ReadyOk);
@@ -407,6 +483,18 @@ mod tests {
     }
 
     #[test]
+    fn a_game_needs_the_rules_its_options_name() {
+        assert!(Rule::needed(Options::default()).is_empty());
+        let both = Options {
+            play: Play::Normal,
+            no_square_bites: true,
+        };
+        assert_eq!(Rule::needed(both), Rule::ALL);
+        assert_eq!(Rule::under(both), " under rules normal no-square-bites");
+        assert_eq!(Rule::under(Options::default()), "");
+    }
+
+    #[test]
     fn unknown_words_are_ignored_bad_moves_explained() {
         assert_eq!(Reply::parse("hello there"), Ok(None));
         assert_eq!(Reply::parse("id version 3"), Ok(None));
@@ -424,6 +512,15 @@ mod tests {
         );
         assert!(Reply::parse("bestmove e2e4").is_err());
         assert!(Reply::parse("variants chess").is_err());
+        assert_eq!(
+            Reply::parse("rules no-square-bites misere").map_err(|e| e.to_string()),
+            Err(LineError::Value {
+                word: "rules",
+                expected: "normal or no-square-bites",
+                got: "misere".into(),
+            }
+            .to_string())
+        );
         assert!(Reply::parse("option name X type spin default a min 0 max 1").is_err());
     }
 }

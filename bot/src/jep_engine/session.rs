@@ -3,7 +3,7 @@
 
 use super::output::Output;
 use super::search::{Request, Running, Searcher};
-use crate::jep::{Command, Go, OptionDecl, OptionKind, Reply, VERSION};
+use crate::jep::{Command, Go, OptionDecl, OptionKind, Reply, Rule, VERSION};
 use jchomp_engine::classic::ClassicLibrary;
 use jchomp_engine::player::Player;
 use jchomp_engine::spec::BotSpec;
@@ -114,8 +114,9 @@ impl Session {
                 name: "Bot".into(),
                 kind: bot,
             }),
-            Reply::Variants(vec![Variant::JChomp, Variant::Classic]),
+            Reply::Variants(Variant::ALL.to_vec()),
             Reply::Players(vec![2, 3, 4]),
+            Reply::Rules(Rule::ALL.to_vec()),
             Reply::JepOk,
         ];
         for line in &lines {

@@ -5,10 +5,10 @@
 
 use super::launch::Launch;
 use super::process::{Allowance, Io, Process, ReadError};
-use crate::jep::{Command, Go, LineError, OptionDecl, OptionKind, PROTOCOL, Reply, VERSION};
+use crate::jep::{Command, Go, LineError, OptionDecl, OptionKind, PROTOCOL, Reply, Rule, VERSION};
 use jchomp_engine::turn::{Failure, Fault};
 use jchomp_protocol::json::ConfigJson;
-use jchomp_rules::{Cell, Variant};
+use jchomp_rules::{Cell, Options, Variant};
 use std::time::Duration;
 
 /// How long an engine has to complete its handshake.
@@ -29,6 +29,8 @@ pub struct EngineInfo {
     pub variants: Vec<Variant>,
     /// The player counts it plays.
     pub players: Vec<u8>,
+    /// The rule options it plays besides the default ones.
+    pub rules: Vec<Rule>,
 }
 
 impl EngineInfo {
@@ -37,10 +39,34 @@ impl EngineInfo {
         self.options.iter().find(|o| o.name == name)
     }
 
-    /// Whether it plays `variant` with `players` seats.
-    pub fn plays(&self, variant: Variant, players: u8) -> bool {
-        self.variants.contains(&variant) && self.players.contains(&players)
+    /// Whether it plays `variant` under `options` with `players` seats.
+    pub fn plays(&self, variant: Variant, options: Options, players: u8) -> bool {
+        self.variants.contains(&variant)
+            && self.players.contains(&players)
+            && Rule::needed(options).iter().all(|r| self.rules.contains(r))
     }
+
+    /// What it said it plays, in words: `variants …; rules …; players …`.
+    pub fn plays_words(&self) -> String {
+        format!(
+            "variants {}; rules {}; players {}",
+            words(&self.variants),
+            words(&self.rules),
+            words(&self.players)
+        )
+    }
+}
+
+/// Items in words, or `none`.
+fn words<T: ToString>(items: &[T]) -> String {
+    if items.is_empty() {
+        return "none".to_string();
+    }
+    items
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Why an engine failed: the [`Failure`] it costs, in words, with its last lines.
@@ -168,6 +194,7 @@ impl Engine {
                     Ok(Some(Reply::Option(o))) => e.info.options.push(o),
                     Ok(Some(Reply::Variants(v))) => e.info.variants.extend(v),
                     Ok(Some(Reply::Players(p))) => e.info.players.extend(p),
+                    Ok(Some(Reply::Rules(r))) => e.info.rules.extend(r),
                     Ok(Some(Reply::JepOk)) => return Some(Ok(())),
                     Ok(Some(Reply::JepError(why))) => {
                         let why = format!("the engine does not speak {PROTOCOL} {VERSION}: {why}");

@@ -6,6 +6,7 @@
 
 use super::participant::{EngineSpec, Participant};
 use super::settings::Settings;
+use crate::jep::Rule;
 use crate::jep_runner::{Engine, EnginePlayer, EngineSetup, Io, Stderr};
 use jchomp_engine::spec::BotSpec;
 use std::path::Path;
@@ -153,13 +154,13 @@ fn check_one(
     };
     let info = engine.info().clone();
     engine.quit();
-    for variant in settings.starts.variants() {
-        if !info.plays(variant, settings.players) {
+    for (variant, options) in settings.starts.variants() {
+        if !info.plays(variant, options, settings.players) {
             return Err(refused(format!(
-                "it does not play {variant} with {} players (it says: variants {}; players {})",
+                "it does not play {variant}{} with {} players (it says: {})",
+                Rule::under(options),
                 settings.players,
-                list(&info.variants),
-                list(&info.players),
+                info.plays_words(),
             )));
         }
     }
@@ -173,12 +174,4 @@ fn check_one(
         }
     }
     Ok(())
-}
-
-/// A list in words, or `none`.
-fn list<T: std::fmt::Display>(items: &[T]) -> String {
-    if items.is_empty() {
-        return "none".into();
-    }
-    items.iter().map(T::to_string).collect::<Vec<_>>().join(" ")
 }

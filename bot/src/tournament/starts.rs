@@ -155,14 +155,21 @@ impl Starts {
         Config::new(&self.setup(players, seed, round))
     }
 
-    /// The variants the games are played in.
-    pub fn variants(&self) -> Vec<Variant> {
-        let mut variants = match self {
-            Starts::Drawn { rules, .. } => vec![rules.variant],
-            Starts::Openings { configs } => configs.iter().map(|c| c.variant).collect(),
-            Starts::Server(run) => run.configs().iter().map(|c| c.variant).collect(),
+    /// The variants the games are played in, each with the rule options it is played under.
+    pub fn variants(&self) -> Vec<(Variant, Options)> {
+        let of_json = |c: &ConfigJson| {
+            let options = Options {
+                play: c.play,
+                no_square_bites: c.no_square_bites,
+            };
+            (c.variant, options)
         };
-        variants.sort_by_key(|v| v.name());
+        let mut variants: Vec<(Variant, Options)> = match self {
+            Starts::Drawn { rules, .. } => vec![(rules.variant, rules.options)],
+            Starts::Openings { configs } => configs.iter().map(of_json).collect(),
+            Starts::Server(run) => run.configs().iter().map(of_json).collect(),
+        };
+        variants.sort_by_key(|(v, o)| (v.name(), o.play.name(), o.no_square_bites));
         variants.dedup();
         variants
     }
@@ -412,7 +419,14 @@ mod tests {
                 (Play::Normal, true)
             );
         }
-        assert_eq!(starts.variants(), [Variant::Breaks, Variant::JChomp]);
+        let both = Options {
+            play: Play::Normal,
+            no_square_bites: true,
+        };
+        assert_eq!(
+            starts.variants(),
+            [(Variant::Breaks, both), (Variant::JChomp, both)]
+        );
         // An opening the options make invalid is refused with its line.
         let square = "{\"rows\":5,\"cols\":6,\"eat\":[1,1],\"poison\":[[0,0]]}";
         assert!(parse_openings(square, 2, OptionFlags::default()).is_ok());
