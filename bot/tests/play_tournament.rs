@@ -13,7 +13,7 @@ use jchomp_protocol::json::ResultJson;
 use jchomp_protocol::rules::{GameResult, Seat};
 use jchomp_protocol::wire::TournamentView;
 use jchomp_testkit::config_json;
-use jchomp_testkit::server::{Client, TestServer, logged_in};
+use jchomp_testkit::server::{Client, TestServer, logged_in, standing};
 use jchomp_testkit::system::{self, Program};
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -179,15 +179,6 @@ async fn played_out(server: &TestServer, format: Value, tag: &str) -> Value {
 async fn view(server: &TestServer, id: &str) -> Value {
     let (_, body) = server.http_get(&format!("/api/tournaments/{id}")).await;
     serde_json::from_str(&body).unwrap()
-}
-
-fn standing<'a>(view: &'a Value, name: &str) -> &'a Value {
-    view["standings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == name)
-        .unwrap_or_else(|| panic!("{name} in {view}"))
 }
 
 /// Each entrant's points and games are those of the games it played (byes aside: a point

@@ -113,10 +113,15 @@ impl ConfigJson {
             variant: self.variant,
             eat: self.eat,
             poison: self.poison.clone(),
-            options: Options {
-                play: self.play,
-                no_square_bites: self.no_square_bites,
-            },
+            options: self.options(),
+        }
+    }
+
+    /// Its rule options.
+    pub fn options(&self) -> Options {
+        Options {
+            play: self.play,
+            no_square_bites: self.no_square_bites,
         }
     }
 

@@ -357,3 +357,13 @@ pub fn rated_config_value(notation: &str) -> Value {
     cfg["rated"] = json!(true);
     cfg
 }
+
+/// Entrant `name`'s line of a tournament view's standings.
+pub fn standing<'a>(view: &'a Value, name: &str) -> &'a Value {
+    view["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("{name} in {view}"))
+}

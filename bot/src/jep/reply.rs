@@ -69,15 +69,11 @@ impl Rule {
     /// A game's rule options in words, to follow its variant: ` under rules normal` (nothing
     /// for the default ones).
     pub fn under(options: Options) -> String {
-        Rule::needed(options)
-            .iter()
-            .fold(String::new(), |words, r| {
-                if words.is_empty() {
-                    format!(" under rules {r}")
-                } else {
-                    format!("{words} {r}")
-                }
-            })
+        let needed: Vec<&str> = Rule::needed(options).into_iter().map(Rule::name).collect();
+        if needed.is_empty() {
+            return String::new();
+        }
+        format!(" under rules {}", needed.join(" "))
     }
 }
 

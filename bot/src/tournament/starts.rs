@@ -157,13 +157,7 @@ impl Starts {
 
     /// The variants the games are played in, each with the rule options it is played under.
     pub fn variants(&self) -> Vec<(Variant, Options)> {
-        let of_json = |c: &ConfigJson| {
-            let options = Options {
-                play: c.play,
-                no_square_bites: c.no_square_bites,
-            };
-            (c.variant, options)
-        };
+        let of_json = |c: &ConfigJson| (c.variant, c.options());
         let mut variants: Vec<(Variant, Options)> = match self {
             Starts::Drawn { rules, .. } => vec![(rules.variant, rules.options)],
             Starts::Openings { configs } => configs.iter().map(of_json).collect(),

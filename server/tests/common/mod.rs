@@ -265,13 +265,3 @@ pub fn games_played(view: &Value) -> u64 {
         .map(|s| s["games"].as_u64().unwrap())
         .sum()
 }
-
-/// Entrant `name`'s line of a tournament view's standings.
-pub fn standing<'a>(view: &'a Value, name: &str) -> &'a Value {
-    view["standings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == name)
-        .unwrap_or_else(|| panic!("{name} in {view}"))
-}
